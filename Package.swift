@@ -1,0 +1,68 @@
+// swift-tools-version: 6.0
+//
+// Stepwise upgrades Core Data-layout SQLite stores across model versions.
+// Modules depend one way: Model ← Store ← Mapping ← Stepwise ← CLI/Testing.
+
+import PackageDescription
+
+let package = Package(
+    name: "Stepwise",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "Stepwise", targets: ["Stepwise"]),
+        .library(name: "StepwiseModel", targets: ["StepwiseModel"]),
+        .library(name: "StepwiseStore", targets: ["StepwiseStore"]),
+        .library(name: "StepwiseTesting", targets: ["StepwiseTesting"]),
+        .executable(name: "stepwise", targets: ["stepwise"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        // The object model: entities, properties, the .xcdatamodeld reader and writer,
+        // the Swift builder, version histories and Core Data's entity version hashes.
+        .target(
+            name: "StepwiseModel",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")]
+        ),
+        // Core Data's on-disk SQLite layout: DDL, metadata, object access.
+        .target(
+            name: "StepwiseStore",
+            dependencies: [
+                "StepwiseModel",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Orchestration: the version registry (and, later, planner and step runner).
+        .target(
+            name: "Stepwise",
+            dependencies: [
+                "StepwiseModel", "StepwiseStore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Helpers for app teams' tests: temporary directories, seeded stores, corpus access.
+        .target(
+            name: "StepwiseTesting",
+            dependencies: ["Stepwise", "StepwiseModel", "StepwiseStore"]
+        ),
+        .executableTarget(
+            name: "stepwise",
+            dependencies: [
+                "Stepwise", "StepwiseModel", "StepwiseStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(name: "StepwiseModelTests", dependencies: ["StepwiseModel", "StepwiseTesting"]),
+        .testTarget(name: "StepwiseStoreTests", dependencies: ["StepwiseStore", "StepwiseTesting"]),
+        .testTarget(name: "StepwiseTests", dependencies: ["Stepwise", "StepwiseTesting"]),
+        .testTarget(name: "StepwiseCLITests", dependencies: ["stepwise", "StepwiseTesting"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,72 @@
+/// A stored or transient value of an entity: Core Data's `NSAttributeDescription`.
+///
+/// Only `name`, `type`, `isOptional`, `isTransient` and `versionHashModifier` take part
+/// in the version hash. The rest (defaults, indexes, min/max, user info) can change
+/// freely between model versions without making a store incompatible.
+public struct Attribute: Sendable, Hashable {
+    /// The property's name, unique within its entity and ancestors.
+    public var name: String
+    /// The value type.
+    public var type: AttributeType
+    /// Whether the value may be nil. Xcode's default for a new attribute is `true`.
+    public var isOptional: Bool
+    /// A transient attribute is not stored, so it has no column and no part in the hash.
+    public var isTransient: Bool
+    /// Whether Core Data creates a `<TABLE>_<COLUMN>_INDEX` index for it.
+    public var isIndexed: Bool
+    /// The default value exactly as the model file spells it (`defaultValueString`).
+    public var defaultValue: String?
+    /// The minimum value or length, as the model file spells it.
+    public var minValue: String?
+    /// The maximum value or length, as the model file spells it.
+    public var maxValue: String?
+    /// The property's name in an earlier version (`elementID` in Xcode's model files).
+    public var renamingIdentifier: String?
+    /// A string mixed into the version hash to force a new version.
+    public var versionHashModifier: String?
+    /// Binary data may live outside the store file (`allowsExternalBinaryDataStorage`).
+    public var allowsExternalBinaryDataStorage: Bool
+    /// The value transformer of a Transformable attribute.
+    public var valueTransformerName: String?
+    /// The class a Transformable attribute holds (`customClassName`).
+    public var customClassName: String?
+    /// Xcode's `usesScalarValueType`, kept so models round-trip; no schema effect.
+    public var usesScalarValueType: Bool?
+    /// Free-form key/value pairs.
+    public var userInfo: [String: String]
+
+    /// Creates an attribute. New attributes are optional, as in Xcode.
+    public init(
+        _ name: String,
+        _ type: AttributeType,
+        isOptional: Bool = true,
+        isTransient: Bool = false,
+        isIndexed: Bool = false,
+        defaultValue: String? = nil,
+        minValue: String? = nil,
+        maxValue: String? = nil,
+        renamingIdentifier: String? = nil,
+        versionHashModifier: String? = nil,
+        allowsExternalBinaryDataStorage: Bool = false,
+        valueTransformerName: String? = nil,
+        customClassName: String? = nil,
+        usesScalarValueType: Bool? = nil,
+        userInfo: [String: String] = [:]
+    ) {
+        self.name = name
+        self.type = type
+        self.isOptional = isOptional
+        self.isTransient = isTransient
+        self.isIndexed = isIndexed
+        self.defaultValue = defaultValue
+        self.minValue = minValue
+        self.maxValue = maxValue
+        self.renamingIdentifier = renamingIdentifier
+        self.versionHashModifier = versionHashModifier
+        self.allowsExternalBinaryDataStorage = allowsExternalBinaryDataStorage
+        self.valueTransformerName = valueTransformerName
+        self.customClassName = customClassName
+        self.usesScalarValueType = usesScalarValueType
+        self.userInfo = userInfo
+    }
+}

@@ -1,0 +1,47 @@
+/// One thing wrong with a model, precise enough to fix without searching.
+public enum ModelProblem: Sendable, Hashable, CustomStringConvertible {
+    /// An entity or property has an empty name.
+    case emptyName(entity: String?)
+    /// Two entities share a name.
+    case duplicateEntity(String)
+    /// Two properties of one entity (own or inherited) share a name.
+    case duplicateProperty(entity: String, property: String)
+    /// `parentEntity` names an entity the model does not have.
+    case unknownParent(entity: String, parent: String)
+    /// An entity is its own ancestor; the cycle lists the entities in order.
+    case inheritanceCycle([String])
+    /// A relationship's destination is not in the model.
+    case unknownDestination(entity: String, relationship: String, destination: String)
+    /// A relationship names an inverse that its destination does not have.
+    case unknownInverse(entity: String, relationship: String, destination: String, inverse: String)
+    /// A relationship's inverse points to some other relationship or entity.
+    case inverseMismatch(entity: String, relationship: String, inverseEntity: String, inverse: String)
+    /// A uniqueness constraint, compound index or fetch index names a missing property.
+    case unknownIndexedProperty(entity: String, property: String, in: String)
+
+    public var description: String {
+        switch self {
+        case .emptyName(let entity):
+            if let entity { return "entity '\(entity)' has a property with an empty name" }
+            return "an entity has an empty name"
+        case .duplicateEntity(let name):
+            return "two entities are named '\(name)'; rename one"
+        case .duplicateProperty(let entity, let property):
+            return "entity '\(entity)' has two properties named '\(property)' (own or inherited); rename one"
+        case .unknownParent(let entity, let parent):
+            return "entity '\(entity)' has parent '\(parent)', which is not in the model"
+        case .inheritanceCycle(let names):
+            return "inheritance cycle: \(names.joined(separator: " → "))"
+        case .unknownDestination(let entity, let relationship, let destination):
+            return "relationship '\(entity).\(relationship)' points to '\(destination)', which is not in the model"
+        case .unknownInverse(let entity, let relationship, let destination, let inverse):
+            return
+                "relationship '\(entity).\(relationship)' has inverse '\(inverse)', but '\(destination)' has no such relationship"
+        case .inverseMismatch(let entity, let relationship, let inverseEntity, let inverse):
+            return
+                "relationship '\(entity).\(relationship)' has inverse '\(inverseEntity).\(inverse)', which does not point back to it"
+        case .unknownIndexedProperty(let entity, let property, let place):
+            return "\(place) of entity '\(entity)' names '\(property)', which the entity does not have"
+        }
+    }
+}

@@ -1,0 +1,116 @@
+extension ObjectModel {
+    /// Every rule the model breaks, in model order; empty for a valid model.
+    ///
+    /// Checks names (empty, duplicate), inheritance (unknown parents, cycles), relationships
+    /// (unknown destinations, inverses that don't point back) and the property names used by
+    /// uniqueness constraints and indexes.
+    public func problems() -> [ModelProblem] {
+        var problems: [ModelProblem] = []
+        var seenEntities: Set<String> = []
+        for entity in entities {
+            if entity.name.isEmpty { problems.append(.emptyName(entity: nil)) }
+            if !seenEntities.insert(entity.name).inserted { problems.append(.duplicateEntity(entity.name)) }
+        }
+        problems += inheritanceProblems()
+        for entity in entities {
+            problems += propertyProblems(of: entity)
+        }
+        return problems
+    }
+
+    /// Throws a ``ModelValidationError`` listing every problem, if there is any.
+    /// - parameter file: The file the model was read from, named in the error.
+    public func validate(file: String? = nil) throws(ModelValidationError) {
+        let problems = problems()
+        if !problems.isEmpty {
+            throw ModelValidationError(version: name, file: file, problems: problems)
+        }
+    }
+
+    private func inheritanceProblems() -> [ModelProblem] {
+        var problems: [ModelProblem] = []
+        var reportedCycles: Set<Set<String>> = []
+        for entity in entities {
+            guard let parentName = entity.parentName else { continue }
+            guard self[entity: parentName] != nil else {
+                problems.append(.unknownParent(entity: entity.name, parent: parentName))
+                continue
+            }
+            // Walk up; coming back to an entity already on the path is a cycle.
+            var path = [entity.name]
+            var current = parentName
+            while let next = self[entity: current] {
+                if let start = path.firstIndex(of: current) {
+                    let cycle = Array(path[start...])
+                    if reportedCycles.insert(Set(cycle)).inserted {
+                        problems.append(.inheritanceCycle(cycle + [current]))
+                    }
+                    break
+                }
+                path.append(current)
+                guard let parent = next.parentName else { break }
+                current = parent
+            }
+        }
+        return problems
+    }
+
+    private func propertyProblems(of entity: Entity) -> [ModelProblem] {
+        var problems: [ModelProblem] = []
+        var names: Set<String> = []
+        for property in allProperties(of: entity) {
+            if property.name.isEmpty {
+                problems.append(.emptyName(entity: entity.name))
+            } else if !names.insert(property.name).inserted {
+                problems.append(.duplicateProperty(entity: entity.name, property: property.name))
+            }
+        }
+        for relationship in entity.relationships {
+            problems += relationshipProblems(relationship, of: entity)
+        }
+        let places: [(String, [[String]])] = [
+            ("a uniqueness constraint", entity.uniquenessConstraints),
+            ("a compound index", entity.compoundIndexes),
+            ("a fetch index", entity.fetchIndexes.map { $0.elements.map(\.property) }),
+        ]
+        for (place, lists) in places {
+            for property in lists.joined() where !names.contains(property) {
+                problems.append(.unknownIndexedProperty(entity: entity.name, property: property, in: place))
+            }
+        }
+        return problems
+    }
+
+    private func relationshipProblems(_ relationship: Relationship, of entity: Entity) -> [ModelProblem] {
+        guard let destination = self[entity: relationship.destination] else {
+            return [
+                .unknownDestination(
+                    entity: entity.name, relationship: relationship.name, destination: relationship.destination)
+            ]
+        }
+        guard let inverseName = relationship.inverse else { return [] }
+        guard
+            let inverse = allRelationships(of: destination).first(where: { $0.name == inverseName }),
+            let inverseOwner = declaringEntity(ofProperty: inverseName, from: destination)
+        else {
+            return [
+                .unknownInverse(
+                    entity: entity.name, relationship: relationship.name, destination: destination.name,
+                    inverse: inverseName)
+            ]
+        }
+        // The inverse must name this relationship and point at this entity or an ancestor
+        // (a subentity may inherit the end of a relationship declared on its parent).
+        let pointsBack =
+            inverse.inverse == relationship.name
+            && (inverse.destination == entity.name
+                || ancestors(of: entity).contains { $0.name == inverse.destination })
+        return pointsBack
+            ? []
+            : [
+                .inverseMismatch(
+                    entity: entity.name, relationship: relationship.name, inverseEntity: inverseOwner.name,
+                    inverse: inverseName)
+            ]
+    }
+}

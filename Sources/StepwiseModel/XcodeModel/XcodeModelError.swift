@@ -1,0 +1,55 @@
+/// A model file that can't be read, naming the file and what to do about it.
+public struct XcodeModelError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What went wrong.
+    public enum Kind: Sendable, Hashable {
+        /// The path doesn't exist.
+        case notFound
+        /// The path is not a `.xcdatamodeld` bundle or `.xcdatamodel`.
+        case notAModel
+        /// A `.xcdatamodel` folder without a `contents` file: the pre-Xcode 4 binary format.
+        case legacyBinaryFormat
+        /// The `contents` file is not well-formed XML or not a Core Data model.
+        case malformed(String)
+        /// An element lacks a required XML attribute, or has a value Stepwise doesn't know.
+        case invalidValue(element: String, attribute: String, value: String?)
+        /// A bundle without any `.xcdatamodel` version.
+        case emptyBundle
+        /// `.xccurrentversion` names a version the bundle doesn't have.
+        case unknownCurrentVersion(String)
+        /// A version the caller asked for is not in the bundle.
+        case unknownVersion(String, available: [String])
+    }
+
+    /// The file or folder at fault.
+    public var path: String
+    public var kind: Kind
+
+    public init(path: String, kind: Kind) {
+        self.path = path
+        self.kind = kind
+    }
+
+    public var description: String {
+        switch kind {
+        case .notFound:
+            return "no model at \(path). Pass the path of a .xcdatamodeld bundle or a .xcdatamodel."
+        case .notAModel:
+            return "\(path) is not a Core Data model. Pass a .xcdatamodeld bundle or a .xcdatamodel."
+        case .legacyBinaryFormat:
+            return
+                "\(path) has no 'contents' file: it uses the pre-Xcode 4 binary model format ('elements'/'layout'). Open it in Xcode 4 or later and save it to convert it to the XML format."
+        case .malformed(let reason):
+            return "\(path) is not a readable Core Data model: \(reason)"
+        case .invalidValue(let element, let attribute, let value):
+            let shown = value.map { "'\($0)'" } ?? "missing"
+            return "\(path): \(element) has \(shown) for '\(attribute)'. Fix the model file in Xcode."
+        case .emptyBundle:
+            return "\(path) holds no .xcdatamodel version. Add a model version in Xcode."
+        case .unknownCurrentVersion(let name):
+            return
+                "\(path)/.xccurrentversion names '\(name)', which is not in the bundle. Pick the current version again in Xcode."
+        case .unknownVersion(let name, let available):
+            return "\(path) has no version '\(name)'. Available: \(available.joined(separator: ", "))."
+        }
+    }
+}

@@ -1,0 +1,197 @@
+import Foundation
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
+/// Reads one model version from Xcode's XML format (the `contents` file inside a `.xcdatamodel`).
+///
+/// Renames are written by Xcode as `elementID="oldName"`; they become renaming identifiers.
+/// Layout (`<elements>`), configurations and fetch requests are skipped: they have no part
+/// in a store's schema or version hashes.
+public enum XcodeModelReader {
+    /// Reads the `.xcdatamodel` folder at `url`. The version's name is the folder's name
+    /// without its extension.
+    public static func readVersion(at url: URL) throws(XcodeModelError) -> ObjectModel {
+        let name = url.deletingPathExtension().lastPathComponent
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw XcodeModelError(path: url.path, kind: .notFound)
+        }
+        guard isDirectory.boolValue else {
+            throw XcodeModelError(path: url.path, kind: .notAModel)
+        }
+        let contents = url.appendingPathComponent("contents")
+        guard FileManager.default.fileExists(atPath: contents.path) else {
+            throw XcodeModelError(path: url.path, kind: .legacyBinaryFormat)
+        }
+        let data: Data
+        do {
+            data = try Data(contentsOf: contents)
+        } catch {
+            throw XcodeModelError(path: contents.path, kind: .malformed(error.localizedDescription))
+        }
+        return try parse(data, versionName: name, path: contents.path)
+    }
+
+    /// Parses the XML of a `contents` file.
+    /// - parameters:
+    ///   - versionName: The model version's name.
+    ///   - path: The file named in errors.
+    public static func parse(_ data: Data, versionName: String, path: String = "<memory>") throws(XcodeModelError)
+        -> ObjectModel
+    {
+        let document: XMLDocument
+        do {
+            document = try XMLDocument(data: data, options: [])
+        } catch {
+            throw XcodeModelError(path: path, kind: .malformed("not well-formed XML (\(error.localizedDescription))"))
+        }
+        guard let root = document.rootElement(), root.name == "model" else {
+            throw XcodeModelError(path: path, kind: .malformed("the root element is not <model>"))
+        }
+        let reader = ElementReader(path: path)
+        var entities: [Entity] = []
+        for element in root.elements(forName: "entity") {
+            entities.append(try reader.entity(element))
+        }
+        let identifier = root.attribute(forName: "userDefinedModelVersionIdentifier")?.stringValue
+        let identifiers = identifier.map { $0.isEmpty ? [] : [$0] } ?? []
+        return ObjectModel(versionName, versionIdentifiers: identifiers, entities: entities)
+    }
+}
+
+/// Turns XML elements into model values, naming `path` in every error.
+private struct ElementReader {
+    let path: String
+
+    func entity(_ element: XMLElement) throws(XcodeModelError) -> Entity {
+        let name = try required(element, "name")
+        var entity = Entity(
+            name,
+            parentName: element.string("parentEntity"),
+            isAbstract: element.flag("isAbstract"),
+            className: element.string("representedClassName"),
+            userInfo: userInfo(element),
+            versionHashModifier: element.string("versionHashModifier"),
+            renamingIdentifier: element.string("elementID"))
+        for child in element.elements(forName: "attribute") {
+            entity.attributes.append(try attribute(child, entity: name))
+        }
+        for child in element.elements(forName: "relationship") {
+            entity.relationships.append(try relationship(child, entity: name))
+        }
+        entity.uniquenessConstraints = element.elements(forName: "uniquenessConstraints")
+            .flatMap { $0.elements(forName: "uniquenessConstraint") }
+            .map { $0.elements(forName: "constraint").compactMap { $0.string("value") } }
+        entity.compoundIndexes = element.elements(forName: "compoundIndexes")
+            .flatMap { $0.elements(forName: "compoundIndex") }
+            .map { $0.elements(forName: "index").compactMap { $0.string("value") } }
+        for child in element.elements(forName: "fetchIndex") {
+            let indexName = try required(child, "name")
+            let elements = child.elements(forName: "fetchIndexElement").compactMap { item -> FetchIndex.Element? in
+                guard let property = item.string("property") else { return nil }
+                return FetchIndex.Element(
+                    property: property, kind: item.string("type") ?? "Binary",
+                    isAscending: item.string("order") != "descending")
+            }
+            entity.fetchIndexes.append(FetchIndex(name: indexName, elements: elements))
+        }
+        return entity
+    }
+
+    func attribute(_ element: XMLElement, entity: String) throws(XcodeModelError) -> Attribute {
+        let name = try required(element, "name")
+        let typeName = element.string("attributeType")
+        guard let typeName, let type = AttributeType(rawValue: typeName) else {
+            throw XcodeModelError(
+                path: path,
+                kind: .invalidValue(
+                    element: "attribute '\(entity).\(name)'", attribute: "attributeType", value: typeName))
+        }
+        return Attribute(
+            name, type,
+            isOptional: element.flag("optional"),
+            isTransient: element.flag("transient"),
+            isIndexed: element.flag("indexed"),
+            defaultValue: element.string("defaultValueString"),
+            minValue: element.string("minValueString"),
+            maxValue: element.string("maxValueString"),
+            renamingIdentifier: element.string("elementID"),
+            versionHashModifier: element.string("versionHashModifier"),
+            allowsExternalBinaryDataStorage: element.flag("allowsExternalBinaryDataStorage"),
+            valueTransformerName: element.string("valueTransformerName"),
+            customClassName: element.string("customClassName"),
+            usesScalarValueType: element.string("usesScalarValueType").map { $0 == "YES" },
+            userInfo: userInfo(element))
+    }
+
+    func relationship(_ element: XMLElement, entity: String) throws(XcodeModelError) -> Relationship {
+        let name = try required(element, "name")
+        guard let destination = element.string("destinationEntity") else {
+            throw XcodeModelError(
+                path: path,
+                kind: .invalidValue(
+                    element: "relationship '\(entity).\(name)'", attribute: "destinationEntity", value: nil))
+        }
+        let ruleName = element.string("deletionRule") ?? DeletionRule.nullify.rawValue
+        guard let rule = DeletionRule(rawValue: ruleName) else {
+            throw XcodeModelError(
+                path: path,
+                kind: .invalidValue(
+                    element: "relationship '\(entity).\(name)'", attribute: "deletionRule", value: ruleName))
+        }
+        let isToMany = element.flag("toMany")
+        return Relationship(
+            name, destination: destination,
+            inverse: element.string("inverseName"),
+            isToMany: isToMany,
+            isOrdered: element.flag("ordered"),
+            minCount: try count(element, "minCount", entity: entity) ?? 0,
+            maxCount: try count(element, "maxCount", entity: entity),
+            deletionRule: rule,
+            isOptional: element.flag("optional"),
+            isTransient: element.flag("transient"),
+            renamingIdentifier: element.string("elementID"),
+            versionHashModifier: element.string("versionHashModifier"),
+            userInfo: userInfo(element))
+    }
+
+    private func count(_ element: XMLElement, _ attribute: String, entity: String) throws(XcodeModelError) -> Int? {
+        guard let text = element.string(attribute) else { return nil }
+        guard let value = Int(text), value >= 0 else {
+            throw XcodeModelError(
+                path: path,
+                kind: .invalidValue(
+                    element: "relationship '\(entity).\(element.string("name") ?? "?")'", attribute: attribute,
+                    value: text))
+        }
+        return value
+    }
+
+    private func userInfo(_ element: XMLElement) -> [String: String] {
+        var info: [String: String] = [:]
+        for entry in element.elements(forName: "userInfo").flatMap({ $0.elements(forName: "entry") }) {
+            if let key = entry.string("key") { info[key] = entry.string("value") ?? "" }
+        }
+        return info
+    }
+
+    private func required(_ element: XMLElement, _ attribute: String) throws(XcodeModelError) -> String {
+        guard let value = element.string(attribute), !value.isEmpty else {
+            throw XcodeModelError(
+                path: path, kind: .invalidValue(element: "<\(element.name ?? "?")>", attribute: attribute, value: nil))
+        }
+        return value
+    }
+}
+
+extension XMLElement {
+    fileprivate func string(_ name: String) -> String? {
+        attribute(forName: name)?.stringValue
+    }
+
+    fileprivate func flag(_ name: String) -> Bool {
+        string(name) == "YES"
+    }
+}

@@ -1,0 +1,179 @@
+import Foundation
+
+/// Writes a model version in Xcode's XML format, so models built in Swift open in Xcode.
+///
+/// Attributes are written in the order Xcode writes them, and only when they differ from
+/// Xcode's defaults. Reading what this writer wrote gives back an equal ``ObjectModel``.
+public enum XcodeModelWriter {
+    /// The XML of a `contents` file for `model`.
+    public static func contents(of model: ObjectModel) -> String {
+        var lines: [String] = [#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>"#]
+        var modelAttributes: [(String, String?)] = [
+            ("type", "com.apple.IDECoreDataModeler.DataModel"),
+            ("documentVersion", "1.0"),
+            ("minimumToolsVersion", "Automatic"),
+            ("sourceLanguage", "Swift"),
+        ]
+        if let identifier = model.versionIdentifiers.first {
+            modelAttributes.append(("userDefinedModelVersionIdentifier", identifier))
+        }
+        lines.append("<model\(render(modelAttributes))>")
+        for entity in model.entities {
+            lines += entityLines(entity).map { "    " + $0 }
+        }
+        lines.append("</model>")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Writes `model` as a `.xcdatamodel` folder at `url` (created if needed).
+    public static func writeVersion(_ model: ObjectModel, to url: URL) throws {
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        try Data(contents(of: model).utf8).write(to: url.appendingPathComponent("contents"), options: .atomic)
+    }
+
+    /// Writes a `.xcdatamodeld` bundle holding `versions`, with `current` as the current version.
+    public static func writeBundle(_ versions: [ObjectModel], current: String, to url: URL) throws {
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        for version in versions {
+            try writeVersion(version, to: url.appendingPathComponent("\(version.name).xcdatamodel"))
+        }
+        let plist = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0">
+            <dict>
+            \t<key>_XCCurrentVersionName</key>
+            \t<string>\(escape(current)).xcdatamodel</string>
+            </dict>
+            </plist>
+
+            """
+        try Data(plist.utf8).write(to: url.appendingPathComponent(".xccurrentversion"), options: .atomic)
+    }
+
+    private static func entityLines(_ entity: Entity) -> [String] {
+        let attributes: [(String, String?)] = [
+            ("name", entity.name),
+            ("representedClassName", entity.className),
+            ("parentEntity", entity.parentName),
+            ("isAbstract", yes(entity.isAbstract)),
+            ("elementID", entity.renamingIdentifier),
+            ("versionHashModifier", entity.versionHashModifier),
+            ("syncable", "YES"),
+        ]
+        var body: [String] = []
+        for attribute in entity.attributes { body += attributeLines(attribute) }
+        for relationship in entity.relationships { body += relationshipLines(relationship) }
+        for index in entity.fetchIndexes {
+            body.append("<fetchIndex name=\"\(escape(index.name))\">")
+            for element in index.elements {
+                let order = element.isAscending ? "ascending" : "descending"
+                body.append(
+                    "    <fetchIndexElement property=\"\(escape(element.property))\" type=\"\(escape(element.kind))\" order=\"\(order)\"/>"
+                )
+            }
+            body.append("</fetchIndex>")
+        }
+        body += listLines(entity.compoundIndexes, outer: "compoundIndexes", inner: "compoundIndex", item: "index")
+        body += listLines(
+            entity.uniquenessConstraints, outer: "uniquenessConstraints", inner: "uniquenessConstraint",
+            item: "constraint")
+        body += userInfoLines(entity.userInfo)
+        return element("entity", attributes, body: body)
+    }
+
+    private static func attributeLines(_ attribute: Attribute) -> [String] {
+        let attributes: [(String, String?)] = [
+            ("name", attribute.name),
+            ("optional", yes(attribute.isOptional)),
+            ("transient", yes(attribute.isTransient)),
+            ("attributeType", attribute.type.rawValue),
+            ("minValueString", attribute.minValue),
+            ("maxValueString", attribute.maxValue),
+            ("defaultValueString", attribute.defaultValue),
+            ("allowsExternalBinaryDataStorage", yes(attribute.allowsExternalBinaryDataStorage)),
+            ("usesScalarValueType", attribute.usesScalarValueType.map { $0 ? "YES" : "NO" }),
+            ("valueTransformerName", attribute.valueTransformerName),
+            ("customClassName", attribute.customClassName),
+            ("indexed", yes(attribute.isIndexed)),
+            ("elementID", attribute.renamingIdentifier),
+            ("versionHashModifier", attribute.versionHashModifier),
+            ("syncable", "YES"),
+        ]
+        return element("attribute", attributes, body: userInfoLines(attribute.userInfo))
+    }
+
+    private static func relationshipLines(_ relationship: Relationship) -> [String] {
+        let defaultMax = relationship.isToMany ? 0 : 1
+        let attributes: [(String, String?)] = [
+            ("name", relationship.name),
+            ("optional", yes(relationship.isOptional)),
+            ("transient", yes(relationship.isTransient)),
+            ("toMany", yes(relationship.isToMany)),
+            ("minCount", relationship.minCount == 0 ? nil : String(relationship.minCount)),
+            // Xcode always writes maxCount="1" on a to-one.
+            (
+                "maxCount",
+                relationship.isToOne || relationship.maxCount != defaultMax ? String(relationship.maxCount) : nil
+            ),
+            ("deletionRule", relationship.deletionRule.rawValue),
+            ("ordered", yes(relationship.isOrdered)),
+            ("destinationEntity", relationship.destination),
+            ("inverseName", relationship.inverse),
+            ("inverseEntity", relationship.inverse == nil ? nil : relationship.destination),
+            ("elementID", relationship.renamingIdentifier),
+            ("versionHashModifier", relationship.versionHashModifier),
+            ("syncable", "YES"),
+        ]
+        return element("relationship", attributes, body: userInfoLines(relationship.userInfo))
+    }
+
+    private static func listLines(_ lists: [[String]], outer: String, inner: String, item: String) -> [String] {
+        guard !lists.isEmpty else { return [] }
+        var lines = ["<\(outer)>"]
+        for list in lists {
+            lines.append("    <\(inner)>")
+            lines += list.map { "        <\(item) value=\"\(escape($0))\"/>" }
+            lines.append("    </\(inner)>")
+        }
+        lines.append("</\(outer)>")
+        return lines
+    }
+
+    private static func userInfoLines(_ info: [String: String]) -> [String] {
+        guard !info.isEmpty else { return [] }
+        let entries = info.keys.sorted().map { key in
+            "    <entry key=\"\(escape(key))\" value=\"\(escape(info[key] ?? ""))\"/>"
+        }
+        return ["<userInfo>"] + entries + ["</userInfo>"]
+    }
+
+    private static func element(_ name: String, _ attributes: [(String, String?)], body: [String]) -> [String] {
+        let open = "<\(name)\(render(attributes))"
+        guard !body.isEmpty else { return [open + "/>"] }
+        return [open + ">"] + body.map { "    " + $0 } + ["</\(name)>"]
+    }
+
+    private static func render(_ attributes: [(String, String?)]) -> String {
+        attributes.compactMap { key, value in value.map { " \(key)=\"\(escape($0))\"" } }.joined()
+    }
+
+    private static func yes(_ flag: Bool) -> String? { flag ? "YES" : nil }
+
+    private static func escape(_ text: String) -> String {
+        var result = ""
+        for character in text {
+            switch character {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&apos;"
+            case "\n": result += "&#10;"
+            case "\t": result += "&#9;"
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+}

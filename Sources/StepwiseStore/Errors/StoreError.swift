@@ -1,0 +1,84 @@
+import Foundation
+
+/// A store file that can't be used, naming the file (and entity, property or row) at fault.
+///
+/// Every case says what to do next in its ``description``. Values from the store's rows
+/// are never included, so errors are safe to log.
+public struct StoreError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong.
+    public enum Kind: Sendable, Hashable {
+        /// Nothing exists at the path.
+        case notFound
+        /// A directory where a store file was expected.
+        case isDirectory
+        /// A zero-length file.
+        case emptyFile
+        /// The file doesn't start with SQLite's 16-byte header string.
+        case notSQLite
+        /// The header is SQLite's but the file is shorter than its header says (a cut-off copy).
+        case truncated(expectedBytes: Int64, actualBytes: Int64)
+        /// An SQLite database without a `Z_METADATA` table: not a Core Data-layout store.
+        case missingMetadataTable
+        /// `Z_METADATA` has no row, or its `Z_PLIST` is not a binary property list of the expected shape.
+        case invalidMetadata(String)
+        /// The store's tables don't match what its model version needs.
+        case schemaMismatch(String)
+        /// An entity the model doesn't have.
+        case unknownEntity(String)
+        /// A property the entity doesn't have.
+        case unknownProperty(entity: String, property: String)
+        /// A row that doesn't exist.
+        case rowNotFound(entity: String, primaryKey: Int64)
+        /// A value of the wrong kind for a property.
+        case invalidValue(entity: String, property: String, reason: String)
+        /// SQLite refused an operation; `message` is SQLite's.
+        case sqlite(code: Int32, message: String)
+        /// The file can't be read or written.
+        case io(String)
+    }
+
+    /// The store file at fault.
+    public var path: String
+    public var kind: Kind
+
+    public init(path: String, kind: Kind) {
+        self.path = path
+        self.kind = kind
+    }
+
+    public var description: String {
+        switch kind {
+        case .notFound:
+            return "no store at \(path). Check the path; a store is the SQLite file Core Data or Stepwise wrote."
+        case .isDirectory:
+            return "\(path) is a directory, not a store file. Pass the path of the .sqlite file inside it."
+        case .emptyFile:
+            return "\(path) is empty (0 bytes). It is not a store; delete it or restore it from a backup."
+        case .notSQLite:
+            return
+                "\(path) is not an SQLite database (its header is not 'SQLite format 3'). Check that you passed the store file, not its -wal or -shm."
+        case .truncated(let expected, let actual):
+            return
+                "\(path) is truncated: its header says \(expected) bytes but the file has \(actual). Restore it from a backup; Stepwise will not read a cut-off store."
+        case .missingMetadataTable:
+            return
+                "\(path) is an SQLite database without a Z_METADATA table, so it is not a Core Data-layout store. Create stores with Core Data or `stepwise create`."
+        case .invalidMetadata(let reason):
+            return "\(path) has unreadable metadata: \(reason). The store is damaged; restore it from a backup."
+        case .schemaMismatch(let reason):
+            return "\(path) does not have the tables its model version needs: \(reason)."
+        case .unknownEntity(let name):
+            return "\(path): the model has no entity '\(name)'."
+        case .unknownProperty(let entity, let property):
+            return "\(path): entity '\(entity)' has no property '\(property)'."
+        case .rowNotFound(let entity, let primaryKey):
+            return "\(path): no \(entity) with primary key \(primaryKey)."
+        case .invalidValue(let entity, let property, let reason):
+            return "\(path): invalid value for \(entity).\(property): \(reason)."
+        case .sqlite(let code, let message):
+            return "\(path): SQLite error \(code): \(message)"
+        case .io(let reason):
+            return "\(path): \(reason)"
+        }
+    }
+}

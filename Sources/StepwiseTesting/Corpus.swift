@@ -1,0 +1,83 @@
+import Foundation
+
+/// The real Core Data models and stores in `../shared/corpus`, beside the package root.
+///
+/// CI has the corpus; a fresh clone does not. Tests that need it call ``Corpus/locate()``:
+/// it returns nil when the corpus is absent (the test then records a visible skip), and
+/// throws ``CorpusError/required`` when `STEPWISE_CORPUS_REQUIRED=1` is set, as `.ci/run` does.
+///
+/// Corpus stores must never be opened in place: SQLite may checkpoint or change them.
+/// ``copyStore(_:to:)`` copies a store with its `-wal`/`-shm` into a directory of yours.
+public struct Corpus: Sendable {
+    /// The corpus root folder.
+    public let root: URL
+
+    /// The corpus beside the package whose root is `packageRoot`, if it exists.
+    /// - throws: ``CorpusError/required`` when it is absent and `STEPWISE_CORPUS_REQUIRED=1`.
+    public static func locate(packageRoot: URL = Corpus.packageRoot) throws -> Corpus? {
+        let root = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
+        if FileManager.default.fileExists(atPath: root.appendingPathComponent("README.md").path) {
+            return Corpus(root: root.standardizedFileURL)
+        }
+        if ProcessInfo.processInfo.environment["STEPWISE_CORPUS_REQUIRED"] == "1" {
+            throw CorpusError.required(root.standardizedFileURL.path)
+        }
+        return nil
+    }
+
+    /// Whether corpus tests should run: the corpus is present, or it is required
+    /// (`STEPWISE_CORPUS_REQUIRED=1`), in which case its absence fails the test.
+    /// Use it as `@Test(.enabled(if: Corpus.shouldRunTests, "needs ../shared/corpus"))`.
+    public static var shouldRunTests: Bool {
+        (try? locate()) != nil || ProcessInfo.processInfo.environment["STEPWISE_CORPUS_REQUIRED"] == "1"
+    }
+
+    /// The corpus, or a thrown error (for use inside corpus tests, after ``shouldRunTests``).
+    public static func required() throws -> Corpus {
+        guard let corpus = try locate() else {
+            throw CorpusError.required(
+                packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus").path)
+        }
+        return corpus
+    }
+
+    /// The package root, found from this source file's location (`Sources/StepwiseTesting/`).
+    public static var packageRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+    }
+
+    /// A file or folder inside the corpus.
+    public func url(_ relativePath: String) -> URL {
+        root.appendingPathComponent(relativePath)
+    }
+
+    /// Copies a corpus store and its `-wal`/`-shm` (when present) into `directory`,
+    /// returning the copy's URL. The copy is writable; the original is never opened.
+    public func copyStore(_ relativePath: String, to directory: URL) throws -> URL {
+        let source = url(relativePath)
+        let destination = directory.appendingPathComponent(source.lastPathComponent)
+        for suffix in ["", "-wal", "-shm"] {
+            let from = URL(fileURLWithPath: source.path + suffix)
+            let to = URL(fileURLWithPath: destination.path + suffix)
+            guard FileManager.default.fileExists(atPath: from.path) else { continue }
+            try? FileManager.default.removeItem(at: to)
+            try FileManager.default.copyItem(at: from, to: to)
+            // Corpus files are read-only; SQLite needs to write the copies (WAL recovery, -shm).
+            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: to.path)
+        }
+        return destination
+    }
+}
+
+/// The corpus is required (`STEPWISE_CORPUS_REQUIRED=1`) but absent.
+public enum CorpusError: Error, CustomStringConvertible {
+    case required(String)
+
+    public var description: String {
+        switch self {
+        case .required(let path):
+            return "STEPWISE_CORPUS_REQUIRED=1 but the corpus is not at \(path). Put ../shared beside the package."
+        }
+    }
+}
