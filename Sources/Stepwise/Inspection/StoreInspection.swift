@@ -1,0 +1,132 @@
+import Foundation
+import GRDB
+import StepwiseModel
+import StepwiseStore
+
+/// Everything `stepwise inspect` reports about a store, read from a private copy so the
+/// store, its `-wal` and its `-shm` stay byte-identical.
+///
+/// The JSON form is a contract other tooling relies on: `matchedVersion`, `matchedBy`,
+/// `consistent`, `problem`, `entityHashes` and `tables` keep their names and shapes.
+public struct StoreInspection: Sendable, Encodable {
+    /// A table and its row count, read through the WAL when there is one.
+    public struct Table: Sendable, Encodable, Hashable {
+        public var name: String
+        public var rows: Int
+    }
+
+    /// The store's path as given.
+    public var store: String
+    /// `NSStoreType`.
+    public var storeType: String
+    /// `NSStoreUUID`.
+    public var storeUUID: String
+    /// `NSStoreModelVersionIdentifiers`.
+    public var versionIdentifiers: [String]
+    /// Stepwise's own record of the model version name, when Stepwise wrote the store.
+    public var modelVersionName: String?
+    /// Entity name → version hash in lowercase hex.
+    public var entityHashes: [String: String]
+    /// Metadata keys beyond the standard ones (framework version, app keys…), rendered as text.
+    public var otherMetadata: [String: String]
+    /// Whether the store had a non-empty `-wal` file, whose rows are included below.
+    public var hasWAL: Bool
+    /// Every table, sorted by name.
+    public var tables: [Table]
+    /// The matching version's name (the `.xcdatamodel` name without extension), or nil.
+    public var matchedVersion: String?
+    /// `"hash"`, `"schema"` or nil.
+    public var matchedBy: String?
+    /// False when the metadata's hashes and the tables disagree.
+    public var consistent: Bool
+    /// Why the store is inconsistent or unmatched; nil when all is well.
+    public var problem: String?
+    /// Remarks from the registry (ties, the schema fallback).
+    public var notes: [String]
+
+    /// The error that kept the store from being matched, if any (not encoded; see `problem`).
+    public var identificationError: RegistryError?
+
+    enum CodingKeys: String, CodingKey {
+        case store, storeType, storeUUID, versionIdentifiers, modelVersionName, entityHashes, otherMetadata
+        case hasWAL, tables, matchedVersion, matchedBy, consistent, problem, notes
+    }
+
+    /// Inspects the store at `url`; with a `history`, also identifies its version.
+    ///
+    /// A store that matches no version is still inspected: `problem` says why and
+    /// ``identificationError`` holds the typed error. Unreadable files throw ``StoreError``.
+    public static func inspect(storeAt url: URL, history: VersionHistory? = nil) throws -> StoreInspection {
+        let snapshot = try StoreSnapshot(of: url)
+        defer { snapshot.close() }
+        do {
+            return try snapshot.database.read { db in
+                try inspect(db, path: url.path, hasWAL: snapshot.hadWAL, history: history)
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch let error as RegistryError {
+            throw error
+        } catch {
+            throw StoreError(path: url.path, error: error)
+        }
+    }
+
+    static func inspect(_ db: Database, path: String, hasWAL: Bool, history: VersionHistory?) throws
+        -> StoreInspection
+    {
+        let metadata = try StoreMetadata.read(from: db, path: path)
+        let tableNames = try String.fetchAll(
+            db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+        let tables = try tableNames.map { name in
+            Table(name: name, rows: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(name.quotedDatabaseIdentifier)") ?? 0)
+        }
+        var inspection = StoreInspection(
+            store: path,
+            storeType: metadata.storeType,
+            storeUUID: metadata.storeUUID,
+            versionIdentifiers: metadata.versionIdentifiers,
+            modelVersionName: metadata.modelVersionName,
+            entityHashes: metadata.versionHashes.mapValues(\.hexString),
+            otherMetadata: metadata.otherKeys.mapValues { "\($0)" },
+            hasWAL: hasWAL,
+            tables: tables,
+            matchedVersion: nil,
+            matchedBy: nil,
+            consistent: true,
+            problem: nil,
+            notes: [])
+        guard let history else { return inspection }
+        do {
+            let identification = try VersionRegistry(history: history).identify(db, path: path)
+            inspection.matchedVersion = identification.version?.name
+            inspection.matchedBy = identification.matchedBy?.rawValue
+            inspection.consistent = identification.isConsistent
+            inspection.problem = identification.problem
+            inspection.notes = identification.notes
+        } catch let error as RegistryError {
+            inspection.problem = error.description
+            inspection.identificationError = error
+        }
+        return inspection
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        // Optionals are written as null, not left out: scripts test `matchedVersion == null`.
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(store, forKey: .store)
+        try container.encode(storeType, forKey: .storeType)
+        try container.encode(storeUUID, forKey: .storeUUID)
+        try container.encode(versionIdentifiers, forKey: .versionIdentifiers)
+        try container.encode(modelVersionName, forKey: .modelVersionName)
+        try container.encode(entityHashes, forKey: .entityHashes)
+        try container.encode(otherMetadata, forKey: .otherMetadata)
+        try container.encode(hasWAL, forKey: .hasWAL)
+        try container.encode(tables, forKey: .tables)
+        try container.encode(matchedVersion, forKey: .matchedVersion)
+        try container.encode(matchedBy, forKey: .matchedBy)
+        try container.encode(consistent, forKey: .consistent)
+        try container.encode(problem, forKey: .problem)
+        try container.encode(notes, forKey: .notes)
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import GRDB
+import StepwiseModel
+import StepwiseStore
+
+/// Answers the first question of every upgrade: *which model version wrote this store?*
+///
+/// 1. **By hash.** The store's `NSStoreModelVersionHashes` are compared with each version's
+///    entity hashes, as Core Data does. A hash match is then checked against the store's
+///    tables: if they are another version's, the store is flagged *inconsistent* (a
+///    half-finished migration, for example) and never treated as either version.
+/// 2. **By schema.** When no version's hashes match (a model edited after the store was
+///    written, or metadata from an unusual writer), the store's tables and columns are
+///    compared with each version's generated schema.
+/// 3. Otherwise the store is newer than every known version, or matches none; the error
+///    names the closest version and what differs.
+///
+/// Indexes are not compared: adding an index changes neither hashes nor compatibility.
+///
+/// ```swift
+/// let registry = VersionRegistry(history: try ModelBundle(contentsOf: bundleURL).history)
+/// let identification = try registry.identify(storeAt: storeURL)
+/// print(identification.version?.name ?? "inconsistent")
+/// ```
+public struct VersionRegistry: Sendable {
+    /// The known versions, oldest first.
+    public var history: VersionHistory
+
+    public init(history: VersionHistory) {
+        self.history = history
+    }
+
+    /// Identifies the store at `url` by reading a private copy, so the original, its
+    /// `-wal` and its `-shm` stay byte-identical.
+    public func identify(storeAt url: URL) throws -> StoreIdentification {
+        let snapshot = try StoreSnapshot(of: url)
+        defer { snapshot.close() }
+        do {
+            return try snapshot.database.read { db in try identify(db, path: url.path) }
+        } catch let error as RegistryError {
+            throw error
+        } catch {
+            throw StoreError(path: url.path, error: error)
+        }
+    }
+
+    /// Identifies the store open in `db`. `path` is named in errors.
+    public func identify(_ db: Database, path: String) throws -> StoreIdentification {
+        guard let latest = history.latest else { throw RegistryError(path: path, kind: .emptyHistory) }
+        let metadata = try StoreMetadata.read(from: db, path: path)
+        let actual = try SQLiteSchema.read(from: db)
+        let candidates = try history.versions.map { version in
+            Candidate(version: version, differences: try Self.tableDifferences(expected: version, actual: actual))
+        }
+        let hashMatches = candidates.filter { $0.version.isCompatible(withEntityHashes: metadata.versionHashes) }
+        let schemaMatches = candidates.filter(\.differences.isEmpty)
+        var notes: [String] = []
+
+        if let hashMatch = hashMatches.last {
+            if hashMatches.count > 1 {
+                notes.append(
+                    "versions \(hashMatches.map { "'\($0.version.name)'" }.joined(separator: ", ")) have identical hashes; took the newest")
+            }
+            // Prefer a hash match whose tables also agree; among ties the newest.
+            if let consistent = hashMatches.last(where: { $0.differences.isEmpty }) {
+                return StoreIdentification(
+                    path: path, match: .version(consistent.version, by: .hash), metadata: metadata, notes: notes)
+            }
+            return StoreIdentification(
+                path: path,
+                match: .inconsistent(
+                    hashVersion: hashMatch.version.name, schemaVersion: schemaMatches.last?.version.name,
+                    differences: hashMatch.differences),
+                metadata: metadata, notes: notes)
+        }
+
+        if let schemaMatch = schemaMatches.last {
+            if schemaMatches.count > 1 {
+                notes.append(
+                    "the tables fit \(schemaMatches.map { "'\($0.version.name)'" }.joined(separator: ", ")); took the newest")
+            }
+            notes.append("no version's entity hashes match the metadata; matched by comparing tables")
+            return StoreIdentification(
+                path: path, match: .version(schemaMatch.version, by: .schema), metadata: metadata, notes: notes)
+        }
+
+        let closest = candidates.enumerated().min { lhs, rhs in
+            // Fewest differences wins; ties go to the newer version.
+            (lhs.element.differences.count, -lhs.offset) < (rhs.element.differences.count, -rhs.offset)
+        }?.element
+        let namedVersion = metadata.modelVersionName
+        let isUnknownName = namedVersion.map { history.version(named: $0) == nil } ?? false
+        let closestIsLatest = closest?.version.name == latest.name
+        let onlyAdditions = closest?.differences.allSatisfy(\.isAddition) ?? false
+        if isUnknownName || (closestIsLatest && onlyAdditions) {
+            throw RegistryError(
+                path: path,
+                kind: .newerThanKnownVersions(
+                    storeVersionName: namedVersion, latest: latest.name, differences: closest?.differences ?? []))
+        }
+        throw RegistryError(
+            path: path, kind: .noMatchingVersion(closest: closest?.version.name, differences: closest?.differences ?? []))
+    }
+
+    /// Table and column differences between a version's generated schema and a store's.
+    static func tableDifferences(expected version: ObjectModel, actual: SQLiteSchema) throws -> [SchemaDifference] {
+        let expected = try SQLiteSchema(expectedFor: StoreLayout(model: version))
+        return actual.differences(from: expected).filter(\.concernsTablesOrColumns)
+    }
+
+    private struct Candidate {
+        var version: ObjectModel
+        var differences: [SchemaDifference]
+    }
+}

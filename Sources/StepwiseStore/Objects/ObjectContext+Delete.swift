@@ -1,0 +1,50 @@
+import GRDB
+import StepwiseModel
+
+extension ObjectContext {
+    /// Deletes an object, applying each relationship's deletion rule as Core Data does:
+    /// *nullify* clears the inverse, *cascade* deletes the destinations, *deny* refuses while
+    /// destinations exist, *no action* leaves them pointing at nothing.
+    ///
+    /// - throws: ``StoreError`` with ``StoreError/Kind/invalidValue(entity:property:reason:)``
+    ///   naming the relationship when a deny rule blocks the deletion. Run it inside a
+    ///   transaction so a refusal leaves nothing half-deleted.
+    public func delete(_ id: ObjectID) throws {
+        var deleted: Set<ObjectID> = []
+        try delete(id, alreadyDeleted: &deleted)
+    }
+
+    private func delete(_ id: ObjectID, alreadyDeleted deleted: inout Set<ObjectID>) throws {
+        guard deleted.insert(id).inserted else { return }
+        let entityLayout = try self.entityLayout(id.entity)
+        guard let entity = layout.model[entity: id.entity] else { throw StoreError(path: path, kind: .unknownEntity(id.entity)) }
+        for relationship in layout.model.allRelationships(of: entity) where !relationship.isTransient {
+            let destinations = try related(id, relationship.name)
+            switch relationship.deletionRule {
+            case .deny:
+                if !destinations.isEmpty {
+                    throw StoreError(
+                        path: path,
+                        kind: .invalidValue(
+                            entity: id.entity, property: relationship.name,
+                            reason: "deny rule: \(id) still has \(destinations.count) related object(s)"))
+                }
+            case .cascade:
+                for destination in destinations where !deleted.contains(destination) {
+                    try delete(destination, alreadyDeleted: &deleted)
+                }
+            case .nullify:
+                for destination in destinations where !deleted.contains(destination) {
+                    try unrelate(id, relationship.name, from: destination)
+                }
+            case .noAction:
+                break
+            }
+            // Join rows belong to neither side; remove this object's.
+            if case .joinTable(let table, let sourceColumn, _, _) = entityLayout.relationship(named: relationship.name)?.storage {
+                try db.execute(sql: "DELETE FROM \(table.quoted) WHERE \(sourceColumn.quoted) = ?", arguments: [id.primaryKey])
+            }
+        }
+        try db.execute(sql: "DELETE FROM \(entityLayout.tableName.quoted) WHERE \"Z_PK\" = ?", arguments: [id.primaryKey])
+    }
+}

@@ -1,0 +1,230 @@
+import Foundation
+import GRDB
+import StepwiseModel
+
+/// Reads and writes objects in a Core Data-layout store, for tests, migration policies and apps.
+///
+/// An `ObjectContext` works inside a GRDB `Database` you already hold, so it joins your
+/// transaction: nothing is committed until the surrounding `write` block returns.
+///
+/// ```swift
+/// try queue.write { db in
+///     let objects = ObjectContext(db, layout: layout)
+///     let chef = try objects.insert("Chef", ["name": "Miguel Sanchez"])
+///     let recipe = try objects.insert("Recipe", ["name": "Mole", "chef": chef])
+///     let mexican = try objects.count("Recipe", where: .equal("cuisine", "Mexican"))
+/// }
+/// ```
+///
+/// Bookkeeping follows Core Data: new primary keys come from the root entity's `Z_MAX` in
+/// `Z_PRIMARYKEY` (one sequence per table), `Z_ENT` records the concrete entity, and `Z_OPT`
+/// starts at 1 and grows by one on every update.
+///
+/// Fetching never loads a whole table: ``cursor(_:where:includingSubentities:)`` streams rows.
+public struct ObjectContext {
+    /// The connection, inside the caller's transaction.
+    public let db: Database
+    /// The store's layout.
+    public let layout: StoreLayout
+
+    public init(_ db: Database, layout: StoreLayout) {
+        self.db = db
+        self.layout = layout
+    }
+
+    var path: String { db.configuration.label ?? "store" }
+
+    // MARK: Insert and update
+
+    /// Inserts an object and returns its id.
+    ///
+    /// - parameters:
+    ///   - entity: A concrete (non-abstract) entity.
+    ///   - values: Attribute values, and to-one relationships given as ``ObjectID``s.
+    ///     A `Date` for a Date attribute is stored as seconds since 2001-01-01.
+    public func insert(_ entity: String, _ values: [String: (any DatabaseValueConvertible)?] = [:]) throws -> ObjectID {
+        let entityLayout = try self.entityLayout(entity)
+        guard !entityLayout.isAbstract else {
+            throw StoreError(path: path, kind: .invalidValue(entity: entity, property: "-", reason: "the entity is abstract"))
+        }
+        let primaryKey = try nextPrimaryKey(for: entityLayout)
+        let id = ObjectID(entity: entity, primaryKey: primaryKey)
+        var columns = ["Z_PK", "Z_ENT", "Z_OPT"]
+        var arguments: [DatabaseValue] = [primaryKey.databaseValue, entityLayout.number.databaseValue, 1.databaseValue]
+        var relationships: [(String, ObjectID?)] = []
+        for (property, value) in values.sorted(by: { $0.key < $1.key }) {
+            if let attribute = entityLayout.attribute(named: property) {
+                columns.append(attribute.column)
+                arguments.append(try storedValue(value, for: attribute, entity: entity))
+            } else if entityLayout.relationship(named: property) != nil {
+                relationships.append((property, try objectID(value, entity: entity, property: property)))
+            } else {
+                throw StoreError(path: path, kind: .unknownProperty(entity: entity, property: property))
+            }
+        }
+        let sql =
+            "INSERT INTO \(entityLayout.tableName.quoted) (\(columns.map(\.quoted).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
+        try db.execute(sql: sql, arguments: StatementArguments(arguments))
+        for (name, destination) in relationships {
+            if let destination {
+                try relate(id, name, to: destination)
+            }
+        }
+        return id
+    }
+
+    /// Sets attribute values (and to-one relationships) and bumps `Z_OPT`.
+    public func update(_ id: ObjectID, _ values: [String: (any DatabaseValueConvertible)?]) throws {
+        let entityLayout = try self.entityLayout(id.entity)
+        var assignments = ["\"Z_OPT\" = \"Z_OPT\" + 1"]
+        var arguments: [DatabaseValue] = []
+        var relationships: [(String, ObjectID?)] = []
+        for (property, value) in values.sorted(by: { $0.key < $1.key }) {
+            if let attribute = entityLayout.attribute(named: property) {
+                assignments.append("\(attribute.column.quoted) = ?")
+                arguments.append(try storedValue(value, for: attribute, entity: id.entity))
+            } else if entityLayout.relationship(named: property) != nil {
+                relationships.append((property, try objectID(value, entity: id.entity, property: property)))
+            } else {
+                throw StoreError(path: path, kind: .unknownProperty(entity: id.entity, property: property))
+            }
+        }
+        arguments.append(id.primaryKey.databaseValue)
+        try db.execute(
+            sql: "UPDATE \(entityLayout.tableName.quoted) SET \(assignments.joined(separator: ", ")) WHERE \"Z_PK\" = ?",
+            arguments: StatementArguments(arguments))
+        guard db.changesCount == 1 else {
+            throw StoreError(path: path, kind: .rowNotFound(entity: id.entity, primaryKey: id.primaryKey))
+        }
+        for (name, destination) in relationships {
+            try setToOne(id, name, to: destination)
+        }
+    }
+
+    // MARK: Fetch
+
+    /// Streams the objects of an entity (and, by default, its subentities) matching `predicate`,
+    /// in primary-key order. Only one row is in memory at a time.
+    public func cursor(
+        _ entity: String, where predicate: ObjectPredicate? = nil, includingSubentities: Bool = true
+    ) throws -> ObjectCursor {
+        let entityLayout = try self.entityLayout(entity)
+        let (condition, arguments) = try whereClause(entityLayout, predicate, includingSubentities: includingSubentities)
+        let rows = try Row.fetchCursor(
+            db,
+            sql: "SELECT * FROM \(entityLayout.tableName.quoted) WHERE \(condition) ORDER BY \"Z_PK\"",
+            arguments: StatementArguments(arguments))
+        return ObjectCursor(rows: rows, layout: layout)
+    }
+
+    /// All matching objects in an array: for small results. Use ``cursor(_:where:includingSubentities:)`` for tables.
+    public func fetch(
+        _ entity: String, where predicate: ObjectPredicate? = nil, includingSubentities: Bool = true
+    ) throws -> [StoredObject] {
+        try Array(cursor(entity, where: predicate, includingSubentities: includingSubentities))
+    }
+
+    /// The number of matching objects, counted by SQLite.
+    public func count(
+        _ entity: String, where predicate: ObjectPredicate? = nil, includingSubentities: Bool = true
+    ) throws -> Int {
+        let entityLayout = try self.entityLayout(entity)
+        let (condition, arguments) = try whereClause(entityLayout, predicate, includingSubentities: includingSubentities)
+        return try Int.fetchOne(
+            db, sql: "SELECT COUNT(*) FROM \(entityLayout.tableName.quoted) WHERE \(condition)",
+            arguments: StatementArguments(arguments)) ?? 0
+    }
+
+    /// The object with this id.
+    /// - throws: ``StoreError/Kind/rowNotFound(entity:primaryKey:)`` when there is none.
+    public func object(_ id: ObjectID) throws -> StoredObject {
+        let entityLayout = try self.entityLayout(id.entity)
+        let rows = try Row.fetchCursor(
+            db, sql: "SELECT * FROM \(entityLayout.tableName.quoted) WHERE \"Z_PK\" = ? AND \"Z_ENT\" IN (\(entityLayout.subentityNumbers.map(String.init).joined(separator: ", ")))",
+            arguments: [id.primaryKey])
+        guard let row = try rows.next() else {
+            throw StoreError(path: path, kind: .rowNotFound(entity: id.entity, primaryKey: id.primaryKey))
+        }
+        return try ObjectCursor.object(from: row, layout: layout)
+    }
+
+    // MARK: Helpers
+
+    func entityLayout(_ name: String) throws -> EntityLayout {
+        guard let entityLayout = layout.entity(named: name) else {
+            throw StoreError(path: path, kind: .unknownEntity(name))
+        }
+        return entityLayout
+    }
+
+    /// Allocates the next `Z_PK` of the entity's table from its root's `Z_PRIMARYKEY.Z_MAX`.
+    func nextPrimaryKey(for entity: EntityLayout) throws -> Int64 {
+        guard let root = layout.entity(named: entity.rootName) else {
+            throw StoreError(path: path, kind: .unknownEntity(entity.rootName))
+        }
+        try db.execute(sql: "UPDATE \"Z_PRIMARYKEY\" SET \"Z_MAX\" = \"Z_MAX\" + 1 WHERE \"Z_ENT\" = ?", arguments: [root.number])
+        guard let key = try Int64.fetchOne(db, sql: "SELECT \"Z_MAX\" FROM \"Z_PRIMARYKEY\" WHERE \"Z_ENT\" = ?", arguments: [root.number])
+        else {
+            throw StoreError(path: path, kind: .schemaMismatch("Z_PRIMARYKEY has no row for \(root.name) (Z_ENT \(root.number))"))
+        }
+        return key
+    }
+
+    func whereClause(_ entity: EntityLayout, _ predicate: ObjectPredicate?, includingSubentities: Bool) throws
+        -> (String, [DatabaseValue])
+    {
+        let numbers = includingSubentities ? entity.subentityNumbers : [entity.number]
+        var condition = "\"Z_ENT\" IN (\(numbers.map(String.init).joined(separator: ", ")))"
+        var arguments: [DatabaseValue] = []
+        if let predicate {
+            let (sql, values) = try predicate.sql { property in
+                guard let column = entity.column(for: property) else {
+                    throw StoreError(path: path, kind: .unknownProperty(entity: entity.name, property: property))
+                }
+                return column.quoted
+            }
+            condition += " AND (\(sql))"
+            arguments = values
+        }
+        return (condition, arguments)
+    }
+
+    func storedValue(_ value: (any DatabaseValueConvertible)?, for attribute: AttributeLayout, entity: String) throws
+        -> DatabaseValue
+    {
+        guard let value else { return .null }
+        if let date = value as? Date {
+            guard attribute.type == .date else {
+                throw StoreError(
+                    path: path, kind: .invalidValue(entity: entity, property: attribute.name, reason: "a Date for a \(attribute.type.rawValue) attribute"))
+            }
+            return date.timeIntervalSinceReferenceDate.databaseValue
+        }
+        if let uuid = value as? UUID {
+            return withUnsafeBytes(of: uuid.uuid) { Data($0) }.databaseValue
+        }
+        return value.databaseValue
+    }
+
+    func objectID(_ value: (any DatabaseValueConvertible)?, entity: String, property: String) throws -> ObjectID? {
+        guard let value else { return nil }
+        guard let id = value as? ObjectID else {
+            throw StoreError(
+                path: path, kind: .invalidValue(entity: entity, property: property, reason: "a relationship takes an ObjectID"))
+        }
+        return id
+    }
+}
+
+extension ObjectID: DatabaseValueConvertible {
+    /// An ObjectID is stored as its primary key (what a foreign-key column holds).
+    public var databaseValue: DatabaseValue { primaryKey.databaseValue }
+
+    /// Not decodable from a bare primary key: the entity is unknown. Always nil.
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> ObjectID? { nil }
+}
+
+extension String {
+    /// The string as a quoted SQL identifier: model names come from files and may be keywords.
+    var quoted: String { quotedDatabaseIdentifier }
+}

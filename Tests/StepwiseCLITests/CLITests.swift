@@ -1,0 +1,93 @@
+import Foundation
+import StepwiseModel
+import StepwiseTesting
+import Testing
+
+@Suite("stepwise CLI")
+struct CLITests {
+    let runner: CommandRunner
+    let directory: TemporaryDirectory
+
+    init() throws {
+        runner = try CommandRunner()
+        directory = try TemporaryDirectory()
+    }
+
+    func writeRecipesBundle() throws -> URL {
+        _ = try SampleHistories.write(to: directory.url)
+        return directory.path("Recipes.xcdatamodeld")
+    }
+
+    @Test func helpListsEveryCommand() throws {
+        let result = try runner.run(["--help"])
+        #expect(result.status == 0)
+        for command in ["demo", "inspect", "create", "schema"] {
+            #expect(result.standardOutput.contains(command))
+        }
+    }
+
+    @Test func demoIdentifiesItsStoreAsTheOldestRecipesVersion() throws {
+        let result = try runner.run(["demo", "--directory", directory.url.path, "--json"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let json = try result.json()
+        #expect(json["matchedVersion"] as? String == "Recipes")
+        #expect(json["matchedBy"] as? String == "hash")
+        #expect(json["consistent"] as? Bool == true)
+        let tables = try #require(json["tables"] as? [[String: Any]])
+        let chefRows = tables.first { $0["name"] as? String == "ZCHEF" }?["rows"] as? Int
+        #expect(chefRows == 4)
+        #expect(FileManager.default.fileExists(atPath: directory.path("Recipes.xcdatamodeld/Recipes 4.xcdatamodel/contents").path))
+    }
+
+    @Test func createThenInspectNamesTheVersionAndCountsTables() throws {
+        let bundle = try writeRecipesBundle()
+        let store = directory.path("New.sqlite").path
+        let created = try runner.run(["create", store, "--models", bundle.path, "--version", "Recipes 2"])
+        #expect(created.status == 0, "\(created.standardError)")
+        #expect(created.standardOutput.contains("Recipes 2"))
+
+        let inspected = try runner.run(["inspect", store, "--models", bundle.path, "--json"])
+        #expect(inspected.status == 0, "\(inspected.standardError)")
+        let json = try inspected.json()
+        #expect(json["matchedVersion"] as? String == "Recipes 2")
+        #expect(json["matchedBy"] as? String == "hash")
+        #expect(json["consistent"] as? Bool == true)
+        #expect(json["problem"] is NSNull)
+        let hashes = try #require(json["entityHashes"] as? [String: String])
+        #expect(hashes["Cuisine"] == RecipesHistory.v2.entityVersionHashes["Cuisine"]?.hexString)
+        let tables = try #require(json["tables"] as? [[String: Any]])
+        #expect(tables.map { $0["name"] as? String }.contains("ZCUISINE"))
+    }
+
+    @Test func createRefusesToOverwriteAFile() throws {
+        let bundle = try writeRecipesBundle()
+        let store = directory.path("Taken.sqlite")
+        try Data("keep me".utf8).write(to: store)
+        let result = try runner.run(["create", store.path, "--models", bundle.path])
+        #expect(result.status != 0)
+        #expect(try Data(contentsOf: store) == Data("keep me".utf8))
+        #expect(!result.standardError.isEmpty)
+    }
+
+    @Test func schemaPrintsQuotedDDLForTheChosenVersion() throws {
+        let bundle = try writeRecipesBundle()
+        let result = try runner.run(["schema", "--models", bundle.path, "--version", "Recipes 3"])
+        #expect(result.status == 0)
+        #expect(result.standardOutput.contains("\"ZRECIPEINGREDIENT\""))
+        #expect(result.standardOutput.contains("Z_PRIMARYKEY"))
+    }
+
+    @Test func inspectingAMissingStoreFailsWithAMessageSayingWhatToDo() throws {
+        let result = try runner.run(["inspect", directory.path("missing.sqlite").path])
+        #expect(result.status != 0)
+        #expect(result.standardError.contains("no store at"))
+        #expect(result.standardOutput.isEmpty)
+    }
+
+    @Test func anUnknownVersionNameListsTheAvailableOnes() throws {
+        let bundle = try writeRecipesBundle()
+        let result = try runner.run(["schema", "--models", bundle.path, "--version", "Recipes 9"])
+        #expect(result.status != 0)
+        #expect(result.standardError.contains("Recipes 4"))
+    }
+}
