@@ -59,7 +59,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "StepwiseModelTests", dependencies: ["StepwiseModel", "StepwiseTesting"]),
+        .testTarget(
+            name: "StepwiseModelTests",
+            dependencies: [
+                "StepwiseModel", "StepwiseTesting",
+                // GRDB reads the corpus stores' metadata; Crypto checks the hash formulas.
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .testTarget(name: "StepwiseStoreTests", dependencies: ["StepwiseStore", "StepwiseTesting"]),
         .testTarget(name: "StepwiseTests", dependencies: ["Stepwise", "StepwiseTesting"]),
         .testTarget(name: "StepwiseCLITests", dependencies: ["stepwise", "StepwiseTesting"]),

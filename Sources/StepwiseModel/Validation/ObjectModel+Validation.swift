@@ -57,8 +57,10 @@ extension ObjectModel {
 
     private func propertyProblems(of entity: Entity) -> [ModelProblem] {
         var problems: [ModelProblem] = []
-        var names: Set<String> = []
-        for property in allProperties(of: entity) {
+        // Inherited names are taken, but their problems belong to the ancestor that declares
+        // them: checking them here too would report a parent's duplicate once per subentity.
+        var names = Set(ancestors(of: entity).flatMap(\.properties).map(\.name))
+        for property in entity.properties {
             if property.name.isEmpty {
                 problems.append(.emptyName(entity: entity.name))
             } else if !names.insert(property.name).inserted {

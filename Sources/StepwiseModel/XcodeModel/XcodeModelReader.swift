@@ -41,6 +41,18 @@ public enum XcodeModelReader {
     public static func parse(_ data: Data, versionName: String, path: String = "<memory>") throws(XcodeModelError)
         -> ObjectModel
     {
+        // swift-corelibs-foundation's XMLDocument always parses in libxml2's recovery mode, so
+        // on Linux it accepts truncated files and mismatched tags. XMLParser still reports those
+        // errors: check well-formedness with it first.
+        let checker = XMLParser(data: data)
+        if !checker.parse() || checker.parserError != nil {
+            let code = (checker.parserError as NSError?)?.code ?? 0
+            throw XcodeModelError(
+                path: path,
+                kind: .malformed(
+                    "not well-formed XML (XML parser error \(code) at line \(checker.lineNumber), column \(checker.columnNumber))"
+                ))
+        }
         let document: XMLDocument
         do {
             document = try XMLDocument(data: data, options: [])

@@ -55,8 +55,9 @@ public enum XcodeModelWriter {
         let attributes: [(String, String?)] = [
             ("name", entity.name),
             ("representedClassName", entity.className),
-            ("parentEntity", entity.parentName),
+            // Xcode writes isAbstract before parentEntity.
             ("isAbstract", yes(entity.isAbstract)),
+            ("parentEntity", entity.parentName),
             ("elementID", entity.renamingIdentifier),
             ("versionHashModifier", entity.versionHashModifier),
             ("syncable", "YES"),
