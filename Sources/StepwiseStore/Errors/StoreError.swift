@@ -35,6 +35,11 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         case sqlite(code: Int32, message: String)
         /// The file can't be read or written.
         case io(String)
+        /// A file (or its `-wal`, `-shm` or `-journal`) already exists where a new store was to be created.
+        case alreadyExists
+        /// The model uses something Stepwise can't lay out in SQLite (for example a to-many
+        /// relationship in an index). `path` names the model version instead of a file.
+        case unsupportedModel(String)
     }
 
     /// The store file at fault.
@@ -79,6 +84,11 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
             return "\(path): SQLite error \(code): \(message)"
         case .io(let reason):
             return "\(path): \(reason)"
+        case .alreadyExists:
+            return
+                "\(path) already exists (or has a -wal, -shm or -journal file beside it). Stepwise never creates a store over an existing file; pick a new path or delete the old files."
+        case .unsupportedModel(let reason):
+            return "\(path) can't be laid out as a Core Data SQLite store: \(reason). Change the model."
         }
     }
 }

@@ -1,0 +1,46 @@
+import StepwiseModel
+
+/// The declared SQL type of a column in a Core Data SQLite store.
+///
+/// Core Data declares types by name (`VARCHAR`, `TIMESTAMP`, …); SQLite gives them the
+/// affinities INTEGER, REAL (FLOAT, TIMESTAMP), NUMERIC (DECIMAL), TEXT (VARCHAR) and BLOB.
+public enum ColumnType: String, Sendable, Hashable, CaseIterable {
+    case integer = "INTEGER"
+    case float = "FLOAT"
+    case timestamp = "TIMESTAMP"
+    case decimal = "DECIMAL"
+    case varchar = "VARCHAR"
+    case blob = "BLOB"
+
+    /// The type Core Data declares for an attribute type (corpus README §5).
+    ///
+    /// Verified by the corpus: Integer 16/32/64 and Boolean → INTEGER, Double → FLOAT,
+    /// Date → TIMESTAMP (seconds since 2001-01-01), String → VARCHAR, Binary and
+    /// Transformable → BLOB.
+    ///
+    /// Not in the corpus, so unverified: Float → FLOAT, Decimal → DECIMAL, UUID → BLOB
+    /// (16 raw bytes), URI → VARCHAR and ObjectID → VARCHAR.
+    public init(_ attributeType: AttributeType) {
+        switch attributeType {
+        case .integer16, .integer32, .integer64, .boolean: self = .integer
+        case .double, .float: self = .float
+        case .date: self = .timestamp
+        case .decimal: self = .decimal
+        case .string, .uri, .objectID: self = .varchar
+        case .binary, .transformable, .uuid: self = .blob
+        }
+    }
+
+    /// The position of this type's group in a table's column order.
+    ///
+    /// Core Data writes INTEGER columns first, then FLOAT and TIMESTAMP interleaved (sorted
+    /// by name), then VARCHAR, then BLOB. DECIMAL is not in the corpus; it joins the FLOAT group.
+    var columnGroup: Int {
+        switch self {
+        case .integer: 0
+        case .float, .timestamp, .decimal: 1
+        case .varchar: 2
+        case .blob: 3
+        }
+    }
+}

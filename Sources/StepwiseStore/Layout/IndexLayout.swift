@@ -1,0 +1,49 @@
+/// One index Core Data creates in a store.
+///
+/// Names follow Core Data (corpus README §5): `<TABLE>_Z_ENT_INDEX`, `<TABLE>_<COLUMN>_INDEX`
+/// for to-one foreign keys and indexed attributes, `<TABLE>_<C1>_<C2>…` for compound indexes
+/// and `Z_<Entity>_<index>` for fetch indexes.
+public struct IndexLayout: Sendable, Hashable {
+    /// Why the index exists.
+    public enum Kind: Sendable, Hashable {
+        /// On `Z_ENT`, in tables holding more than one entity.
+        case entityNumber
+        /// On the foreign key of the to-one `entity.relationship`.
+        case foreignKey(entity: String, relationship: String)
+        /// On an attribute marked indexed.
+        case attribute(entity: String, property: String)
+        /// A compound index of `entity`.
+        case compound(entity: String, properties: [String])
+        /// A named fetch index of `entity`.
+        case fetchIndex(entity: String, name: String)
+    }
+
+    /// One indexed column.
+    public struct Element: Sendable, Hashable {
+        public var column: String
+        public var isAscending: Bool
+
+        public init(column: String, isAscending: Bool = true) {
+            self.column = column
+            self.isAscending = isAscending
+        }
+    }
+
+    /// The index's name.
+    public var name: String
+    /// The indexed table.
+    public var table: String
+    /// The indexed columns, in order.
+    public var elements: [Element]
+    public var kind: Kind
+
+    /// The indexed column names, in order.
+    public var columns: [String] { elements.map(\.column) }
+
+    /// The `CREATE INDEX` statement, every identifier quoted.
+    public var createStatement: String {
+        let list = elements.map { SQLIdentifier.quote($0.column) + ($0.isAscending ? "" : " DESC") }
+        return
+            "CREATE INDEX \(SQLIdentifier.quote(name)) ON \(SQLIdentifier.quote(table)) (\(list.joined(separator: ", ")))"
+    }
+}

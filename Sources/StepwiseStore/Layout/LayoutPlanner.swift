@@ -1,0 +1,422 @@
+import StepwiseModel
+
+/// Computes a ``StoreLayout`` from a validated model; the rules are documented there.
+///
+/// Works in passes: entity numbers, then the per-table name numbering (which needs every
+/// entity of a table, in Z_ENT order), then relationships (a to-many's storage depends on
+/// its inverse's name), then tables and indexes.
+struct LayoutPlanner {
+    struct Plan {
+        var entities: [EntityLayout]
+        var tables: [TableLayout]
+        var indexes: [IndexLayout]
+    }
+
+    let model: ObjectModel
+    /// Every entity in Z_ENT order.
+    private var ordered: [Entity] = []
+    private var numbers: [String: Int] = [:]
+    /// Entity name → property name → the uppercased name numbered within its table
+    /// (`PENDINGSTATE1`): the column is `Z` + this.
+    private var baseNames: [String: [String: String]] = [:]
+    /// Declaring entity → relationship name → storage.
+    private var relationshipStorage: [String: [String: RelationshipLayout.Storage]] = [:]
+    private var joinTables: [TableLayout] = []
+
+    init(model: ObjectModel) {
+        self.model = model
+    }
+
+    func plan() throws(StoreError) -> Plan {
+        var planner = self
+        try planner.numberEntities()
+        planner.numberNames()
+        try planner.planRelationships()
+        return try planner.assemble()
+    }
+
+    // MARK: - Passes
+
+    /// Z_ENT: roots sorted by name, each followed depth-first by its sorted subentities.
+    private mutating func numberEntities() throws(StoreError) {
+        ordered = model.rootEntities.flatMap { model.hierarchy(from: $0) }
+        guard ordered.count == model.entities.count else {
+            throw unsupported("some entities are not reachable from a root entity")
+        }
+        for (index, entity) in ordered.enumerated() {
+            numbers[entity.name] = index + 1
+        }
+    }
+
+    /// Gives every stored property a name unique within its table. Entities are visited in
+    /// Z_ENT order and each entity's own properties by name, so the lower Z_ENT keeps a
+    /// shared name and later ones get `1`, `2`… (Apptentive's `ZPENDINGSTATE1`).
+    private mutating func numberNames() {
+        for root in model.rootEntities {
+            // The fixed columns are Z_PK, Z_ENT and Z_OPT: reserve their suffixes.
+            var used: Set<String> = ["_PK", "_ENT", "_OPT"]
+            for entity in model.hierarchy(from: root) {
+                let properties = entity.properties.filter { !$0.isTransient }.sorted { $0.name < $1.name }
+                for property in properties {
+                    let name = property.name.uppercased()
+                    var candidate = name
+                    var suffix = 1
+                    while used.contains(candidate) {
+                        candidate = name + String(suffix)
+                        suffix += 1
+                    }
+                    used.insert(candidate)
+                    baseNames[entity.name, default: [:]][property.name] = candidate
+                }
+            }
+        }
+    }
+
+    private mutating func planRelationships() throws(StoreError) {
+        for entity in ordered {
+            for relationship in entity.relationships where !relationship.isTransient {
+                let inverse = self.inverse(of: relationship)
+                if relationship.isToOne {
+                    try planToOne(relationship, of: entity, inverse: inverse)
+                } else if let inverse, inverse.relationship.isToOne {
+                    // The rows live in the destination's table, under the inverse's foreign key.
+                    let inverseBase = try baseName(inverse.relationship.name, of: inverse.entity)
+                    relationshipStorage[entity.name, default: [:]][relationship.name] = .inverseForeignKey(
+                        table: tableName(of: inverse.entity), column: "Z" + inverseBase,
+                        orderColumn: relationship.isOrdered ? "Z_FOK_" + inverseBase : nil)
+                } else if ownsJoinTable(relationship, of: entity, inverse: inverse) {
+                    try planJoinTable(relationship, of: entity, inverse: inverse)
+                }
+            }
+        }
+    }
+
+    private mutating func planToOne(
+        _ relationship: Relationship, of entity: Entity, inverse: (relationship: Relationship, entity: Entity)?
+    ) throws(StoreError) {
+        let base = try baseName(relationship.name, of: entity)
+        guard let destination = model[entity: relationship.destination] else {
+            throw unsupported("relationship '\(entity.name).\(relationship.name)' has no destination")
+        }
+        // Without the destination's Z_ENT, a foreign key into a multi-entity hierarchy
+        // would need a fetch to know which subentity it points at.
+        let entityColumn =
+            model.subentities(of: destination).isEmpty ? nil : "Z\(try number(of: destination))_" + base
+        let inverseIsOrdered = inverse.map { $0.relationship.isToMany && $0.relationship.isOrdered } ?? false
+        relationshipStorage[entity.name, default: [:]][relationship.name] = .foreignKey(
+            column: "Z" + base, entityColumn: entityColumn, orderColumn: inverseIsOrdered ? "Z_FOK_" + base : nil)
+    }
+
+    /// Whether `relationship` names the join table it shares with its inverse (see
+    /// ``StoreLayout``, "Which side names a join table").
+    private func ownsJoinTable(
+        _ relationship: Relationship, of entity: Entity, inverse: (relationship: Relationship, entity: Entity)?
+    ) -> Bool {
+        guard let inverse else { return true }
+        if inverse.entity.name == entity.name && inverse.relationship.name == relationship.name { return true }
+        if inverse.entity.name != entity.name { return entity.name < inverse.entity.name }
+        return relationship.name < inverse.relationship.name
+    }
+
+    private mutating func planJoinTable(
+        _ relationship: Relationship, of entity: Entity, inverse: (relationship: Relationship, entity: Entity)?
+    ) throws(StoreError) {
+        let ownerNumber = try number(of: entity)
+        guard let destination = model[entity: relationship.destination] else {
+            throw unsupported("relationship '\(entity.name).\(relationship.name)' has no destination")
+        }
+        let tableName = "Z_\(ownerNumber)" + relationship.name.uppercased()
+        let sourceColumn: String
+        if let inverse {
+            // The column holding the owner's Z_PK is named after the inverse, which points at it.
+            let sourceEntity = model[entity: inverse.relationship.destination] ?? entity
+            sourceColumn =
+                "Z_\(try number(of: sourceEntity))" + (try baseName(inverse.relationship.name, of: inverse.entity))
+        } else {
+            sourceColumn = "Z_\(ownerNumber)" + relationship.name.uppercased() + "INVERSE"
+        }
+        var destinationColumn = "Z_\(try number(of: destination))" + (try baseName(relationship.name, of: entity))
+        if destinationColumn.uppercased() == sourceColumn.uppercased() {
+            destinationColumn += "1"
+        }
+        let isOwnInverse = inverse.map { $0.entity.name == entity.name && $0.relationship.name == relationship.name }
+        let destinationOrder = relationship.isOrdered ? "Z_FOK_" + destinationColumn.dropFirst(2) : nil
+        let sourceOrder =
+            (inverse?.relationship.isOrdered ?? false) && isOwnInverse != true
+            ? "Z_FOK_" + sourceColumn.dropFirst(2) : nil
+
+        var columns = [
+            ColumnLayout(
+                name: sourceColumn, type: ColumnType.integer.rawValue,
+                role: .joinSource(entity: entity.name, relationship: relationship.name)),
+            ColumnLayout(
+                name: destinationColumn, type: ColumnType.integer.rawValue,
+                role: .joinDestination(entity: entity.name, relationship: relationship.name)),
+        ]
+        if let destinationOrder {
+            columns.append(
+                ColumnLayout(
+                    name: destinationOrder, type: ColumnType.integer.rawValue,
+                    role: .order(entity: entity.name, relationship: relationship.name)))
+        }
+        if let sourceOrder, let inverse {
+            columns.append(
+                ColumnLayout(
+                    name: sourceOrder, type: ColumnType.integer.rawValue,
+                    role: .order(entity: inverse.entity.name, relationship: inverse.relationship.name)))
+        }
+        joinTables.append(
+            TableLayout(
+                name: tableName, kind: .join(entity: entity.name, relationship: relationship.name), columns: columns,
+                primaryKey: [sourceColumn, destinationColumn], uniqueConstraints: [], entityNumbers: []))
+
+        relationshipStorage[entity.name, default: [:]][relationship.name] = .joinTable(
+            table: tableName, sourceColumn: sourceColumn, destinationColumn: destinationColumn,
+            orderColumn: destinationOrder)
+        if let inverse, isOwnInverse != true {
+            relationshipStorage[inverse.entity.name, default: [:]][inverse.relationship.name] = .joinTable(
+                table: tableName, sourceColumn: destinationColumn, destinationColumn: sourceColumn,
+                orderColumn: sourceOrder)
+        }
+    }
+
+    // MARK: - Assembly
+
+    private func assemble() throws(StoreError) -> Plan {
+        var entityLayouts: [EntityLayout] = []
+        for entity in ordered {
+            entityLayouts.append(try entityLayout(entity))
+        }
+        var tables: [TableLayout] = []
+        var indexes: [IndexLayout] = []
+        for root in model.rootEntities {
+            let (table, tableIndexes) = try entityTable(root: root, layouts: entityLayouts)
+            tables.append(table)
+            indexes += tableIndexes
+        }
+        tables += joinTables
+        tables += [StoreLayout.primaryKeyTable, StoreLayout.metadataTable]
+        try checkNamesAreUnique(tables: tables, indexes: indexes)
+        return Plan(entities: entityLayouts, tables: tables, indexes: indexes)
+    }
+
+    private func entityLayout(_ entity: Entity) throws(StoreError) -> EntityLayout {
+        let lineage = model.ancestors(of: entity).reversed() + [entity]
+        let root = lineage.first ?? entity
+        let table = tableName(of: root)
+        var attributes: [AttributeLayout] = []
+        var relationships: [RelationshipLayout] = []
+        for declaring in lineage {
+            for attribute in declaring.attributes where !attribute.isTransient {
+                attributes.append(
+                    AttributeLayout(
+                        name: attribute.name, type: attribute.type, declaringEntity: declaring.name, table: table,
+                        column: "Z" + (try baseName(attribute.name, of: declaring)),
+                        columnType: ColumnType(attribute.type)))
+            }
+            for relationship in declaring.relationships where !relationship.isTransient {
+                guard let storage = relationshipStorage[declaring.name]?[relationship.name] else {
+                    throw unsupported("relationship '\(declaring.name).\(relationship.name)' has no storage")
+                }
+                relationships.append(
+                    RelationshipLayout(
+                        name: relationship.name, declaringEntity: declaring.name,
+                        destination: relationship.destination, inverse: relationship.inverse,
+                        isToMany: relationship.isToMany, isOrdered: relationship.isOrdered, storage: storage))
+            }
+        }
+        var superNumber = 0
+        if let parentName = entity.parentName, let parent = model[entity: parentName] {
+            superNumber = try number(of: parent)
+        }
+        var subentityNumbers: [Int] = []
+        for member in model.hierarchy(from: entity) {
+            subentityNumbers.append(try number(of: member))
+        }
+        return EntityLayout(
+            name: entity.name, number: try number(of: entity), superNumber: superNumber,
+            parentName: entity.parentName, rootName: root.name, tableName: table, isAbstract: entity.isAbstract,
+            subentityNumbers: subentityNumbers.sorted(), attributes: attributes, relationships: relationships)
+    }
+
+    /// The table of a root entity with its columns in Core Data's order, its uniqueness
+    /// constraints and its indexes.
+    private func entityTable(root: Entity, layouts: [EntityLayout]) throws(StoreError) -> (TableLayout, [IndexLayout]) {
+        let table = tableName(of: root)
+        let hierarchy = model.hierarchy(from: root)
+        // Column order (corpus README §5): INTEGER columns of every entity in Z_ENT order
+        // (attributes by name, then foreign keys by name), then FLOAT+TIMESTAMP interleaved
+        // by name, then VARCHAR, then BLOB, each group again entity by entity.
+        var groups: [[ColumnLayout]] = [[], [], [], []]
+        var indexes: [IndexLayout] = []
+        var constraints: [UniqueConstraintLayout] = []
+        if hierarchy.count > 1 {
+            indexes.append(
+                IndexLayout(
+                    name: table + "_Z_ENT_INDEX", table: table, elements: [.init(column: "Z_ENT")],
+                    kind: .entityNumber))
+        }
+        for entity in hierarchy {
+            let attributes = entity.attributes.filter { !$0.isTransient }.sorted { $0.name < $1.name }
+            for attribute in attributes {
+                let column = "Z" + (try baseName(attribute.name, of: entity))
+                let type = ColumnType(attribute.type)
+                groups[type.columnGroup].append(
+                    ColumnLayout(
+                        name: column, type: type.rawValue,
+                        role: .attribute(entity: entity.name, property: attribute.name)))
+            }
+            let toOnes = entity.relationships.filter { !$0.isTransient && $0.isToOne }.sorted { $0.name < $1.name }
+            for relationship in toOnes {
+                guard
+                    case .foreignKey(let column, let entityColumn, let orderColumn) =
+                        relationshipStorage[entity.name]?[relationship.name]
+                else { continue }
+                groups[0].append(
+                    ColumnLayout(
+                        name: column, type: ColumnType.integer.rawValue,
+                        role: .foreignKey(entity: entity.name, relationship: relationship.name)))
+                if let entityColumn {
+                    groups[0].append(
+                        ColumnLayout(
+                            name: entityColumn, type: ColumnType.integer.rawValue,
+                            role: .foreignKeyEntity(entity: entity.name, relationship: relationship.name)))
+                }
+                if let orderColumn, let inverseName = relationship.inverse {
+                    // The position belongs to the ordered to-many on the other side.
+                    let owner =
+                        model[entity: relationship.destination].flatMap {
+                            model.declaringEntity(ofProperty: inverseName, from: $0)
+                        }?.name ?? relationship.destination
+                    groups[0].append(
+                        ColumnLayout(
+                            name: orderColumn, type: ColumnType.integer.rawValue,
+                            role: .order(entity: owner, relationship: inverseName)))
+                }
+                indexes.append(
+                    IndexLayout(
+                        name: "\(table)_\(column)_INDEX", table: table, elements: [.init(column: column)],
+                        kind: .foreignKey(entity: entity.name, relationship: relationship.name)))
+            }
+            for attribute in attributes where attribute.isIndexed {
+                let column = "Z" + (try baseName(attribute.name, of: entity))
+                indexes.append(
+                    IndexLayout(
+                        name: "\(table)_\(column)_INDEX", table: table, elements: [.init(column: column)],
+                        kind: .attribute(entity: entity.name, property: attribute.name)))
+            }
+            let layout = layouts.first { $0.name == entity.name }
+            for properties in entity.compoundIndexes where !properties.isEmpty {
+                let columns = try indexableColumns(properties, of: entity, layout: layout, place: "a compound index")
+                indexes.append(
+                    IndexLayout(
+                        name: ([table] + columns).joined(separator: "_"), table: table,
+                        elements: columns.map { IndexLayout.Element(column: $0) },
+                        kind: .compound(entity: entity.name, properties: properties)))
+            }
+            for fetchIndex in entity.fetchIndexes where !fetchIndex.elements.isEmpty {
+                let columns = try indexableColumns(
+                    fetchIndex.elements.map(\.property), of: entity, layout: layout,
+                    place: "fetch index '\(fetchIndex.name)'")
+                let elements = zip(columns, fetchIndex.elements).map { column, element in
+                    IndexLayout.Element(column: column, isAscending: element.isAscending)
+                }
+                indexes.append(
+                    IndexLayout(
+                        name: "Z_\(entity.name)_\(fetchIndex.name)", table: table, elements: elements,
+                        kind: .fetchIndex(entity: entity.name, name: fetchIndex.name)))
+            }
+            for properties in entity.uniquenessConstraints where !properties.isEmpty {
+                let columns = try indexableColumns(
+                    properties, of: entity, layout: layout, place: "a uniqueness constraint")
+                // Two entities of one hierarchy may declare the same constraint; keep one.
+                guard !constraints.contains(where: { $0.columns == columns }) else { continue }
+                constraints.append(
+                    UniqueConstraintLayout(
+                        name: columns.joined(separator: "_"), columns: columns, entity: entity.name,
+                        properties: properties))
+            }
+        }
+        let fixed = [
+            ColumnLayout(name: "Z_PK", type: ColumnType.integer.rawValue, role: .primaryKey),
+            ColumnLayout(name: "Z_ENT", type: ColumnType.integer.rawValue, role: .entityNumber),
+            ColumnLayout(name: "Z_OPT", type: ColumnType.integer.rawValue, role: .optimisticLock),
+        ]
+        var entityNumbers: [Int] = []
+        for entity in hierarchy {
+            entityNumbers.append(try number(of: entity))
+        }
+        let tableLayout = TableLayout(
+            name: table, kind: .entity(root: root.name), columns: fixed + groups.flatMap { $0 },
+            primaryKey: ["Z_PK"], uniqueConstraints: constraints, entityNumbers: entityNumbers)
+        return (tableLayout, indexes)
+    }
+
+    /// The columns of properties listed in an index or constraint: attributes and to-ones only.
+    private func indexableColumns(
+        _ properties: [String], of entity: Entity, layout: EntityLayout?, place: String
+    ) throws(StoreError) -> [String] {
+        var columns: [String] = []
+        for property in properties {
+            guard let column = layout?.column(for: property) else {
+                throw unsupported(
+                    "\(place) of entity '\(entity.name)' lists '\(property)', which has no column (to-many or transient)"
+                )
+            }
+            columns.append(column)
+        }
+        return columns
+    }
+
+    /// SQLite names are case-insensitive; two equal names would make the DDL fail later,
+    /// so report them now with the model's words.
+    private func checkNamesAreUnique(tables: [TableLayout], indexes: [IndexLayout]) throws(StoreError) {
+        var tableNames: Set<String> = [StoreLayout.modelCacheTableName]
+        for table in tables {
+            guard tableNames.insert(table.name.uppercased()).inserted else {
+                throw unsupported("two tables would be named \(table.name) (entity or relationship names differ only by case?)")
+            }
+            var columnNames: Set<String> = []
+            for column in table.columns where !columnNames.insert(column.name.uppercased()).inserted {
+                throw unsupported("table \(table.name) would have two columns named \(column.name)")
+            }
+        }
+        var indexNames: Set<String> = []
+        for index in indexes where !indexNames.insert(index.name.uppercased()).inserted {
+            throw unsupported("two indexes would be named \(index.name)")
+        }
+    }
+
+    // MARK: - Helpers
+
+    /// The inverse of a relationship and the entity declaring it, if stored.
+    private func inverse(of relationship: Relationship) -> (relationship: Relationship, entity: Entity)? {
+        guard let inverseName = relationship.inverse, let destination = model[entity: relationship.destination],
+            let owner = model.declaringEntity(ofProperty: inverseName, from: destination),
+            let inverse = owner.relationship(named: inverseName), !inverse.isTransient
+        else { return nil }
+        return (inverse, owner)
+    }
+
+    private func number(of entity: Entity) throws(StoreError) -> Int {
+        guard let number = numbers[entity.name] else {
+            throw unsupported("entity '\(entity.name)' has no entity number")
+        }
+        return number
+    }
+
+    private func baseName(_ property: String, of entity: Entity) throws(StoreError) -> String {
+        guard let name = baseNames[entity.name]?[property] else {
+            throw unsupported("property '\(entity.name).\(property)' has no column name")
+        }
+        return name
+    }
+
+    private func tableName(of entity: Entity) -> String {
+        "Z" + model.root(of: entity).name.uppercased()
+    }
+
+    private func unsupported(_ reason: String) -> StoreError {
+        StoreError(path: "model version '\(model.name)'", kind: .unsupportedModel(reason))
+    }
+}

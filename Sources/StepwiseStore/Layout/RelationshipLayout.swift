@@ -1,0 +1,47 @@
+/// Where a stored relationship lives.
+///
+/// Core Data stores a relationship in one of three ways (corpus README §5):
+/// - a to-one is a foreign-key column in the source's table (both sides of a one-to-one);
+/// - a to-many whose inverse is to-one has no column of its own: the destination's table
+///   holds the inverse's foreign key (and, if ordered, a `Z_FOK_<INVERSE>` position column);
+/// - a to-many whose inverse is to-many (or that has no inverse) uses a join table.
+public struct RelationshipLayout: Sendable, Hashable {
+    /// How the relationship is stored.
+    public enum Storage: Sendable, Hashable {
+        /// A to-one: `column` in the source's own table holds the destination's `Z_PK`.
+        /// `entityColumn` (`Z<n>_<NAME>`) holds the destination's `Z_ENT` when the destination
+        /// has subentities; `orderColumn` (`Z_FOK_<NAME>`) holds this row's position when the
+        /// inverse is an ordered to-many.
+        case foreignKey(column: String, entityColumn: String?, orderColumn: String?)
+        /// A to-many with a to-one inverse: `table.column` (the inverse's foreign key) points
+        /// back at the source; `orderColumn` in the same table holds positions when ordered.
+        case inverseForeignKey(table: String, column: String, orderColumn: String?)
+        /// A join table: `sourceColumn` holds the source's `Z_PK`, `destinationColumn` the
+        /// destination's; `orderColumn` holds the destination's position when ordered.
+        case joinTable(table: String, sourceColumn: String, destinationColumn: String, orderColumn: String?)
+    }
+
+    /// The relationship's name.
+    public var name: String
+    /// The entity that declares it (an ancestor, for inherited relationships).
+    public var declaringEntity: String
+    /// The destination entity's name.
+    public var destination: String
+    /// The inverse relationship's name, if any.
+    public var inverse: String?
+    public var isToMany: Bool
+    public var isOrdered: Bool
+    public var storage: Storage
+
+    /// The foreign-key column of a to-one, in the source's table.
+    public var foreignKeyColumn: String? {
+        if case .foreignKey(let column, _, _) = storage { return column }
+        return nil
+    }
+
+    /// The join table's name, for relationships stored in one.
+    public var joinTableName: String? {
+        if case .joinTable(let table, _, _, _) = storage { return table }
+        return nil
+    }
+}

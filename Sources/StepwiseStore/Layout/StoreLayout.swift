@@ -1,0 +1,168 @@
+import StepwiseModel
+
+/// Core Data's SQLite layout for one model version: tables, columns, indexes and entity
+/// numbers, computed exactly as Core Data does (corpus README §5).
+///
+/// The layout is the bridge between a model and a store file. Code that reads or writes
+/// objects asks it where things live; the version registry compares its expected schema
+/// (``SQLiteSchema/init(expectedFor:)``) with a store's real one; ``StoreCreator`` runs its
+/// ``createStatements``.
+///
+/// ```swift
+/// let layout = try StoreLayout(model: model)
+/// let message = layout.entity(named: "ATMessage")!
+/// let table = message.tableName                          // "ZATRECORD"
+/// let column = message.column(for: "pendingState")       // "ZPENDINGSTATE"
+/// let kinds = message.subentityNumbers                    // Z_ENT IN (…)
+/// ```
+///
+/// ### The rules
+/// - **Entity numbers** (`Z_ENT`): roots sorted by name, each followed depth-first by its
+///   subentities, siblings sorted by name; `Z_SUPER` is the parent's number, 0 for roots.
+/// - **Tables**: one per root entity, `Z` + the uppercased name, holding the whole
+///   hierarchy; first columns `Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER`.
+/// - **Columns**: `Z` + the uppercased property name; an inherited property shares its
+///   ancestor's column. When two entities of one table declare the same name, the lower
+///   Z_ENT keeps it and the next ones get `1`, `2`… (`ZPENDINGSTATE1`). Every stored
+///   property takes part in this numbering, to-many relationships included (public
+///   Contacts stores show `Z_19PARENTGROUPS1` in a join table); transient properties don't
+///   and get no column.
+/// - **To-one**: an INTEGER foreign key plus `<TABLE>_<COLUMN>_INDEX`; a one-to-one has a
+///   foreign key on both sides. When the destination has subentities, Core Data also
+///   stores its Z_ENT in `Z<n>_<NAME>` (n = the destination's Z_ENT). That column is not in
+///   the corpus; it is taken from public Core Data stores (`ZCONTACT, Z22_CONTACT`).
+/// - **Ordered to-many with a to-one inverse**: the destination's table gets
+///   `Z_FOK_<INVERSE>` INTEGER beside the inverse's foreign key, without an index.
+/// - **Many-to-many** (and to-many without inverse): a join table `Z_<n><NAME>` where `n`
+///   is the Z_ENT of the entity declaring relationship `NAME`, with columns
+///   `Z_<source n><INVERSE NAME>` (the declaring side's `Z_PK`) and
+///   `Z_<destination n><NAME>`, and a composite primary key on both (`Z_6DISPLAYTYPES
+///   (Z_6MESSAGES, Z_2DISPLAYTYPES)` in Apptentive v1). See below for which side names
+///   the table and for the unverified cases.
+/// - **Indexes**: `<TABLE>_Z_ENT_INDEX` on tables with more than one entity, one per
+///   to-one foreign key, `<TABLE>_<COLUMN>_INDEX` per indexed attribute, compound indexes
+///   `<TABLE>_<C1>_<C2>…`, and fetch indexes `Z_<Entity>_<index>` (unverified: no fetch
+///   index in the corpus; R-Tree elements are laid out as ordinary ascending columns).
+/// - **Uniqueness constraints** become `CONSTRAINT <C1>_<C2> UNIQUE (<C1>, <C2>)` in the
+///   root's `CREATE TABLE`, whichever entity of the hierarchy declares them.
+/// - **Bookkeeping**: `Z_PRIMARYKEY` (a row per entity, abstract ones included) and
+///   `Z_METADATA`. `Z_MODELCACHE` is not created: its content is an Apple-private archive
+///   of the model that Stepwise can't produce honestly, and Core Data accepts stores
+///   without it (Apptentive v1–v5 have none). Schema comparisons ignore it
+///   (``optionalTableNames``).
+///
+/// ### Which side names a join table
+///
+/// The corpus has one many-to-many (ATMessage/ATAbstractMessage `.displayTypes` ↔
+/// ATMessageDisplayType `.messages`), where the table is named after `displayTypes`.
+/// That doesn't separate the candidate rules, so public Core Data stores were compared
+/// too (Accounts `Z_2ENABLEDDATACLASSES`, Bear `Z_5TAGS`, Photos `Z_26ASSETS`). The one
+/// rule consistent with all of them: **the relationship whose declaring entity's name
+/// sorts first owns the table**. Neither the lower Z_ENT nor the smaller relationship
+/// name fits every store.
+///
+/// Unverifiable cases, documented choices:
+/// - both sides declared by the same entity (self-referencing): the relationship whose
+///   name sorts first owns the table;
+/// - a relationship that is its own inverse: both columns would be `Z_<n><NAME>`; the
+///   destination column gets the suffix `1` (`Z_1FRIENDS, Z_1FRIENDS1`), and each pair is
+///   stored once;
+/// - a to-many without inverse: a join table too, whose source column is named after an
+///   implicit inverse `<NAME>INVERSE` (the pattern of a public Telegram store,
+///   `Z_6MEMBERS (Z_6MEMBERSINVERSE, Z_6MEMBERS)`);
+/// - an ordered side adds `Z_FOK_<member column without Z_>` to the join table (public
+///   Photos stores: `Z_FOK_3ASSETS`).
+///
+/// Newer Core Data versions may also index a join table's second column; the corpus
+/// stores (framework 419/479) have no such index, so Stepwise creates none.
+public struct StoreLayout: Sendable, Hashable {
+    /// The model version laid out.
+    public let model: ObjectModel
+    /// Every entity, in `Z_ENT` order.
+    public let entities: [EntityLayout]
+    /// Entity tables (roots by name), join tables, then `Z_PRIMARYKEY` and `Z_METADATA`.
+    public let tables: [TableLayout]
+    /// Every index, table by table.
+    public let indexes: [IndexLayout]
+
+    /// Computes the layout of a model version.
+    ///
+    /// - throws: `ModelValidationError` when the model is invalid (checked first), and
+    ///   ``StoreError`` with kind ``StoreError/Kind/unsupportedModel(_:)`` when it can't be
+    ///   laid out (a to-many or transient property in an index or uniqueness constraint,
+    ///   two tables, columns or indexes whose names collide).
+    public init(model: ObjectModel) throws {
+        try model.validate()
+        let plan = try LayoutPlanner(model: model).plan()
+        self.model = model
+        self.entities = plan.entities
+        self.tables = plan.tables
+        self.indexes = plan.indexes
+    }
+
+    /// The entity with this name.
+    public func entity(named name: String) -> EntityLayout? {
+        entities.first { $0.name == name }
+    }
+
+    /// The entity with this `Z_ENT`.
+    public func entity(number: Int) -> EntityLayout? {
+        guard number >= 1, number <= entities.count else { return nil }
+        return entities[number - 1]
+    }
+
+    /// The table with this name (case-insensitive, as in SQLite).
+    public func table(named name: String) -> TableLayout? {
+        let key = name.uppercased()
+        return tables.first { $0.name.uppercased() == key }
+    }
+
+    /// The indexes on one table.
+    public func indexes(on table: String) -> [IndexLayout] {
+        let key = table.uppercased()
+        return indexes.filter { $0.table.uppercased() == key }
+    }
+
+    /// What a column stores, to name the entity and property behind a schema difference.
+    public func role(ofColumn column: String, inTable table: String) -> ColumnRole? {
+        self.table(named: table)?.column(named: column)?.role
+    }
+
+    /// The rows `Z_PRIMARYKEY` starts with: one per entity, `Z_MAX` 0.
+    public var primaryKeyRows: [PrimaryKeyRow] {
+        entities.map { PrimaryKeyRow(entityNumber: $0.number, name: $0.name, superNumber: $0.superNumber) }
+    }
+
+    /// Every `CREATE TABLE` and `CREATE INDEX` statement, tables first, so they can run in
+    /// this order in one transaction. Identifiers are always quoted.
+    public var createStatements: [String] {
+        tables.map(\.createStatement) + indexes.map(\.createStatement)
+    }
+
+    /// Tables Core Data may or may not have written; schema comparisons ignore them.
+    public static let optionalTableNames: Set<String> = [modelCacheTableName]
+
+    /// `Z_MODELCACHE`, Core Data's compressed copy of the model (never created by Stepwise).
+    public static let modelCacheTableName = "Z_MODELCACHE"
+
+    /// `Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)`.
+    public static let primaryKeyTable = TableLayout(
+        name: "Z_PRIMARYKEY", kind: .bookkeeping,
+        columns: [
+            ColumnLayout(name: "Z_ENT", type: "INTEGER", role: .bookkeeping),
+            ColumnLayout(name: "Z_NAME", type: "VARCHAR", role: .bookkeeping),
+            ColumnLayout(name: "Z_SUPER", type: "INTEGER", role: .bookkeeping),
+            ColumnLayout(name: "Z_MAX", type: "INTEGER", role: .bookkeeping),
+        ],
+        primaryKey: ["Z_ENT"], uniqueConstraints: [], entityNumbers: [])
+
+    /// `Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)`.
+    public static let metadataTable = TableLayout(
+        name: "Z_METADATA", kind: .bookkeeping,
+        columns: [
+            ColumnLayout(name: "Z_VERSION", type: "INTEGER", role: .bookkeeping),
+            ColumnLayout(name: "Z_UUID", type: "VARCHAR(255)", role: .bookkeeping),
+            ColumnLayout(name: "Z_PLIST", type: "BLOB", role: .bookkeeping),
+        ],
+        primaryKey: ["Z_VERSION"], uniqueConstraints: [], entityNumbers: [])
+}

@@ -1,0 +1,115 @@
+/// One table of a Core Data SQLite store: an entity hierarchy's table, a many-to-many join
+/// table or one of the bookkeeping tables.
+///
+/// The columns are in the order Core Data writes them; SQLite doesn't care, and the schema
+/// comparison (``SQLiteSchema``) ignores the order.
+public struct TableLayout: Sendable, Hashable {
+    /// What the table stores.
+    public enum Kind: Sendable, Hashable {
+        /// The rows of a root entity and all its subentities, told apart by `Z_ENT`.
+        case entity(root: String)
+        /// The pairs of a to-many relationship without a to-one inverse; `entity` declares
+        /// `relationship`, the side whose Z_ENT names the table.
+        case join(entity: String, relationship: String)
+        /// `Z_PRIMARYKEY` or `Z_METADATA`.
+        case bookkeeping
+    }
+
+    /// The table's name, e.g. `ZATRECORD` or `Z_6DISPLAYTYPES`.
+    public var name: String
+    public var kind: Kind
+    /// The columns, in Core Data's order.
+    public var columns: [ColumnLayout]
+    /// The primary key's columns: `[Z_PK]` for entity tables, both member columns for join tables.
+    public var primaryKey: [String]
+    /// Table constraints from uniqueness constraints.
+    public var uniqueConstraints: [UniqueConstraintLayout]
+    /// The Z_ENT values stored in the table (entity tables only), in Z_ENT order.
+    public var entityNumbers: [Int]
+
+    /// The column with this name (case-insensitive, as in SQLite).
+    public func column(named name: String) -> ColumnLayout? {
+        let key = name.uppercased()
+        return columns.first { $0.name.uppercased() == key }
+    }
+
+    /// The names of all columns, in order.
+    public var columnNames: [String] { columns.map(\.name) }
+
+    /// The `CREATE TABLE` statement, every identifier quoted.
+    ///
+    /// A single INTEGER primary key is written inline (`"Z_PK" INTEGER PRIMARY KEY`), which
+    /// makes it SQLite's rowid alias exactly as in Core Data's own stores.
+    public var createStatement: String {
+        let inlinePrimaryKey: String? =
+            primaryKey.count == 1 && column(named: primaryKey[0])?.type == ColumnType.integer.rawValue
+            ? primaryKey[0] : nil
+        var parts = columns.map { column in
+            var definition = SQLIdentifier.quote(column.name) + " " + column.type
+            if column.name == inlinePrimaryKey { definition += " PRIMARY KEY" }
+            return definition
+        }
+        if inlinePrimaryKey == nil && !primaryKey.isEmpty {
+            parts.append("PRIMARY KEY (\(SQLIdentifier.quoteList(primaryKey)))")
+        }
+        for constraint in uniqueConstraints {
+            parts.append(
+                "CONSTRAINT \(SQLIdentifier.quote(constraint.name)) UNIQUE (\(SQLIdentifier.quoteList(constraint.columns)))"
+            )
+        }
+        return "CREATE TABLE \(SQLIdentifier.quote(name)) ( \(parts.joined(separator: ", ")) )"
+    }
+}
+
+/// One column of a ``TableLayout``, with what it stores.
+public struct ColumnLayout: Sendable, Hashable {
+    /// The column's name, e.g. `ZPENDINGSTATE1`.
+    public var name: String
+    /// The declared type, e.g. `INTEGER` or `VARCHAR(255)`.
+    public var type: String
+    /// What the column stores.
+    public var role: ColumnRole
+
+    public init(name: String, type: String, role: ColumnRole) {
+        self.name = name
+        self.type = type
+        self.role = role
+    }
+}
+
+/// What a column of a Core Data store holds, tying it back to the model.
+public enum ColumnRole: Sendable, Hashable {
+    /// `Z_PK`, the row's primary key, unique per root entity.
+    case primaryKey
+    /// `Z_ENT`, the row's entity number.
+    case entityNumber
+    /// `Z_OPT`, Core Data's optimistic-locking version counter.
+    case optimisticLock
+    /// The value of `entity.property` (the entity that declares the attribute).
+    case attribute(entity: String, property: String)
+    /// The destination's `Z_PK` for the to-one `entity.relationship`.
+    case foreignKey(entity: String, relationship: String)
+    /// The destination's `Z_ENT` for the to-one `entity.relationship`, present only when
+    /// the destination has subentities (a `Z<n>_<NAME>` column).
+    case foreignKeyEntity(entity: String, relationship: String)
+    /// The position of the row in the ordered to-many `entity.relationship` (`Z_FOK_…`).
+    case order(entity: String, relationship: String)
+    /// In a join table, the `Z_PK` of the object that holds `entity.relationship`.
+    case joinSource(entity: String, relationship: String)
+    /// In a join table, the `Z_PK` of an object in `entity.relationship`.
+    case joinDestination(entity: String, relationship: String)
+    /// A column of `Z_PRIMARYKEY` or `Z_METADATA`.
+    case bookkeeping
+}
+
+/// A uniqueness constraint, written as a table constraint `CONSTRAINT <C1>_<C2> UNIQUE (<C1>, <C2>)`.
+public struct UniqueConstraintLayout: Sendable, Hashable {
+    /// The constraint's name: its columns joined with `_`.
+    public var name: String
+    /// The constrained columns, in the model's order.
+    public var columns: [String]
+    /// The entity that declares the constraint.
+    public var entity: String
+    /// The constrained properties, in the model's order.
+    public var properties: [String]
+}

@@ -1,0 +1,118 @@
+import Foundation
+
+/// A property-list value, kept exactly so that metadata Stepwise doesn't understand
+/// (`NSPersistenceFrameworkVersion`, an app's `io.objc.Moody.CloudKitUserID`…) survives
+/// a read and a write unchanged.
+public enum PropertyListValue: Sendable, Hashable {
+    case string(String)
+    case int(Int)
+    case double(Double)
+    case bool(Bool)
+    case data(Data)
+    case date(Date)
+    case array([PropertyListValue])
+    case dictionary([String: PropertyListValue])
+
+    /// Converts a value returned by `PropertyListSerialization`; nil for anything that is not
+    /// a property-list type.
+    ///
+    /// Booleans need care: on Linux they come back as Swift `Bool`, on Apple platforms as an
+    /// `NSNumber` whose `objCType` is `c`; integers and reals are other `NSNumber`s.
+    public init?(foundationValue value: Any) {
+        switch value {
+        case let value as String:
+            self = .string(value)
+        case let value as Data:
+            self = .data(value)
+        case let value as Date:
+            self = .date(value)
+        case let value as [Any]:
+            var items: [PropertyListValue] = []
+            for item in value {
+                guard let converted = PropertyListValue(foundationValue: item) else { return nil }
+                items.append(converted)
+            }
+            self = .array(items)
+        case let value as [String: Any]:
+            var entries: [String: PropertyListValue] = [:]
+            for (key, item) in value {
+                guard let converted = PropertyListValue(foundationValue: item) else { return nil }
+                entries[key] = converted
+            }
+            self = .dictionary(entries)
+        default:
+            guard let number = Self.number(value) else { return nil }
+            self = number
+        }
+    }
+
+    private static func number(_ value: Any) -> PropertyListValue? {
+        // Test exact Swift types first: `1 as Any` also casts to Bool through NSNumber bridging.
+        if type(of: value) == Bool.self, let value = value as? Bool { return .bool(value) }
+        if type(of: value) == Int.self, let value = value as? Int { return .int(value) }
+        if type(of: value) == Double.self, let value = value as? Double { return .double(value) }
+        guard let number = value as? NSNumber else { return nil }
+        switch String(cString: number.objCType) {
+        case "c", "B": return .bool(number.boolValue)
+        case "f", "d": return .double(number.doubleValue)
+        default: return .int(number.intValue)
+        }
+    }
+
+    /// The value as `PropertyListSerialization` expects it.
+    public var foundationValue: Any {
+        switch self {
+        case .string(let value): value
+        case .int(let value): value
+        case .double(let value): value
+        case .bool(let value): value
+        case .data(let value): value
+        case .date(let value): value
+        case .array(let values): values.map(\.foundationValue)
+        case .dictionary(let values): values.mapValues(\.foundationValue)
+        }
+    }
+
+    /// The string, for `.string`.
+    public var stringValue: String? {
+        if case .string(let value) = self { return value }
+        return nil
+    }
+
+    /// The integer, for `.int`.
+    public var intValue: Int? {
+        if case .int(let value) = self { return value }
+        return nil
+    }
+
+    /// The bytes, for `.data`.
+    public var dataValue: Data? {
+        if case .data(let value) = self { return value }
+        return nil
+    }
+
+    /// The elements, for `.array`.
+    public var arrayValue: [PropertyListValue]? {
+        if case .array(let value) = self { return value }
+        return nil
+    }
+
+    /// The entries, for `.dictionary`.
+    public var dictionaryValue: [String: PropertyListValue]? {
+        if case .dictionary(let value) = self { return value }
+        return nil
+    }
+}
+
+extension PropertyListValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
+    ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
+{
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(integerLiteral value: Int) { self = .int(value) }
+    public init(floatLiteral value: Double) { self = .double(value) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(arrayLiteral elements: PropertyListValue...) { self = .array(elements) }
+    public init(dictionaryLiteral elements: (String, PropertyListValue)...) {
+        self = .dictionary(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+    }
+}

@@ -1,0 +1,237 @@
+import Foundation
+import GRDB
+import StepwiseModel
+
+/// A store's metadata: the row of `Z_METADATA` (`Z_VERSION` 1), whose `Z_UUID` is the
+/// store's UUID and whose `Z_PLIST` is a binary property list.
+///
+/// The keys Core Data and Stepwise rely on are typed properties; every other key (such as
+/// `NSPersistenceFrameworkVersion`, `_NSAutoVacuumLevel` or an app's own keys set with
+/// `setMetadata(_:for:)`) is kept in ``additionalEntries`` and written back unchanged.
+///
+/// ```swift
+/// let metadata = try dbQueue.read { db in try StoreMetadata.read(from: db, path: storePath) }
+/// metadata.versionHashes["ATEvent"]?.hexString   // "7c970c35…"
+/// metadata.additionalEntries["io.objc.Moody.CloudKitUserID"]
+/// ```
+public struct StoreMetadata: Sendable, Hashable {
+    /// `NSStoreModelVersionHashes`: entity name → 32-byte version hash.
+    public var versionHashes: [String: Data]
+    /// `NSStoreModelVersionIdentifiers`, e.g. `[""]` or `["2"]`.
+    public var versionIdentifiers: [String]
+    /// `NSStoreType`: `"SQLite"` for every store Stepwise handles.
+    public var storeType: String
+    /// The store's UUID, kept in the `Z_UUID` column (Core Data's `NSStoreUUID`).
+    public var storeUUID: String
+    /// `NSStoreModelVersionHashesVersion`: 3 in every known store.
+    public var hashesVersion: Int
+    /// `StepwiseModelVersionName`: the model version that wrote the store, when Stepwise did.
+    public var modelVersionName: String?
+    /// Every other key of the property list, preserved as read.
+    public var additionalEntries: [String: PropertyListValue]
+
+    public static let versionHashesKey = "NSStoreModelVersionHashes"
+    public static let versionIdentifiersKey = "NSStoreModelVersionIdentifiers"
+    public static let storeTypeKey = "NSStoreType"
+    public static let storeUUIDKey = "NSStoreUUID"
+    public static let hashesVersionKey = "NSStoreModelVersionHashesVersion"
+    public static let modelVersionNameKey = "StepwiseModelVersionName"
+    /// Core Data writes the store's `PRAGMA auto_vacuum` level here, as a string.
+    public static let autoVacuumLevelKey = "_NSAutoVacuumLevel"
+
+    public init(
+        versionHashes: [String: Data], versionIdentifiers: [String], storeType: String = "SQLite",
+        storeUUID: String, hashesVersion: Int = 3, modelVersionName: String? = nil,
+        additionalEntries: [String: PropertyListValue] = [:]
+    ) {
+        self.versionHashes = versionHashes
+        self.versionIdentifiers = versionIdentifiers
+        self.storeType = storeType
+        self.storeUUID = storeUUID
+        self.hashesVersion = hashesVersion
+        self.modelVersionName = modelVersionName
+        self.additionalEntries = additionalEntries
+    }
+
+    /// The metadata of a new store at a model version.
+    ///
+    /// Hashes come from ``StepwiseModel/ObjectModel/entityVersionHashes`` and the version's name
+    /// goes under `StepwiseModelVersionName`. A model without identifier gets `[""]`, as Core
+    /// Data wrote for such models in every corpus store. `_NSAutoVacuumLevel` is `"2"`, the
+    /// incremental auto-vacuum ``StoreCreator`` sets up.
+    /// - parameter uuid: The store's UUID; a migration passes the source store's.
+    public init(model: ObjectModel, uuid: String = UUID().uuidString) {
+        self.init(
+            versionHashes: model.entityVersionHashes,
+            versionIdentifiers: model.versionIdentifiers.isEmpty ? [""] : model.versionIdentifiers,
+            storeUUID: uuid, modelVersionName: model.name,
+            additionalEntries: [Self.autoVacuumLevelKey: "2"])
+    }
+
+    /// The whole property list as written to `Z_PLIST`.
+    ///
+    /// The UUID is not in it: Core Data keeps it in `Z_UUID` only.
+    public var propertyList: [String: PropertyListValue] {
+        var entries = additionalEntries
+        entries[Self.versionHashesKey] = .dictionary(versionHashes.mapValues(PropertyListValue.data))
+        entries[Self.versionIdentifiersKey] = .array(versionIdentifiers.map(PropertyListValue.string))
+        entries[Self.storeTypeKey] = .string(storeType)
+        entries[Self.hashesVersionKey] = .int(hashesVersion)
+        if let modelVersionName {
+            entries[Self.modelVersionNameKey] = .string(modelVersionName)
+        }
+        return entries
+    }
+
+    /// Reads the typed keys of a property list, keeping the others.
+    ///
+    /// - parameters:
+    ///   - propertyList: The decoded `Z_PLIST`.
+    ///   - uuid: `Z_UUID`; when nil, the list's own `NSStoreUUID` is used.
+    /// - throws: A reason for ``StoreError/Kind/invalidMetadata(_:)``.
+    init(propertyList: [String: PropertyListValue], uuid: String?) throws(MetadataShapeError) {
+        var entries = propertyList
+        func take(_ key: String) -> PropertyListValue? { entries.removeValue(forKey: key) }
+
+        guard let hashesValue = take(Self.versionHashesKey) else {
+            throw MetadataShapeError("\(Self.versionHashesKey) is missing")
+        }
+        guard let hashEntries = hashesValue.dictionaryValue else {
+            throw MetadataShapeError("\(Self.versionHashesKey) is not a dictionary")
+        }
+        var hashes: [String: Data] = [:]
+        for (entity, value) in hashEntries {
+            guard let hash = value.dataValue else {
+                throw MetadataShapeError("the version hash of entity '\(entity)' is not data")
+            }
+            hashes[entity] = hash
+        }
+
+        var identifiers: [String] = []
+        if let value = take(Self.versionIdentifiersKey) {
+            guard let items = value.arrayValue else {
+                throw MetadataShapeError("\(Self.versionIdentifiersKey) is not an array")
+            }
+            for item in items {
+                guard let identifier = item.stringValue else {
+                    throw MetadataShapeError("\(Self.versionIdentifiersKey) holds a value that is not a string")
+                }
+                identifiers.append(identifier)
+            }
+        }
+
+        guard let storeType = take(Self.storeTypeKey) else {
+            throw MetadataShapeError("\(Self.storeTypeKey) is missing")
+        }
+        guard let storeTypeName = storeType.stringValue else {
+            throw MetadataShapeError("\(Self.storeTypeKey) is not a string")
+        }
+
+        // Core Data has written 3 since macOS 10.5; a store without the key predates it.
+        var hashesVersion = 3
+        if let value = take(Self.hashesVersionKey) {
+            guard let version = value.intValue else {
+                throw MetadataShapeError("\(Self.hashesVersionKey) is not an integer")
+            }
+            hashesVersion = version
+        }
+
+        var modelVersionName: String?
+        if let value = take(Self.modelVersionNameKey) {
+            guard let name = value.stringValue else {
+                throw MetadataShapeError("\(Self.modelVersionNameKey) is not a string")
+            }
+            modelVersionName = name
+        }
+
+        let listedUUID = take(Self.storeUUIDKey)
+        guard let storeUUID = uuid ?? listedUUID?.stringValue else {
+            throw MetadataShapeError("the store has no UUID (Z_UUID is NULL)")
+        }
+
+        self.init(
+            versionHashes: hashes, versionIdentifiers: identifiers, storeType: storeTypeName, storeUUID: storeUUID,
+            hashesVersion: hashesVersion, modelVersionName: modelVersionName, additionalEntries: entries)
+    }
+}
+
+/// Why a property list is not valid store metadata; becomes ``StoreError/Kind/invalidMetadata(_:)``.
+struct MetadataShapeError: Error {
+    var reason: String
+    init(_ reason: String) { self.reason = reason }
+}
+
+// MARK: - Reading and writing
+
+extension StoreMetadata {
+    /// Reads the metadata of the store open on `db`.
+    ///
+    /// - parameter path: The store's path, named in errors.
+    /// - throws: ``StoreError`` with kind ``StoreError/Kind/missingMetadataTable`` when there is
+    ///   no `Z_METADATA`, ``StoreError/Kind/invalidMetadata(_:)`` when it has no row for
+    ///   version 1 or `Z_PLIST` is not a binary property list of the expected shape, and
+    ///   ``StoreError/Kind/sqlite(code:message:)`` when SQLite fails.
+    public static func read(from db: Database, path: String) throws(StoreError) -> StoreMetadata {
+        let row: Row?
+        do {
+            guard try db.tableExists(StoreLayout.metadataTable.name) else {
+                throw StoreError(path: path, kind: .missingMetadataTable)
+            }
+            row = try Row.fetchOne(db, sql: #"SELECT "Z_UUID", "Z_PLIST" FROM "Z_METADATA" WHERE "Z_VERSION" = 1"#)
+        } catch {
+            throw StoreError(path: path, wrapping: error)
+        }
+        guard let row else {
+            throw StoreError(path: path, kind: .invalidMetadata("Z_METADATA has no row for version 1"))
+        }
+        let uuid: String? = row["Z_UUID"]
+        guard let plistData: Data = row["Z_PLIST"] else {
+            throw StoreError(path: path, kind: .invalidMetadata("Z_PLIST is empty"))
+        }
+        let decoded: Any
+        do {
+            decoded = try PropertyListSerialization.propertyList(from: plistData, options: [], format: nil)
+        } catch {
+            throw StoreError(path: path, kind: .invalidMetadata("Z_PLIST is not a property list"))
+        }
+        guard case .dictionary(let entries)? = PropertyListValue(foundationValue: decoded) else {
+            throw StoreError(path: path, kind: .invalidMetadata("Z_PLIST is not a dictionary of property-list values"))
+        }
+        do {
+            return try StoreMetadata(propertyList: entries, uuid: uuid)
+        } catch {
+            throw StoreError(path: path, kind: .invalidMetadata(error.reason))
+        }
+    }
+
+    /// Writes this metadata as the `Z_METADATA` row of version 1, replacing any existing row
+    /// and creating the table if needed.
+    ///
+    /// `Z_PLIST` is a binary property list, as Core Data writes it. Run it inside the
+    /// transaction that changes the store, so metadata and content can't disagree.
+    /// - parameter path: The store's path, named in errors.
+    public func write(to db: Database, path: String) throws(StoreError) {
+        let data: Data
+        do {
+            data = try encodedPropertyList()
+        } catch {
+            throw StoreError(path: path, kind: .invalidMetadata("it can't be encoded as a property list: \(error)"))
+        }
+        do {
+            if try !db.tableExists(StoreLayout.metadataTable.name) {
+                try db.execute(sql: StoreLayout.metadataTable.createStatement)
+            }
+            try db.execute(
+                sql: #"INSERT OR REPLACE INTO "Z_METADATA" ("Z_VERSION", "Z_UUID", "Z_PLIST") VALUES (1, ?, ?)"#,
+                arguments: [storeUUID, data])
+        } catch {
+            throw StoreError(path: path, wrapping: error)
+        }
+    }
+
+    /// ``propertyList`` encoded as a binary property list.
+    public func encodedPropertyList() throws -> Data {
+        let dictionary = propertyList.mapValues(\.foundationValue)
+        return try PropertyListSerialization.data(fromPropertyList: dictionary, format: .binary, options: 0)
+    }
+}

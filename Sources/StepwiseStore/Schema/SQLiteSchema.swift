@@ -1,0 +1,206 @@
+import GRDB
+
+/// A normalized description of a database's schema: tables with their columns, primary
+/// keys and unique constraints, and indexes.
+///
+/// Two schemas are equal when they have the same tables, columns (with declared types),
+/// primary keys, unique constraints and indexes, whatever the column order or the DDL's
+/// spelling. Names compare case-insensitively, as SQLite does.
+///
+/// ```swift
+/// let actual = try dbQueue.read { db in try SQLiteSchema.read(from: db) }
+/// let expected = try SQLiteSchema(expectedFor: StoreLayout(model: model))
+/// for difference in actual.differences(from: expected, ignoringTables: StoreLayout.optionalTableNames) {
+///     print(difference)   // "table ZATRECORD lacks column ZCUSTOMDATA"
+/// }
+/// ```
+///
+/// Views and triggers are not described.
+public struct SQLiteSchema: Sendable, Hashable, CustomStringConvertible {
+    /// A column and its declared type.
+    public struct Column: Sendable, Hashable {
+        public var name: String
+        /// The type exactly as declared (`VARCHAR(255)`), empty when none was declared.
+        public var type: String
+
+        public init(name: String, type: String) {
+            self.name = name
+            self.type = type
+        }
+    }
+
+    /// A table.
+    public struct Table: Sendable, Hashable {
+        public var name: String
+        /// The columns in declaration order (order takes no part in comparisons).
+        public var columns: [Column]
+        /// The primary key's columns, in key order; empty for tables keyed by rowid only.
+        public var primaryKey: [String]
+        /// Each UNIQUE constraint's columns, in constraint order. SQLite keeps them as
+        /// `sqlite_autoindex_<table>_<n>` indexes; only their columns are recorded.
+        public var uniqueConstraints: [[String]]
+
+        public init(name: String, columns: [Column], primaryKey: [String] = [], uniqueConstraints: [[String]] = []) {
+            self.name = name
+            self.columns = columns
+            self.primaryKey = primaryKey
+            self.uniqueConstraints = uniqueConstraints
+        }
+
+        /// The column with this name (case-insensitive).
+        public func column(named name: String) -> Column? {
+            let key = name.uppercased()
+            return columns.first { $0.name.uppercased() == key }
+        }
+    }
+
+    /// An index created with `CREATE INDEX` (not the automatic ones of UNIQUE and PRIMARY KEY).
+    public struct Index: Sendable, Hashable {
+        public var name: String
+        public var table: String
+        /// The indexed columns, in order.
+        public var columns: [String]
+        public var isUnique: Bool
+
+        public init(name: String, table: String, columns: [String], isUnique: Bool = false) {
+            self.name = name
+            self.table = table
+            self.columns = columns
+            self.isUnique = isUnique
+        }
+    }
+
+    /// The tables, sorted by name.
+    public private(set) var tables: [Table]
+    /// The indexes, sorted by name.
+    public private(set) var indexes: [Index]
+
+    public init(tables: [Table], indexes: [Index]) {
+        self.tables = tables.sorted { $0.name.uppercased() < $1.name.uppercased() }
+        self.indexes = indexes.sorted { $0.name.uppercased() < $1.name.uppercased() }
+    }
+
+    /// The table with this name (case-insensitive).
+    public func table(named name: String) -> Table? {
+        let key = name.uppercased()
+        return tables.first { $0.name.uppercased() == key }
+    }
+
+    /// The index with this name (case-insensitive).
+    public func index(named name: String) -> Index? {
+        let key = name.uppercased()
+        return indexes.first { $0.name.uppercased() == key }
+    }
+
+    /// The indexes on one table.
+    public func indexes(on table: String) -> [Index] {
+        let key = table.uppercased()
+        return indexes.filter { $0.table.uppercased() == key }
+    }
+
+    /// A copy without these tables and their indexes (names case-insensitive).
+    public func removingTables(_ names: Set<String>) -> SQLiteSchema {
+        let keys = Set(names.map { $0.uppercased() })
+        return SQLiteSchema(
+            tables: tables.filter { !keys.contains($0.name.uppercased()) },
+            indexes: indexes.filter { !keys.contains($0.table.uppercased()) })
+    }
+
+    public var description: String {
+        var lines: [String] = []
+        for table in tables {
+            let columns = table.columns.map { "\($0.name) \($0.type)" }.joined(separator: ", ")
+            var line = "\(table.name) (\(columns))"
+            if !table.primaryKey.isEmpty { line += " PRIMARY KEY (\(table.primaryKey.joined(separator: ", ")))" }
+            for unique in table.uniqueConstraints { line += " UNIQUE (\(unique.joined(separator: ", ")))" }
+            lines.append(line)
+        }
+        for index in indexes {
+            lines.append(
+                "\(index.isUnique ? "UNIQUE " : "")INDEX \(index.name) ON \(index.table) (\(index.columns.joined(separator: ", ")))"
+            )
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    // MARK: - Equality
+
+    /// Equal when ``differences(from:ignoringTables:)`` finds none.
+    public static func == (lhs: SQLiteSchema, rhs: SQLiteSchema) -> Bool {
+        lhs.differences(from: rhs).isEmpty
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        // Only what equal schemas are sure to share: their table and index names.
+        hasher.combine(tables.map { $0.name.uppercased() })
+        hasher.combine(indexes.map { $0.name.uppercased() })
+    }
+}
+
+// MARK: - Reading
+
+extension SQLiteSchema {
+    /// Reads the schema of the main database of a connection.
+    ///
+    /// SQLite's own tables (`sqlite_sequence`, `sqlite_stat1`…) are skipped. Automatic
+    /// indexes are not listed as indexes: those of UNIQUE constraints become the table's
+    /// ``Table/uniqueConstraints`` and those of composite primary keys its ``Table/primaryKey``.
+    public static func read(from db: Database) throws -> SQLiteSchema {
+        // `_` is a LIKE wildcard: escape it so only names starting with "sqlite_" are skipped.
+        let tableNames = try String.fetchAll(
+            db,
+            sql: #"SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\_%' ESCAPE '\' ORDER BY name"#
+        )
+        var tables: [Table] = []
+        var indexes: [Index] = []
+        for tableName in tableNames {
+            let columnRows = try Row.fetchAll(
+                db, sql: "SELECT name, type, pk FROM pragma_table_info(?) ORDER BY cid", arguments: [tableName])
+            let columns = columnRows.map { Column(name: $0["name"] ?? "", type: $0["type"] ?? "") }
+            let primaryKey =
+                columnRows
+                .filter { ($0["pk"] as Int? ?? 0) > 0 }
+                .sorted { ($0["pk"] as Int? ?? 0) < ($1["pk"] as Int? ?? 0) }
+                .map { $0["name"] as String? ?? "" }
+            var uniqueConstraints: [[String]] = []
+            let indexRows = try Row.fetchAll(
+                db, sql: #"SELECT name, "unique", origin FROM pragma_index_list(?) ORDER BY name"#,
+                arguments: [tableName])
+            for indexRow in indexRows {
+                let name: String = indexRow["name"] ?? ""
+                let origin: String = indexRow["origin"] ?? "c"
+                let indexColumns = try String.fetchAll(
+                    db, sql: "SELECT name FROM pragma_index_info(?) ORDER BY seqno", arguments: [name])
+                switch origin {
+                case "pk":
+                    continue
+                case "u":
+                    uniqueConstraints.append(indexColumns)
+                default:
+                    indexes.append(
+                        Index(
+                            name: name, table: tableName, columns: indexColumns,
+                            isUnique: (indexRow["unique"] as Int? ?? 0) != 0))
+                }
+            }
+            tables.append(
+                Table(name: tableName, columns: columns, primaryKey: primaryKey, uniqueConstraints: uniqueConstraints))
+        }
+        return SQLiteSchema(tables: tables, indexes: indexes)
+    }
+
+    /// The schema a store of this layout must have.
+    ///
+    /// Rather than predicting how SQLite reports each declaration, this runs the layout's
+    /// ``StoreLayout/createStatements`` in an in-memory database and reads the result back,
+    /// so the expected and the actual schema go through the same reader.
+    public init(expectedFor layout: StoreLayout) throws {
+        let dbQueue = try DatabaseQueue()
+        self = try dbQueue.write { db in
+            for statement in layout.createStatements {
+                try db.execute(sql: statement)
+            }
+            return try SQLiteSchema.read(from: db)
+        }
+    }
+}
