@@ -54,7 +54,7 @@ let package = Package(
         .executableTarget(
             name: "stepwise",
             dependencies: [
-                "Stepwise", "StepwiseModel", "StepwiseStore",
+                "Stepwise", "StepwiseModel", "StepwiseStore", "StepwiseTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -69,7 +69,9 @@ let package = Package(
             ]
         ),
         .testTarget(name: "StepwiseStoreTests", dependencies: ["StepwiseStore", "StepwiseTesting"]),
-        .testTarget(name: "StepwiseTests", dependencies: ["Stepwise", "StepwiseTesting"]),
+        .testTarget(
+            name: "StepwiseTests",
+            dependencies: ["Stepwise", "StepwiseTesting", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "StepwiseCLITests", dependencies: ["stepwise", "StepwiseTesting"]),
     ],
     swiftLanguageModes: [.v6]

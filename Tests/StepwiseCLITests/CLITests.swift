@@ -36,7 +36,9 @@ struct CLITests {
         let tables = try #require(json["tables"] as? [[String: Any]])
         let chefRows = tables.first { $0["name"] as? String == "ZCHEF" }?["rows"] as? Int
         #expect(chefRows == 4)
-        #expect(FileManager.default.fileExists(atPath: directory.path("Recipes.xcdatamodeld/Recipes 4.xcdatamodel/contents").path))
+        #expect(
+            FileManager.default.fileExists(
+                atPath: directory.path("Recipes.xcdatamodeld/Recipes 4.xcdatamodel/contents").path))
     }
 
     @Test func createThenInspectNamesTheVersionAndCountsTables() throws {

@@ -112,3 +112,16 @@ struct VersionHistoryTests {
         )
     }
 }
+
+@Suite("Later version names")
+struct LaterVersionNameTests {
+    static let history = VersionHistory([ObjectModel("Recipes", entities: []), ObjectModel("Recipes 2", entities: [])])
+
+    @Test(arguments: [
+        ("Recipes 3", true), ("Recipes 10", true), ("Recipes 2", false), ("Recipes", false), ("Other", false),
+        ("Other 9", false),
+    ])
+    func aNameIsLaterOnlyWithTheSameStemAndAHigherNumber(name: String, isLater: Bool) {
+        #expect(Self.history.namesALaterVersion(name) == isLater)
+    }
+}

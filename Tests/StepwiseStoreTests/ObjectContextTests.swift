@@ -43,13 +43,25 @@ struct ObjectContextTests {
     init() throws {
         directory = try TemporaryDirectory()
         let url = directory.path("Zoo.sqlite")
-        _ = try StoreCreator.create(at: url, model: Self.model)
+        _ = try StoreCreator.createStore(at: url, model: Self.model)
         queue = try DatabaseQueue(path: url.path)
         layout = try StoreLayout(model: Self.model)
     }
 
     func write<T>(_ body: (ObjectContext) throws -> T) throws -> T {
         try queue.write { db in try body(ObjectContext(db, layout: layout)) }
+    }
+
+    func read<T>(_ body: (ObjectContext) throws -> T) throws -> T {
+        try queue.read { db in try body(ObjectContext(db, layout: layout)) }
+    }
+
+    func related(_ id: ObjectID, _ relationship: String) throws -> [ObjectID] {
+        try read { try $0.related(id, relationship) }
+    }
+
+    func count(_ entity: String) throws -> Int {
+        try read { try $0.count(entity) }
     }
 
     @Test func insertTakesKeysFromTheRootsZMaxAndRecordsTheConcreteEntity() throws {
@@ -75,7 +87,7 @@ struct ObjectContextTests {
     @Test func fetchReadsValuesAndConvertsDates() throws {
         let born = Date(timeIntervalSinceReferenceDate: 123_456.5)
         try write { objects in _ = try objects.insert("Cat", ["name": "Tom", "lives": 7, "born": born]) }
-        let cats = try queue.read { db in try ObjectContext(db, layout: layout).fetch("Cat") }
+        let cats = try read { try $0.fetch("Cat") }
         #expect(cats.count == 1)
         #expect(cats[0].string("name") == "Tom")
         #expect(cats[0].int("lives") == 7)
@@ -87,7 +99,7 @@ struct ObjectContextTests {
     @Test func updateChangesValuesAndBumpsZOpt() throws {
         let tom = try write { objects in try objects.insert("Cat", ["name": "Tom"]) }
         try write { objects in try objects.update(tom, ["name": "Thomas", "lives": 8]) }
-        let object = try queue.read { db in try ObjectContext(db, layout: layout).object(tom) }
+        let object = try read { try $0.object(tom) }
         #expect(object.string("name") == "Thomas")
         #expect(object.int("lives") == 8)
         #expect(object.version == 2)
@@ -100,22 +112,29 @@ struct ObjectContextTests {
             }
             _ = try objects.insert("Dog", ["name": "Tobby"])
         }
-        try queue.read { db in
-            let objects = ObjectContext(db, layout: layout)
-            func names(_ entity: String, _ predicate: ObjectPredicate?) throws -> [String] {
-                try objects.fetch(entity, where: predicate).compactMap { $0.string("name") }
+        func names(_ entity: String, _ predicate: ObjectPredicate?) throws -> [String] {
+            try queue.read { db in
+                try ObjectContext(db, layout: layout).fetch(entity, where: predicate).compactMap { $0.string("name") }
             }
-            #expect(try names("Cat", .equal("lives", 9)) == ["Tom", "Felix"])
-            #expect(try names("Animal", .beginsWith("name", "T")) == ["Tom", "Tabby", "Tobby"])
-            #expect(try names("Cat", .contains("name", "fi")) == ["Garfield"])
-            #expect(try names("Cat", .compare("lives", .less, 5.databaseValue) || .equal("name", "Tom")) == ["Tom", "Tabby", "Garfield"])
-            #expect(try names("Cat", !.equal("lives", 9)) == ["Tabby", "Garfield"])
-            #expect(try names("Cat", .isIn("name", ["Felix", "Nobody"].map(\.databaseValue))) == ["Felix"])
-            #expect(try names("Animal", .isNil("keeper")).count == 5)
-            #expect(try objects.count("Animal") == 5)
-            #expect(try objects.count("Animal", includingSubentities: false) == 0)
-            #expect(try objects.count("Cat", where: .equal("lives", 9)) == 2)
         }
+        func count(_ entity: String, _ predicate: ObjectPredicate? = nil, subentities: Bool = true) throws -> Int {
+            try queue.read { db in
+                try ObjectContext(db, layout: layout).count(entity, where: predicate, includingSubentities: subentities)
+            }
+        }
+        #expect(try names("Cat", .equal("lives", 9)) == ["Tom", "Felix"])
+        #expect(try names("Animal", .beginsWith("name", "T")) == ["Tom", "Tabby", "Tobby"])
+        #expect(try names("Cat", .contains("name", "fi")) == ["Garfield"])
+        #expect(
+            try names("Cat", .compare("lives", .less, 5.databaseValue) || .equal("name", "Tom")) == [
+                "Tom", "Tabby", "Garfield",
+            ])
+        #expect(try names("Cat", !.equal("lives", 9)) == ["Tabby", "Garfield"])
+        #expect(try names("Cat", .isIn("name", ["Felix", "Nobody"].map(\.databaseValue))) == ["Felix"])
+        #expect(try names("Animal", .isNil("keeper")).count == 5)
+        #expect(try count("Animal") == 5)
+        #expect(try count("Animal", subentities: false) == 0)
+        #expect(try count("Cat", .equal("lives", 9)) == 2)
     }
 
     @Test func aCursorStreamsEveryRow() throws {
@@ -143,13 +162,12 @@ struct ObjectContextTests {
             for animal in animals { try objects.relate(keeper, "animals", to: animal) }
             return (keeper, animals)
         }
-        try queue.read { db in
-            let objects = ObjectContext(db, layout: layout)
-            #expect(try objects.related(keeper, "animals") == animals)
-            #expect(try objects.related(animals[1], "keeper") == [keeper])
-            let positions = try Int.fetchAll(db, sql: "SELECT Z_FOK_KEEPER FROM ZANIMAL ORDER BY Z_PK")
-            #expect(positions == [1024, 2048, 3072])
+        #expect(try related(keeper, "animals") == animals)
+        #expect(try related(animals[1], "keeper") == [keeper])
+        let positions = try queue.read { db in
+            try Int.fetchAll(db, sql: "SELECT Z_FOK_KEEPER FROM ZANIMAL ORDER BY Z_PK")
         }
+        #expect(positions == [1024, 2048, 3072])
     }
 
     @Test func aOneToOneKeepsForeignKeysOnBothSides() throws {
@@ -161,12 +179,9 @@ struct ObjectContextTests {
             try objects.relate(second, "keeper", to: keeper)
             return (keeper, first, second)
         }
-        try queue.read { db in
-            let objects = ObjectContext(db, layout: layout)
-            #expect(try objects.related(keeper, "badge") == [second])
-            #expect(try objects.related(second, "keeper") == [keeper])
-            #expect(try objects.related(first, "keeper") == [])
-        }
+        #expect(try related(keeper, "badge") == [second])
+        #expect(try related(second, "keeper") == [keeper])
+        #expect(try related(first, "keeper") == [])
     }
 
     @Test func aManyToManyUsesItsJoinTableFromBothSides() throws {
@@ -181,22 +196,19 @@ struct ObjectContextTests {
             try objects.relate(ann, "zones", to: north)  // twice: still one row
             return (ann, bob, north, south)
         }
-        try queue.read { db in
-            let objects = ObjectContext(db, layout: layout)
-            #expect(Set(try objects.related(ann, "zones")) == [north, south])
-            #expect(Set(try objects.related(north, "keepers")) == [ann, bob])
-            #expect(try objects.related(bob, "zones") == [north])
-        }
+        #expect(Set(try related(ann, "zones")) == [north, south])
+        #expect(Set(try related(north, "keepers")) == [ann, bob])
+        #expect(try related(bob, "zones") == [north])
         try write { objects in try objects.unrelate(north, "keepers", from: ann) }
-        try queue.read { db in
-            #expect(try ObjectContext(db, layout: layout).related(ann, "zones") == [south])
-        }
+        #expect(try related(ann, "zones") == [south])
     }
 
     @Test func deletionRulesNullifyCascadeAndDeny() throws {
         let (ann, badge, north) = try write { objects -> (ObjectID, ObjectID, ObjectID) in
             let ann = try objects.insert("Keeper", ["name": "Ann"])
-            for name in ["Rex", "Tom"] { try objects.relate(ann, "animals", to: try objects.insert("Dog", ["name": name])) }
+            for name in ["Rex", "Tom"] {
+                try objects.relate(ann, "animals", to: try objects.insert("Dog", ["name": name]))
+            }
             let badge = try objects.insert("Badge", ["number": 7])
             try objects.relate(ann, "badge", to: badge)
             let north = try objects.insert("Zone", ["name": "North"])
@@ -206,31 +218,32 @@ struct ObjectContextTests {
         // Deny: the badge blocks the keeper's deletion, and the transaction leaves everything in place.
         let denied = try #require(throws: StoreError.self) { try write { objects in try objects.delete(ann) } }
         #expect(denied.description.contains("badge"))
-        try queue.read { db in #expect(try ObjectContext(db, layout: layout).count("Animal") == 2) }
+        #expect(try count("Animal") == 2)
 
         // Nullify: deleting the badge clears the keeper's foreign key.
         try write { objects in try objects.delete(badge) }
-        try queue.read { db in #expect(try ObjectContext(db, layout: layout).related(ann, "badge") == []) }
+        #expect(try related(ann, "badge") == [])
 
         // Cascade: deleting the keeper deletes its animals and its join rows, not the zone.
         try write { objects in try objects.delete(ann) }
-        try queue.read { db in
-            let objects = ObjectContext(db, layout: layout)
-            #expect(try objects.count("Animal") == 0)
-            #expect(try objects.count("Keeper") == 0)
-            #expect(try objects.count("Zone") == 1)
-            #expect(try objects.related(north, "keepers") == [])
-        }
+        #expect(try count("Animal") == 0)
+        #expect(try count("Keeper") == 0)
+        #expect(try count("Zone") == 1)
+        #expect(try related(north, "keepers") == [])
     }
 
     @Test func unknownNamesAreTypedErrors() throws {
-        let unknownEntity = try #require(throws: StoreError.self) { try write { objects in try objects.insert("Lion") } }
+        let unknownEntity = try #require(throws: StoreError.self) {
+            try write { objects in try objects.insert("Lion") }
+        }
         #expect(unknownEntity.kind == .unknownEntity("Lion"))
         let unknownProperty = try #require(throws: StoreError.self) {
             try write { objects in try objects.insert("Cat", ["wings": 2]) }
         }
         #expect(unknownProperty.kind == .unknownProperty(entity: "Cat", property: "wings"))
-        let abstract = try #require(throws: StoreError.self) { try write { objects in try objects.insert("Animal", ["name": "x"]) } }
+        let abstract = try #require(throws: StoreError.self) {
+            try write { objects in try objects.insert("Animal", ["name": "x"]) }
+        }
         #expect(abstract.description.contains("abstract"))
     }
 }

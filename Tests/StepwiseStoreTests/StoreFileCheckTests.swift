@@ -95,12 +95,14 @@ struct StoreFileCheckTests {
         ["", "-wal", "-shm"].map { try? Data(contentsOf: URL(fileURLWithPath: url.path + $0)) }
     }
 
-    func kind(_ body: () throws(StoreError) -> StoreFileCheck.Header) -> StoreError.Kind? {
+    func kind(_ body: () throws -> StoreFileCheck.Header) -> StoreError.Kind? {
         do {
             _ = try body()
             return nil
-        } catch {
+        } catch let error as StoreError {
             return error.kind
+        } catch {
+            return .io("unexpected \(error)")
         }
     }
 }

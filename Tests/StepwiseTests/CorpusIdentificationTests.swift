@@ -31,7 +31,10 @@ struct CorpusIdentificationTests {
         (wibosco, "wibosco-migration-example/stores/CoreDataMigration_Example_1.sqlite", "CoreDataMigration_Example"),
         (wibosco, "wibosco-migration-example/stores/CoreDataMigration_Example_2.sqlite", "CoreDataMigration_Example 2"),
         (wibosco, "wibosco-migration-example/stores/CoreDataMigration_Example_3.sqlite", "CoreDataMigration_Example 3"),
-        (wibosco, "wibosco-migration-example/stores/CoreDataMigration_Example_WAL.sqlite", "CoreDataMigration_Example 4"),
+        (
+            wibosco, "wibosco-migration-example/stores/CoreDataMigration_Example_WAL.sqlite",
+            "CoreDataMigration_Example 4"
+        ),
     ]
 
     @Test(arguments: consistentStores)

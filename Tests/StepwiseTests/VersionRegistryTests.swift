@@ -18,7 +18,7 @@ struct VersionRegistryTests {
 
     func createStore(_ model: ObjectModel, name: String = "Store.sqlite") throws -> URL {
         let url = directory.path(name)
-        _ = try StoreCreator.create(at: url, model: model)
+        _ = try StoreCreator.createStore(at: url, model: model)
         return url
     }
 
@@ -28,7 +28,7 @@ struct VersionRegistryTests {
         try queue.write { db in
             var metadata = try StoreMetadata.read(from: db, path: url.path)
             change(&metadata)
-            try metadata.write(to: db)
+            try metadata.write(to: db, path: url.path)
         }
         try queue.close()
     }

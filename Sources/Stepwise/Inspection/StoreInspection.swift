@@ -68,7 +68,7 @@ public struct StoreInspection: Sendable, Encodable {
         } catch let error as RegistryError {
             throw error
         } catch {
-            throw StoreError(path: url.path, error: error)
+            throw StoreError(path: url.path, wrapping: error)
         }
     }
 
@@ -79,7 +79,9 @@ public struct StoreInspection: Sendable, Encodable {
         let tableNames = try String.fetchAll(
             db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
         let tables = try tableNames.map { name in
-            Table(name: name, rows: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(name.quotedDatabaseIdentifier)") ?? 0)
+            Table(
+                name: name,
+                rows: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(name.quotedDatabaseIdentifier)") ?? 0)
         }
         var inspection = StoreInspection(
             store: path,
@@ -88,7 +90,7 @@ public struct StoreInspection: Sendable, Encodable {
             versionIdentifiers: metadata.versionIdentifiers,
             modelVersionName: metadata.modelVersionName,
             entityHashes: metadata.versionHashes.mapValues(\.hexString),
-            otherMetadata: metadata.otherKeys.mapValues { "\($0)" },
+            otherMetadata: metadata.additionalEntries.mapValues { "\($0)" },
             hasWAL: hasWAL,
             tables: tables,
             matchedVersion: nil,

@@ -40,7 +40,7 @@ public struct VersionRegistry: Sendable {
         } catch let error as RegistryError {
             throw error
         } catch {
-            throw StoreError(path: url.path, error: error)
+            throw StoreError(path: url.path, wrapping: error)
         }
     }
 
@@ -59,7 +59,8 @@ public struct VersionRegistry: Sendable {
         if let hashMatch = hashMatches.last {
             if hashMatches.count > 1 {
                 notes.append(
-                    "versions \(hashMatches.map { "'\($0.version.name)'" }.joined(separator: ", ")) have identical hashes; took the newest")
+                    "versions \(hashMatches.map { "'\($0.version.name)'" }.joined(separator: ", ")) have identical hashes; took the newest"
+                )
             }
             // Prefer a hash match whose tables also agree; among ties the newest.
             if let consistent = hashMatches.last(where: { $0.differences.isEmpty }) {
@@ -77,7 +78,8 @@ public struct VersionRegistry: Sendable {
         if let schemaMatch = schemaMatches.last {
             if schemaMatches.count > 1 {
                 notes.append(
-                    "the tables fit \(schemaMatches.map { "'\($0.version.name)'" }.joined(separator: ", ")); took the newest")
+                    "the tables fit \(schemaMatches.map { "'\($0.version.name)'" }.joined(separator: ", ")); took the newest"
+                )
             }
             notes.append("no version's entity hashes match the metadata; matched by comparing tables")
             return StoreIdentification(
@@ -88,24 +90,28 @@ public struct VersionRegistry: Sendable {
             // Fewest differences wins; ties go to the newer version.
             (lhs.element.differences.count, -lhs.offset) < (rhs.element.differences.count, -rhs.offset)
         }?.element
+        // "Newer" needs evidence: the metadata names a later version of this model
+        // ("Recipes 5"), or the tables are the latest version's plus some additions.
         let namedVersion = metadata.modelVersionName
-        let isUnknownName = namedVersion.map { history.version(named: $0) == nil } ?? false
+        let namesLaterVersion = namedVersion.map(history.namesALaterVersion) ?? false
         let closestIsLatest = closest?.version.name == latest.name
         let onlyAdditions = closest?.differences.allSatisfy(\.isAddition) ?? false
-        if isUnknownName || (closestIsLatest && onlyAdditions) {
+        if namesLaterVersion || (closestIsLatest && onlyAdditions) {
             throw RegistryError(
                 path: path,
                 kind: .newerThanKnownVersions(
                     storeVersionName: namedVersion, latest: latest.name, differences: closest?.differences ?? []))
         }
         throw RegistryError(
-            path: path, kind: .noMatchingVersion(closest: closest?.version.name, differences: closest?.differences ?? []))
+            path: path,
+            kind: .noMatchingVersion(closest: closest?.version.name, differences: closest?.differences ?? []))
     }
 
     /// Table and column differences between a version's generated schema and a store's.
     static func tableDifferences(expected version: ObjectModel, actual: SQLiteSchema) throws -> [SchemaDifference] {
         let expected = try SQLiteSchema(expectedFor: StoreLayout(model: version))
-        return actual.differences(from: expected).filter(\.concernsTablesOrColumns)
+        return actual.differences(from: expected, ignoringTables: StoreLayout.optionalTableNames)
+            .filter(\.concernsTablesOrColumns)
     }
 
     private struct Candidate {

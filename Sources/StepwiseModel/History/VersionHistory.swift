@@ -31,6 +31,14 @@ public struct VersionHistory: Sendable, Hashable {
         versions.firstIndex { $0.name == name }
     }
 
+    /// Whether `name`, a version unknown to this history, reads as a *later* version of the
+    /// same model: it shares the names' stem and sorts after the newest by natural order
+    /// ("Recipes 5" after "Recipes 4"; not "Other").
+    public func namesALaterVersion(_ name: String) -> Bool {
+        guard let latest = latest?.name, version(named: name) == nil else { return false }
+        return Self.stem(name) == Self.stem(latest) && NaturalKey(latest) < NaturalKey(name)
+    }
+
     /// Sorts version names naturally: digit runs compare as numbers, an unversioned name
     /// ("Model") comes before its numbered versions ("Model 2").
     ///

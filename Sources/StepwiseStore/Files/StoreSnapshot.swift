@@ -40,7 +40,8 @@ public final class StoreSnapshot: @unchecked Sendable {
             .appendingPathComponent("stepwise-snapshot-\(UUID().uuidString)", isDirectory: true)
         copyURL = directory.appendingPathComponent(url.lastPathComponent)
         let walURL = URL(fileURLWithPath: url.path + "-wal")
-        let walSize = (try? FileManager.default.attributesOfItem(atPath: walURL.path)[.size] as? NSNumber)?.intValue ?? 0
+        let walSize =
+            (try? FileManager.default.attributesOfItem(atPath: walURL.path)[.size] as? NSNumber)?.intValue ?? 0
         hadWAL = walSize > 0
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -51,7 +52,8 @@ public final class StoreSnapshot: @unchecked Sendable {
             try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: copyURL.path)
         } catch {
             try? FileManager.default.removeItem(at: directory)
-            throw StoreError(path: url.path, kind: .io("can't copy the store to read it: \(error.localizedDescription)"))
+            throw StoreError(
+                path: url.path, kind: .io("can't copy the store to read it: \(error.localizedDescription)"))
         }
         do {
             var configuration = Configuration()
@@ -61,7 +63,7 @@ public final class StoreSnapshot: @unchecked Sendable {
             _ = try database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") }
         } catch {
             try? FileManager.default.removeItem(at: directory)
-            throw StoreError(path: url.path, error: error)
+            throw StoreError(path: url.path, wrapping: error)
         }
     }
 
@@ -77,20 +79,5 @@ public final class StoreSnapshot: @unchecked Sendable {
 
     deinit {
         close()
-    }
-}
-
-extension StoreError {
-    /// Wraps an error thrown by GRDB, keeping SQLite's code and message.
-    public init(path: String, error: any Error) {
-        if let storeError = error as? StoreError {
-            self = storeError
-        } else if let databaseError = error as? DatabaseError {
-            self.init(
-                path: path,
-                kind: .sqlite(code: databaseError.extendedResultCode.rawValue, message: databaseError.message ?? "\(databaseError)"))
-        } else {
-            self.init(path: path, kind: .io("\(error)"))
-        }
     }
 }

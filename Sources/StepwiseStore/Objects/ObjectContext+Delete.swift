@@ -17,7 +17,9 @@ extension ObjectContext {
     private func delete(_ id: ObjectID, alreadyDeleted deleted: inout Set<ObjectID>) throws {
         guard deleted.insert(id).inserted else { return }
         let entityLayout = try self.entityLayout(id.entity)
-        guard let entity = layout.model[entity: id.entity] else { throw StoreError(path: path, kind: .unknownEntity(id.entity)) }
+        guard let entity = layout.model[entity: id.entity] else {
+            throw StoreError(path: path, kind: .unknownEntity(id.entity))
+        }
         for relationship in layout.model.allRelationships(of: entity) where !relationship.isTransient {
             let destinations = try related(id, relationship.name)
             switch relationship.deletionRule {
@@ -41,10 +43,14 @@ extension ObjectContext {
                 break
             }
             // Join rows belong to neither side; remove this object's.
-            if case .joinTable(let table, let sourceColumn, _, _) = entityLayout.relationship(named: relationship.name)?.storage {
-                try db.execute(sql: "DELETE FROM \(table.quoted) WHERE \(sourceColumn.quoted) = ?", arguments: [id.primaryKey])
+            if case .joinTable(let table, let sourceColumn, _, _) = entityLayout.relationship(named: relationship.name)?
+                .storage
+            {
+                try db.execute(
+                    sql: "DELETE FROM \(table.quoted) WHERE \(sourceColumn.quoted) = ?", arguments: [id.primaryKey])
             }
         }
-        try db.execute(sql: "DELETE FROM \(entityLayout.tableName.quoted) WHERE \"Z_PK\" = ?", arguments: [id.primaryKey])
+        try db.execute(
+            sql: "DELETE FROM \(entityLayout.tableName.quoted) WHERE \"Z_PK\" = ?", arguments: [id.primaryKey])
     }
 }

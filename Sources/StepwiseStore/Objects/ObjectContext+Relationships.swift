@@ -12,7 +12,9 @@ extension ObjectContext {
         switch layoutInfo.storage {
         case .foreignKey(let column, _, _):
             keys = try Int64.fetchAll(
-                db, sql: "SELECT \(column.quoted) FROM \(source.tableName.quoted) WHERE \"Z_PK\" = ? AND \(column.quoted) IS NOT NULL",
+                db,
+                sql:
+                    "SELECT \(column.quoted) FROM \(source.tableName.quoted) WHERE \"Z_PK\" = ? AND \(column.quoted) IS NOT NULL",
                 arguments: [id.primaryKey])
         case .inverseForeignKey(let table, let column, let orderColumn):
             let order = orderColumn.map { "\($0.quoted), " } ?? ""
@@ -23,7 +25,8 @@ extension ObjectContext {
             let order = orderColumn.map { "\($0.quoted), " } ?? ""
             keys = try Int64.fetchAll(
                 db,
-                sql: "SELECT \(destinationColumn.quoted) FROM \(table.quoted) WHERE \(sourceColumn.quoted) = ? ORDER BY \(order)\(destinationColumn.quoted)",
+                sql:
+                    "SELECT \(destinationColumn.quoted) FROM \(table.quoted) WHERE \(sourceColumn.quoted) = ? ORDER BY \(order)\(destinationColumn.quoted)",
                 arguments: [id.primaryKey])
         }
         return try keys.map { try concreteID(primaryKey: $0, kindOf: destination) }
@@ -46,7 +49,8 @@ extension ObjectContext {
         switch info.storage {
         case .foreignKey(let column, _, _):
             try db.execute(
-                sql: "UPDATE \(source.tableName.quoted) SET \(column.quoted) = NULL, \"Z_OPT\" = \"Z_OPT\" + 1 WHERE \"Z_PK\" = ? AND \(column.quoted) = ?",
+                sql:
+                    "UPDATE \(source.tableName.quoted) SET \(column.quoted) = NULL, \"Z_OPT\" = \"Z_OPT\" + 1 WHERE \"Z_PK\" = ? AND \(column.quoted) = ?",
                 arguments: [id.primaryKey, destination.primaryKey])
             if let inverse = info.inverse {
                 try clearInverseToOne(of: destination, inverse: inverse, pointingTo: id)
@@ -54,7 +58,8 @@ extension ObjectContext {
         case .inverseForeignKey(let table, let column, let orderColumn):
             let clearOrder = orderColumn.map { ", \($0.quoted) = NULL" } ?? ""
             try db.execute(
-                sql: "UPDATE \(table.quoted) SET \(column.quoted) = NULL\(clearOrder), \"Z_OPT\" = \"Z_OPT\" + 1 WHERE \"Z_PK\" = ? AND \(column.quoted) = ?",
+                sql:
+                    "UPDATE \(table.quoted) SET \(column.quoted) = NULL\(clearOrder), \"Z_OPT\" = \"Z_OPT\" + 1 WHERE \"Z_PK\" = ? AND \(column.quoted) = ?",
                 arguments: [destination.primaryKey, id.primaryKey])
         case .joinTable(let table, let sourceColumn, let destinationColumn, _):
             try db.execute(
@@ -68,7 +73,8 @@ extension ObjectContext {
         let (source, info) = try relationshipLayout(id.entity, relationship)
         guard case .foreignKey(let column, let entityColumn, let orderColumn) = info.storage else {
             throw StoreError(
-                path: path, kind: .invalidValue(entity: id.entity, property: relationship, reason: "it is a to-many relationship"))
+                path: path,
+                kind: .invalidValue(entity: id.entity, property: relationship, reason: "it is a to-many relationship"))
         }
         // Detach from the previous destination's one-to-one inverse first.
         if let inverse = info.inverse, let previous = try related(id, relationship).first, previous != destination {
@@ -84,9 +90,12 @@ extension ObjectContext {
             // An ordered to-many inverse: append at the end, spaced like Core Data's positions.
             assignments.append("\(orderColumn.quoted) = ?")
             if let destination {
-                let last = try Int64.fetchOne(
-                    db, sql: "SELECT MAX(\(orderColumn.quoted)) FROM \(source.tableName.quoted) WHERE \(column.quoted) = ?",
-                    arguments: [destination.primaryKey]) ?? 0
+                let last =
+                    try Int64.fetchOne(
+                        db,
+                        sql:
+                            "SELECT MAX(\(orderColumn.quoted)) FROM \(source.tableName.quoted) WHERE \(column.quoted) = ?",
+                        arguments: [destination.primaryKey]) ?? 0
                 arguments.append((last + 1024).databaseValue)
             } else {
                 arguments.append(.null)
@@ -123,14 +132,17 @@ extension ObjectContext {
             var columns = [sourceColumn, destinationColumn]
             var arguments: [DatabaseValue] = [id.primaryKey.databaseValue, destination.primaryKey.databaseValue]
             if let orderColumn {
-                let last = try Int64.fetchOne(
-                    db, sql: "SELECT MAX(\(orderColumn.quoted)) FROM \(table.quoted) WHERE \(sourceColumn.quoted) = ?",
-                    arguments: [id.primaryKey]) ?? 0
+                let last =
+                    try Int64.fetchOne(
+                        db,
+                        sql: "SELECT MAX(\(orderColumn.quoted)) FROM \(table.quoted) WHERE \(sourceColumn.quoted) = ?",
+                        arguments: [id.primaryKey]) ?? 0
                 columns.append(orderColumn)
                 arguments.append((last + 1024).databaseValue)
             }
             try db.execute(
-                sql: "INSERT OR IGNORE INTO \(table.quoted) (\(columns.map(\.quoted).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))",
+                sql:
+                    "INSERT OR IGNORE INTO \(table.quoted) (\(columns.map(\.quoted).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))",
                 arguments: StatementArguments(arguments))
         }
     }
@@ -156,7 +168,8 @@ extension ObjectContext {
             case .foreignKey(let column, _, _) = info.storage
         else { return }
         try db.execute(
-            sql: "UPDATE \(table.tableName.quoted) SET \(column.quoted) = NULL, \"Z_OPT\" = \"Z_OPT\" + 1 WHERE \"Z_PK\" = ? AND \(column.quoted) = ?",
+            sql:
+                "UPDATE \(table.tableName.quoted) SET \(column.quoted) = NULL, \"Z_OPT\" = \"Z_OPT\" + 1 WHERE \"Z_PK\" = ? AND \(column.quoted) = ?",
             arguments: [object.primaryKey, id.primaryKey])
     }
 

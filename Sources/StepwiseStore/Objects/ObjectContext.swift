@@ -45,7 +45,8 @@ public struct ObjectContext {
     public func insert(_ entity: String, _ values: [String: (any DatabaseValueConvertible)?] = [:]) throws -> ObjectID {
         let entityLayout = try self.entityLayout(entity)
         guard !entityLayout.isAbstract else {
-            throw StoreError(path: path, kind: .invalidValue(entity: entity, property: "-", reason: "the entity is abstract"))
+            throw StoreError(
+                path: path, kind: .invalidValue(entity: entity, property: "-", reason: "the entity is abstract"))
         }
         let primaryKey = try nextPrimaryKey(for: entityLayout)
         let id = ObjectID(entity: entity, primaryKey: primaryKey)
@@ -91,7 +92,8 @@ public struct ObjectContext {
         }
         arguments.append(id.primaryKey.databaseValue)
         try db.execute(
-            sql: "UPDATE \(entityLayout.tableName.quoted) SET \(assignments.joined(separator: ", ")) WHERE \"Z_PK\" = ?",
+            sql:
+                "UPDATE \(entityLayout.tableName.quoted) SET \(assignments.joined(separator: ", ")) WHERE \"Z_PK\" = ?",
             arguments: StatementArguments(arguments))
         guard db.changesCount == 1 else {
             throw StoreError(path: path, kind: .rowNotFound(entity: id.entity, primaryKey: id.primaryKey))
@@ -109,7 +111,8 @@ public struct ObjectContext {
         _ entity: String, where predicate: ObjectPredicate? = nil, includingSubentities: Bool = true
     ) throws -> ObjectCursor {
         let entityLayout = try self.entityLayout(entity)
-        let (condition, arguments) = try whereClause(entityLayout, predicate, includingSubentities: includingSubentities)
+        let (condition, arguments) = try whereClause(
+            entityLayout, predicate, includingSubentities: includingSubentities)
         let rows = try Row.fetchCursor(
             db,
             sql: "SELECT * FROM \(entityLayout.tableName.quoted) WHERE \(condition) ORDER BY \"Z_PK\"",
@@ -129,7 +132,8 @@ public struct ObjectContext {
         _ entity: String, where predicate: ObjectPredicate? = nil, includingSubentities: Bool = true
     ) throws -> Int {
         let entityLayout = try self.entityLayout(entity)
-        let (condition, arguments) = try whereClause(entityLayout, predicate, includingSubentities: includingSubentities)
+        let (condition, arguments) = try whereClause(
+            entityLayout, predicate, includingSubentities: includingSubentities)
         return try Int.fetchOne(
             db, sql: "SELECT COUNT(*) FROM \(entityLayout.tableName.quoted) WHERE \(condition)",
             arguments: StatementArguments(arguments)) ?? 0
@@ -140,7 +144,9 @@ public struct ObjectContext {
     public func object(_ id: ObjectID) throws -> StoredObject {
         let entityLayout = try self.entityLayout(id.entity)
         let rows = try Row.fetchCursor(
-            db, sql: "SELECT * FROM \(entityLayout.tableName.quoted) WHERE \"Z_PK\" = ? AND \"Z_ENT\" IN (\(entityLayout.subentityNumbers.map(String.init).joined(separator: ", ")))",
+            db,
+            sql:
+                "SELECT * FROM \(entityLayout.tableName.quoted) WHERE \"Z_PK\" = ? AND \"Z_ENT\" IN (\(entityLayout.subentityNumbers.map(String.init).joined(separator: ", ")))",
             arguments: [id.primaryKey])
         guard let row = try rows.next() else {
             throw StoreError(path: path, kind: .rowNotFound(entity: id.entity, primaryKey: id.primaryKey))
@@ -162,10 +168,14 @@ public struct ObjectContext {
         guard let root = layout.entity(named: entity.rootName) else {
             throw StoreError(path: path, kind: .unknownEntity(entity.rootName))
         }
-        try db.execute(sql: "UPDATE \"Z_PRIMARYKEY\" SET \"Z_MAX\" = \"Z_MAX\" + 1 WHERE \"Z_ENT\" = ?", arguments: [root.number])
-        guard let key = try Int64.fetchOne(db, sql: "SELECT \"Z_MAX\" FROM \"Z_PRIMARYKEY\" WHERE \"Z_ENT\" = ?", arguments: [root.number])
+        try db.execute(
+            sql: "UPDATE \"Z_PRIMARYKEY\" SET \"Z_MAX\" = \"Z_MAX\" + 1 WHERE \"Z_ENT\" = ?", arguments: [root.number])
+        guard
+            let key = try Int64.fetchOne(
+                db, sql: "SELECT \"Z_MAX\" FROM \"Z_PRIMARYKEY\" WHERE \"Z_ENT\" = ?", arguments: [root.number])
         else {
-            throw StoreError(path: path, kind: .schemaMismatch("Z_PRIMARYKEY has no row for \(root.name) (Z_ENT \(root.number))"))
+            throw StoreError(
+                path: path, kind: .schemaMismatch("Z_PRIMARYKEY has no row for \(root.name) (Z_ENT \(root.number))"))
         }
         return key
     }
@@ -196,7 +206,10 @@ public struct ObjectContext {
         if let date = value as? Date {
             guard attribute.type == .date else {
                 throw StoreError(
-                    path: path, kind: .invalidValue(entity: entity, property: attribute.name, reason: "a Date for a \(attribute.type.rawValue) attribute"))
+                    path: path,
+                    kind: .invalidValue(
+                        entity: entity, property: attribute.name,
+                        reason: "a Date for a \(attribute.type.rawValue) attribute"))
             }
             return date.timeIntervalSinceReferenceDate.databaseValue
         }
@@ -210,7 +223,8 @@ public struct ObjectContext {
         guard let value else { return nil }
         guard let id = value as? ObjectID else {
             throw StoreError(
-                path: path, kind: .invalidValue(entity: entity, property: property, reason: "a relationship takes an ObjectID"))
+                path: path,
+                kind: .invalidValue(entity: entity, property: property, reason: "a relationship takes an ObjectID"))
         }
         return id
     }

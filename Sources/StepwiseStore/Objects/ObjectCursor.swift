@@ -25,7 +25,8 @@ public final class ObjectCursor: Cursor {
         let primaryKey: Int64 = row["Z_PK"]
         guard let entity = layout.entity(number: number) else {
             throw StoreError(
-                path: "store", kind: .schemaMismatch("row \(primaryKey) has Z_ENT \(number), which the model doesn't have"))
+                path: "store",
+                kind: .schemaMismatch("row \(primaryKey) has Z_ENT \(number), which the model doesn't have"))
         }
         var values: [String: DatabaseValue] = [:]
         for attribute in entity.attributes {

@@ -21,7 +21,10 @@ public enum DemoSeed {
                 try objects.insert("Chef", ["name": name, "training": training])
             }
             let recipes: [(String, String, ObjectID, [(String, String)])] = [
-                ("Mole Poblano", "Mexican", try chef("Miguel Sanchez", "Escuela de Gastronomía"), [("chiles", "6"), ("chocolate", "50 g")]),
+                (
+                    "Mole Poblano", "Mexican", try chef("Miguel Sanchez", "Escuela de Gastronomía"),
+                    [("chiles", "6"), ("chocolate", "50 g")]
+                ),
                 ("Tacos al Pastor", "Mexican", try chef("Rick Bayless", "self-taught"), [("pork", "1 kg")]),
                 ("Pozole", "Mexican", try chef("Diana Kennedy", "self-taught"), [("hominy", "2 cans")]),
                 ("Boeuf Bourguignon", "French", try chef("Julia Child", "Le Cordon Bleu"), [("beef", "1.5 kg")]),
@@ -29,7 +32,8 @@ public enum DemoSeed {
             var count = 4
             for (name, cuisine, chef, ingredients) in recipes {
                 let recipe = try objects.insert(
-                    "Recipe", ["name": name, "cuisine": cuisine, "directions": "Cook \(name.lowercased()).", "chef": chef])
+                    "Recipe",
+                    ["name": name, "cuisine": cuisine, "directions": "Cook \(name.lowercased()).", "chef": chef])
                 count += 1
                 for (ingredient, amount) in ingredients {
                     _ = try objects.insert("Ingredient", ["name": ingredient, "amount": amount, "recipes": recipe])

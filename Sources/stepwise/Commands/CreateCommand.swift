@@ -22,7 +22,7 @@ struct CreateCommand: ParsableCommand {
         let bundle = try model.loadBundle()
         let version = try model.selectedVersion(in: bundle)
         let url = URL(fileURLWithPath: store)
-        let metadata = try StoreCreator.create(at: url, model: version)
+        let metadata = try StoreCreator.createStore(at: url, model: version)
         if json {
             try JSONOutput.print(
                 CreateReport(store: url.path, version: version.name, storeUUID: metadata.storeUUID))

@@ -19,7 +19,8 @@ struct DemoCommand: ParsableCommand {
 
     @Option(
         name: .long,
-        help: ArgumentHelp("Where to write the demo files. Defaults to a new temporary folder.", valueName: "directory"))
+        help: ArgumentHelp("Where to write the demo files. Defaults to a new temporary folder.", valueName: "directory")
+    )
     var directory: String?
 
     @Flag(name: .long, help: "Print the inspection as JSON.")
@@ -37,26 +38,36 @@ struct DemoCommand: ParsableCommand {
         for suffix in ["", "-wal", "-shm"] {
             try? FileManager.default.removeItem(atPath: storeURL.path + suffix)
         }
-        log("1. Wrote the model bundle \(bundles.map(\.lastPathComponent).joined(separator: ", ")) (versions: \(history.names.joined(separator: ", ")))")
-        let metadata = try StoreCreator.create(at: storeURL, model: oldest)
+        log(
+            "1. Wrote the model bundle \(bundles.map(\.lastPathComponent).joined(separator: ", ")) (versions: \(history.names.joined(separator: ", ")))"
+        )
+        let metadata = try StoreCreator.createStore(at: storeURL, model: oldest)
         log("2. Created \(storeURL.path) at version '\(oldest.name)' (store UUID \(metadata.storeUUID))")
         let seeded = try DemoSeed.seedRecipes(at: storeURL, model: oldest)
         log("3. Seeded \(seeded) rows")
         let reloaded = try ModelBundle(contentsOf: workFolder.appendingPathComponent("Recipes.xcdatamodeld"))
         let inspection = try StoreInspection.inspect(storeAt: storeURL, history: reloaded.history)
-        log("4. Identified the store as '\(inspection.matchedVersion ?? "?")' (matched by \(inspection.matchedBy ?? "nothing"))\n")
+        log(
+            "4. Identified the store as '\(inspection.matchedVersion ?? "?")' (matched by \(inspection.matchedBy ?? "nothing"))\n"
+        )
         if json {
             try JSONOutput.print(inspection)
         } else {
             print("Entity version hashes (Core Data's algorithm)")
             for name in inspection.entityHashes.keys.sorted() {
-                print("  \(name.padding(toLength: 12, withPad: " ", startingAt: 0))  \(inspection.entityHashes[name] ?? "")")
+                print(
+                    "  \(name.padding(toLength: 12, withPad: " ", startingAt: 0))  \(inspection.entityHashes[name] ?? "")"
+                )
             }
             print("Tables")
             for table in inspection.tables {
-                print("  \(table.name.padding(toLength: 12, withPad: " ", startingAt: 0))  \(table.rows) rows")
+                print(
+                    "  \(table.name.padding(toLength: 12, withPad: " ", startingAt: 0))  \(table.rows) \(table.rows == 1 ? "row" : "rows")"
+                )
             }
-            print("\nTry: swift run stepwise inspect \(storeURL.path) --models \(workFolder.appendingPathComponent("Recipes.xcdatamodeld").path)")
+            print(
+                "\nTry: swift run stepwise inspect \(storeURL.path) --models \(workFolder.appendingPathComponent("Recipes.xcdatamodeld").path)"
+            )
         }
     }
 

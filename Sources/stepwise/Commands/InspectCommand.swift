@@ -26,7 +26,9 @@ struct InspectCommand: ParsableCommand {
         completion: .directory)
     var models: String?
 
-    @Flag(name: .long, help: "Print a JSON object (keys: matchedVersion, matchedBy, consistent, problem, entityHashes, tables, …).")
+    @Flag(
+        name: .long,
+        help: "Print a JSON object (keys: matchedVersion, matchedBy, consistent, problem, entityHashes, tables, …).")
     var json = false
 
     func run() throws {
@@ -64,12 +66,16 @@ struct InspectCommand: ParsableCommand {
         print("\nEntity version hashes")
         let width = inspection.entityHashes.keys.map(\.count).max() ?? 0
         for name in inspection.entityHashes.keys.sorted() {
-            print("  \(name.padding(toLength: width, withPad: " ", startingAt: 0))  \(inspection.entityHashes[name] ?? "")")
+            print(
+                "  \(name.padding(toLength: width, withPad: " ", startingAt: 0))  \(inspection.entityHashes[name] ?? "")"
+            )
         }
         print("\nTables")
         let tableWidth = inspection.tables.map(\.name.count).max() ?? 0
         for table in inspection.tables {
-            print("  \(table.name.padding(toLength: tableWidth, withPad: " ", startingAt: 0))  \(table.rows) rows")
+            print(
+                "  \(table.name.padding(toLength: tableWidth, withPad: " ", startingAt: 0))  \(table.rows) \(table.rows == 1 ? "row" : "rows")"
+            )
         }
         if !inspection.otherMetadata.isEmpty {
             print("\nOther metadata")

@@ -6,7 +6,8 @@ struct SchemaCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "schema",
         abstract: "Print the SQLite DDL Core Data uses for a model version.",
-        discussion: "The statements create the Z<ENTITY> tables, indexes, Z_PRIMARYKEY and Z_METADATA, as `stepwise create` runs them."
+        discussion:
+            "The statements create the Z<ENTITY> tables, indexes, Z_PRIMARYKEY and Z_METADATA, as `stepwise create` runs them."
     )
 
     @OptionGroup var model: ModelOptions

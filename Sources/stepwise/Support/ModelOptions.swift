@@ -8,12 +8,15 @@ struct ModelOptions: ParsableArguments {
         name: .long,
         help: ArgumentHelp(
             "A .xcdatamodeld bundle (or a single .xcdatamodel).",
-            discussion: "Versions are ordered by <Name>.history beside the bundle, else by natural sort of their names.",
+            discussion:
+                "Versions are ordered by <Name>.history beside the bundle, else by natural sort of their names.",
             valueName: "bundle"),
         completion: .directory)
     var models: String
 
-    @Option(name: .long, help: ArgumentHelp("A version name, e.g. 'Moody 2'. Defaults to the current version.", valueName: "name"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("A version name, e.g. 'Moody 2'. Defaults to the current version.", valueName: "name"))
     var version: String?
 
     func loadBundle() throws -> ModelBundle {
