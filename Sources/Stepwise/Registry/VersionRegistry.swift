@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Logging
 import StepwiseModel
 import StepwiseStore
 
@@ -25,9 +26,16 @@ import StepwiseStore
 public struct VersionRegistry: Sendable {
     /// The known versions, oldest first.
     public var history: VersionHistory
+    /// Where the registry reports how it matched. Silent unless you pass your own.
+    public var logger: Logger
 
-    public init(history: VersionHistory) {
+    /// - parameters:
+    ///   - history: The known versions, oldest first.
+    ///   - logger: Receives a debug line per identification; the default discards everything,
+    ///     because a library must not print.
+    public init(history: VersionHistory, logger: Logger = .silent) {
         self.history = history
+        self.logger = logger
     }
 
     /// Identifies the store at `url` by reading a private copy, so the original, its
@@ -64,9 +72,11 @@ public struct VersionRegistry: Sendable {
             }
             // Prefer a hash match whose tables also agree; among ties the newest.
             if let consistent = hashMatches.last(where: { $0.differences.isEmpty }) {
+                logger.debug("matched by hash", metadata: ["store": "\(path)", "version": "\(consistent.version.name)"])
                 return StoreIdentification(
                     path: path, match: .version(consistent.version, by: .hash), metadata: metadata, notes: notes)
             }
+            logger.warning("hashes and tables disagree", metadata: ["store": "\(path)", "hashVersion": "\(hashMatch.version.name)"])
             return StoreIdentification(
                 path: path,
                 match: .inconsistent(
@@ -82,6 +92,7 @@ public struct VersionRegistry: Sendable {
                 )
             }
             notes.append("no version's entity hashes match the metadata; matched by comparing tables")
+            logger.debug("matched by schema", metadata: ["store": "\(path)", "version": "\(schemaMatch.version.name)"])
             return StoreIdentification(
                 path: path, match: .version(schemaMatch.version, by: .schema), metadata: metadata, notes: notes)
         }
