@@ -60,7 +60,10 @@ let package = Package(
             ]
         ),
         .testTarget(name: "StepwiseModelTests", dependencies: ["StepwiseModel", "StepwiseTesting"]),
-        .testTarget(name: "StepwiseStoreTests", dependencies: ["StepwiseStore", "StepwiseTesting"]),
+        .testTarget(
+            name: "StepwiseStoreTests",
+            dependencies: ["StepwiseStore", "StepwiseTesting", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .testTarget(name: "StepwiseTests", dependencies: ["Stepwise", "StepwiseTesting"]),
         .testTarget(name: "StepwiseCLITests", dependencies: ["stepwise", "StepwiseTesting"]),
     ],

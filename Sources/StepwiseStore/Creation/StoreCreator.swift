@@ -79,7 +79,8 @@ public enum StoreCreator {
                 let journalMode = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
                 guard journalMode?.lowercased() == "wal" else {
                     throw StoreError(
-                        path: path, kind: .io("SQLite refused WAL journaling (journal mode is \(journalMode ?? "unknown"))"))
+                        path: path,
+                        kind: .io("SQLite refused WAL journaling (journal mode is \(journalMode ?? "unknown"))"))
                 }
                 try db.inTransaction(.immediate) {
                     for statement in layout.createStatements {

@@ -374,7 +374,8 @@ struct LayoutPlanner {
         var tableNames: Set<String> = [StoreLayout.modelCacheTableName]
         for table in tables {
             guard tableNames.insert(table.name.uppercased()).inserted else {
-                throw unsupported("two tables would be named \(table.name) (entity or relationship names differ only by case?)")
+                throw unsupported(
+                    "two tables would be named \(table.name) (entity or relationship names differ only by case?)")
             }
             var columnNames: Set<String> = []
             for column in table.columns where !columnNames.insert(column.name.uppercased()).inserted {

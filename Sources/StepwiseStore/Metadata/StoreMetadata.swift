@@ -186,7 +186,7 @@ extension StoreMetadata {
         }
         let uuid: String? = row["Z_UUID"]
         guard let plistData: Data = row["Z_PLIST"] else {
-            throw StoreError(path: path, kind: .invalidMetadata("Z_PLIST is empty"))
+            throw StoreError(path: path, kind: .invalidMetadata("Z_PLIST is NULL"))
         }
         let decoded: Any
         do {

@@ -149,7 +149,8 @@ extension SQLiteSchema {
         // `_` is a LIKE wildcard: escape it so only names starting with "sqlite_" are skipped.
         let tableNames = try String.fetchAll(
             db,
-            sql: #"SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\_%' ESCAPE '\' ORDER BY name"#
+            sql:
+                #"SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\_%' ESCAPE '\' ORDER BY name"#
         )
         var tables: [Table] = []
         var indexes: [Index] = []

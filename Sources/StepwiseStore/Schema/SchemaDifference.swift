@@ -99,7 +99,8 @@ extension SQLiteSchema {
                 break
             }
         }
-        let indexNames = Set(actual.indexes.map { $0.name.uppercased() } + expected.indexes.map { $0.name.uppercased() })
+        let indexNames = Set(
+            actual.indexes.map { $0.name.uppercased() } + expected.indexes.map { $0.name.uppercased() })
         for key in indexNames.sorted() {
             switch (actual.index(named: key), expected.index(named: key)) {
             case (nil, let expectedIndex?):
@@ -108,7 +109,8 @@ extension SQLiteSchema {
                 differences.append(.extraIndex(table: actualIndex.table, index: actualIndex.name))
             case (let actualIndex?, let expectedIndex?):
                 if !Self.sameIndex(actualIndex, expectedIndex) {
-                    differences.append(.indexMismatch(index: expectedIndex.name, expected: expectedIndex, actual: actualIndex))
+                    differences.append(
+                        .indexMismatch(index: expectedIndex.name, expected: expectedIndex, actual: actualIndex))
                 }
             case (nil, nil):
                 break
