@@ -58,6 +58,50 @@ struct StoreMetadataTests {
         #expect(metadata.additionalEntries[StoreMetadata.storeTypeKey] == nil)
     }
 
+    @Test(
+        .enabled(if: Corpus.shouldRunTests, "needs ../shared/corpus"),
+        arguments: CorpusStore.all.filter { ["2W", "3W", "WW"].contains($0.shortName) })
+    func walStoresKeepTheirMetadataInTheMainFile(_ store: CorpusStore) throws {
+        let corpus = try Corpus.required()
+        let withWAL = try store.metadata(in: corpus)
+        // Copy the main file alone: its rows of Z_METADATA must not depend on the -wal.
+        let directory = try TemporaryDirectory()
+        let url = directory.path("main-only.sqlite")
+        try FileManager.default.copyItem(at: corpus.url(store.path), to: url)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: url.path)
+        let dbQueue = try DatabaseQueue(path: url.path)
+        defer { try? dbQueue.close() }
+        let mainOnly = try dbQueue.read { db in try StoreMetadata.read(from: db, path: url.path) }
+        #expect(mainOnly == withWAL)
+        #expect(mainOnly.versionHashes.count == (store.shortName == "WW" ? 2 : 11))
+    }
+
+    @Test(.enabled(if: Corpus.shouldRunTests, "needs ../shared/corpus"), arguments: CorpusStore.all)
+    func writingBackGivesTheSamePropertyList(_ store: CorpusStore) throws {
+        let corpus = try Corpus.required()
+        let (original, originalList) = try store.withCopy(in: corpus) { dbQueue, url in
+            try dbQueue.read { db in
+                let metadata = try StoreMetadata.read(from: db, path: url.path)
+                let data = try Data.fetchOne(db, sql: "SELECT Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1")
+                return (metadata, try Self.decode(data))
+            }
+        }
+        let dbQueue = try DatabaseQueue()
+        let (reread, rewrittenList) = try dbQueue.write { db in
+            try original.write(to: db, path: ":memory:")
+            let data = try Data.fetchOne(db, sql: "SELECT Z_PLIST FROM Z_METADATA WHERE Z_VERSION = 1")
+            return (try StoreMetadata.read(from: db, path: ":memory:"), try Self.decode(data))
+        }
+        #expect(reread == original)
+        // Every key Core Data wrote comes back with its value, and nothing is added.
+        #expect(rewrittenList == originalList)
+    }
+
+    private static func decode(_ data: Data?) throws -> PropertyListValue? {
+        let object = try PropertyListSerialization.propertyList(from: data ?? Data(), options: [], format: nil)
+        return PropertyListValue(foundationValue: object)
+    }
+
     @Test(.enabled(if: Corpus.shouldRunTests, "needs ../shared/corpus"))
     func roundTripKeepsEveryKey() throws {
         let corpus = try Corpus.required()
