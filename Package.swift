@@ -68,10 +68,14 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        .testTarget(name: "StepwiseStoreTests", dependencies: ["StepwiseStore", "StepwiseTesting"]),
+        .testTarget(
+            name: "StepwiseStoreTests",
+            dependencies: ["StepwiseStore", "StepwiseTesting", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .testTarget(
             name: "StepwiseTests",
-            dependencies: ["Stepwise", "StepwiseTesting", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: ["Stepwise", "StepwiseTesting", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .testTarget(name: "StepwiseCLITests", dependencies: ["stepwise", "StepwiseTesting"]),
     ],
     swiftLanguageModes: [.v6]

@@ -10,38 +10,63 @@
 /// ```
 public struct EntityLayout: Sendable, Hashable {
     /// The entity's name.
-    public var name: String
+    public let name: String
     /// Its `Z_ENT`.
-    public var number: Int
+    public let number: Int
     /// Its parent's `Z_ENT`, 0 for roots (`Z_SUPER`).
-    public var superNumber: Int
+    public let superNumber: Int
     /// Its parent's name, for subentities.
-    public var parentName: String?
+    public let parentName: String?
     /// The root of its hierarchy, whose table holds its rows.
-    public var rootName: String
+    public let rootName: String
     /// The table holding its rows: `Z` + the root's uppercased name.
-    public var tableName: String
+    public let tableName: String
     /// Whether the entity is abstract (it has a `Z_PRIMARYKEY` row but no rows of its own).
-    public var isAbstract: Bool
+    public let isAbstract: Bool
     /// The `Z_ENT` of this entity and all its descendants, ascending: the rows that are
     /// "kind of" this entity are `WHERE Z_ENT IN (subentityNumbers)`.
-    public var subentityNumbers: [Int]
+    public let subentityNumbers: [Int]
     /// Every stored attribute, inherited ones first (root's first), in model order.
-    public var attributes: [AttributeLayout]
+    public let attributes: [AttributeLayout]
     /// Every stored relationship, inherited ones first, in model order.
-    public var relationships: [RelationshipLayout]
+    public let relationships: [RelationshipLayout]
+
+    /// Positions in ``attributes`` and ``relationships`` by name: object access looks
+    /// columns up for every property of every row.
+    private let attributePositions: [String: Int]
+    private let relationshipPositions: [String: Int]
+
+    init(
+        name: String, number: Int, superNumber: Int, parentName: String?, rootName: String, tableName: String,
+        isAbstract: Bool, subentityNumbers: [Int], attributes: [AttributeLayout], relationships: [RelationshipLayout]
+    ) {
+        self.name = name
+        self.number = number
+        self.superNumber = superNumber
+        self.parentName = parentName
+        self.rootName = rootName
+        self.tableName = tableName
+        self.isAbstract = isAbstract
+        self.subentityNumbers = subentityNumbers
+        self.attributes = attributes
+        self.relationships = relationships
+        self.attributePositions = Dictionary(
+            attributes.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+        self.relationshipPositions = Dictionary(
+            relationships.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
 
     /// Whether the entity has no parent.
     public var isRoot: Bool { parentName == nil }
 
     /// The stored attribute with this name, own or inherited.
     public func attribute(named name: String) -> AttributeLayout? {
-        attributes.first { $0.name == name }
+        attributePositions[name].map { attributes[$0] }
     }
 
     /// The stored relationship with this name, own or inherited.
     public func relationship(named name: String) -> RelationshipLayout? {
-        relationships.first { $0.name == name }
+        relationshipPositions[name].map { relationships[$0] }
     }
 
     /// The column in ``tableName`` that holds a property: an attribute's column or a to-one's

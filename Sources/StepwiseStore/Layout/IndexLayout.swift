@@ -20,9 +20,12 @@ public struct IndexLayout: Sendable, Hashable {
 
     /// One indexed column.
     public struct Element: Sendable, Hashable {
+        /// The column's name.
         public var column: String
+        /// False for a descending fetch-index element (`DESC`).
         public var isAscending: Bool
 
+        /// Creates an element, ascending by default.
         public init(column: String, isAscending: Bool = true) {
             self.column = column
             self.isAscending = isAscending
@@ -35,6 +38,7 @@ public struct IndexLayout: Sendable, Hashable {
     public var table: String
     /// The indexed columns, in order.
     public var elements: [Element]
+    /// Why the index exists.
     public var kind: Kind
 
     /// The indexed column names, in order.

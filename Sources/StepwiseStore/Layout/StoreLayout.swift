@@ -44,7 +44,8 @@ import StepwiseModel
 ///   `<TABLE>_<C1>_<C2>…`, and fetch indexes `Z_<Entity>_<index>` (unverified: no fetch
 ///   index in the corpus; R-Tree elements are laid out as ordinary ascending columns).
 /// - **Uniqueness constraints** become `CONSTRAINT <C1>_<C2> UNIQUE (<C1>, <C2>)` in the
-///   root's `CREATE TABLE`, whichever entity of the hierarchy declares them.
+///   root's `CREATE TABLE` (verified for constraints of roots; a subentity's constraint goes
+///   to the same place, unverified, and then applies to the whole table).
 /// - **Bookkeeping**: `Z_PRIMARYKEY` (a row per entity, abstract ones included) and
 ///   `Z_METADATA`. `Z_MODELCACHE` is not created: its content is an Apple-private archive
 ///   of the model that Stepwise can't produce honestly, and Core Data accepts stores
@@ -84,6 +85,9 @@ public struct StoreLayout: Sendable, Hashable {
     public let tables: [TableLayout]
     /// Every index, table by table.
     public let indexes: [IndexLayout]
+    /// Positions by entity name and by uppercased table name, for the frequent lookups.
+    private let entityPositions: [String: Int]
+    private let tablePositions: [String: Int]
 
     /// Computes the layout of a model version.
     ///
@@ -98,11 +102,15 @@ public struct StoreLayout: Sendable, Hashable {
         self.entities = plan.entities
         self.tables = plan.tables
         self.indexes = plan.indexes
+        self.entityPositions = Dictionary(
+            plan.entities.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+        self.tablePositions = Dictionary(
+            plan.tables.enumerated().map { ($1.name.uppercased(), $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The entity with this name.
     public func entity(named name: String) -> EntityLayout? {
-        entities.first { $0.name == name }
+        entityPositions[name].map { entities[$0] }
     }
 
     /// The entity with this `Z_ENT`.
@@ -113,8 +121,7 @@ public struct StoreLayout: Sendable, Hashable {
 
     /// The table with this name (case-insensitive, as in SQLite).
     public func table(named name: String) -> TableLayout? {
-        let key = name.uppercased()
-        return tables.first { $0.name.uppercased() == key }
+        tablePositions[name.uppercased()].map { tables[$0] }
     }
 
     /// The indexes on one table.

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import StepwiseModel
 
 /// A store's metadata: the row of `Z_METADATA` (`Z_VERSION` 1), whose `Z_UUID` is the
@@ -30,15 +29,23 @@ public struct StoreMetadata: Sendable, Hashable {
     /// Every other key of the property list, preserved as read.
     public var additionalEntries: [String: PropertyListValue]
 
+    /// The key of ``versionHashes``.
     public static let versionHashesKey = "NSStoreModelVersionHashes"
+    /// The key of ``versionIdentifiers``.
     public static let versionIdentifiersKey = "NSStoreModelVersionIdentifiers"
+    /// The key of ``storeType``.
     public static let storeTypeKey = "NSStoreType"
+    /// Core Data's name for ``storeUUID``. Read from the property list only when `Z_UUID` is
+    /// NULL, and never written to it.
     public static let storeUUIDKey = "NSStoreUUID"
+    /// The key of ``hashesVersion``.
     public static let hashesVersionKey = "NSStoreModelVersionHashesVersion"
+    /// The key of ``modelVersionName``, Stepwise's own.
     public static let modelVersionNameKey = "StepwiseModelVersionName"
     /// Core Data writes the store's `PRAGMA auto_vacuum` level here, as a string.
     public static let autoVacuumLevelKey = "_NSAutoVacuumLevel"
 
+    /// Creates metadata from its parts; the defaults are what Core Data writes.
     public init(
         versionHashes: [String: Data], versionIdentifiers: [String], storeType: String = "SQLite",
         storeUUID: String, hashesVersion: Int = 3, modelVersionName: String? = nil,
@@ -159,79 +166,4 @@ public struct StoreMetadata: Sendable, Hashable {
 struct MetadataShapeError: Error {
     var reason: String
     init(_ reason: String) { self.reason = reason }
-}
-
-// MARK: - Reading and writing
-
-extension StoreMetadata {
-    /// Reads the metadata of the store open on `db`.
-    ///
-    /// - parameter path: The store's path, named in errors.
-    /// - throws: ``StoreError`` with kind ``StoreError/Kind/missingMetadataTable`` when there is
-    ///   no `Z_METADATA`, ``StoreError/Kind/invalidMetadata(_:)`` when it has no row for
-    ///   version 1 or `Z_PLIST` is not a binary property list of the expected shape, and
-    ///   ``StoreError/Kind/sqlite(code:message:)`` when SQLite fails.
-    public static func read(from db: Database, path: String) throws(StoreError) -> StoreMetadata {
-        let row: Row?
-        do {
-            guard try db.tableExists(StoreLayout.metadataTable.name) else {
-                throw StoreError(path: path, kind: .missingMetadataTable)
-            }
-            row = try Row.fetchOne(db, sql: #"SELECT "Z_UUID", "Z_PLIST" FROM "Z_METADATA" WHERE "Z_VERSION" = 1"#)
-        } catch {
-            throw StoreError(path: path, wrapping: error)
-        }
-        guard let row else {
-            throw StoreError(path: path, kind: .invalidMetadata("Z_METADATA has no row for version 1"))
-        }
-        let uuid: String? = row["Z_UUID"]
-        guard let plistData: Data = row["Z_PLIST"] else {
-            throw StoreError(path: path, kind: .invalidMetadata("Z_PLIST is empty"))
-        }
-        let decoded: Any
-        do {
-            decoded = try PropertyListSerialization.propertyList(from: plistData, options: [], format: nil)
-        } catch {
-            throw StoreError(path: path, kind: .invalidMetadata("Z_PLIST is not a property list"))
-        }
-        guard case .dictionary(let entries)? = PropertyListValue(foundationValue: decoded) else {
-            throw StoreError(path: path, kind: .invalidMetadata("Z_PLIST is not a dictionary of property-list values"))
-        }
-        do {
-            return try StoreMetadata(propertyList: entries, uuid: uuid)
-        } catch {
-            throw StoreError(path: path, kind: .invalidMetadata(error.reason))
-        }
-    }
-
-    /// Writes this metadata as the `Z_METADATA` row of version 1, replacing any existing row
-    /// and creating the table if needed.
-    ///
-    /// `Z_PLIST` is a binary property list, as Core Data writes it. Run it inside the
-    /// transaction that changes the store, so metadata and content can't disagree.
-    /// - parameter path: The store's path, named in errors.
-    public func write(to db: Database, path: String) throws(StoreError) {
-        let data: Data
-        do {
-            data = try encodedPropertyList()
-        } catch {
-            throw StoreError(path: path, kind: .invalidMetadata("it can't be encoded as a property list: \(error)"))
-        }
-        do {
-            if try !db.tableExists(StoreLayout.metadataTable.name) {
-                try db.execute(sql: StoreLayout.metadataTable.createStatement)
-            }
-            try db.execute(
-                sql: #"INSERT OR REPLACE INTO "Z_METADATA" ("Z_VERSION", "Z_UUID", "Z_PLIST") VALUES (1, ?, ?)"#,
-                arguments: [storeUUID, data])
-        } catch {
-            throw StoreError(path: path, wrapping: error)
-        }
-    }
-
-    /// ``propertyList`` encoded as a binary property list.
-    public func encodedPropertyList() throws -> Data {
-        let dictionary = propertyList.mapValues(\.foundationValue)
-        return try PropertyListSerialization.data(fromPropertyList: dictionary, format: .binary, options: 0)
-    }
 }

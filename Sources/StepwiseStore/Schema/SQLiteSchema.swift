@@ -19,10 +19,12 @@ import GRDB
 public struct SQLiteSchema: Sendable, Hashable, CustomStringConvertible {
     /// A column and its declared type.
     public struct Column: Sendable, Hashable {
+        /// The column's name as declared.
         public var name: String
         /// The type exactly as declared (`VARCHAR(255)`), empty when none was declared.
         public var type: String
 
+        /// Creates a column description.
         public init(name: String, type: String) {
             self.name = name
             self.type = type
@@ -40,6 +42,7 @@ public struct SQLiteSchema: Sendable, Hashable, CustomStringConvertible {
         /// `sqlite_autoindex_<table>_<n>` indexes; only their columns are recorded.
         public var uniqueConstraints: [[String]]
 
+        /// Creates a table description.
         public init(name: String, columns: [Column], primaryKey: [String] = [], uniqueConstraints: [[String]] = []) {
             self.name = name
             self.columns = columns
@@ -62,6 +65,7 @@ public struct SQLiteSchema: Sendable, Hashable, CustomStringConvertible {
         public var columns: [String]
         public var isUnique: Bool
 
+        /// Creates an index description.
         public init(name: String, table: String, columns: [String], isUnique: Bool = false) {
             self.name = name
             self.table = table
@@ -75,6 +79,7 @@ public struct SQLiteSchema: Sendable, Hashable, CustomStringConvertible {
     /// The indexes, sorted by name.
     public private(set) var indexes: [Index]
 
+    /// Creates a schema from its parts, in any order.
     public init(tables: [Table], indexes: [Index]) {
         self.tables = tables.sorted { $0.name.uppercased() < $1.name.uppercased() }
         self.indexes = indexes.sorted { $0.name.uppercased() < $1.name.uppercased() }

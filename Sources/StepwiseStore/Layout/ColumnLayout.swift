@@ -1,0 +1,41 @@
+/// One column of a ``TableLayout``, with what it stores.
+public struct ColumnLayout: Sendable, Hashable {
+    /// The column's name, e.g. `ZPENDINGSTATE1`.
+    public var name: String
+    /// The declared type, e.g. `INTEGER` or `VARCHAR(255)`.
+    public var type: String
+    /// What the column stores.
+    public var role: ColumnRole
+
+    /// Creates a column layout.
+    public init(name: String, type: String, role: ColumnRole) {
+        self.name = name
+        self.type = type
+        self.role = role
+    }
+}
+
+/// What a column of a Core Data store holds, tying it back to the model.
+public enum ColumnRole: Sendable, Hashable {
+    /// `Z_PK`, the row's primary key, unique per root entity.
+    case primaryKey
+    /// `Z_ENT`, the row's entity number.
+    case entityNumber
+    /// `Z_OPT`, Core Data's optimistic-locking version counter.
+    case optimisticLock
+    /// The value of `entity.property` (the entity that declares the attribute).
+    case attribute(entity: String, property: String)
+    /// The destination's `Z_PK` for the to-one `entity.relationship`.
+    case foreignKey(entity: String, relationship: String)
+    /// The destination's `Z_ENT` for the to-one `entity.relationship`, present only when
+    /// the destination has subentities (a `Z<n>_<NAME>` column).
+    case foreignKeyEntity(entity: String, relationship: String)
+    /// The position of the row in the ordered to-many `entity.relationship` (`Z_FOK_…`).
+    case order(entity: String, relationship: String)
+    /// In a join table, the `Z_PK` of the object that holds `entity.relationship`.
+    case joinSource(entity: String, relationship: String)
+    /// In a join table, the `Z_PK` of an object in `entity.relationship`.
+    case joinDestination(entity: String, relationship: String)
+    /// A column of `Z_PRIMARYKEY` or `Z_METADATA`.
+    case bookkeeping
+}

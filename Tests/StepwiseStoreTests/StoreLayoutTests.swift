@@ -1,0 +1,328 @@
+import Foundation
+import GRDB
+import StepwiseModel
+import StepwiseStore
+import StepwiseTesting
+import Testing
+
+/// Layout rules the corpus doesn't exercise, on models built in Swift.
+@Suite("StoreLayout")
+struct StoreLayoutTests {
+    @Test func entitiesAreNumberedRootsByNameThenSubentitiesDepthFirst() throws {
+        let layout = try StoreLayout(
+            model: ObjectModel("Zoo") {
+                Entity("Zebra") { Attribute("stripes", .integer16) }
+                Entity("Animal", isAbstract: true) { Attribute("name", .string) }
+                Entity("Dog", parent: "Animal") {}
+                Entity("Cat", parent: "Animal") {}
+                Entity("Kitten", parent: "Cat") {}
+            })
+        #expect(layout.entities.map(\.name) == ["Animal", "Cat", "Kitten", "Dog", "Zebra"])
+        #expect(layout.entities.map(\.number) == [1, 2, 3, 4, 5])
+        #expect(layout.entities.map(\.superNumber) == [0, 1, 2, 1, 0])
+        #expect(layout.entity(named: "Cat")?.subentityNumbers == [2, 3])
+        #expect(layout.entity(named: "Animal")?.subentityNumbers == [1, 2, 3, 4])
+        #expect(layout.entity(named: "Kitten")?.tableName == "ZANIMAL")
+        #expect(layout.entity(number: 5)?.name == "Zebra")
+        #expect(layout.entity(number: 6) == nil)
+        #expect(layout.tables.map(\.name) == ["ZANIMAL", "ZZEBRA", "Z_PRIMARYKEY", "Z_METADATA"])
+        #expect(layout.indexes.map(\.name) == ["ZANIMAL_Z_ENT_INDEX"])
+        #expect(layout.table(named: "ZANIMAL")?.entityNumbers == [1, 2, 3, 4])
+    }
+
+    @Test func sameNameInThreeEntitiesOfATableGetsNumberedColumns() throws {
+        let layout = try StoreLayout(
+            model: ObjectModel("Zoo") {
+                Entity("Animal") { Attribute("age", .integer16) }
+                Entity("Dog", parent: "Animal") { Attribute("name", .string) }
+                Entity("Cat", parent: "Animal") { Attribute("name", .string) }
+                Entity("Fish", parent: "Animal") { Attribute("name", .integer32).indexed() }
+                Entity("Owner") { Attribute("name", .string) }
+            })
+        // Z_ENT: Animal 1, Cat 2, Dog 3, Fish 4: the lowest keeps the name.
+        #expect(layout.entity(named: "Cat")?.column(for: "name") == "ZNAME")
+        #expect(layout.entity(named: "Dog")?.column(for: "name") == "ZNAME1")
+        #expect(layout.entity(named: "Fish")?.column(for: "name") == "ZNAME2")
+        #expect(layout.entity(named: "Owner")?.column(for: "name") == "ZNAME")  // another table
+        let table = try #require(layout.table(named: "ZANIMAL"))
+        #expect(table.columnNames == ["Z_PK", "Z_ENT", "Z_OPT", "ZAGE", "ZNAME2", "ZNAME", "ZNAME1"])
+        #expect(table.column(named: "ZNAME2")?.type == "INTEGER")
+        #expect(table.column(named: "ZNAME1")?.role == .attribute(entity: "Dog", property: "name"))
+        #expect(layout.indexes(on: "ZANIMAL").map(\.name).contains("ZANIMAL_ZNAME2_INDEX"))
+    }
+
+    @Test func manyToManyTableIsNamedByTheEntityWhoseNameSortsFirst() throws {
+        let layout = try StoreLayout(
+            model: ObjectModel("Notes") {
+                Entity("Tag") { Relationship("notes", to: "Note", inverse: "tags").toMany() }
+                Entity("Note") { Relationship("tags", to: "Tag", inverse: "notes").toMany() }
+            })
+        // Note is 1, Tag is 2; "Note" < "Tag", so Note.tags names the table.
+        let table = try #require(layout.table(named: "Z_1TAGS"))
+        #expect(table.kind == .join(entity: "Note", relationship: "tags"))
+        #expect(table.columnNames == ["Z_1NOTES", "Z_2TAGS"])
+        #expect(table.primaryKey == ["Z_1NOTES", "Z_2TAGS"])
+        #expect(
+            table.createStatement
+                == #"CREATE TABLE "Z_1TAGS" ( "Z_1NOTES" INTEGER, "Z_2TAGS" INTEGER, PRIMARY KEY ("Z_1NOTES", "Z_2TAGS") )"#
+        )
+        #expect(
+            layout.entity(named: "Tag")?.relationship(named: "notes")?.storage
+                == .joinTable(
+                    table: "Z_1TAGS", sourceColumn: "Z_2TAGS", destinationColumn: "Z_1NOTES", orderColumn: nil))
+        #expect(layout.indexes(on: "Z_1TAGS").isEmpty)
+    }
+
+    @Test func manyToManyOwnerMayHaveTheHigherEntityNumber() throws {
+        // As in Apptentive v1: ATMessage (6) owns Z_6DISPLAYTYPES over ATMessageDisplayType (2).
+        let layout = try StoreLayout(
+            model: ObjectModel("Messages") {
+                Entity("Record") { Attribute("created", .date) }
+                Entity("Message", parent: "Record") {
+                    Relationship("kinds", to: "MessageKind", inverse: "messages").toMany()
+                }
+                Entity("MessageKind") { Relationship("messages", to: "Message", inverse: "kinds").toMany() }
+            })
+        #expect(layout.entity(named: "Message")?.number == 3)
+        #expect(layout.table(named: "Z_3KINDS")?.columnNames == ["Z_3MESSAGES", "Z_1KINDS"])
+        #expect(layout.table(named: "Z_1MESSAGES") == nil)
+    }
+
+    @Test func selfReferencingManyToManyNamesItsColumnsApart() throws {
+        let layout = try StoreLayout(
+            model: ObjectModel("People") {
+                Entity("Person") {
+                    Relationship("friends", to: "Person", inverse: "friends").toMany()
+                    Relationship("followers", to: "Person", inverse: "following").toMany()
+                    Relationship("following", to: "Person", inverse: "followers").toMany()
+                }
+            })
+        // Its own inverse: one table, the second column takes the suffix.
+        let friends = try #require(layout.table(named: "Z_1FRIENDS"))
+        #expect(friends.columnNames == ["Z_1FRIENDS", "Z_1FRIENDS1"])
+        #expect(friends.primaryKey == ["Z_1FRIENDS", "Z_1FRIENDS1"])
+        // Two relationships of one entity: the name sorting first owns the table.
+        #expect(layout.table(named: "Z_1FOLLOWERS")?.columnNames == ["Z_1FOLLOWING", "Z_1FOLLOWERS"])
+        #expect(layout.table(named: "Z_1FOLLOWING") == nil)
+        #expect(
+            layout.entity(named: "Person")?.relationship(named: "following")?.storage
+                == .joinTable(
+                    table: "Z_1FOLLOWERS", sourceColumn: "Z_1FOLLOWERS", destinationColumn: "Z_1FOLLOWING",
+                    orderColumn: nil))
+        // And the DDL runs.
+        let schema = try SQLiteSchema(expectedFor: layout)
+        #expect(schema.table(named: "Z_1FRIENDS")?.columns.count == 2)
+    }
+
+    @Test func toManyWithoutInverseUsesAJoinTable() throws {
+        let layout = try StoreLayout(
+            model: ObjectModel("Files") {
+                Entity("Folder") { Relationship("items", to: "Item").toMany() }
+                Entity("Item") { Attribute("name", .string) }
+            })
+        #expect(layout.table(named: "Z_1ITEMS")?.columnNames == ["Z_1ITEMSINVERSE", "Z_2ITEMS"])
+        #expect(layout.entity(named: "Folder")?.relationship(named: "items")?.joinTableName == "Z_1ITEMS")
+        #expect(layout.table(named: "ZITEM")?.columnNames == ["Z_PK", "Z_ENT", "Z_OPT", "ZNAME"])
+    }
+
+    @Test func orderedOneToManyAddsAnOrderColumnWithoutIndex() throws {
+        let layout = try StoreLayout(
+            model: ObjectModel("Lists") {
+                Entity("List") { Relationship("entries", to: "Entry", inverse: "list").ordered() }
+                Entity("Entry") {
+                    Attribute("text", .string)
+                    Relationship("list", to: "List", inverse: "entries")
+                }
+            })
+        #expect(
+            layout.table(named: "ZENTRY")?.columnNames == ["Z_PK", "Z_ENT", "Z_OPT", "ZLIST", "Z_FOK_LIST", "ZTEXT"])
+        #expect(layout.indexes(on: "ZENTRY").map(\.name) == ["ZENTRY_ZLIST_INDEX"])
+        #expect(
+            layout.entity(named: "List")?.relationship(named: "entries")?.storage
+                == .inverseForeignKey(table: "ZENTRY", column: "ZLIST", orderColumn: "Z_FOK_LIST"))
+        #expect(layout.table(named: "ZLIST")?.columnNames == ["Z_PK", "Z_ENT", "Z_OPT"])
+    }
+
+    @Test func orderedManyToManyAddsAnOrderColumnToTheJoinTable() throws {
+        let layout = try StoreLayout(
+            model: ObjectModel("Music") {
+                Entity("Playlist") { Relationship("songs", to: "Song", inverse: "playlists").ordered() }
+                Entity("Song") { Relationship("playlists", to: "Playlist", inverse: "songs").toMany() }
+            })
+        let table = try #require(layout.table(named: "Z_1SONGS"))
+        #expect(table.columnNames == ["Z_1PLAYLISTS", "Z_2SONGS", "Z_FOK_2SONGS"])
+        #expect(table.primaryKey == ["Z_1PLAYLISTS", "Z_2SONGS"])
+        #expect(table.column(named: "Z_FOK_2SONGS")?.role == .order(entity: "Playlist", relationship: "songs"))
+    }
+
+    @Test func toOneIntoAHierarchyAlsoStoresTheDestinationEntity() throws {
+        let layout = try StoreLayout(
+            model: ObjectModel("Pets") {
+                Entity("Animal") {}
+                Entity("Cat", parent: "Animal") {}
+                Entity("Owner") { Relationship("pet", to: "Animal") }
+            })
+        #expect(layout.table(named: "ZOWNER")?.columnNames == ["Z_PK", "Z_ENT", "Z_OPT", "ZPET", "Z1_PET"])
+        #expect(
+            layout.entity(named: "Owner")?.relationship(named: "pet")?.storage
+                == .foreignKey(column: "ZPET", entityColumn: "Z1_PET", orderColumn: nil))
+        #expect(layout.indexes(on: "ZOWNER").map(\.name) == ["ZOWNER_ZPET_INDEX"])
+    }
+
+    @Test func transientPropertiesGetNoColumn() throws {
+        let layout = try StoreLayout(
+            model: ObjectModel("Cache") {
+                Entity("Item") {
+                    Attribute("name", .string)
+                    Attribute("cachedSize", .integer64).transient()
+                    Relationship("parent", to: "Item").transient()
+                }
+            })
+        let item = try #require(layout.entity(named: "Item"))
+        #expect(item.column(for: "cachedSize") == nil)
+        #expect(item.attribute(named: "cachedSize") == nil)
+        #expect(item.relationship(named: "parent") == nil)
+        #expect(layout.table(named: "ZITEM")?.columnNames == ["Z_PK", "Z_ENT", "Z_OPT", "ZNAME"])
+    }
+
+    @Test func indexesAndConstraintsFollowCoreDataNames() throws {
+        let layout = try StoreLayout(
+            model: ObjectModel("Moods") {
+                Entity("Mood") {
+                    Attribute("date", .date)
+                    Attribute("rating", .integer16)
+                    Attribute("remoteID", .string).indexed()
+                    CompoundIndex("rating", "date")
+                    Unique("remoteID", "rating")
+                    FetchIndex(
+                        name: "byDate",
+                        elements: [.init(property: "date", isAscending: false), .init(property: "rating")])
+                }
+            })
+        let indexes = Dictionary(uniqueKeysWithValues: layout.indexes.map { ($0.name, $0) })
+        #expect(Set(indexes.keys) == ["ZMOOD_ZREMOTEID_INDEX", "ZMOOD_ZRATING_ZDATE", "Z_Mood_byDate"])
+        #expect(
+            indexes["Z_Mood_byDate"]?.createStatement
+                == #"CREATE INDEX "Z_Mood_byDate" ON "ZMOOD" ("ZDATE" DESC, "ZRATING")"#)
+        #expect(indexes["Z_Mood_byDate"]?.kind == .fetchIndex(entity: "Mood", name: "byDate"))
+        #expect(layout.table(named: "ZMOOD")?.uniqueConstraints.map(\.name) == ["ZREMOTEID_ZRATING"])
+        let schema = try SQLiteSchema(expectedFor: layout)
+        #expect(schema.index(named: "Z_Mood_byDate")?.columns == ["ZDATE", "ZRATING"])
+        #expect(schema.table(named: "ZMOOD")?.uniqueConstraints == [["ZREMOTEID", "ZRATING"]])
+    }
+
+    @Test func attributeTypesMapToCoreDataColumnTypesInCoreDataOrder() throws {
+        let layout = try StoreLayout(
+            model: ObjectModel("Types") {
+                Entity("Value") {
+                    for type in AttributeType.allCases {
+                        Attribute(type.rawValue.replacingOccurrences(of: " ", with: "").lowercased(), type)
+                    }
+                }
+            })
+        let table = try #require(layout.table(named: "ZVALUE"))
+        let types = Dictionary(uniqueKeysWithValues: table.columns.map { ($0.name, $0.type) })
+        #expect(types["ZINTEGER16"] == "INTEGER")
+        #expect(types["ZINTEGER64"] == "INTEGER")
+        #expect(types["ZBOOLEAN"] == "INTEGER")
+        #expect(types["ZDOUBLE"] == "FLOAT")
+        #expect(types["ZFLOAT"] == "FLOAT")
+        #expect(types["ZDATE"] == "TIMESTAMP")
+        #expect(types["ZDECIMAL"] == "DECIMAL")
+        #expect(types["ZSTRING"] == "VARCHAR")
+        #expect(types["ZURI"] == "VARCHAR")
+        #expect(types["ZOBJECTID"] == "VARCHAR")
+        #expect(types["ZBINARY"] == "BLOB")
+        #expect(types["ZTRANSFORMABLE"] == "BLOB")
+        #expect(types["ZUUID"] == "BLOB")
+        #expect(
+            table.columnNames == [
+                "Z_PK", "Z_ENT", "Z_OPT", "ZBOOLEAN", "ZINTEGER16", "ZINTEGER32", "ZINTEGER64", "ZDATE", "ZDECIMAL",
+                "ZDOUBLE", "ZFLOAT", "ZOBJECTID", "ZSTRING", "ZURI", "ZBINARY", "ZTRANSFORMABLE", "ZUUID",
+            ])
+    }
+
+    @Test func namesThatAreSQLKeywordsAreQuotedAndTheDDLRuns() throws {
+        let model = ObjectModel("Keywords") {
+            Entity("Order") {
+                Attribute("group", .string).indexed()
+                Attribute("select", .integer32)
+                Relationship("table", to: "Table", inverse: "orders")
+                CompoundIndex("group", "select")
+                Unique("group", "select")
+            }
+            Entity("Table") { Relationship("orders", to: "Order", inverse: "table").ordered() }
+        }
+        let layout = try StoreLayout(model: model)
+        #expect(layout.entity(named: "Order")?.column(for: "group") == "ZGROUP")
+        let directory = try TemporaryDirectory()
+        let url = directory.path("Keywords.sqlite")
+        try StoreCreator.createStore(at: url, model: model)
+        let dbQueue = try DatabaseQueue(path: url.path)
+        defer { try? dbQueue.close() }
+        try dbQueue.write { db in
+            try db.execute(sql: #"INSERT INTO "ZTABLE" ("Z_PK", "Z_ENT", "Z_OPT") VALUES (1, 2, 1)"#)
+            try db.execute(
+                sql: #"INSERT INTO "ZORDER" ("Z_PK", "Z_ENT", "Z_OPT", "ZGROUP", "ZSELECT", "ZTABLE", "Z_FOK_TABLE")"#
+                    + " VALUES (1, 1, 1, 'a', 2, 1, 1024)")
+            // The uniqueness constraint is real.
+            #expect(throws: DatabaseError.self) {
+                try db.execute(
+                    sql:
+                        #"INSERT INTO "ZORDER" ("Z_PK", "Z_ENT", "Z_OPT", "ZGROUP", "ZSELECT") VALUES (2, 1, 1, 'a', 2)"#
+                )
+            }
+        }
+        let schema = try dbQueue.read { db in try SQLiteSchema.read(from: db) }
+        #expect(
+            Set(schema.indexes.map(\.name)) == ["ZORDER_ZGROUP_INDEX", "ZORDER_ZGROUP_ZSELECT", "ZORDER_ZTABLE_INDEX"])
+        #expect(schema.differences(from: try SQLiteSchema(expectedFor: layout)) == [])
+    }
+
+    @Test func toManyInAnIndexIsRejected() throws {
+        let model = ObjectModel("Bad") {
+            Entity("Folder") {
+                Relationship("items", to: "Item", inverse: "folder").toMany()
+                CompoundIndex("items")
+            }
+            Entity("Item") { Relationship("folder", to: "Folder", inverse: "items") }
+        }
+        let error = try #require(throws: StoreError.self) { try StoreLayout(model: model) }
+        guard case .unsupportedModel(let reason) = error.kind else {
+            Issue.record("unexpected \(error)")
+            return
+        }
+        #expect(reason.contains("'items'"))
+        #expect(error.description.contains("model version 'Bad'"))
+    }
+
+    @Test func invalidModelIsReportedBeforeLayout() throws {
+        let model = ObjectModel("Broken") {
+            Entity("Item") { Relationship("owner", to: "Nobody") }
+        }
+        #expect(throws: ModelValidationError.self) { try StoreLayout(model: model) }
+    }
+
+    @Test func namesDifferingOnlyByCaseAreRejected() throws {
+        let model = ObjectModel("Cases") {
+            Entity("Item") {}
+            Entity("ITEM") {}
+        }
+        let error = try #require(throws: StoreError.self) { try StoreLayout(model: model) }
+        #expect(error.description.contains("ZITEM"))
+    }
+
+    @Test func createStatementsQuoteEveryIdentifier() throws {
+        let layout = try StoreLayout(
+            model: ObjectModel("Quotes") {
+                Entity("Item") { Attribute("name", .string).indexed() }
+            })
+        #expect(
+            layout.createStatements == [
+                #"CREATE TABLE "ZITEM" ( "Z_PK" INTEGER PRIMARY KEY, "Z_ENT" INTEGER, "Z_OPT" INTEGER, "ZNAME" VARCHAR )"#,
+                #"CREATE TABLE "Z_PRIMARYKEY" ( "Z_ENT" INTEGER PRIMARY KEY, "Z_NAME" VARCHAR, "Z_SUPER" INTEGER, "Z_MAX" INTEGER )"#,
+                #"CREATE TABLE "Z_METADATA" ( "Z_VERSION" INTEGER PRIMARY KEY, "Z_UUID" VARCHAR(255), "Z_PLIST" BLOB )"#,
+                #"CREATE INDEX "ZITEM_ZNAME_INDEX" ON "ZITEM" ("ZNAME")"#,
+            ])
+    }
+}
