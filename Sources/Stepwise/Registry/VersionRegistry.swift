@@ -72,11 +72,14 @@ public struct VersionRegistry: Sendable {
             }
             // Prefer a hash match whose tables also agree; among ties the newest.
             if let consistent = hashMatches.last(where: { $0.differences.isEmpty }) {
-                logger.debug("matched by hash", metadata: ["store": "\(path)", "version": "\(consistent.version.name)"])
+                logger.debug(
+                    "matched by hash", metadata: ["store": "\(path)", "version": "\(consistent.version.name)"])
                 return StoreIdentification(
                     path: path, match: .version(consistent.version, by: .hash), metadata: metadata, notes: notes)
             }
-            logger.warning("hashes and tables disagree", metadata: ["store": "\(path)", "hashVersion": "\(hashMatch.version.name)"])
+            logger.warning(
+                "hashes and tables disagree",
+                metadata: ["store": "\(path)", "hashVersion": "\(hashMatch.version.name)"])
             return StoreIdentification(
                 path: path,
                 match: .inconsistent(
