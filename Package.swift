@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "Stepwise", targets: ["Stepwise"]),
         .library(name: "StepwiseModel", targets: ["StepwiseModel"]),
         .library(name: "StepwiseStore", targets: ["StepwiseStore"]),
+        .library(name: "StepwiseMapping", targets: ["StepwiseMapping"]),
         .library(name: "StepwiseTesting", targets: ["StepwiseTesting"]),
         .executable(name: "stepwise", targets: ["stepwise"]),
     ],
@@ -37,11 +38,21 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Mapping models (explicit and inferred), expressions and predicates, entity
+        // migration policies, and one three-pass migration step.
+        .target(
+            name: "StepwiseMapping",
+            dependencies: [
+                "StepwiseModel", "StepwiseStore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // Orchestration: the version registry (and, later, planner and step runner).
         .target(
             name: "Stepwise",
             dependencies: [
-                "StepwiseModel", "StepwiseStore",
+                "StepwiseModel", "StepwiseStore", "StepwiseMapping",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -49,12 +60,12 @@ let package = Package(
         // Helpers for app teams' tests: temporary directories, seeded stores, corpus access.
         .target(
             name: "StepwiseTesting",
-            dependencies: ["Stepwise", "StepwiseModel", "StepwiseStore"]
+            dependencies: ["Stepwise", "StepwiseModel", "StepwiseStore", "StepwiseMapping"]
         ),
         .executableTarget(
             name: "stepwise",
             dependencies: [
-                "Stepwise", "StepwiseModel", "StepwiseStore", "StepwiseTesting",
+                "Stepwise", "StepwiseModel", "StepwiseStore", "StepwiseMapping", "StepwiseTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -71,6 +82,10 @@ let package = Package(
         .testTarget(
             name: "StepwiseStoreTests",
             dependencies: ["StepwiseStore", "StepwiseTesting", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .testTarget(
+            name: "StepwiseMappingTests",
+            dependencies: ["StepwiseMapping", "StepwiseTesting", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "StepwiseTests",

@@ -1,0 +1,112 @@
+/// A mapping that can't be read, inferred or run, naming the file, mapping, entity,
+/// property and source row concerned.
+public struct MappingError: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum Kind: Sendable, Hashable {
+        /// Expression or predicate syntax error at a 1-based line and column.
+        case syntax(message: String, line: Int, column: Int)
+        /// The mapping file is not valid JSON of the documented shape.
+        case invalidFile(String)
+        /// The mapping names an entity its model version doesn't have.
+        case unknownEntity(String, version: String)
+        /// The mapping names a property its entity doesn't have.
+        case unknownProperty(entity: String, property: String, version: String)
+        /// `FUNCTION` names a selector no policy or manager function handles.
+        case unknownFunction(String)
+        /// An entity mapping names a policy that isn't registered.
+        case unknownPolicy(String)
+        /// A relationship mapping names an entity mapping that doesn't exist.
+        case unknownEntityMapping(String)
+        /// An expression's value doesn't fit the destination property.
+        case invalidValue(String)
+        /// A destination object breaks a rule of its model (pass 3).
+        case validation(String)
+        /// A policy threw.
+        case policyFailed(String)
+        /// The mapping can't be inferred; each reason names an entity or property and a fix.
+        case notInferable([InferenceProblem])
+        /// Anything else the step reports.
+        case failed(String)
+    }
+
+    public var kind: Kind
+    /// The mapping file, when the mapping came from one.
+    public var file: String?
+    /// The mapping model's name ("A → B").
+    public var mappingModel: String?
+    /// The entity mapping's name.
+    public var entityMapping: String?
+    /// The entity concerned.
+    public var entity: String?
+    /// The property concerned.
+    public var property: String?
+    /// The source row's `Z_PK`, when one row is at fault.
+    public var sourcePrimaryKey: Int64?
+
+    public init(
+        _ kind: Kind, file: String? = nil, mappingModel: String? = nil, entityMapping: String? = nil,
+        entity: String? = nil, property: String? = nil, sourcePrimaryKey: Int64? = nil
+    ) {
+        self.kind = kind
+        self.file = file
+        self.mappingModel = mappingModel
+        self.entityMapping = entityMapping
+        self.entity = entity
+        self.property = property
+        self.sourcePrimaryKey = sourcePrimaryKey
+    }
+
+    /// A copy with more context filled in where it is still missing.
+    public func adding(
+        file: String? = nil, mappingModel: String? = nil, entityMapping: String? = nil, entity: String? = nil,
+        property: String? = nil, sourcePrimaryKey: Int64? = nil
+    ) -> MappingError {
+        var copy = self
+        copy.file = copy.file ?? file
+        copy.mappingModel = copy.mappingModel ?? mappingModel
+        copy.entityMapping = copy.entityMapping ?? entityMapping
+        copy.entity = copy.entity ?? entity
+        copy.property = copy.property ?? property
+        copy.sourcePrimaryKey = copy.sourcePrimaryKey ?? sourcePrimaryKey
+        return copy
+    }
+
+    public var description: String {
+        var place: [String] = []
+        if let file { place.append(file) }
+        if let mappingModel { place.append("mapping \(mappingModel)") }
+        if let entityMapping { place.append("entity mapping \(entityMapping)") }
+        if let entity { place.append(property.map { "\(entity).\($0)" } ?? entity) }
+        if let sourcePrimaryKey { place.append("source row Z_PK \(sourcePrimaryKey)") }
+        let prefix = place.isEmpty ? "" : place.joined(separator: ", ") + ": "
+        switch kind {
+        case .syntax(let message, let line, let column):
+            return "\(prefix)syntax error at line \(line), column \(column): \(message)"
+        case .invalidFile(let reason):
+            return "\(prefix)invalid mapping file: \(reason)"
+        case .unknownEntity(let name, let version):
+            return "\(prefix)model version '\(version)' has no entity '\(name)'"
+        case .unknownProperty(let entity, let property, let version):
+            return "\(prefix)entity '\(entity)' of '\(version)' has no property '\(property)'"
+        case .unknownFunction(let selector):
+            return
+                "\(prefix)no function registered for \"\(selector)\"; implement it in the entity's policy (function(named:arguments:)) or register it on the manager"
+        case .unknownPolicy(let name):
+            return
+                "\(prefix)no policy registered as '\(name)'; register it with PolicyRegistry.register(\"\(name)\") { … }"
+        case .unknownEntityMapping(let name):
+            return "\(prefix)no entity mapping named '\(name)' in this step"
+        case .invalidValue(let reason):
+            return "\(prefix)invalid value: \(reason)"
+        case .validation(let reason):
+            return "\(prefix)validation failed: \(reason)"
+        case .policyFailed(let reason):
+            return "\(prefix)the policy failed: \(reason)"
+        case .notInferable(let problems):
+            return "\(prefix)the mapping can't be inferred:\n"
+                + problems.map { "  - \($0)" }.joined(separator: "\n")
+                + "\nWrite an explicit mapping model for this step."
+        case .failed(let reason):
+            return "\(prefix)\(reason)"
+        }
+    }
+}
