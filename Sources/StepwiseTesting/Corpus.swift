@@ -7,7 +7,10 @@ import Foundation
 /// throws ``CorpusError/required`` when `STEPWISE_CORPUS_REQUIRED=1` is set, as `.ci/run` does.
 ///
 /// Corpus stores must never be opened in place: SQLite may checkpoint or change them.
-/// ``copyStore(_:to:)`` copies a store with its `-wal`/`-shm` into a directory of yours.
+/// ``copyStore(_:to:)-(String,URL)`` copies a store with its `-wal`/`-shm` into a directory of yours.
+///
+/// ``CorpusStore`` and ``CorpusBundle`` list the corpus's stores and model bundles, and the
+/// version that wrote each store; the methods of `Corpus` that take them read and copy them.
 public struct Corpus: Sendable {
     /// The corpus root folder.
     public let root: URL
@@ -70,14 +73,24 @@ public struct Corpus: Sendable {
     }
 }
 
-/// The corpus is required (`STEPWISE_CORPUS_REQUIRED=1`) but absent.
+/// The corpus, or something asked of it, can't be found.
 public enum CorpusError: Error, CustomStringConvertible {
+    /// The corpus is required (`STEPWISE_CORPUS_REQUIRED=1`) but absent from this path.
     case required(String)
+    /// No corpus bundle holds a version with this name (a typo in a test table).
+    case unknownVersion(String)
+    /// No corpus store has this short name (see ``CorpusStore/shortName``).
+    case unknownStore(String)
 
+    /// What went wrong, and for ``required(_:)`` how to fix it.
     public var description: String {
         switch self {
         case .required(let path):
             return "STEPWISE_CORPUS_REQUIRED=1 but the corpus is not at \(path). Put ../shared beside the package."
+        case .unknownVersion(let name):
+            return "no corpus bundle holds a version named '\(name)'"
+        case .unknownStore(let shortName):
+            return "no corpus store has the short name '\(shortName)'"
         }
     }
 }

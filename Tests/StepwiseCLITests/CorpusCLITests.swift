@@ -7,84 +7,39 @@ import Testing
 /// every corpus store.
 @Suite("stepwise CLI on the corpus", .enabled(if: Corpus.shouldRunTests, "needs ../shared/corpus"))
 struct CorpusCLITests {
-    static let apptentive = "apptentive-ios/model/ATDataModel.xcdatamodeld"
-    static let moody = "objcio-moody/model/Moody.xcdatamodeld"
-    static let wibosco = "wibosco-migration-example/model/CoreDataMigration_Example.xcdatamodeld"
-
-    struct Case: Sendable, CustomTestStringConvertible {
-        var bundle: String
-        var store: String
-        var version: String
-        /// Rows expected in one table, read through the WAL where there is one.
-        var table: String
-        var rows: Int
-        var testDescription: String { store }
-    }
-
-    static let cases: [Case] = [
-        Case(
-            bundle: apptentive, store: "apptentive-ios/stores/ATDataModelv1.sqlite", version: "ATDataModel",
-            table: "ZATRECORD", rows: 3),
-        Case(
-            bundle: apptentive, store: "apptentive-ios/stores/ATDataModelv2.sqlite", version: "ATDataModel 2",
-            table: "ZATRECORD", rows: 3),
-        Case(
-            bundle: apptentive, store: "apptentive-ios/stores/ATDataModelv3.sqlite", version: "ATDataModel 3",
-            table: "ZATRECORD", rows: 3),
-        Case(
-            bundle: apptentive, store: "apptentive-ios/stores/ATDataModelv4.sqlite", version: "ATDataModel 4",
-            table: "ZATRECORD", rows: 12),
-        Case(
-            bundle: apptentive, store: "apptentive-ios/stores/ATDataModelv5.sqlite", version: "ATDataModel 5",
-            table: "ZATFILEATTACHMENT", rows: 6),
-        Case(
-            bundle: apptentive, store: "apptentive-ios/stores/ATDataModelv6.sqlite", version: "ATDataModel 6",
-            table: "ZQUEUEDREQUEST", rows: 0),
-        Case(
-            bundle: apptentive, store: "apptentive-ios/stores/v2WALDatabase/ATDataModel.sqlite",
-            version: "ATDataModel 2", table: "ZATRECORD", rows: 6),
-        Case(
-            bundle: apptentive, store: "apptentive-ios/stores/v3WALDatabase/ATDataModel.sqlite",
-            version: "ATDataModel 3", table: "ZATRECORD", rows: 3),
-        Case(
-            bundle: moody, store: "objcio-moody/stores/Moody.moody", version: "Moody", table: "ZGEOGRAPHICREGION",
-            rows: 5),
-        Case(bundle: moody, store: "objcio-moody/stores/Moody 2.moody", version: "Moody 2", table: "ZMOOD", rows: 4),
-        Case(bundle: moody, store: "objcio-moody/stores/Moody 3.moody", version: "Moody 3", table: "ZMOOD", rows: 4),
-        Case(bundle: moody, store: "objcio-moody/stores/Moody 4.moody", version: "Moody 4", table: "ZCOUNTRY", rows: 3),
-        Case(bundle: moody, store: "objcio-moody/stores/Moody 5.moody", version: "Moody 5", table: "ZCOUNTRY", rows: 3),
-        Case(
-            bundle: wibosco, store: "wibosco-migration-example/stores/CoreDataMigration_Example_1.sqlite",
-            version: "CoreDataMigration_Example", table: "ZPOST", rows: 1001),
-        Case(
-            bundle: wibosco, store: "wibosco-migration-example/stores/CoreDataMigration_Example_2.sqlite",
-            version: "CoreDataMigration_Example 2", table: "ZPOST", rows: 5979),
-        Case(
-            bundle: wibosco, store: "wibosco-migration-example/stores/CoreDataMigration_Example_3.sqlite",
-            version: "CoreDataMigration_Example 3", table: "ZCOLOR", rows: 7995),
-        Case(
-            bundle: wibosco, store: "wibosco-migration-example/stores/CoreDataMigration_Example_WAL.sqlite",
-            version: "CoreDataMigration_Example 4", table: "ZPOST", rows: 84),
+    /// Rows expected in one table of each consistent store, read through the WAL where there is
+    /// one (corpus README §4.2).
+    static let expectedRows: [String: (table: String, rows: Int)] = [
+        "v1": ("ZATRECORD", 3), "v2": ("ZATRECORD", 3), "v3": ("ZATRECORD", 3), "v4": ("ZATRECORD", 12),
+        "v5": ("ZATFILEATTACHMENT", 6), "v6": ("ZQUEUEDREQUEST", 0), "2W": ("ZATRECORD", 6), "3W": ("ZATRECORD", 3),
+        "M1": ("ZGEOGRAPHICREGION", 5), "M2": ("ZMOOD", 4), "M3": ("ZMOOD", 4), "M4": ("ZCOUNTRY", 3),
+        "M5": ("ZCOUNTRY", 3), "W1": ("ZPOST", 1001), "W2": ("ZPOST", 5979), "W3": ("ZCOLOR", 7995),
+        "WW": ("ZPOST", 84),
     ]
 
-    @Test(arguments: cases)
-    func inspectNamesTheVersionByHashAndCountsRowsThroughTheWAL(_ testCase: Case) throws {
+    @Test func everyConsistentStoreHasARowExpectation() {
+        #expect(Self.expectedRows.keys.sorted() == CorpusStore.consistent.map(\.shortName).sorted())
+    }
+
+    @Test(arguments: CorpusStore.consistent)
+    func inspectNamesTheVersionByHashAndCountsRowsThroughTheWAL(_ store: CorpusStore) throws {
+        let expected = try #require(Self.expectedRows[store.shortName])
         let corpus = try Corpus.required()
         let directory = try TemporaryDirectory()
-        let copy = try corpus.copyStore(testCase.store, to: directory.url)
+        let copy = try corpus.copyStore(store, to: directory.url)
         let before = fileBytes(copy)
         let result = try CommandRunner().run([
-            "inspect", copy.path, "--models", corpus.url(testCase.bundle).path, "--json",
+            "inspect", copy.path, "--models", corpus.url(store.bundle).path, "--json",
         ])
         #expect(result.status == 0, "\(result.standardError)")
         let json = try result.json()
-        #expect(json["matchedVersion"] as? String == testCase.version)
+        #expect(json["matchedVersion"] as? String == store.version)
         #expect(json["matchedBy"] as? String == "hash")
         #expect(json["consistent"] as? Bool == true)
         #expect(json["problem"] is NSNull)
         let tables = try #require(json["tables"] as? [[String: Any]])
-        let rows = tables.first { $0["name"] as? String == testCase.table }?["rows"] as? Int
-        #expect(rows == testCase.rows)
+        let rows = tables.first { $0["name"] as? String == expected.table }?["rows"] as? Int
+        #expect(rows == expected.rows)
         let hashes = try #require(json["entityHashes"] as? [String: String])
         #expect(hashes.values.allSatisfy { $0.count == 64 })
         #expect(fileBytes(copy) == before, "inspect must not write to the store, its -wal or its -shm")
@@ -93,10 +48,10 @@ struct CorpusCLITests {
     @Test func inspectFlagsTheHalfMigratedStore() throws {
         let corpus = try Corpus.required()
         let directory = try TemporaryDirectory()
-        let copy = try corpus.copyStore("apptentive-ios/stores/v2CorruptDatabase/ATDataModel.sqlite", to: directory.url)
+        let copy = try corpus.copyStore(CorpusStore.corrupt, to: directory.url)
         let before = fileBytes(copy)
         let result = try CommandRunner().run([
-            "inspect", copy.path, "--models", corpus.url(Self.apptentive).path, "--json",
+            "inspect", copy.path, "--models", corpus.url(CorpusBundle.apptentive).path, "--json",
         ])
         #expect(result.status == 1)
         let json = try result.json()
@@ -111,14 +66,14 @@ struct CorpusCLITests {
 
     /// `stepwise create` for each version gives the tables, columns, types, indexes and
     /// Z_PRIMARYKEY rows Core Data wrote for it.
-    @Test(arguments: cases.filter { !$0.store.contains("WALDatabase") })
-    func createGivesTheSameSchemaAsCoreData(_ testCase: Case) throws {
+    @Test(arguments: CorpusStore.onePerVersion)
+    func createGivesTheSameSchemaAsCoreData(_ store: CorpusStore) throws {
         let corpus = try Corpus.required()
         let directory = try TemporaryDirectory()
-        let copy = try corpus.copyStore(testCase.store, to: directory.url)
+        let copy = try corpus.copyStore(store, to: directory.url)
         let created = directory.path("created.sqlite")
         let result = try CommandRunner().run([
-            "create", created.path, "--models", corpus.url(testCase.bundle).path, "--version", testCase.version,
+            "create", created.path, "--models", corpus.url(store.bundle).path, "--version", store.version,
         ])
         #expect(result.status == 0, "\(result.standardError)")
         let expected = try schemaSummary(copy)

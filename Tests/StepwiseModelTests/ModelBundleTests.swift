@@ -32,11 +32,11 @@ struct ModelBundleTests {
         .enabled(if: Corpus.shouldRunTests, "needs ../shared/corpus"), arguments: CorpusBundle.allCases)
     func readsCorpusBundle(_ corpusBundle: CorpusBundle) throws {
         let corpus = try Corpus.required()
-        let bundle = try ModelBundle(contentsOf: corpus.url(corpusBundle.rawValue))
+        let bundle = try ModelBundle(contentsOf: corpus.url(corpusBundle))
         #expect(bundle.history.names == corpusBundle.versionNames)
         #expect(bundle.current.name == corpusBundle.currentVersionName)
         #expect(bundle.current == bundle.history.latest)
-        #expect(bundle.url == corpus.url(corpusBundle.rawValue).standardizedFileURL)
+        #expect(bundle.url == corpus.url(corpusBundle).standardizedFileURL)
         for name in corpusBundle.versionNames {
             #expect(try bundle.version(named: name) == corpus.readVersion(name))
         }
@@ -46,7 +46,7 @@ struct ModelBundleTests {
         "Reads the Moody bundle in order with its current version",
         .enabled(if: Corpus.shouldRunTests, "needs ../shared/corpus"))
     func readsMoodyBundle() throws {
-        let bundle = try ModelBundle(contentsOf: Corpus.required().url(CorpusBundle.moody.rawValue))
+        let bundle = try ModelBundle(contentsOf: Corpus.required().url(CorpusBundle.moody))
         #expect(bundle.history.names == ["Moody", "Moody 2", "Moody 3", "Moody 4", "Moody 5", "Moody 6"])
         #expect(bundle.current.name == "Moody 6")
         #expect(bundle.history.versions.map(\.versionIdentifiers) == [["1"], ["2"], ["3"], ["4"], ["5"], ["6"]])
@@ -59,7 +59,7 @@ struct ModelBundleTests {
     func corpusCurrentVersions() throws {
         let corpus = try Corpus.required()
         let current = try CorpusBundle.allCases.map {
-            try ModelBundle(contentsOf: corpus.url($0.rawValue)).current.name
+            try ModelBundle(contentsOf: corpus.url($0)).current.name
         }
         #expect(current == ["ATDataModel 6", "Moody 6", "CoreDataMigration_Example 4"])
     }
@@ -81,7 +81,7 @@ struct ModelBundleTests {
         "A version asked for by an unknown name lists the available ones",
         .enabled(if: Corpus.shouldRunTests, "needs ../shared/corpus"))
     func unknownVersionListsAvailable() throws {
-        let url = try Corpus.required().url(CorpusBundle.wibosco.rawValue)
+        let url = try Corpus.required().url(CorpusBundle.wibosco)
         let bundle = try ModelBundle(contentsOf: url)
         let error = #expect(throws: XcodeModelError.self) { try bundle.version(named: "CoreDataMigration_Example 5") }
         #expect(

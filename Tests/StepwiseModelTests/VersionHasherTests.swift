@@ -5,51 +5,6 @@ import StepwiseModel
 import StepwiseTesting
 import Testing
 
-/// A corpus store and the model version that wrote it (corpus README §4.1).
-struct StoreCase: Sendable, CustomTestStringConvertible {
-    var store: String
-    var version: String
-    var entityCount: Int
-
-    init(_ store: String, _ version: String, entities: Int) {
-        self.store = store
-        self.version = version
-        self.entityCount = entities
-    }
-
-    var testDescription: String { "\(URL(fileURLWithPath: store).lastPathComponent) → \(version)" }
-
-    /// Every consistent store of the corpus: 2C (`v2CorruptDatabase`) is left out, its hashes
-    /// don't match its tables.
-    static let all: [StoreCase] = [
-        StoreCase("apptentive-ios/stores/ATDataModelv1.sqlite", "ATDataModel", entities: 10),
-        StoreCase("apptentive-ios/stores/ATDataModelv2.sqlite", "ATDataModel 2", entities: 11),
-        StoreCase("apptentive-ios/stores/ATDataModelv3.sqlite", "ATDataModel 3", entities: 11),
-        StoreCase("apptentive-ios/stores/ATDataModelv4.sqlite", "ATDataModel 4", entities: 11),
-        StoreCase("apptentive-ios/stores/ATDataModelv5.sqlite", "ATDataModel 5", entities: 6),
-        StoreCase("apptentive-ios/stores/ATDataModelv6.sqlite", "ATDataModel 6", entities: 8),
-        StoreCase("apptentive-ios/stores/v2WALDatabase/ATDataModel.sqlite", "ATDataModel 2", entities: 11),
-        StoreCase("apptentive-ios/stores/v3WALDatabase/ATDataModel.sqlite", "ATDataModel 3", entities: 11),
-        StoreCase("objcio-moody/stores/Moody.moody", "Moody", entities: 4),
-        StoreCase("objcio-moody/stores/Moody 2.moody", "Moody 2", entities: 4),
-        StoreCase("objcio-moody/stores/Moody 3.moody", "Moody 3", entities: 4),
-        StoreCase("objcio-moody/stores/Moody 4.moody", "Moody 4", entities: 3),
-        StoreCase("objcio-moody/stores/Moody 5.moody", "Moody 5", entities: 2),
-        StoreCase(
-            "wibosco-migration-example/stores/CoreDataMigration_Example_1.sqlite", "CoreDataMigration_Example",
-            entities: 1),
-        StoreCase(
-            "wibosco-migration-example/stores/CoreDataMigration_Example_2.sqlite", "CoreDataMigration_Example 2",
-            entities: 1),
-        StoreCase(
-            "wibosco-migration-example/stores/CoreDataMigration_Example_3.sqlite", "CoreDataMigration_Example 3",
-            entities: 2),
-        StoreCase(
-            "wibosco-migration-example/stores/CoreDataMigration_Example_WAL.sqlite", "CoreDataMigration_Example 4",
-            entities: 2),
-    ]
-}
-
 /// One change to ``VersionHasherTests/library`` and whether it changes one entity's hash.
 struct HashChange: Sendable, CustomTestStringConvertible {
     var testDescription: String
@@ -280,24 +235,31 @@ struct VersionHasherTests {
 
     // MARK: - Real stores
 
+    /// Entities per consistent corpus store: the 102 hashes of corpus README §4.3.
+    static let entityCounts: [String: Int] = [
+        "v1": 10, "v2": 11, "v3": 11, "v4": 11, "v5": 6, "v6": 8, "2W": 11, "3W": 11,
+        "M1": 4, "M2": 4, "M3": 4, "M4": 3, "M5": 2, "W1": 1, "W2": 1, "W3": 2, "WW": 2,
+    ]
+
     @Test("The store table covers all 102 entity hashes of the corpus")
     func storeTableCoversAllHashes() {
-        #expect(StoreCase.all.count == 17)
-        #expect(StoreCase.all.map(\.entityCount).reduce(0, +) == 102)
+        #expect(CorpusStore.consistent.count == 17)
+        #expect(CorpusStore.consistent.map(\.shortName).sorted() == Self.entityCounts.keys.sorted())
+        #expect(CorpusStore.consistent.compactMap { Self.entityCounts[$0.shortName] }.reduce(0, +) == 102)
     }
 
     @Test(
         "Entity hashes equal NSStoreModelVersionHashes in every consistent corpus store",
-        .enabled(if: Corpus.shouldRunTests, "needs ../shared/corpus"), arguments: StoreCase.all)
-    func entityHashesMatchStoreMetadata(_ storeCase: StoreCase) throws {
+        .enabled(if: Corpus.shouldRunTests, "needs ../shared/corpus"), arguments: CorpusStore.consistent)
+    func entityHashesMatchStoreMetadata(_ store: CorpusStore) throws {
         let corpus = try Corpus.required()
         let directory = try TemporaryDirectory()
-        let copy = try corpus.copyStore(storeCase.store, to: directory.url)
+        let copy = try corpus.copyStore(store, to: directory.url)
         let metadata = try Self.metadata(ofStoreAt: copy)
         let stored = try #require(metadata["NSStoreModelVersionHashes"] as? [String: Data])
-        let model = try corpus.readVersion(storeCase.version)
+        let model = try corpus.readVersion(store.version)
         let computed = model.entityVersionHashes
-        #expect(stored.count == storeCase.entityCount)
+        #expect(stored.count == Self.entityCounts[store.shortName])
         #expect(computed.keys.sorted() == stored.keys.sorted())
         for (entity, hash) in stored.sorted(by: { $0.key < $1.key }) {
             #expect(
@@ -314,7 +276,7 @@ struct VersionHasherTests {
     func storeIsIncompatibleWithOtherVersions() throws {
         let corpus = try Corpus.required()
         let directory = try TemporaryDirectory()
-        let copy = try corpus.copyStore("objcio-moody/stores/Moody 2.moody", to: directory.url)
+        let copy = try corpus.copyStore(CorpusStore.named("M2"), to: directory.url)
         let metadata = try Self.metadata(ofStoreAt: copy)
         let compatible = try CorpusBundle.moody.versionNames.filter {
             try corpus.readVersion($0).isCompatible(withStoreMetadata: metadata)

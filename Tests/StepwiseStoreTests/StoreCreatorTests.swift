@@ -20,7 +20,7 @@ struct StoreCreatorTests {
     @Test(.enabled(if: Corpus.shouldRunTests, "needs ../shared/corpus"), arguments: CorpusStore.onePerVersion)
     func createdStoreHasTheSchemaCoreDataWrote(_ store: CorpusStore) throws {
         let corpus = try Corpus.required()
-        let model = try store.model(in: corpus)
+        let model = try corpus.model(of: store)
         let (directory, url, metadata) = try create(model)
         _ = directory
         let (oracle, oracleKeys) = try store.schemaAndPrimaryKeys(in: corpus)
@@ -128,7 +128,7 @@ struct StoreCreatorTests {
     @Test(.enabled(if: Corpus.shouldRunTests, "needs ../shared/corpus"))
     func createsTheVersionWithoutAStore() throws {
         let corpus = try Corpus.required()
-        let model = try ModelBundle(contentsOf: corpus.url(CorpusStore.moodyBundle)).version(named: "Moody 6")
+        let model = try corpus.modelBundle(.moody).version(named: "Moody 6")
         let (directory, url, _) = try create(model)
         _ = directory
         let dbQueue = try DatabaseQueue(path: url.path)

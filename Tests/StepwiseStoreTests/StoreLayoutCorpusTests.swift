@@ -12,7 +12,7 @@ struct StoreLayoutCorpusTests {
     @Test(.enabled(if: Corpus.shouldRunTests, "needs ../shared/corpus"), arguments: CorpusStore.all)
     func generatedSchemaEqualsTheSchemaCoreDataWrote(_ store: CorpusStore) throws {
         let corpus = try Corpus.required()
-        let layout = try StoreLayout(model: store.model(in: corpus))
+        let layout = try StoreLayout(model: corpus.model(of: store))
         let expected = try SQLiteSchema(expectedFor: layout)
         let (actual, primaryKeys) = try store.schemaAndPrimaryKeys(in: corpus)
 
@@ -29,7 +29,7 @@ struct StoreLayoutCorpusTests {
     @Test(.enabled(if: Corpus.shouldRunTests, "needs ../shared/corpus"), arguments: CorpusStore.all)
     func columnsComeInCoreDataOrder(_ store: CorpusStore) throws {
         let corpus = try Corpus.required()
-        let layout = try StoreLayout(model: store.model(in: corpus))
+        let layout = try StoreLayout(model: corpus.model(of: store))
         let (actual, _) = try store.schemaAndPrimaryKeys(in: corpus)
         for table in layout.tables {
             #expect(actual.table(named: table.name)?.columns.map(\.name) == table.columnNames, "\(table.name)")
@@ -39,7 +39,7 @@ struct StoreLayoutCorpusTests {
     @Test(.enabled(if: Corpus.shouldRunTests, "needs ../shared/corpus"))
     func corruptStoreHasTheTablesOfVersion2NotVersion3() throws {
         let corpus = try Corpus.required()
-        let bundle = try ModelBundle(contentsOf: corpus.url(CorpusStore.apptentiveBundle))
+        let bundle = try corpus.modelBundle(.apptentive)
         let version2 = try SQLiteSchema(expectedFor: StoreLayout(model: bundle.version(named: "ATDataModel 2")))
         let version3 = try SQLiteSchema(expectedFor: StoreLayout(model: bundle.version(named: "ATDataModel 3")))
         let (actual, _) = try CorpusStore.corrupt.schemaAndPrimaryKeys(in: corpus)
@@ -53,7 +53,7 @@ struct StoreLayoutCorpusTests {
     @Test(.enabled(if: Corpus.shouldRunTests, "needs ../shared/corpus"))
     func apptentiveVersion1LaysOutTheManyToManyAndTheOneToOne() throws {
         let corpus = try Corpus.required()
-        let model = try ModelBundle(contentsOf: corpus.url(CorpusStore.apptentiveBundle)).version(named: "ATDataModel")
+        let model = try corpus.modelBundle(.apptentive).version(named: "ATDataModel")
         let layout = try StoreLayout(model: model)
 
         let message = try #require(layout.entity(named: "ATMessage"))
@@ -95,8 +95,7 @@ struct StoreLayoutCorpusTests {
     @Test(.enabled(if: Corpus.shouldRunTests, "needs ../shared/corpus"))
     func apptentiveVersion2NumbersTheSecondPendingState() throws {
         let corpus = try Corpus.required()
-        let model = try ModelBundle(contentsOf: corpus.url(CorpusStore.apptentiveBundle)).version(
-            named: "ATDataModel 2")
+        let model = try corpus.modelBundle(.apptentive).version(named: "ATDataModel 2")
         let layout = try StoreLayout(model: model)
         #expect(layout.entity(named: "ATAbstractMessage")?.column(for: "pendingState") == "ZPENDINGSTATE")
         #expect(layout.entity(named: "ATSurveyResponse")?.column(for: "pendingState") == "ZPENDINGSTATE1")
@@ -113,8 +112,7 @@ struct StoreLayoutCorpusTests {
     @Test(.enabled(if: Corpus.shouldRunTests, "needs ../shared/corpus"))
     func apptentiveVersion5OrdersAttachmentsWithAForeignKeyOrderColumn() throws {
         let corpus = try Corpus.required()
-        let model = try ModelBundle(contentsOf: corpus.url(CorpusStore.apptentiveBundle)).version(
-            named: "ATDataModel 5")
+        let model = try corpus.modelBundle(.apptentive).version(named: "ATDataModel 5")
         let layout = try StoreLayout(model: model)
         #expect(
             layout.entity(named: "ATMessage")?.relationship(named: "attachments")?.storage
@@ -131,7 +129,7 @@ struct StoreLayoutCorpusTests {
     @Test(.enabled(if: Corpus.shouldRunTests, "needs ../shared/corpus"))
     func moodyVersion1PutsTheUniquenessConstraintInTheRootTable() throws {
         let corpus = try Corpus.required()
-        let model = try ModelBundle(contentsOf: corpus.url(CorpusStore.moodyBundle)).version(named: "Moody")
+        let model = try corpus.modelBundle(.moody).version(named: "Moody")
         let layout = try StoreLayout(model: model)
         let table = try #require(layout.table(named: "ZGEOGRAPHICREGION"))
         #expect(

@@ -10,41 +10,44 @@ import Testing
 /// (corpus README §4.1), and the half-migrated one is flagged.
 @Suite("Corpus identification", .enabled(if: Corpus.shouldRunTests, "needs ../shared/corpus"))
 struct CorpusIdentificationTests {
-    static let apptentive = "apptentive-ios/model/ATDataModel.xcdatamodeld"
-    static let moody = "objcio-moody/model/Moody.xcdatamodeld"
-    static let wibosco = "wibosco-migration-example/model/CoreDataMigration_Example.xcdatamodeld"
+    /// The shared catalogue (`CorpusStore`) names every store file of the corpus, once.
+    @Test func theCatalogueListsEveryCorpusStore() throws {
+        let corpus = try Corpus.required()
+        var files: [String] = []
+        for bundle in CorpusBundle.allCases {
+            let folder = bundle.path.split(separator: "/")[0]
+            let stores = corpus.url("\(folder)/stores")
+            let enumerator = FileManager.default.enumerator(at: stores, includingPropertiesForKeys: [.isRegularFileKey])
+            while let url = enumerator?.nextObject() as? URL {
+                let name = url.lastPathComponent
+                guard !name.hasSuffix("-wal"), !name.hasSuffix("-shm"),
+                    try url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile == true
+                else { continue }
+                let relative = url.standardizedFileURL.path.dropFirst(corpus.root.standardizedFileURL.path.count + 1)
+                files.append(String(relative))
+            }
+        }
+        #expect(CorpusStore.all.map(\.path).sorted() == files.sorted())
+        #expect(Set(CorpusStore.all.map(\.shortName)).count == 18)
+        #expect(CorpusStore.consistent.count == 17)
+        #expect(CorpusStore.inconsistent == [CorpusStore.corrupt])
+        // Every version but Moody 6 wrote a store.
+        #expect(CorpusStore.onePerVersion.map(\.version) == CorpusBundle.allVersionNames.filter { $0 != "Moody 6" })
+        for store in CorpusStore.all {
+            #expect(CorpusBundle.containing(store.version) == store.bundle, "\(store)")
+            #expect(try CorpusStore.named(store.shortName) == store)
+        }
+        #expect(throws: CorpusError.self) { try CorpusStore.named("v7") }
+    }
 
-    static let consistentStores: [(bundle: String, store: String, version: String)] = [
-        (apptentive, "apptentive-ios/stores/ATDataModelv1.sqlite", "ATDataModel"),
-        (apptentive, "apptentive-ios/stores/ATDataModelv2.sqlite", "ATDataModel 2"),
-        (apptentive, "apptentive-ios/stores/ATDataModelv3.sqlite", "ATDataModel 3"),
-        (apptentive, "apptentive-ios/stores/ATDataModelv4.sqlite", "ATDataModel 4"),
-        (apptentive, "apptentive-ios/stores/ATDataModelv5.sqlite", "ATDataModel 5"),
-        (apptentive, "apptentive-ios/stores/ATDataModelv6.sqlite", "ATDataModel 6"),
-        (apptentive, "apptentive-ios/stores/v2WALDatabase/ATDataModel.sqlite", "ATDataModel 2"),
-        (apptentive, "apptentive-ios/stores/v3WALDatabase/ATDataModel.sqlite", "ATDataModel 3"),
-        (moody, "objcio-moody/stores/Moody.moody", "Moody"),
-        (moody, "objcio-moody/stores/Moody 2.moody", "Moody 2"),
-        (moody, "objcio-moody/stores/Moody 3.moody", "Moody 3"),
-        (moody, "objcio-moody/stores/Moody 4.moody", "Moody 4"),
-        (moody, "objcio-moody/stores/Moody 5.moody", "Moody 5"),
-        (wibosco, "wibosco-migration-example/stores/CoreDataMigration_Example_1.sqlite", "CoreDataMigration_Example"),
-        (wibosco, "wibosco-migration-example/stores/CoreDataMigration_Example_2.sqlite", "CoreDataMigration_Example 2"),
-        (wibosco, "wibosco-migration-example/stores/CoreDataMigration_Example_3.sqlite", "CoreDataMigration_Example 3"),
-        (
-            wibosco, "wibosco-migration-example/stores/CoreDataMigration_Example_WAL.sqlite",
-            "CoreDataMigration_Example 4"
-        ),
-    ]
-
-    @Test(arguments: consistentStores)
-    func aCorpusStoreIsIdentifiedByHash(bundle: String, store: String, version: String) throws {
+    @Test(arguments: CorpusStore.consistent)
+    func aCorpusStoreIsIdentifiedByHash(_ store: CorpusStore) throws {
         let corpus = try Corpus.required()
         let directory = try TemporaryDirectory()
         let copy = try corpus.copyStore(store, to: directory.url)
-        let history = try ModelBundle(contentsOf: corpus.url(bundle)).history
+        let history = try corpus.modelBundle(store.bundle).history
         let identification = try VersionRegistry(history: history).identify(storeAt: copy)
-        #expect(identification.version?.name == version)
+        #expect(identification.version?.name == store.version)
         #expect(identification.matchedBy == .hash)
         #expect(identification.isConsistent)
     }
@@ -52,8 +55,8 @@ struct CorpusIdentificationTests {
     @Test func theHalfMigratedApptentiveStoreIsFlaggedInconsistent() throws {
         let corpus = try Corpus.required()
         let directory = try TemporaryDirectory()
-        let copy = try corpus.copyStore("apptentive-ios/stores/v2CorruptDatabase/ATDataModel.sqlite", to: directory.url)
-        let history = try ModelBundle(contentsOf: corpus.url(Self.apptentive)).history
+        let copy = try corpus.copyStore(CorpusStore.corrupt, to: directory.url)
+        let history = try corpus.modelBundle(.apptentive).history
         let identification = try VersionRegistry(history: history).identify(storeAt: copy)
         #expect(identification.version == nil)
         #expect(!identification.isConsistent)
@@ -63,16 +66,18 @@ struct CorpusIdentificationTests {
         }
         #expect(hashVersion == "ATDataModel 3")
         #expect(schemaVersion == "ATDataModel 2")
+        #expect(hashVersion == CorpusStore.corrupt.hashVersion)
+        #expect(schemaVersion == CorpusStore.corrupt.version)
         #expect(differences.map(\.description).contains { $0.contains("ZCUSTOMDATA") })
     }
 
     @Test func identifyingACopyLeavesItsBytesUnchanged() throws {
         let corpus = try Corpus.required()
         let directory = try TemporaryDirectory()
-        let copy = try corpus.copyStore("apptentive-ios/stores/v2WALDatabase/ATDataModel.sqlite", to: directory.url)
+        let copy = try corpus.copyStore(CorpusStore.named("2W"), to: directory.url)
         let files = ["", "-wal", "-shm"].map { URL(fileURLWithPath: copy.path + $0) }
         let before = files.map { try? Data(contentsOf: $0) }
-        let history = try ModelBundle(contentsOf: corpus.url(Self.apptentive)).history
+        let history = try corpus.modelBundle(.apptentive).history
         _ = try VersionRegistry(history: history).identify(storeAt: copy)
         let after = files.map { try? Data(contentsOf: $0) }
         #expect(after == before)
