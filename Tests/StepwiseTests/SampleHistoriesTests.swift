@@ -20,6 +20,18 @@ struct SampleHistoriesTests {
         #expect(bundle.current.name == sample.history.latest?.name)
     }
 
+    @Test(arguments: SampleHistories.all.map(\.name))
+    func theMappingFilesInVersionsEqualTheSwiftText(name: String) throws {
+        let sample = try #require(SampleHistories.all.first { $0.name == name })
+        let folder = Self.versionsFolder.appendingPathComponent("\(name).mappings")
+        let onDisk = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        #expect(Set(onDisk) == Set(sample.mappingFiles.keys), "run Scripts/regenerate-versions.sh")
+        for (file, text) in sample.mappingFiles {
+            let contents = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            #expect(contents == text, "\(file) differs; run Scripts/regenerate-versions.sh")
+        }
+    }
+
     @Test func recipesVersionsAllHaveDistinctHashes() {
         let hashes = RecipesHistory.history.versions.map(\.entityVersionHashes)
         #expect(Set(hashes).count == 4)
@@ -30,7 +42,7 @@ struct SampleHistoriesTests {
         let directory = try TemporaryDirectory()
         let url = directory.path("Recipes.sqlite")
         try StoreCreator.createStore(at: url, model: RecipesHistory.v1)
-        #expect(try DemoSeed.seedRecipes(at: url) == 13)
+        #expect(try DemoSeed.seedRecipes(at: url) == 14)
         let layout = try StoreLayout(model: RecipesHistory.v1)
         let queue = try DatabaseQueue(path: url.path)
         let (mexican, chefs, moleChef, ingredients) = try queue.read { db in

@@ -47,10 +47,10 @@ extension ObjectContext {
                 .storage
             {
                 try db.execute(
-                    sql: "DELETE FROM \(table.quoted) WHERE \(sourceColumn.quoted) = ?", arguments: [id.primaryKey])
+                    sql: "DELETE FROM \(qualified(table)) WHERE \(sourceColumn.quoted) = ?", arguments: [id.primaryKey])
             }
         }
         try db.execute(
-            sql: "DELETE FROM \(entityLayout.tableName.quoted) WHERE \"Z_PK\" = ?", arguments: [id.primaryKey])
+            sql: "DELETE FROM \(qualified(entityLayout.tableName)) WHERE \"Z_PK\" = ?", arguments: [id.primaryKey])
     }
 }

@@ -14,19 +14,19 @@ extension ObjectContext {
             keys = try Int64.fetchAll(
                 db,
                 sql:
-                    "SELECT \(column.quoted) FROM \(source.tableName.quoted) WHERE \"Z_PK\" = ? AND \(column.quoted) IS NOT NULL",
+                    "SELECT \(column.quoted) FROM \(qualified(source.tableName)) WHERE \"Z_PK\" = ? AND \(column.quoted) IS NOT NULL",
                 arguments: [id.primaryKey])
         case .inverseForeignKey(let table, let column, let orderColumn):
             let order = orderColumn.map { "\($0.quoted), " } ?? ""
             keys = try Int64.fetchAll(
-                db, sql: "SELECT \"Z_PK\" FROM \(table.quoted) WHERE \(column.quoted) = ? ORDER BY \(order)\"Z_PK\"",
+                db, sql: "SELECT \"Z_PK\" FROM \(qualified(table)) WHERE \(column.quoted) = ? ORDER BY \(order)\"Z_PK\"",
                 arguments: [id.primaryKey])
         case .joinTable(let table, let sourceColumn, let destinationColumn, let orderColumn):
             let order = orderColumn.map { "\($0.quoted), " } ?? ""
             keys = try Int64.fetchAll(
                 db,
                 sql:
-                    "SELECT \(destinationColumn.quoted) FROM \(table.quoted) WHERE \(sourceColumn.quoted) = ? ORDER BY \(order)\(destinationColumn.quoted)",
+                    "SELECT \(destinationColumn.quoted) FROM \(qualified(table)) WHERE \(sourceColumn.quoted) = ? ORDER BY \(order)\(destinationColumn.quoted)",
                 arguments: [id.primaryKey])
         }
         return try keys.map { try concreteID(primaryKey: $0, kindOf: destination) }
@@ -50,7 +50,7 @@ extension ObjectContext {
         case .foreignKey(let column, _, _):
             try db.execute(
                 sql:
-                    "UPDATE \(source.tableName.quoted) SET \(column.quoted) = NULL, \"Z_OPT\" = \"Z_OPT\" + 1 WHERE \"Z_PK\" = ? AND \(column.quoted) = ?",
+                    "UPDATE \(qualified(source.tableName)) SET \(column.quoted) = NULL, \"Z_OPT\" = \"Z_OPT\" + 1 WHERE \"Z_PK\" = ? AND \(column.quoted) = ?",
                 arguments: [id.primaryKey, destination.primaryKey])
             if let inverse = info.inverse {
                 try clearInverseToOne(of: destination, inverse: inverse, pointingTo: id)
@@ -59,11 +59,11 @@ extension ObjectContext {
             let clearOrder = orderColumn.map { ", \($0.quoted) = NULL" } ?? ""
             try db.execute(
                 sql:
-                    "UPDATE \(table.quoted) SET \(column.quoted) = NULL\(clearOrder), \"Z_OPT\" = \"Z_OPT\" + 1 WHERE \"Z_PK\" = ? AND \(column.quoted) = ?",
+                    "UPDATE \(qualified(table)) SET \(column.quoted) = NULL\(clearOrder), \"Z_OPT\" = \"Z_OPT\" + 1 WHERE \"Z_PK\" = ? AND \(column.quoted) = ?",
                 arguments: [destination.primaryKey, id.primaryKey])
         case .joinTable(let table, let sourceColumn, let destinationColumn, _):
             try db.execute(
-                sql: "DELETE FROM \(table.quoted) WHERE \(sourceColumn.quoted) = ? AND \(destinationColumn.quoted) = ?",
+                sql: "DELETE FROM \(qualified(table)) WHERE \(sourceColumn.quoted) = ? AND \(destinationColumn.quoted) = ?",
                 arguments: [id.primaryKey, destination.primaryKey])
         }
     }
@@ -94,7 +94,7 @@ extension ObjectContext {
                     try Int64.fetchOne(
                         db,
                         sql:
-                            "SELECT MAX(\(orderColumn.quoted)) FROM \(source.tableName.quoted) WHERE \(column.quoted) = ?",
+                            "SELECT MAX(\(orderColumn.quoted)) FROM \(qualified(source.tableName)) WHERE \(column.quoted) = ?",
                         arguments: [destination.primaryKey]) ?? 0
                 arguments.append((last + 1024).databaseValue)
             } else {
@@ -103,7 +103,7 @@ extension ObjectContext {
         }
         arguments.append(id.primaryKey.databaseValue)
         try db.execute(
-            sql: "UPDATE \(source.tableName.quoted) SET \(assignments.joined(separator: ", ")) WHERE \"Z_PK\" = ?",
+            sql: "UPDATE \(qualified(source.tableName)) SET \(assignments.joined(separator: ", ")) WHERE \"Z_PK\" = ?",
             arguments: StatementArguments(arguments))
         guard db.changesCount == 1 else {
             throw StoreError(path: path, kind: .rowNotFound(entity: id.entity, primaryKey: id.primaryKey))
@@ -135,14 +135,14 @@ extension ObjectContext {
                 let last =
                     try Int64.fetchOne(
                         db,
-                        sql: "SELECT MAX(\(orderColumn.quoted)) FROM \(table.quoted) WHERE \(sourceColumn.quoted) = ?",
+                        sql: "SELECT MAX(\(orderColumn.quoted)) FROM \(qualified(table)) WHERE \(sourceColumn.quoted) = ?",
                         arguments: [id.primaryKey]) ?? 0
                 columns.append(orderColumn)
                 arguments.append((last + 1024).databaseValue)
             }
             try db.execute(
                 sql:
-                    "INSERT OR IGNORE INTO \(table.quoted) (\(columns.map(\.quoted).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))",
+                    "INSERT OR IGNORE INTO \(qualified(table)) (\(columns.map(\.quoted).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))",
                 arguments: StatementArguments(arguments))
         }
     }
@@ -159,7 +159,7 @@ extension ObjectContext {
         }
         arguments.append(id.primaryKey.databaseValue)
         try db.execute(
-            sql: "UPDATE \(source.tableName.quoted) SET \(assignments.joined(separator: ", ")) WHERE \"Z_PK\" = ?",
+            sql: "UPDATE \(qualified(source.tableName)) SET \(assignments.joined(separator: ", ")) WHERE \"Z_PK\" = ?",
             arguments: StatementArguments(arguments))
     }
 
@@ -169,7 +169,7 @@ extension ObjectContext {
         else { return }
         try db.execute(
             sql:
-                "UPDATE \(table.tableName.quoted) SET \(column.quoted) = NULL, \"Z_OPT\" = \"Z_OPT\" + 1 WHERE \"Z_PK\" = ? AND \(column.quoted) = ?",
+                "UPDATE \(qualified(table.tableName)) SET \(column.quoted) = NULL, \"Z_OPT\" = \"Z_OPT\" + 1 WHERE \"Z_PK\" = ? AND \(column.quoted) = ?",
             arguments: [object.primaryKey, id.primaryKey])
     }
 
@@ -185,7 +185,7 @@ extension ObjectContext {
     func concreteID(primaryKey: Int64, kindOf entity: EntityLayout) throws -> ObjectID {
         guard entity.subentityNumbers.count > 1 else { return ObjectID(entity: entity.name, primaryKey: primaryKey) }
         let number = try Int.fetchOne(
-            db, sql: "SELECT \"Z_ENT\" FROM \(entity.tableName.quoted) WHERE \"Z_PK\" = ?", arguments: [primaryKey])
+            db, sql: "SELECT \"Z_ENT\" FROM \(qualified(entity.tableName)) WHERE \"Z_PK\" = ?", arguments: [primaryKey])
         let name = number.flatMap { layout.entity(number: $0)?.name } ?? entity.name
         return ObjectID(entity: name, primaryKey: primaryKey)
     }

@@ -27,9 +27,23 @@ public struct ObjectContext {
     /// The store's layout.
     public let layout: StoreLayout
 
-    public init(_ db: Database, layout: StoreLayout) {
+    /// The schema the store is in: `main`, or the name it was attached under
+    /// (a migration step attaches its source as `src`).
+    public let schemaName: String
+
+    /// - parameters:
+    ///   - db: A connection, inside the caller's transaction.
+    ///   - layout: The store's layout.
+    ///   - schemaName: `main` (the default), or the name the store was attached under.
+    public init(_ db: Database, layout: StoreLayout, schemaName: String = "main") {
         self.db = db
         self.layout = layout
+        self.schemaName = schemaName
+    }
+
+    /// A table name qualified by the store's schema, both quoted: `"src"."ZCHEF"`.
+    func qualified(_ table: String) -> String {
+        "\(schemaName.quoted).\(table.quoted)"
     }
 
     var path: String { db.configuration.label ?? "store" }
@@ -64,7 +78,7 @@ public struct ObjectContext {
             }
         }
         let sql =
-            "INSERT INTO \(entityLayout.tableName.quoted) (\(columns.map(\.quoted).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
+            "INSERT INTO \(qualified(entityLayout.tableName)) (\(columns.map(\.quoted).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
         try db.execute(sql: sql, arguments: StatementArguments(arguments))
         for (name, destination) in relationships {
             if let destination {
@@ -93,7 +107,7 @@ public struct ObjectContext {
         arguments.append(id.primaryKey.databaseValue)
         try db.execute(
             sql:
-                "UPDATE \(entityLayout.tableName.quoted) SET \(assignments.joined(separator: ", ")) WHERE \"Z_PK\" = ?",
+                "UPDATE \(qualified(entityLayout.tableName)) SET \(assignments.joined(separator: ", ")) WHERE \"Z_PK\" = ?",
             arguments: StatementArguments(arguments))
         guard db.changesCount == 1 else {
             throw StoreError(path: path, kind: .rowNotFound(entity: id.entity, primaryKey: id.primaryKey))
@@ -115,7 +129,7 @@ public struct ObjectContext {
             entityLayout, predicate, includingSubentities: includingSubentities)
         let rows = try Row.fetchCursor(
             db,
-            sql: "SELECT * FROM \(entityLayout.tableName.quoted) WHERE \(condition) ORDER BY \"Z_PK\"",
+            sql: "SELECT * FROM \(qualified(entityLayout.tableName)) WHERE \(condition) ORDER BY \"Z_PK\"",
             arguments: StatementArguments(arguments))
         return ObjectCursor(rows: rows, layout: layout)
     }
@@ -135,7 +149,7 @@ public struct ObjectContext {
         let (condition, arguments) = try whereClause(
             entityLayout, predicate, includingSubentities: includingSubentities)
         return try Int.fetchOne(
-            db, sql: "SELECT COUNT(*) FROM \(entityLayout.tableName.quoted) WHERE \(condition)",
+            db, sql: "SELECT COUNT(*) FROM \(qualified(entityLayout.tableName)) WHERE \(condition)",
             arguments: StatementArguments(arguments)) ?? 0
     }
 
@@ -146,7 +160,7 @@ public struct ObjectContext {
         let rows = try Row.fetchCursor(
             db,
             sql:
-                "SELECT * FROM \(entityLayout.tableName.quoted) WHERE \"Z_PK\" = ? AND \"Z_ENT\" IN (\(entityLayout.subentityNumbers.map(String.init).joined(separator: ", ")))",
+                "SELECT * FROM \(qualified(entityLayout.tableName)) WHERE \"Z_PK\" = ? AND \"Z_ENT\" IN (\(entityLayout.subentityNumbers.map(String.init).joined(separator: ", ")))",
             arguments: [id.primaryKey])
         guard let row = try rows.next() else {
             throw StoreError(path: path, kind: .rowNotFound(entity: id.entity, primaryKey: id.primaryKey))
@@ -169,10 +183,10 @@ public struct ObjectContext {
             throw StoreError(path: path, kind: .unknownEntity(entity.rootName))
         }
         try db.execute(
-            sql: "UPDATE \"Z_PRIMARYKEY\" SET \"Z_MAX\" = \"Z_MAX\" + 1 WHERE \"Z_ENT\" = ?", arguments: [root.number])
+            sql: "UPDATE \(qualified("Z_PRIMARYKEY")) SET \"Z_MAX\" = \"Z_MAX\" + 1 WHERE \"Z_ENT\" = ?", arguments: [root.number])
         guard
             let key = try Int64.fetchOne(
-                db, sql: "SELECT \"Z_MAX\" FROM \"Z_PRIMARYKEY\" WHERE \"Z_ENT\" = ?", arguments: [root.number])
+                db, sql: "SELECT \"Z_MAX\" FROM \(qualified("Z_PRIMARYKEY")) WHERE \"Z_ENT\" = ?", arguments: [root.number])
         else {
             throw StoreError(
                 path: path, kind: .schemaMismatch("Z_PRIMARYKEY has no row for \(root.name) (Z_ENT \(root.number))"))

@@ -5,7 +5,8 @@ import StepwiseStore
 
 /// Seeds sample stores with a few known rows, for the demo and for tests.
 public enum DemoSeed {
-    /// Fills a Recipes v1 store: 4 chefs, 4 recipes (3 Mexican, 1 French), 5 ingredients.
+    /// Fills a Recipes v1 store: 4 chefs, 4 recipes (3 Mexican, 1 French), 6 ingredients
+    /// ("chiles" twice: v3 shares it).
     ///
     /// In v1 `Chef.recipes` is a to-one (the modelling mistake v2 fixes), so a chef and a
     /// recipe are one-to-one and every recipe gets its own chef.
@@ -25,7 +26,7 @@ public enum DemoSeed {
                     "Mole Poblano", "Mexican", try chef("Miguel Sanchez", "Escuela de Gastronomía"),
                     [("chiles", "6"), ("chocolate", "50 g")]
                 ),
-                ("Tacos al Pastor", "Mexican", try chef("Rick Bayless", "self-taught"), [("pork", "1 kg")]),
+                ("Tacos al Pastor", "Mexican", try chef("Rick Bayless", "self-taught"), [("pork", "1 kg"), ("chiles", "2")]),
                 ("Pozole", "Mexican", try chef("Diana Kennedy", "self-taught"), [("hominy", "2 cans")]),
                 ("Boeuf Bourguignon", "French", try chef("Julia Child", "Le Cordon Bleu"), [("beef", "1.5 kg")]),
             ]

@@ -1,0 +1,214 @@
+import Foundation
+import StepwiseModel
+
+/// Stepwise's declarative mapping file: one JSON file per mapping model, kept beside the
+/// model bundle in `Versions/<Name>.mappings/`.
+///
+/// ```json
+/// {
+///   "source": "Recipes",
+///   "destination": "Recipes 2",
+///   "entityMappings": [
+///     {
+///       "name": "ChefToChef",
+///       "source": "Chef",
+///       "destination": "Chef",
+///       "policy": "ChefNamePolicy",
+///       "attributes": {
+///         "firstName": "FUNCTION($entityPolicy, \"firstNameOf:\", $source.name)",
+///         "lastName": "FUNCTION($entityPolicy, \"lastNameOf:\", $source.name)"
+///       }
+///     },
+///     {
+///       "source": "Recipe",
+///       "destination": "Recipe",
+///       "filter": "name != nil",
+///       "relationships": {
+///         "chef": "FUNCTION($manager, \"destinationInstancesForEntityMappingNamed:sourceInstances:\", \"ChefToChef\", $source.chef)"
+///       }
+///     }
+///   ]
+/// }
+/// ```
+///
+/// Keys of an entity mapping:
+/// - `source`, `destination`: entity names; leave one out for an *add* or *remove* mapping.
+/// - `name`: defaults to `<Source>To<Destination>`, as Xcode names mappings.
+/// - `kind`: `add`, `remove`, `copy`, `transform` or `custom`; deduced when left out.
+/// - `filter`: a predicate on the source rows (`name != nil AND rating > 2`).
+/// - `policy`: the name of a registered ``EntityMigrationPolicy``.
+/// - `attributes`, `relationships`: destination property → value expression.
+/// - `copyMatchingProperties` (default `true`): destination properties not listed get the
+///   same-named source property (`$source.<name>`), like Xcode's generated mappings.
+/// - `userInfo`: strings for policies.
+///
+/// Top-level keys: `source` and `destination` version names, an optional `name`, and an
+/// optional `order` when several files make one step (they run in `order`, then file-name order).
+public enum MappingFile {
+    /// Reads a mapping file and checks it against the two model versions.
+    /// - throws: ``MappingError`` naming the file and, for bad expressions, the entity
+    ///   mapping, property, line and column.
+    public static func load(_ url: URL, source: ObjectModel, destination: ObjectModel) throws -> MappingModel {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw MappingError(.invalidFile("can't read it: \(error.localizedDescription)"), file: url.path)
+        }
+        do {
+            return try decode(data, source: source, destination: destination)
+        } catch let error as MappingError {
+            throw error.adding(file: url.path)
+        }
+    }
+
+    /// The versions a mapping file connects and its order, without checking the rest.
+    public static func header(of url: URL) throws -> (source: String, destination: String, order: Int) {
+        do {
+            let header = try JSONDecoder().decode(Header.self, from: Data(contentsOf: url))
+            return (header.source, header.destination, header.order ?? 0)
+        } catch {
+            throw MappingError(.invalidFile(describe(error)), file: url.path)
+        }
+    }
+
+    /// Decodes and checks a mapping file's JSON.
+    public static func decode(_ data: Data, source: ObjectModel, destination: ObjectModel) throws -> MappingModel {
+        let file: FileModel
+        do {
+            file = try JSONDecoder().decode(FileModel.self, from: data)
+        } catch {
+            throw MappingError(.invalidFile(describe(error)))
+        }
+        guard file.source == source.name, file.destination == destination.name else {
+            throw MappingError(
+                .invalidFile(
+                    "it maps '\(file.source)' → '\(file.destination)', not '\(source.name)' → '\(destination.name)'"))
+        }
+        let mappings = try file.entityMappings.map { try entityMapping($0, source: source, destination: destination) }
+        return MappingModel(name: file.name, from: source.name, to: destination.name, entityMappings: mappings)
+    }
+
+    private static func entityMapping(_ item: FileEntityMapping, source: ObjectModel, destination: ObjectModel) throws
+        -> EntityMapping
+    {
+        let name = item.name ?? EntityMapping.defaultName(source: item.source, destination: item.destination)
+        func fail(_ error: MappingError, property: String? = nil) -> MappingError {
+            error.adding(entityMapping: name, entity: item.destination ?? item.source, property: property)
+        }
+        let sourceEntity = try item.source.map { entityName -> Entity in
+            guard let entity = source[entity: entityName] else {
+                throw fail(MappingError(.unknownEntity(entityName, version: source.name)))
+            }
+            return entity
+        }
+        let destinationEntity = try item.destination.map { entityName -> Entity in
+            guard let entity = destination[entity: entityName] else {
+                throw fail(MappingError(.unknownEntity(entityName, version: destination.name)))
+            }
+            return entity
+        }
+        let kind =
+            item.kind
+            ?? (sourceEntity == nil ? .add : destinationEntity == nil ? .remove : item.policy == nil ? .transform : .custom)
+        var filter: Predicate?
+        if let text = item.filter {
+            do {
+                filter = try ExpressionParser.parsePredicate(text)
+            } catch {
+                throw fail(error, property: "filter")
+            }
+        }
+        var attributes: [PropertyMapping] = []
+        var relationships: [PropertyMapping] = []
+        if let destinationEntity {
+            let destinationAttributes = destination.allAttributes(of: destinationEntity).filter { !$0.isTransient }
+            let destinationRelationships = destination.allRelationships(of: destinationEntity).filter { !$0.isTransient }
+            for key in (item.attributes ?? [:]).keys
+            where !destinationAttributes.contains(where: { $0.name == key }) {
+                throw fail(MappingError(.unknownProperty(entity: destinationEntity.name, property: key, version: destination.name)))
+            }
+            for key in (item.relationships ?? [:]).keys
+            where !destinationRelationships.contains(where: { $0.name == key }) {
+                throw fail(MappingError(.unknownProperty(entity: destinationEntity.name, property: key, version: destination.name)))
+            }
+            let copyMatching = (item.copyMatchingProperties ?? true) && sourceEntity != nil
+            // Same-named properties are copied only attribute to attribute and relationship
+            // to relationship: an attribute that became a relationship needs a written mapping.
+            let sourceAttributes = sourceEntity.map { Set(source.allAttributes(of: $0).map(\.name)) } ?? []
+            let sourceRelationships = sourceEntity.map { Set(source.allRelationships(of: $0).map(\.name)) } ?? []
+            for attribute in destinationAttributes {
+                if let text = item.attributes?[attribute.name] {
+                    attributes.append(PropertyMapping(attribute.name, try parse(text, fail: { fail($0, property: attribute.name) })))
+                } else if copyMatching, sourceAttributes.contains(attribute.name) {
+                    attributes.append(PropertyMapping(attribute.name, .keyPath(root: .source, path: [attribute.name])))
+                }
+            }
+            for relationship in destinationRelationships {
+                if let text = item.relationships?[relationship.name] {
+                    relationships.append(
+                        PropertyMapping(relationship.name, try parse(text, fail: { fail($0, property: relationship.name) })))
+                } else if copyMatching, sourceRelationships.contains(relationship.name) {
+                    relationships.append(PropertyMapping(relationship.name, .keyPath(root: .source, path: [relationship.name])))
+                }
+            }
+        }
+        return EntityMapping(
+            name: name, kind: kind, source: item.source, destination: item.destination, filter: filter,
+            policyName: item.policy, attributeMappings: attributes, relationshipMappings: relationships,
+            userInfo: item.userInfo ?? [:])
+    }
+
+    private static func parse(_ text: String, fail: (MappingError) -> MappingError) throws -> Expression {
+        do {
+            return try ExpressionParser.parseExpression(text)
+        } catch {
+            throw fail(error)
+        }
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.keyNotFound(let key, let context):
+            return "missing key '\(key.stringValue)' at \(path(context))"
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+            return "\(context.debugDescription) at \(path(context))"
+        case DecodingError.dataCorrupted(let context):
+            return "not valid JSON: \(context.debugDescription)"
+        default:
+            return "\(error)"
+        }
+    }
+
+    private static func path(_ context: DecodingError.Context) -> String {
+        let text = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+        return text.isEmpty ? "the top level" : text
+    }
+
+    private struct Header: Decodable {
+        var source: String
+        var destination: String
+        var order: Int?
+    }
+
+    private struct FileModel: Decodable {
+        var name: String?
+        var source: String
+        var destination: String
+        var order: Int?
+        var entityMappings: [FileEntityMapping]
+    }
+
+    private struct FileEntityMapping: Decodable {
+        var name: String?
+        var kind: EntityMapping.Kind?
+        var source: String?
+        var destination: String?
+        var filter: String?
+        var policy: String?
+        var copyMatchingProperties: Bool?
+        var attributes: [String: String]?
+        var relationships: [String: String]?
+        var userInfo: [String: String]?
+    }
+}

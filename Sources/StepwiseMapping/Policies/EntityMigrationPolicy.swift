@@ -1,0 +1,74 @@
+import GRDB
+import StepwiseStore
+
+/// Customizes how one entity mapping runs: Core Data's `NSEntityMigrationPolicy`.
+///
+/// Subclass it, override the hooks you need, call `super` for the default behaviour, and
+/// register the subclass under the name your mapping's `policy` uses:
+///
+/// ```swift
+/// final class ChefPolicy: EntityMigrationPolicy {
+///     override func function(named selector: String, arguments: [MappingValue], manager: MigrationManager) throws -> MappingValue {
+///         switch selector {
+///         case "firstName:": return .string(arguments.first?.stringValue?.split(separator: " ").first.map(String.init) ?? "")
+///         default: return try super.function(named: selector, arguments: arguments, manager: manager)
+///         }
+///     }
+/// }
+/// var policies = PolicyRegistry()
+/// policies.register("ChefPolicy") { ChefPolicy() }
+/// ```
+///
+/// The hooks run in Core Data's order, for each entity mapping:
+/// 1. ``begin(_:manager:)``;
+/// 2. pass 1: ``createDestinationInstances(forSource:in:manager:)`` per source row, then
+///    ``endInstanceCreation(for:manager:)``;
+/// 3. pass 2: ``createRelationships(forDestination:in:manager:)`` per destination instance,
+///    then ``endRelationshipCreation(for:manager:)``;
+/// 4. pass 3: ``performCustomValidation(for:manager:)``, then ``end(_:manager:)``.
+///
+/// The defaults do what the mapping says. A mapping with a policy runs row by row (its
+/// hooks must see every row); a mapping without one runs as set-based SQL when it can.
+/// A policy instance lives for one entity mapping of one step, so it may keep state.
+open class EntityMigrationPolicy {
+    public required init() {}
+
+    /// Called before anything else of the mapping runs.
+    open func begin(_ mapping: EntityMapping, manager: MigrationManager) throws {}
+
+    /// Creates the destination instance(s) for one source row. The default creates one
+    /// instance from the mapping's attribute mappings and associates it with the source.
+    open func createDestinationInstances(
+        forSource source: StoredObject, in mapping: EntityMapping, manager: MigrationManager
+    ) throws {
+        _ = try manager.createDestinationInstance(forSource: source, in: mapping, policy: self)
+    }
+
+    /// Called when every source row of the mapping has been through pass 1.
+    open func endInstanceCreation(for mapping: EntityMapping, manager: MigrationManager) throws {}
+
+    /// Sets the relationships of one destination instance. The default evaluates the
+    /// mapping's relationship mappings.
+    open func createRelationships(
+        forDestination destination: ObjectID, in mapping: EntityMapping, manager: MigrationManager
+    ) throws {
+        try manager.applyRelationshipMappings(toDestination: destination, in: mapping, policy: self)
+    }
+
+    /// Called when every destination instance of the mapping has been through pass 2.
+    open func endRelationshipCreation(for mapping: EntityMapping, manager: MigrationManager) throws {}
+
+    /// Extra checks in pass 3, after the model's own rules passed. Throw to fail the step.
+    open func performCustomValidation(for mapping: EntityMapping, manager: MigrationManager) throws {}
+
+    /// Called last.
+    open func end(_ mapping: EntityMapping, manager: MigrationManager) throws {}
+
+    /// Answers `FUNCTION($entityPolicy, "selector:", arguments…)`. Override and switch on
+    /// the selector; call `super` for selectors you don't handle.
+    open func function(named selector: String, arguments: [MappingValue], manager: MigrationManager) throws
+        -> MappingValue
+    {
+        throw MappingError(.unknownFunction(selector))
+    }
+}

@@ -1,0 +1,175 @@
+import GRDB
+import StepwiseModel
+import StepwiseStore
+
+/// Pass 1: create destination instances and their attributes.
+///
+/// An entity mapping reads exactly its source entity's rows (`Z_ENT` = that entity), not
+/// its subentities', which have mappings of their own (corpus README §6.6).
+///
+/// Two ways to run it:
+/// - **set-based**, when the mapping has no policy and its filter and attribute expressions
+///   are key paths and literals: two `INSERT … SELECT` statements, no row materialized in
+///   Swift. Primary keys are renumbered densely, in source order, as Core Data does
+///   (corpus README §6.7): `Z_MAX + ROW_NUMBER() OVER (ORDER BY Z_PK)`.
+/// - **row by row** otherwise: a cursor streams the source rows and the policy's
+///   ``EntityMigrationPolicy/createDestinationInstances(forSource:in:manager:)`` runs for each.
+extension MigrationManager {
+    /// Runs pass 1 for one entity mapping; returns the number of destination instances created.
+    func createInstances(for mapping: EntityMapping, policy: EntityMigrationPolicy?) throws -> (rows: Int, setBased: Bool) {
+        guard let sourceName = mapping.sourceEntity, mapping.kind != .remove, mapping.kind != .add else {
+            return (0, true)
+        }
+        guard let sourceEntity = sourceLayout.entity(named: sourceName) else {
+            throw MappingError(.unknownEntity(sourceName, version: sourceModel.name), entityMapping: mapping.name)
+        }
+        guard let destinationName = mapping.destinationEntity, let destinationEntity = destinationLayout.entity(named: destinationName)
+        else {
+            throw MappingError(
+                .unknownEntity(mapping.destinationEntity ?? "(none)", version: destinationModel.name),
+                entityMapping: mapping.name)
+        }
+        if destinationEntity.isAbstract {
+            throw MappingError(
+                .invalidValue("the destination entity is abstract and can't have instances"),
+                entityMapping: mapping.name, entity: destinationName)
+        }
+        progress?(.passStarted(pass: 1, entityMapping: mapping.name, total: nil))
+        if policy == nil, let rows = try createInstancesSetBased(mapping, sourceEntity, destinationEntity) {
+            progress?(.rows(pass: 1, entityMapping: mapping.name, done: rows))
+            return (rows, true)
+        }
+        let rows = try createInstancesRowByRow(mapping, sourceEntity, policy: policy ?? EntityMigrationPolicy())
+        return (rows, false)
+    }
+
+    /// The set-based form, or nil when an expression can't be written in SQL.
+    private func createInstancesSetBased(
+        _ mapping: EntityMapping, _ sourceEntity: EntityLayout, _ destinationEntity: EntityLayout
+    ) throws -> Int? {
+        guard let entity = destinationModel[entity: destinationEntity.name] else { return nil }
+        var planner = SourceJoinPlanner(
+            layout: sourceLayout, entity: sourceEntity.name, alias: "s", schema: MigrationStep.sourceSchema)
+        var filterSQL = "1"
+        var filterArguments: [DatabaseValue] = []
+        if let filter = mapping.filter {
+            guard let fragment = SQLExpressionCompiler.compile(filter, planner: &planner) else { return nil }
+            filterSQL = fragment.sql
+            filterArguments = fragment.arguments
+        }
+        var columns: [String] = []
+        var values: [String] = []
+        var valueArguments: [DatabaseValue] = []
+        for attribute in destinationModel.allAttributes(of: entity) where !attribute.isTransient {
+            guard let column = destinationEntity.attribute(named: attribute.name)?.column else { continue }
+            let defaultValue = ValueConversion.defaultValue(of: attribute)
+            var sql: String
+            var arguments: [DatabaseValue] = []
+            if let expression = mapping.attributeMappings.first(where: { $0.name == attribute.name })?.valueExpression {
+                guard let fragment = SQLExpressionCompiler.compile(expression, planner: &planner) else { return nil }
+                sql = fragment.sql
+                arguments = fragment.arguments
+                if !attribute.isOptional, !defaultValue.isNull {
+                    // Core Data's inferred mapping gives a required attribute its default
+                    // where the source had nil (optional → non-optional with a default).
+                    sql = "COALESCE(\(sql), ?)"
+                    arguments.append(defaultValue)
+                }
+            } else if defaultValue.isNull {
+                continue
+            } else {
+                sql = "?"
+                arguments = [defaultValue]
+            }
+            columns.append(column)
+            values.append(sql)
+            valueArguments += arguments
+        }
+        let lookup = try lookupTable(for: mapping.name)
+        let root = try destinationLayout.rootNumber(of: destinationEntity)
+        let sourceTable = "\(MigrationStep.sourceSchema.quotedDatabaseIdentifier).\(sourceEntity.tableName.quotedDatabaseIdentifier)"
+        let joins = planner.joinClauses
+        // 1. Allocate destination keys in source order, after the root's current Z_MAX.
+        try db.execute(
+            sql: """
+                INSERT INTO \(lookup.qualifiedName) (source_pk, destination_pk, destination_entity)
+                SELECT "s"."Z_PK",
+                       (SELECT "Z_MAX" FROM "main"."Z_PRIMARYKEY" WHERE "Z_ENT" = ?) + ROW_NUMBER() OVER (ORDER BY "s"."Z_PK"),
+                       ?
+                FROM \(sourceTable) AS "s" \(joins)
+                WHERE "s"."Z_ENT" = ? AND (\(filterSQL))
+                """,
+            arguments: StatementArguments([root.databaseValue, destinationEntity.number.databaseValue, sourceEntity.number.databaseValue] + filterArguments))
+        let created = db.changesCount
+        guard created > 0 else { return 0 }
+        // 2. Copy the rows, computing every attribute in SQL.
+        let columnList = (["Z_PK", "Z_ENT", "Z_OPT"] + columns).map(\.quotedDatabaseIdentifier).joined(separator: ", ")
+        let valueList = (["\"m\".\"destination_pk\"", "?", "1"] + values).joined(separator: ", ")
+        do {
+            try db.execute(
+                sql: """
+                    INSERT INTO "main".\(destinationEntity.tableName.quotedDatabaseIdentifier) (\(columnList))
+                    SELECT \(valueList)
+                    FROM \(lookup.qualifiedName) AS "m"
+                    JOIN \(sourceTable) AS "s" ON "s"."Z_PK" = "m"."source_pk" \(joins)
+                    """,
+                arguments: StatementArguments([destinationEntity.number.databaseValue] + valueArguments))
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+            // A uniqueness constraint failed somewhere in the batch. Forget the batch and let
+            // the row-by-row path run it again: it stops at the exact row and names it.
+            try db.execute(sql: "DELETE FROM \(lookup.qualifiedName)")
+            return nil
+        }
+        try db.execute(
+            sql: "UPDATE \"main\".\"Z_PRIMARYKEY\" SET \"Z_MAX\" = \"Z_MAX\" + ? WHERE \"Z_ENT\" = ?",
+            arguments: [created, root])
+        return created
+    }
+
+    /// Streams the source rows through the policy, one at a time.
+    private func createInstancesRowByRow(
+        _ mapping: EntityMapping, _ sourceEntity: EntityLayout, policy: EntityMigrationPolicy
+    ) throws -> Int {
+        let before = try count(of: mapping)
+        // The filter runs in Swift here, with the same semantics as its SQL form.
+        let cursor = try source.cursor(sourceEntity.name, includingSubentities: false)
+        var done = 0
+        while let object = try cursor.next() {
+            if let filter = mapping.filter, try !matches(filter, source: object, in: mapping) { continue }
+            do {
+                try policy.createDestinationInstances(forSource: object, in: mapping, manager: self)
+            } catch let error as MappingError {
+                throw error.adding(entityMapping: mapping.name, entity: sourceEntity.name, sourcePrimaryKey: object.id.primaryKey)
+            } catch let error as StoreError {
+                throw MappingError(
+                    .failed(error.description), entityMapping: mapping.name, entity: sourceEntity.name,
+                    sourcePrimaryKey: object.id.primaryKey)
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+                throw MappingError(
+                    .validation("a uniqueness constraint failed: \(error.message ?? "constraint")"),
+                    entityMapping: mapping.name, entity: mapping.destinationEntity, sourcePrimaryKey: object.id.primaryKey)
+            } catch {
+                throw MappingError(
+                    .policyFailed("\(error)"), entityMapping: mapping.name, entity: sourceEntity.name,
+                    sourcePrimaryKey: object.id.primaryKey)
+            }
+            done += 1
+            if done % 10_000 == 0 { progress?(.rows(pass: 1, entityMapping: mapping.name, done: done)) }
+        }
+        progress?(.rows(pass: 1, entityMapping: mapping.name, done: done))
+        return try count(of: mapping) - before
+    }
+
+    /// How many associations a mapping has recorded.
+    func count(of mapping: EntityMapping) throws -> Int {
+        let table = try lookupTable(for: mapping.name)
+        return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table.qualifiedName)") ?? 0
+    }
+}
+
+extension StoreLayout {
+    /// The `Z_ENT` of the root of an entity's hierarchy, whose `Z_PRIMARYKEY` row holds `Z_MAX`.
+    func rootNumber(of entity: EntityLayout) throws -> Int {
+        try entityNumber(entity.rootName)
+    }
+}

@@ -1,0 +1,90 @@
+import GRDB
+import StepwiseModel
+import StepwiseStore
+
+extension MigrationManager {
+    /// Creates one destination instance for `source` from the mapping's attribute mappings,
+    /// records the association, and returns the new instance. What
+    /// ``EntityMigrationPolicy/createDestinationInstances(forSource:in:manager:)`` does by default.
+    ///
+    /// Attributes without a mapping get their default value; a non-optional attribute whose
+    /// mapping yields nil also falls back to its default (as Core Data's inferred mappings do).
+    @discardableResult
+    public func createDestinationInstance(
+        forSource source: StoredObject, in mapping: EntityMapping, policy: EntityMigrationPolicy? = nil
+    ) throws -> ObjectID {
+        guard let entityName = mapping.destinationEntity, let entity = destinationModel[entity: entityName] else {
+            throw MappingError(
+                .unknownEntity(mapping.destinationEntity ?? "(none)", version: destinationModel.name),
+                entityMapping: mapping.name)
+        }
+        var values: [String: (any DatabaseValueConvertible)?] = [:]
+        for attribute in destinationModel.allAttributes(of: entity) where !attribute.isTransient {
+            var value = DatabaseValue.null
+            if let expression = mapping.attributeMappings.first(where: { $0.name == attribute.name })?.valueExpression {
+                do {
+                    let evaluated = try evaluate(expression, source: source, destination: nil, in: mapping, policy: policy)
+                    value = try ValueConversion.value(evaluated, for: attribute)
+                } catch let error as MappingError {
+                    throw error.adding(
+                        entityMapping: mapping.name, entity: entityName, property: attribute.name,
+                        sourcePrimaryKey: source.id.primaryKey)
+                }
+            } else {
+                value = ValueConversion.defaultValue(of: attribute)
+            }
+            if value.isNull, !attribute.isOptional {
+                value = ValueConversion.defaultValue(of: attribute)
+            }
+            values[attribute.name] = value
+        }
+        let created = try destination.insert(entityName, values)
+        try associate(source: source.id, destination: created, mapping: mapping)
+        return created
+    }
+
+    /// Sets the relationships of one destination instance from the mapping's relationship
+    /// mappings. What ``EntityMigrationPolicy/createRelationships(forDestination:in:manager:)``
+    /// does by default.
+    ///
+    /// A relationship expression may be Core Data's
+    /// `FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", …)`,
+    /// which yields destination instances, or a plain source key path (inferred mappings),
+    /// whose source instances are translated through every mapping of the step that made
+    /// instances of the relationship's destination entity.
+    public func applyRelationshipMappings(
+        toDestination destinationID: ObjectID, in mapping: EntityMapping, policy: EntityMigrationPolicy? = nil
+    ) throws {
+        guard let entityName = mapping.destinationEntity, let entity = destinationModel[entity: entityName] else { return }
+        let sourceIDs = try sourceInstances(forEntityMappingNamed: mapping.name, destinationInstances: [destinationID])
+        let sourceObject = try sourceIDs.first.map { try source.object($0) }
+        for relationshipMapping in mapping.relationshipMappings {
+            guard let expression = relationshipMapping.valueExpression,
+                let relationship = destinationModel.allRelationships(of: entity).first(where: {
+                    $0.name == relationshipMapping.name
+                })
+            else { continue }
+            do {
+                let value = try evaluate(
+                    expression, source: sourceObject, destination: destinationID, in: mapping, policy: policy)
+                var targets = value.objectIDs
+                if case .keyPath(.source, _) = expression {
+                    targets = try destinationInstances(madeFrom: targets, kindOf: relationship.destination)
+                }
+                if relationship.isToMany {
+                    for target in targets { try destination.relate(destinationID, relationship.name, to: target) }
+                } else {
+                    try destination.setToOne(destinationID, relationship.name, to: targets.first)
+                }
+            } catch let error as MappingError {
+                throw error.adding(
+                    entityMapping: mapping.name, entity: entityName, property: relationship.name,
+                    sourcePrimaryKey: sourceIDs.first?.primaryKey)
+            } catch let error as StoreError {
+                throw MappingError(
+                    .failed(error.description), entityMapping: mapping.name, entity: entityName,
+                    property: relationship.name, sourcePrimaryKey: sourceIDs.first?.primaryKey)
+            }
+        }
+    }
+}

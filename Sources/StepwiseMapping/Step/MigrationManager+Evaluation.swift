@@ -1,0 +1,168 @@
+import GRDB
+import StepwiseModel
+import StepwiseStore
+
+extension MigrationManager {
+    /// Evaluates an expression of `mapping` in Swift, for one source row and (in pass 2)
+    /// its destination instance.
+    public func evaluate(
+        _ expression: Expression, source: StoredObject?, destination: ObjectID?, in mapping: EntityMapping,
+        policy: EntityMigrationPolicy?
+    ) throws -> MappingValue {
+        let context = RowContext(manager: self, mapping: mapping, policy: policy, source: source, destination: destination)
+        return try ExpressionEvaluator.evaluate(expression, in: context)
+    }
+
+    /// Evaluates a filter predicate on one source row.
+    func matches(_ predicate: Predicate, source: StoredObject, in mapping: EntityMapping) throws -> Bool {
+        let context = RowContext(manager: self, mapping: mapping, policy: nil, source: source, destination: nil)
+        return try ExpressionEvaluator.evaluate(predicate, in: context)
+    }
+
+    /// The value of a key path from one object, following relationships as Core Data's
+    /// key-value coding does: to-ones give an object, to-manys a list, and
+    /// `@distinctUnionOfSets` (or `@distinctUnionOfObjects`, `@unionOfSets`) flattens the
+    /// rest of the path over a list; `@count` counts it.
+    func value(ofKeyPath path: ArraySlice<String>, from start: MappingValue, in objects: ObjectContext) throws
+        -> MappingValue
+    {
+        guard let key = path.first else { return start }
+        let rest = path.dropFirst()
+        if key.hasPrefix("@") {
+            switch key {
+            case "@count":
+                return .integer(Int64(start.objectIDs.count))
+            case "@distinctUnionOfSets", "@distinctUnionOfObjects", "@unionOfSets", "@unionOfObjects":
+                var seen: Set<ObjectID> = []
+                var result: [ObjectID] = []
+                for id in start.objectIDs {
+                    for found in try value(ofKeyPath: rest, from: .object(id), in: objects).objectIDs
+                    where !key.hasPrefix("@distinct") || seen.insert(found).inserted {
+                        result.append(found)
+                    }
+                }
+                return .objects(result)
+            default:
+                throw MappingError(.invalidValue("unsupported collection operator \(key)"))
+            }
+        }
+        switch start {
+        case .null:
+            return .null
+        case .object(let id):
+            let next = try propertyValue(key, of: id, in: objects)
+            return try value(ofKeyPath: rest, from: next, in: objects)
+        case .objects(let ids):
+            // A key path through a to-many without an operator: the union of the values.
+            var result: [ObjectID] = []
+            for id in ids {
+                result += try value(ofKeyPath: path, from: .object(id), in: objects).objectIDs
+            }
+            return .objects(result)
+        default:
+            throw MappingError(.invalidValue("can't follow '\(key)' from a value that is not an object"))
+        }
+    }
+
+    /// One property of one object: an attribute's value, a to-one's object, a to-many's objects.
+    func propertyValue(_ name: String, of id: ObjectID, in objects: ObjectContext) throws -> MappingValue {
+        guard let entity = objects.layout.entity(named: id.entity) else {
+            throw MappingError(.unknownEntity(id.entity, version: objects.layout.model.name))
+        }
+        if entity.attribute(named: name) != nil {
+            return MappingValue(try objects.object(id)[name])
+        }
+        guard let relationship = entity.relationship(named: name) else {
+            throw MappingError(
+                .unknownProperty(entity: id.entity, property: name, version: objects.layout.model.name))
+        }
+        let related = try objects.related(id, name)
+        if relationship.isToMany { return .objects(related) }
+        return related.first.map(MappingValue.object) ?? .null
+    }
+
+    /// The destination instances made from `sources` by any entity mapping of this step
+    /// whose destination is `entity` or one of its subentities. This resolves inferred
+    /// relationship mappings, which are plain key paths.
+    func destinationInstances(madeFrom sources: [ObjectID], kindOf entity: String) throws -> [ObjectID] {
+        var result: [ObjectID] = []
+        for source in sources {
+            guard let sourceTable = sourceLayout.entity(named: source.entity)?.tableName else { continue }
+            for table in lookupTables(producing: entity, fromSourceTable: sourceTable) {
+                result += try destinationInstances(forEntityMappingNamed: table.mapping.name, sourceInstances: [source])
+            }
+        }
+        return result
+    }
+
+    /// The lookup tables whose mapping reads `sourceTable` and creates `entity` or a subentity.
+    func lookupTables(producing entity: String, fromSourceTable sourceTable: String) -> [LookupTable] {
+        guard let wanted = destinationModel[entity: entity] else { return [] }
+        return lookupTables.filter { table in
+            guard table.sourceTable == sourceTable, let made = table.mapping.destinationEntity,
+                let madeEntity = destinationModel[entity: made]
+            else { return false }
+            return destinationModel.entity(madeEntity, isKindOf: wanted)
+        }
+    }
+}
+
+/// What an expression sees while one row is migrated.
+struct RowContext: ExpressionContext {
+    let manager: MigrationManager
+    let mapping: EntityMapping
+    let policy: EntityMigrationPolicy?
+    let source: StoredObject?
+    let destination: ObjectID?
+
+    func value(ofKeyPath path: [String], from root: ExpressionVariable) throws -> MappingValue {
+        switch root {
+        case .source, .evaluatedObject:
+            guard let source else { return .null }
+            guard let first = path.first else { return .object(source.id) }
+            // The first hop reads the row already in hand instead of fetching it again.
+            let start: MappingValue
+            if manager.sourceLayout.entity(named: source.id.entity)?.attribute(named: first) != nil {
+                start = MappingValue(source[first])
+                return try manager.value(ofKeyPath: path.dropFirst(), from: start, in: manager.source)
+            }
+            return try manager.value(ofKeyPath: path[...], from: .object(source.id), in: manager.source)
+        case .destination:
+            guard let destination else { return .null }
+            return try manager.value(ofKeyPath: path[...], from: .object(destination), in: manager.destination)
+        case .entityMapping:
+            return path.isEmpty ? .string(mapping.name) : .null
+        case .manager, .entityPolicy:
+            return .null
+        }
+    }
+
+    func call(target: Expression, selector: String, arguments: [MappingValue]) throws -> MappingValue {
+        guard case .keyPath(let root, let path) = target, path.isEmpty else {
+            throw MappingError(.unknownFunction(selector))
+        }
+        switch (root, selector) {
+        case (.manager, "destinationInstancesForEntityMappingNamed:sourceInstances:"):
+            guard arguments.count == 2, let name = arguments[0].stringValue else {
+                throw MappingError(.invalidValue("\(selector) takes a mapping name and source instances"))
+            }
+            let found = try manager.destinationInstances(
+                forEntityMappingNamed: name, sourceInstances: arguments[1].objectIDs)
+            if case .objects = arguments[1] { return .objects(found) }
+            return found.first.map(MappingValue.object) ?? .null
+        case (.manager, "sourceInstancesForEntityMappingNamed:destinationInstances:"):
+            guard arguments.count == 2, let name = arguments[0].stringValue else {
+                throw MappingError(.invalidValue("\(selector) takes a mapping name and destination instances"))
+            }
+            let found = try manager.sourceInstances(
+                forEntityMappingNamed: name, destinationInstances: arguments[1].objectIDs)
+            if case .objects = arguments[1] { return .objects(found) }
+            return found.first.map(MappingValue.object) ?? .null
+        case (.entityPolicy, _):
+            guard let policy else { throw MappingError(.unknownFunction(selector)) }
+            return try policy.function(named: selector, arguments: arguments, manager: manager)
+        default:
+            throw MappingError(.unknownFunction(selector))
+        }
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import GRDB
+import Logging
+import StepwiseModel
+import StepwiseStore
+
+/// Runs the mappings of one step and keeps track of which destination instance was made
+/// from which source instance: Core Data's `NSMigrationManager`.
+///
+/// Policies receive the manager in every hook. Through it they read the source
+/// (``source``), write the destination (``destination``), record and look up associations,
+/// and keep caches in ``userInfo`` (for example one Cuisine per distinct name).
+///
+/// **Flat memory.** Associations live in SQLite temporary tables, one per entity mapping
+/// (`temp.stepwise_map_<n>`: source `Z_PK` → destination `Z_PK`, indexed both ways), never
+/// in Swift dictionaries, so a step's memory does not grow with the number of rows.
+public final class MigrationManager {
+    /// The connection: the destination is `main`, the source is attached as `src`.
+    public let db: Database
+    public let sourceModel: ObjectModel
+    public let destinationModel: ObjectModel
+    public let sourceLayout: StoreLayout
+    public let destinationLayout: StoreLayout
+    /// Objects of the source store (read them; never write).
+    public let source: ObjectContext
+    /// Objects of the destination store.
+    public let destination: ObjectContext
+    /// Free storage for policies, shared by every mapping of the step.
+    public var userInfo: [String: Any] = [:]
+    /// The mapping model running now.
+    public internal(set) var currentMappingModel: MappingModel?
+    let policies: PolicyRegistry
+    let logger: Logger
+    let progress: (@Sendable (StepProgress) -> Void)?
+
+    /// One association table per entity mapping that has run or is running.
+    var lookupTables: [LookupTable] = []
+
+    init(
+        db: Database, sourceModel: ObjectModel, destinationModel: ObjectModel, sourceLayout: StoreLayout,
+        destinationLayout: StoreLayout, policies: PolicyRegistry, logger: Logger,
+        progress: (@Sendable (StepProgress) -> Void)?
+    ) {
+        self.db = db
+        self.sourceModel = sourceModel
+        self.destinationModel = destinationModel
+        self.sourceLayout = sourceLayout
+        self.destinationLayout = destinationLayout
+        self.source = ObjectContext(db, layout: sourceLayout, schemaName: MigrationStep.sourceSchema)
+        self.destination = ObjectContext(db, layout: destinationLayout)
+        self.policies = policies
+        self.logger = logger
+        self.progress = progress
+    }
+
+    // MARK: Associations
+
+    /// Records that `destination` was created from `source` by `mapping`.
+    public func associate(source: ObjectID, destination: ObjectID, mapping: EntityMapping) throws {
+        let table = try lookupTable(for: mapping.name)
+        let number = try destinationLayout.entityNumber(destination.entity)
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO \(table.qualifiedName) (source_pk, destination_pk, destination_entity) VALUES (?, ?, ?)",
+            arguments: [source.primaryKey, destination.primaryKey, number])
+    }
+
+    /// The destination instances the named entity mapping created from `sourceInstances`, in order.
+    /// Core Data's `destinationInstancesForEntityMappingNamed:sourceInstances:`.
+    public func destinationInstances(forEntityMappingNamed name: String, sourceInstances: [ObjectID]) throws
+        -> [ObjectID]
+    {
+        let table = try lookupTable(for: name)
+        var result: [ObjectID] = []
+        for instance in sourceInstances {
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT destination_pk, destination_entity FROM \(table.qualifiedName) WHERE source_pk = ?",
+                arguments: [instance.primaryKey])
+            for row in rows {
+                let number: Int = row["destination_entity"]
+                guard let entity = destinationLayout.entity(number: number) else { continue }
+                result.append(ObjectID(entity: entity.name, primaryKey: row["destination_pk"]))
+            }
+        }
+        return result
+    }
+
+    /// The source instances from which the named entity mapping created `destinationInstances`.
+    public func sourceInstances(forEntityMappingNamed name: String, destinationInstances: [ObjectID]) throws
+        -> [ObjectID]
+    {
+        let table = try lookupTable(for: name)
+        guard let sourceEntity = table.mapping.sourceEntity else { return [] }
+        var result: [ObjectID] = []
+        for instance in destinationInstances {
+            let keys = try Int64.fetchAll(
+                db, sql: "SELECT source_pk FROM \(table.qualifiedName) WHERE destination_pk = ?",
+                arguments: [instance.primaryKey])
+            result += keys.map { ObjectID(entity: sourceEntity, primaryKey: $0) }
+        }
+        return result
+    }
+
+    // MARK: Lookup tables
+
+    /// The association table of the entity mapping named `name`: the current mapping
+    /// model's first, then earlier ones of the same step.
+    func lookupTable(for name: String) throws -> LookupTable {
+        guard let table = lookupTables.last(where: { $0.mapping.name == name }) else {
+            throw MappingError(.unknownEntityMapping(name), mappingModel: currentMappingModel?.name)
+        }
+        return table
+    }
+
+    /// Creates the association table for an entity mapping about to run.
+    @discardableResult
+    func createLookupTable(for mapping: EntityMapping) throws -> LookupTable {
+        let sourceTable = mapping.sourceEntity.flatMap { sourceLayout.entity(named: $0)?.tableName }
+        let table = LookupTable(index: lookupTables.count, mapping: mapping, sourceTable: sourceTable)
+        // WITHOUT ROWID keyed on the source key: lookups by source are a B-tree search;
+        // the second index serves reverse lookups and validation messages.
+        try db.execute(
+            sql: """
+                CREATE TEMP TABLE \(table.name.quotedDatabaseIdentifier) (
+                    source_pk INTEGER NOT NULL PRIMARY KEY,
+                    destination_pk INTEGER NOT NULL,
+                    destination_entity INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                CREATE INDEX temp.\("\(table.name)_destination".quotedDatabaseIdentifier)
+                    ON \(table.name.quotedDatabaseIdentifier) (destination_pk);
+                """)
+        lookupTables.append(table)
+        return table
+    }
+}
+
+/// The association table of one entity mapping.
+struct LookupTable {
+    let index: Int
+    let mapping: EntityMapping
+    /// The source root table the mapping reads, whose primary keys `source_pk` holds.
+    let sourceTable: String?
+
+    var name: String { "stepwise_map_\(index)" }
+    var qualifiedName: String { "temp.\(name.quotedDatabaseIdentifier)" }
+}
+
+extension StoreLayout {
+    /// The `Z_ENT` of an entity, or a typed error.
+    func entityNumber(_ name: String) throws -> Int {
+        guard let entity = entity(named: name) else {
+            throw MappingError(.unknownEntity(name, version: model.name))
+        }
+        return entity.number
+    }
+}

@@ -1,0 +1,227 @@
+import Foundation
+import GRDB
+import Logging
+import StepwiseModel
+import StepwiseStore
+
+/// Carries a store from one model version to the next, writing a new destination file:
+/// the work of Core Data's `migrateStore(from:…to:…)` for one mapping.
+///
+/// ```swift
+/// let step = MigrationStep(from: v1, to: v2, mappingModels: [recipes1to2], policies: policies)
+/// let report = try step.run(source: oldStore, destination: newStore)
+/// ```
+///
+/// **The source is never modified.** Unless told it already works on a private copy, the
+/// step copies the source (and its `-wal`, so rows that live only in the WAL are migrated)
+/// beside the destination, checkpoints the copy, and reads that.
+///
+/// **What runs.** With no mapping model given, the mapping is inferred (``MappingInference``).
+/// Each mapping model then runs pass 1 (instances) and pass 2 (relationships) for all its
+/// entity mappings; several mapping models run in sequence into the same destination. Then
+/// the stage's `didMigrate`, then pass 3 (validation), then the destination metadata is
+/// written: the destination version's hashes, identifiers and name, the source's store UUID
+/// and the source's other metadata keys.
+///
+/// **Transactions.** All the work is one transaction on the destination, with the source
+/// attached as `src`. The destination file is new and private to the step, so durability
+/// only matters at the end: it is written with `synchronous = OFF`, then checkpointed and
+/// synced with `synchronous = FULL` before ``run(source:destination:sourceIsPrivateCopy:)``
+/// returns. On any error the destination and the private copy are deleted.
+public struct MigrationStep: Sendable {
+    /// The schema name the source is attached under.
+    public static let sourceSchema = "src"
+
+    public var sourceModel: ObjectModel
+    public var destinationModel: ObjectModel
+    /// The mapping models to run in order; empty means "infer one".
+    public var mappingModels: [MappingModel]
+    public var policies: PolicyRegistry
+    public var stage: MigrationStage
+    public var logger: Logger
+    public var progress: (@Sendable (StepProgress) -> Void)?
+
+    public init(
+        from sourceModel: ObjectModel, to destinationModel: ObjectModel, mappingModels: [MappingModel] = [],
+        policies: PolicyRegistry = PolicyRegistry(), stage: MigrationStage = MigrationStage(),
+        logger: Logger = Logger(label: "stepwise", factory: { _ in SwiftLogNoOpLogHandler() }),
+        progress: (@Sendable (StepProgress) -> Void)? = nil
+    ) {
+        self.sourceModel = sourceModel
+        self.destinationModel = destinationModel
+        self.mappingModels = mappingModels
+        self.policies = policies
+        self.stage = stage
+        self.logger = logger
+        self.progress = progress
+    }
+
+    /// Runs the step.
+    ///
+    /// - parameters:
+    ///   - source: The store at ``sourceModel``'s version. Never modified.
+    ///   - destination: Where to write the new store; nothing may exist there.
+    ///   - sourceIsPrivateCopy: Pass `true` when `source` is already a checkpointed copy
+    ///     nobody else uses (the step runner's own intermediate file): it is then read in
+    ///     place instead of copied. `willMigrate` stages write to it.
+    /// - throws: ``MappingError`` naming the mapping, entity, property and source row;
+    ///   ``StoreError`` for unreadable stores.
+    public func run(source: URL, destination: URL, sourceIsPrivateCopy: Bool = false) throws -> StepReport {
+        let started = Date()
+        let models = try resolvedMappingModels()
+        let sourceLayout = try StoreLayout(model: sourceModel)
+        let destinationLayout = try StoreLayout(model: destinationModel)
+        let workingSource = sourceIsPrivateCopy ? source : try privateCopy(of: source, beside: destination)
+        defer {
+            if !sourceIsPrivateCopy { Self.removeStoreFiles(at: workingSource) }
+        }
+        do {
+            let sourceMetadata = try prepareSource(workingSource, layout: sourceLayout)
+            var metadata = StoreMetadata(model: destinationModel, uuid: sourceMetadata.storeUUID)
+            for (key, value) in sourceMetadata.additionalEntries where metadata.additionalEntries[key] == nil {
+                metadata.additionalEntries[key] = value
+            }
+            try StoreCreator.createStore(at: destination, layout: destinationLayout, metadata: metadata)
+            let reports = try migrate(
+                into: destination, from: workingSource, models: models, sourceLayout: sourceLayout,
+                destinationLayout: destinationLayout, metadata: metadata)
+            return StepReport(
+                from: sourceModel.name, to: destinationModel.name,
+                kind: models.allSatisfy(\.isInferred) ? "inferred" : "explicit",
+                mappingModels: models.map(\.name), entityMappings: reports,
+                rows: reports.reduce(0) { $0 + $1.instances }, seconds: Date().timeIntervalSince(started))
+        } catch {
+            Self.removeStoreFiles(at: destination)
+            throw error
+        }
+    }
+
+    /// The mapping models to run: the given ones, or the inferred one.
+    func resolvedMappingModels() throws -> [MappingModel] {
+        if !mappingModels.isEmpty { return mappingModels }
+        return [try MappingInference.inferMapping(from: sourceModel, to: destinationModel)]
+    }
+
+    /// Copies the source and its `-wal` beside the destination (same file system, private).
+    private func privateCopy(of source: URL, beside destination: URL) throws -> URL {
+        try StoreFileCheck.check(source)
+        let copy = destination.deletingLastPathComponent()
+            .appendingPathComponent(".stepwise-source-\(UUID().uuidString).sqlite")
+        do {
+            try FileManager.default.copyItem(at: source, to: copy)
+            let wal = URL(fileURLWithPath: source.path + "-wal")
+            if FileManager.default.fileExists(atPath: wal.path) {
+                try FileManager.default.copyItem(at: wal, to: URL(fileURLWithPath: copy.path + "-wal"))
+            }
+        } catch {
+            Self.removeStoreFiles(at: copy)
+            throw StoreError(path: source.path, kind: .io("can't copy the store: \(error.localizedDescription)"))
+        }
+        return copy
+    }
+
+    /// Folds the copy's WAL into its main file, runs `willMigrate`, and reads its metadata.
+    private func prepareSource(_ url: URL, layout: StoreLayout) throws -> StoreMetadata {
+        let queue = try DatabaseQueue(path: url.path)
+        defer { try? queue.close() }
+        // A TRUNCATE checkpoint moves every committed WAL frame into the main file, so the
+        // attached copy is read whole even if SQLite opens it without its WAL.
+        try queue.writeWithoutTransaction { db in
+            _ = try Row.fetchAll(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+        }
+        if let willMigrate = stage.willMigrate {
+            try queue.write { db in try willMigrate(db, ObjectContext(db, layout: layout)) }
+        }
+        return try queue.read { db in try StoreMetadata.read(from: db, path: url.path) }
+    }
+
+    /// Runs every mapping model into the destination, then validates and writes metadata.
+    private func migrate(
+        into destination: URL, from source: URL, models: [MappingModel], sourceLayout: StoreLayout,
+        destinationLayout: StoreLayout, metadata: StoreMetadata
+    ) throws -> [StepReport.EntityMappingReport] {
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            SQLExpressionCompiler.registerFunctions(in: db)
+        }
+        let queue = try DatabaseQueue(path: destination.path, configuration: configuration)
+        defer { try? queue.close() }
+        var reports: [StepReport.EntityMappingReport] = []
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA synchronous = OFF")
+            try db.execute(sql: "ATTACH DATABASE ? AS \(Self.sourceSchema.quotedDatabaseIdentifier)", arguments: [source.path])
+            defer { try? db.execute(sql: "DETACH DATABASE \(Self.sourceSchema.quotedDatabaseIdentifier)") }
+            try db.inTransaction {
+                let manager = MigrationManager(
+                    db: db, sourceModel: sourceModel, destinationModel: destinationModel, sourceLayout: sourceLayout,
+                    destinationLayout: destinationLayout, policies: policies, logger: logger, progress: progress)
+                var policiesByMapping: [(EntityMapping, EntityMigrationPolicy?)] = []
+                for model in models {
+                    manager.currentMappingModel = model
+                    do {
+                        let started = try startMappings(model, manager: manager)
+                        policiesByMapping += started
+                        for (mapping, policy) in started {
+                            let (instances, setBased) = try manager.createInstances(for: mapping, policy: policy)
+                            try policy?.endInstanceCreation(for: mapping, manager: manager)
+                            reports.append(.init(name: mapping.name, instances: instances, links: 0, setBased: setBased))
+                        }
+                        for (mapping, policy) in started {
+                            let links = try manager.createRelationships(for: mapping, policy: policy)
+                            try policy?.endRelationshipCreation(for: mapping, manager: manager)
+                            if let index = reports.lastIndex(where: { $0.name == mapping.name }) {
+                                reports[index].links = links
+                            }
+                        }
+                    } catch let error as MappingError {
+                        throw error.adding(mappingModel: model.name)
+                    }
+                }
+                try manager.completeInverses()
+                if let didMigrate = stage.didMigrate {
+                    try didMigrate(db, manager.destination)
+                }
+                try manager.validateDestination()
+                for (mapping, policy) in policiesByMapping {
+                    try policy?.performCustomValidation(for: mapping, manager: manager)
+                    try policy?.end(mapping, manager: manager)
+                }
+                try metadata.write(to: db, path: destination.path)
+                return .commit
+            }
+        }
+        // Make the finished file durable on its own: everything into the main file, synced.
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+            _ = try Row.fetchAll(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+        }
+        return reports
+    }
+
+    /// Creates each entity mapping's lookup table and policy, and calls the policies' `begin`.
+    private func startMappings(_ model: MappingModel, manager: MigrationManager) throws
+        -> [(EntityMapping, EntityMigrationPolicy?)]
+    {
+        var started: [(EntityMapping, EntityMigrationPolicy?)] = []
+        for mapping in model.entityMappings {
+            try manager.createLookupTable(for: mapping)
+            var policy: EntityMigrationPolicy?
+            if let name = mapping.policyName, !name.isEmpty {
+                guard let made = policies.makePolicy(named: name) else {
+                    throw MappingError(.unknownPolicy(name), entityMapping: mapping.name)
+                }
+                policy = made
+            }
+            try policy?.begin(mapping, manager: manager)
+            started.append((mapping, policy))
+        }
+        return started
+    }
+
+    /// Deletes a store file and its companions, ignoring missing ones.
+    static func removeStoreFiles(at url: URL) {
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            try? FileManager.default.removeItem(atPath: url.path + suffix)
+        }
+    }
+}

@@ -1,0 +1,191 @@
+import GRDB
+import StepwiseModel
+import StepwiseStore
+
+/// Pass 2: create relationships.
+///
+/// A relationship mapping whose expression is
+/// `FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "<Mapping>", $source.<path>)`
+/// or a plain `$source.<path>` (inferred mappings) runs set-based: the source path becomes
+/// `(owner, target)` pairs (``SourceRelationshipPath``), both ends are translated through the
+/// lookup tables, and the destination's storage is written in one statement: an
+/// `UPDATE … FROM` for foreign keys, an `INSERT` for join tables. Ordered relationships keep
+/// their source order, written as positions 1024, 2048, … like Core Data's `Z_FOK_` values.
+/// Anything else (a policy, a `FUNCTION` of the policy) runs row by row.
+extension MigrationManager {
+    /// Runs pass 2 for one entity mapping; returns the number of links written.
+    func createRelationships(for mapping: EntityMapping, policy: EntityMigrationPolicy?) throws -> Int {
+        guard mapping.sourceEntity != nil, let destinationName = mapping.destinationEntity,
+            let destinationEntity = destinationLayout.entity(named: destinationName),
+            mapping.kind != .remove, mapping.kind != .add
+        else { return 0 }
+        progress?(.passStarted(pass: 2, entityMapping: mapping.name, total: nil))
+        var rowByRow: [PropertyMapping] = []
+        var links = 0
+        if policy == nil {
+            for relationshipMapping in mapping.relationshipMappings where relationshipMapping.valueExpression != nil {
+                if let written = try linkSetBased(relationshipMapping, of: mapping, destinationEntity) {
+                    links += written
+                } else {
+                    rowByRow.append(relationshipMapping)
+                }
+            }
+            if rowByRow.isEmpty { return links }
+        }
+        // Row by row: the policy's hook (or the default) for every destination instance.
+        let activePolicy = policy ?? EntityMigrationPolicy()
+        var remaining = mapping
+        if policy == nil { remaining.relationshipMappings = rowByRow }
+        let table = try lookupTable(for: mapping.name)
+        var batch: [(Int64, ObjectID)] = []
+        func flush() throws {
+            for (sourceKey, destination) in batch {
+                do {
+                    try activePolicy.createRelationships(forDestination: destination, in: remaining, manager: self)
+                } catch let error as MappingError {
+                    throw error.adding(entityMapping: mapping.name, entity: destinationName, sourcePrimaryKey: sourceKey)
+                } catch {
+                    throw MappingError(
+                        .policyFailed("\(error)"), entityMapping: mapping.name, entity: destinationName,
+                        sourcePrimaryKey: sourceKey)
+                }
+                links += 1
+            }
+            batch.removeAll(keepingCapacity: true)
+        }
+        // Read the keys in pages of 1000 (keyset pagination on destination_pk) instead of
+        // holding a cursor open: the hooks write to the destination in between, and memory
+        // stays bounded by the page size.
+        var lastKey: Int64 = -1
+        while true {
+            let page = try Row.fetchAll(
+                db,
+                sql: "SELECT source_pk, destination_pk, destination_entity FROM \(table.qualifiedName) WHERE destination_pk > ? ORDER BY destination_pk LIMIT 1000",
+                arguments: [lastKey])
+            if page.isEmpty { break }
+            for row in page {
+                let number: Int = row["destination_entity"]
+                let name = destinationLayout.entity(number: number)?.name ?? destinationName
+                batch.append((row["source_pk"], ObjectID(entity: name, primaryKey: row["destination_pk"])))
+                lastKey = row["destination_pk"]
+            }
+            try flush()
+            progress?(.rows(pass: 2, entityMapping: mapping.name, done: links))
+        }
+        return links
+    }
+
+    /// One relationship mapping as set-based SQL, or nil when it must run row by row.
+    private func linkSetBased(
+        _ relationshipMapping: PropertyMapping, of mapping: EntityMapping, _ destinationEntity: EntityLayout
+    ) throws -> Int? {
+        guard let expression = relationshipMapping.valueExpression,
+            let sourceName = mapping.sourceEntity,
+            let relationship = destinationEntity.relationship(named: relationshipMapping.name)
+        else { return nil }
+        // Which source path, and which lookup tables translate its targets.
+        let path: [String]
+        var namedMapping: String?
+        switch expression {
+        case .keyPath(.source, let keyPath):
+            path = keyPath
+        case .function(
+            .keyPath(.manager, []), "destinationInstancesForEntityMappingNamed:sourceInstances:",
+            let arguments):
+            guard arguments.count == 2, case .constant(.string(let name)) = arguments[0],
+                case .keyPath(.source, let keyPath) = arguments[1]
+            else { return nil }
+            path = keyPath
+            namedMapping = name
+        default:
+            return nil
+        }
+        guard let pairs = SourceRelationshipPath(layout: sourceLayout, from: sourceName, path: path, schema: MigrationStep.sourceSchema)
+        else { return nil }
+        let targets: [LookupTable]
+        if let namedMapping {
+            targets = [try lookupTable(for: namedMapping)]
+        } else {
+            targets = lookupTables(producing: relationship.destination, fromSourceTable: pairs.finalEntity.tableName)
+        }
+        guard !targets.isEmpty else { return 0 }
+        let owners = try lookupTable(for: mapping.name)
+        let targetUnion = targets.map {
+            "SELECT source_pk, destination_pk, destination_entity FROM \($0.qualifiedName)"
+        }.joined(separator: " UNION ALL ")
+        let mapped = """
+            SELECT "o"."destination_pk" AS owner, "t"."destination_pk" AS target, "t"."destination_entity" AS target_entity,
+                   ROW_NUMBER() OVER (PARTITION BY "o"."destination_pk" ORDER BY "p"."position", "p"."target") * 1024 AS position
+            FROM (\(pairs.sql)) AS "p"
+            JOIN \(owners.qualifiedName) AS "o" ON "o"."source_pk" = "p"."owner"
+            JOIN (\(targetUnion)) AS "t" ON "t"."source_pk" = "p"."target"
+            """
+        func table(_ name: String) -> String { "\"main\".\(name.quotedDatabaseIdentifier)" }
+        switch relationship.storage {
+        case .foreignKey(let column, let entityColumn, _):
+            let entityAssignment = entityColumn.map { ", \($0.quotedDatabaseIdentifier) = \"x\".target_entity" } ?? ""
+            try db.execute(
+                sql: """
+                    UPDATE \(table(destinationEntity.tableName))
+                    SET \(column.quotedDatabaseIdentifier) = "x".target\(entityAssignment)
+                    FROM (\(mapped)) AS "x"
+                    WHERE \(table(destinationEntity.tableName)).\"Z_PK\" = "x".owner
+                    """)
+        case .inverseForeignKey(let inverseTable, let column, let orderColumn):
+            let orderAssignment = orderColumn.map { ", \($0.quotedDatabaseIdentifier) = \"x\".position" } ?? ""
+            try db.execute(
+                sql: """
+                    UPDATE \(table(inverseTable))
+                    SET \(column.quotedDatabaseIdentifier) = "x".owner\(orderAssignment)
+                    FROM (\(mapped)) AS "x"
+                    WHERE \(table(inverseTable)).\"Z_PK\" = "x".target
+                    """)
+        case .joinTable(let joinTable, let sourceColumn, let destinationColumn, let orderColumn):
+            var columns = [sourceColumn, destinationColumn]
+            var values = ["\"x\".owner", "\"x\".target"]
+            if let orderColumn {
+                columns.append(orderColumn)
+                values.append("\"x\".position")
+            }
+            try db.execute(
+                sql: """
+                    INSERT OR IGNORE INTO \(table(joinTable)) (\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")))
+                    SELECT \(values.joined(separator: ", ")) FROM (\(mapped)) AS "x"
+                    """)
+        }
+        return db.changesCount
+    }
+
+    /// Completes what Core Data keeps automatically: the second foreign key of each
+    /// one-to-one, and the positions of ordered to-manys whose inverse alone was mapped.
+    func completeInverses() throws {
+        for entity in destinationLayout.entities {
+            for relationship in entity.relationships where relationship.declaringEntity == entity.name {
+                guard case .foreignKey(let column, _, let orderColumn) = relationship.storage,
+                    let inverseName = relationship.inverse,
+                    let target = destinationLayout.entity(named: relationship.destination)
+                else { continue }
+                let table = "\"main\".\(entity.tableName.quotedDatabaseIdentifier)"
+                let targetTable = "\"main\".\(target.tableName.quotedDatabaseIdentifier)"
+                if case .foreignKey(let inverseColumn, _, _) = target.relationship(named: inverseName)?.storage {
+                    // One-to-one: fill this side from the other where only the other was set.
+                    try db.execute(
+                        sql: """
+                            UPDATE \(table) SET \(column.quotedDatabaseIdentifier) = (
+                                SELECT "t"."Z_PK" FROM \(targetTable) AS "t" WHERE "t".\(inverseColumn.quotedDatabaseIdentifier) = \(table)."Z_PK" LIMIT 1)
+                            WHERE \(column.quotedDatabaseIdentifier) IS NULL AND "Z_ENT" IN (\(entity.subentityNumbers.map(String.init).joined(separator: ", ")))
+                            """)
+                }
+                if let orderColumn {
+                    try db.execute(
+                        sql: """
+                            UPDATE \(table) SET \(orderColumn.quotedDatabaseIdentifier) = "x".position
+                            FROM (SELECT "Z_PK" AS pk, ROW_NUMBER() OVER (PARTITION BY \(column.quotedDatabaseIdentifier) ORDER BY "Z_PK") * 1024 AS position
+                                  FROM \(table) WHERE \(column.quotedDatabaseIdentifier) IS NOT NULL) AS "x"
+                            WHERE \(table)."Z_PK" = "x".pk AND \(table).\(orderColumn.quotedDatabaseIdentifier) IS NULL
+                            """)
+                }
+            }
+        }
+    }
+}

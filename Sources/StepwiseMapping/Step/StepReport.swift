@@ -1,0 +1,27 @@
+/// What one migration step did.
+public struct StepReport: Sendable, Hashable, Codable {
+    /// How one entity mapping ran.
+    public struct EntityMappingReport: Sendable, Hashable, Codable {
+        public var name: String
+        /// Destination instances created in pass 1.
+        public var instances: Int
+        /// Relationship links written in pass 2.
+        public var links: Int
+        /// Whether pass 1 ran as set-based SQL (`true`) or row by row through a policy (`false`).
+        public var setBased: Bool
+    }
+
+    /// The source version's name.
+    public var from: String
+    /// The destination version's name.
+    public var to: String
+    /// `"inferred"` or `"explicit"`.
+    public var kind: String
+    /// The mapping models run, in order.
+    public var mappingModels: [String]
+    public var entityMappings: [EntityMappingReport]
+    /// Destination instances created, all mappings together.
+    public var rows: Int
+    /// Wall-clock duration of the step.
+    public var seconds: Double
+}

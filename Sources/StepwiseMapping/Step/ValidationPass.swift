@@ -1,0 +1,126 @@
+import GRDB
+import StepwiseModel
+import StepwiseStore
+
+/// Pass 3: validate the destination against its model.
+///
+/// Every check is one SQL query over the destination. A failure names the entity, the
+/// property and the *source* row's primary key (found through the lookup tables), so the
+/// bad input can be fixed:
+/// - non-optional attributes and to-ones must not be nil;
+/// - to-manys must respect their minimum and maximum counts;
+/// - every foreign key and join-table row must point to an existing row of the right entity;
+/// - uniqueness constraints hold (the tables enforce them while rows are inserted).
+extension MigrationManager {
+    func validateDestination() throws {
+        progress?(.validating)
+        for entity in destinationLayout.entities where !entity.isAbstract {
+            guard let modelEntity = destinationModel[entity: entity.name] else { continue }
+            let table = "\"main\".\(entity.tableName.quotedDatabaseIdentifier)"
+            for attribute in destinationModel.allAttributes(of: modelEntity)
+            where !attribute.isOptional && !attribute.isTransient {
+                guard let column = entity.attribute(named: attribute.name)?.column else { continue }
+                if let key = try Int64.fetchOne(
+                    db,
+                    sql: "SELECT \"Z_PK\" FROM \(table) WHERE \"Z_ENT\" = ? AND \(column.quotedDatabaseIdentifier) IS NULL LIMIT 1",
+                    arguments: [entity.number])
+                {
+                    throw try violation(
+                        "the required attribute has no value", entity: entity, property: attribute.name, destinationKey: key)
+                }
+            }
+            for relationship in destinationModel.allRelationships(of: modelEntity) where !relationship.isTransient {
+                try validate(relationship, of: entity)
+            }
+        }
+        try validateForeignKeys()
+    }
+
+    private func validate(_ relationship: Relationship, of entity: EntityLayout) throws {
+        guard let layout = entity.relationship(named: relationship.name) else { return }
+        let table = "\"main\".\(entity.tableName.quotedDatabaseIdentifier)"
+        if case .foreignKey(let column, _, _) = layout.storage, !relationship.isOptional {
+            if let key = try Int64.fetchOne(
+                db,
+                sql: "SELECT \"Z_PK\" FROM \(table) WHERE \"Z_ENT\" = ? AND \(column.quotedDatabaseIdentifier) IS NULL LIMIT 1",
+                arguments: [entity.number])
+            {
+                throw try violation(
+                    "the required relationship has no destination", entity: entity, property: relationship.name,
+                    destinationKey: key)
+            }
+        }
+        guard relationship.isToMany, relationship.minCount > 0 || relationship.maxCount > 0 else { return }
+        let countSQL: String
+        switch layout.storage {
+        case .foreignKey:
+            return
+        case .inverseForeignKey(let inverseTable, let column, _):
+            countSQL =
+                "(SELECT COUNT(*) FROM \"main\".\(inverseTable.quotedDatabaseIdentifier) AS \"d\" WHERE \"d\".\(column.quotedDatabaseIdentifier) = \"e\".\"Z_PK\")"
+        case .joinTable(let joinTable, let sourceColumn, _, _):
+            countSQL =
+                "(SELECT COUNT(*) FROM \"main\".\(joinTable.quotedDatabaseIdentifier) AS \"d\" WHERE \"d\".\(sourceColumn.quotedDatabaseIdentifier) = \"e\".\"Z_PK\")"
+        }
+        var conditions: [String] = []
+        if relationship.minCount > 0 { conditions.append("\(countSQL) < \(relationship.minCount)") }
+        if relationship.maxCount > 0 { conditions.append("\(countSQL) > \(relationship.maxCount)") }
+        if let key = try Int64.fetchOne(
+            db,
+            sql: "SELECT \"e\".\"Z_PK\" FROM \(table) AS \"e\" WHERE \"e\".\"Z_ENT\" = ? AND (\(conditions.joined(separator: " OR "))) LIMIT 1",
+            arguments: [entity.number])
+        {
+            throw try violation(
+                "the relationship must hold between \(relationship.minCount) and \(relationship.maxCount == 0 ? "any number of" : String(relationship.maxCount)) objects",
+                entity: entity, property: relationship.name, destinationKey: key)
+        }
+    }
+
+    /// Every foreign key points to an existing row of its destination entity (or a subentity).
+    private func validateForeignKeys() throws {
+        for entity in destinationLayout.entities {
+            for relationship in entity.relationships where relationship.declaringEntity == entity.name {
+                guard case .foreignKey(let column, _, _) = relationship.storage,
+                    let target = destinationLayout.entity(named: relationship.destination)
+                else { continue }
+                let table = "\"main\".\(entity.tableName.quotedDatabaseIdentifier)"
+                let targetTable = "\"main\".\(target.tableName.quotedDatabaseIdentifier)"
+                if let key = try Int64.fetchOne(
+                    db,
+                    sql: """
+                        SELECT "e"."Z_PK" FROM \(table) AS "e"
+                        WHERE "e".\(column.quotedDatabaseIdentifier) IS NOT NULL
+                          AND "e"."Z_ENT" IN (\(entity.subentityNumbers.map(String.init).joined(separator: ", ")))
+                          AND NOT EXISTS (SELECT 1 FROM \(targetTable) AS "t" WHERE "t"."Z_PK" = "e".\(column.quotedDatabaseIdentifier)
+                                          AND "t"."Z_ENT" IN (\(target.subentityNumbers.map(String.init).joined(separator: ", "))))
+                        LIMIT 1
+                        """)
+                {
+                    throw try violation(
+                        "the relationship points to a \(target.name) that doesn't exist", entity: entity,
+                        property: relationship.name, destinationKey: key)
+                }
+            }
+        }
+    }
+
+    /// A validation error naming the source row the bad destination row was made from.
+    private func violation(_ reason: String, entity: EntityLayout, property: String, destinationKey: Int64) throws
+        -> MappingError
+    {
+        var sourceKey: Int64?
+        var mappingName: String?
+        for table in lookupTables where table.mapping.destinationEntity == entity.name {
+            if let key = try Int64.fetchOne(
+                db, sql: "SELECT source_pk FROM \(table.qualifiedName) WHERE destination_pk = ?", arguments: [destinationKey])
+            {
+                sourceKey = key
+                mappingName = table.mapping.name
+                break
+            }
+        }
+        return MappingError(
+            .validation("\(reason) (destination Z_PK \(destinationKey))"), mappingModel: currentMappingModel?.name,
+            entityMapping: mappingName, entity: entity.name, property: property, sourcePrimaryKey: sourceKey)
+    }
+}

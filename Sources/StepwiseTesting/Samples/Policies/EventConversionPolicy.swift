@@ -1,0 +1,33 @@
+import Foundation
+import StepwiseMapping
+
+/// Events 1 → 2: converts `Event.timeStamp` for the two new entities.
+///
+/// - `"secondsSince1970:"`: the date as seconds since 1970-01-01 UTC (a Double);
+/// - `"mediumDateString:"`: the date in the medium date style, en_US_POSIX, UTC ("Jan 2, 2001").
+public final class EventConversionPolicy: EntityMigrationPolicy {
+    public override func function(named selector: String, arguments: [MappingValue], manager: MigrationManager) throws
+        -> MappingValue
+    {
+        switch selector {
+        case "secondsSince1970:":
+            guard let date = arguments.first?.dateValue else { return .null }
+            return .double(date.timeIntervalSince1970)
+        case "mediumDateString:":
+            guard let date = arguments.first?.dateValue else { return .null }
+            return .string(Self.formatter.string(from: date))
+        default:
+            return try super.function(named: selector, arguments: arguments, manager: manager)
+        }
+    }
+
+    // DateFormatter is thread-safe for formatting once configured; this one is never mutated.
+    nonisolated(unsafe) static let formatter: DateFormatter = {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateStyle = .medium
+        formatter.timeStyle = .none
+        return formatter
+    }()
+}

@@ -1,0 +1,20 @@
+import StepwiseMapping
+
+/// The policies the sample histories' mapping files name, and the corpus policies.
+///
+/// The CLI registers these so `stepwise migrate-step` can run the mappings in `Versions/`;
+/// an app registers its own in code.
+public enum SamplePolicies {
+    public static var registry: PolicyRegistry {
+        var registry = PolicyRegistry()
+        registry.register("ChefNamePolicy") { ChefNamePolicy() }
+        registry.register("CuisinePolicy") { CuisinePolicy() }
+        registry.register("SharedIngredientPolicy") { SharedIngredientPolicy() }
+        registry.register("UniversityEstYearPolicy") { UniversityEstYearPolicy() }
+        registry.register("CountryNormalizationPolicy") { CountryNormalizationPolicy() }
+        registry.register("EventConversionPolicy") { EventConversionPolicy() }
+        registry.register("Country5ToCountry6Policy") { Country5ToCountry6Policy() }
+        registry.register("Post2ToPost3MigrationPolicy") { Post2ToPost3MigrationPolicy() }
+        return registry
+    }
+}
