@@ -14,7 +14,8 @@ struct StepwiseCommand: ParsableCommand {
             """,
         version: StepwiseVersion.current,
         subcommands: [
-            DemoCommand.self, InspectCommand.self, CreateCommand.self, SchemaCommand.self, MigrateStepCommand.self,
+            DemoCommand.self, InspectCommand.self, CreateCommand.self, SchemaCommand.self, DiffCommand.self,
+            MigrateStepCommand.self,
             SamplesCommand.self,
         ]
     )

@@ -1,0 +1,138 @@
+import StepwiseModel
+
+/// An attribute type change that keeps every value, which inference accepts although
+/// Core Data's lightweight migration doesn't.
+///
+/// Core Data infers no mapping when an attribute changes type. Stepwise accepts these
+/// changes, because each one maps every source value to exactly one destination value that
+/// means the same:
+///
+/// | source | destination | SQL the engine runs on the source column `x` |
+/// | --- | --- | --- |
+/// | Integer 16 | Integer 32, Integer 64 | `x` (both are INTEGER columns) |
+/// | Integer 32 | Integer 64 | `x` |
+/// | Integer 16, 32, 64 | Double | `CAST(x AS REAL)` |
+/// | Float | Double | `x` (Core Data already stores a Float as a REAL) |
+/// | Integer 16, 32, 64 | String | `CAST(x AS TEXT)`: `42` → `"42"` |
+/// | Boolean | String | `CAST(x AS TEXT)`: `"1"` or `"0"`, as `NSNumber.stringValue` spells a Boolean |
+/// | Double, Float, Decimal | String | the shortest of SQLite's 15-digit text and `printf('%!.17g', x)` that reads back as the same REAL: `0.5` → `"0.5"`, `0.1 + 0.2` → `"0.30000000000000004"` |
+/// | Date | String | ISO 8601 in UTC with milliseconds, `strftime('%Y-%m-%dT%H:%M:%fZ', x + 978307200, 'unixepoch')`: `"2024-01-02T03:04:05.678Z"` |
+/// | UUID | String | the uppercase hyphenated form of the 16 stored bytes, as `UUID.uuidString` spells it |
+/// | URI | String | `x` (Core Data stores a URI as its text) |
+///
+/// NULL stays NULL in every case. Caveats, which the inference accepts knowingly:
+/// - an Integer 64 beyond ±2⁵³ becomes the nearest Double;
+/// - a Date keeps millisecond precision as a String (the finest ISO 8601 `Date.ISO8601FormatStyle` writes);
+/// - a Float's String is its stored REAL's (`0.1` as a Float reads `"0.10000000149011612"`).
+///
+/// Every other change (String → Integer 32, Double → Integer 64, Integer 64 → Integer 16,
+/// Date → Double, Boolean → Integer 16, anything to or from Binary or Transformable…) is a
+/// ``InferenceProblem/Reason/lossyTypeChange(from:to:)``.
+///
+/// The inferred ``PropertyMapping`` keeps the plain expression `$source.x` and records the
+/// widening in its ``PropertyMapping/userInfo`` under ``userInfoKey``, spelled as
+/// ``userInfoValue`` (`"integer16→integer32"`); ``PropertyMapping/widening`` reads it back.
+public struct TypeWidening: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The source attribute's type.
+    public var source: AttributeType
+    /// The destination attribute's type.
+    public var destination: AttributeType
+
+    /// The widening from `source` to `destination`, or nil when the change can lose values
+    /// (or when the types are the same).
+    public init?(from source: AttributeType, to destination: AttributeType) {
+        guard Self.isWidening(from: source, to: destination) else { return nil }
+        self.source = source
+        self.destination = destination
+    }
+
+    /// The `userInfo` key of an inferred ``PropertyMapping`` that widens its value.
+    public static let userInfoKey = "stepwise.widening"
+
+    /// The widening as its `userInfo` value: the types' case names joined by an arrow,
+    /// `"integer16→integer32"`, `"boolean→string"`.
+    public var userInfoValue: String {
+        "\(Self.caseName(source))→\(Self.caseName(destination))"
+    }
+
+    /// Reads a ``userInfoValue`` back; nil when it isn't one.
+    public init?(userInfoValue: String) {
+        let parts = userInfoValue.split(separator: "→", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 2,
+            let source = AttributeType.allCases.first(where: { Self.caseName($0) == parts[0] }),
+            let destination = AttributeType.allCases.first(where: { Self.caseName($0) == parts[1] })
+        else { return nil }
+        self.init(from: source, to: destination)
+    }
+
+    /// `Integer 16 → Integer 32`.
+    public var description: String {
+        "\(source.rawValue) → \(destination.rawValue)"
+    }
+
+    /// Every widening inference accepts, in the order of the table above.
+    public static var all: [TypeWidening] {
+        AttributeType.allCases.flatMap { source in
+            AttributeType.allCases.compactMap { TypeWidening(from: source, to: $0) }
+        }
+    }
+
+    /// The SQL expression that converts the source column `column` (already quoted, e.g.
+    /// `"ZRATING"` or `t."ZRATING"`) to the destination type: the reference for the migration
+    /// engine, tested against SQLite.
+    public func sqlExpression(converting column: String) -> String {
+        let x = column
+        switch (source, destination) {
+        case (.integer16, .double), (.integer32, .double), (.integer64, .double):
+            return "CAST(\(x) AS REAL)"
+        case (.integer16, .string), (.integer32, .string), (.integer64, .string), (.boolean, .string):
+            return "CAST(\(x) AS TEXT)"
+        case (.double, .string), (.float, .string), (.decimal, .string):
+            // SQLite 3.40's CAST(real AS TEXT) keeps 15 significant digits, which doesn't
+            // always read back as the same REAL; `%!.17g` always does, but spells 0.1 as
+            // 0.10000000000000001. Use the 15-digit text when it is exact.
+            return
+                "CASE WHEN typeof(\(x)) = 'real' AND CAST(CAST(\(x) AS TEXT) AS REAL) <> \(x) THEN printf('%!.17g', \(x)) ELSE CAST(\(x) AS TEXT) END"
+        case (.date, .string):
+            // TIMESTAMP columns hold seconds since 2001-01-01 00:00:00 UTC (NSDate's reference
+            // date); 978307200 is that instant in Unix time.
+            return "strftime('%Y-%m-%dT%H:%M:%fZ', \(x) + 978307200, 'unixepoch')"
+        case (.uuid, .string):
+            // Core Data stores a UUID as 16 raw bytes; hex() spells them in uppercase.
+            let hex = "hex(\(x))"
+            let groups = [(1, 8), (9, 4), (13, 4), (17, 4), (21, 12)].map { "substr(\(hex), \($0.0), \($0.1))" }
+            return
+                "CASE typeof(\(x)) WHEN 'blob' THEN \(groups.joined(separator: " || '-' || ")) ELSE CAST(\(x) AS TEXT) END"
+        default:
+            // Integer 16 → 32 → 64, Float → Double and URI → String keep the stored value.
+            return x
+        }
+    }
+
+    private static func isWidening(from source: AttributeType, to destination: AttributeType) -> Bool {
+        switch (source, destination) {
+        case (.integer16, .integer32), (.integer16, .integer64), (.integer32, .integer64):
+            return true
+        case (.integer16, .double), (.integer32, .double), (.integer64, .double), (.float, .double):
+            return true
+        case (.integer16, .string), (.integer32, .string), (.integer64, .string), (.double, .string),
+            (.float, .string), (.decimal, .string), (.boolean, .string), (.date, .string), (.uuid, .string),
+            (.uri, .string):
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// The Swift case name (`integer16`), which has no spaces, unlike the raw value.
+    private static func caseName(_ type: AttributeType) -> String {
+        String(describing: type)
+    }
+}
+
+extension PropertyMapping {
+    /// The type widening an inferred attribute mapping records in its ``userInfo``, if any.
+    public var widening: TypeWidening? {
+        userInfo[TypeWidening.userInfoKey].flatMap(TypeWidening.init(userInfoValue:))
+    }
+}

@@ -1,0 +1,115 @@
+import ArgumentParser
+import Foundation
+import StepwiseMapping
+import StepwiseModel
+
+struct DiffCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "diff",
+        abstract: "Show what an inferred (lightweight) migration between two model versions does.",
+        discussion: """
+            Infers the mapping Core Data's lightweight migration would use between two versions of \
+            a bundle, plus lossless type widenings (Integer 16 → 32 → 64, integer → Double, \
+            Float → Double, scalar → String), and prints per entity and property what is kept, \
+            renamed, added, removed or widened, and which entities change parent.
+
+            When the step can't be inferred, prints every reason with a fix and exits with status 1: \
+            write an explicit mapping model for that step.
+
+            Markers: = unchanged, ~ changed or renamed, + added, - removed.
+
+            Example:
+              stepwise diff --models Moody.xcdatamodeld --from Moody --to "Moody 2"
+              stepwise diff --models Versions/Recipes.xcdatamodeld --from "Recipes 3" --json
+
+            With --json, prints {"inferable": true, "from", "to", "entities": [...]} or \
+            {"inferable": false, "from", "to", "problems": [{"entity", "property", "reason", \
+            "message", "fix"}]}.
+            """
+    )
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "A .xcdatamodeld bundle (or a single .xcdatamodel).",
+            discussion:
+                "Versions are ordered by <Name>.history beside the bundle, else by natural sort of their names.",
+            valueName: "bundle"),
+        completion: .directory)
+    var models: String
+
+    @Option(name: .long, help: ArgumentHelp("The source version's name, e.g. 'Moody'.", valueName: "name"))
+    var from: String
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("The destination version's name. Defaults to the version after --from.", valueName: "name"))
+    var to: String?
+
+    @Flag(name: .long, help: "Print a JSON object (keys: inferable, from, to, and entities or problems).")
+    var json = false
+
+    func run() throws {
+        let bundle = try ModelBundle(contentsOf: URL(fileURLWithPath: models))
+        let source = try bundle.version(named: from)
+        let destination = try destinationVersion(in: bundle)
+        let mapping: MappingModel
+        do {
+            mapping = try MappingInference.inferMapping(from: source, to: destination)
+        } catch {
+            guard case .notInferable(let problems) = error.kind else { throw error }
+            try report(problems, from: source.name, to: destination.name)
+            throw ExitCode.failure
+        }
+        let diff = MappingDiff(mapping, from: source, to: destination)
+        if json {
+            try JSONOutput.print(InferableOutput(diff))
+        } else {
+            print(diff)
+        }
+    }
+
+    private func report(_ problems: [InferenceProblem], from: String, to: String) throws {
+        if json {
+            try JSONOutput.print(NotInferableOutput(from: from, to: to, problems: problems))
+            return
+        }
+        print("\(from) → \(to): can't be inferred")
+        for problem in problems {
+            print("  - \(problem.place): \(problem.message).")
+            print("    Fix: \(problem.fix)")
+        }
+        print("Write an explicit mapping model for this step.")
+    }
+
+    private func destinationVersion(in bundle: ModelBundle) throws -> ObjectModel {
+        if let to { return try bundle.version(named: to) }
+        let names = bundle.history.names
+        guard let index = names.firstIndex(of: from), index + 1 < names.count else {
+            throw ValidationError("'\(from)' is the newest version of \(bundle.url.lastPathComponent); pass --to NAME.")
+        }
+        return try bundle.version(named: names[index + 1])
+    }
+}
+
+/// `stepwise diff --json` when the mapping is inferable.
+private struct InferableOutput: Encodable {
+    let inferable = true
+    let from: String
+    let to: String
+    let entities: [EntityDiff]
+
+    init(_ diff: MappingDiff) {
+        from = diff.from
+        to = diff.to
+        entities = diff.entities
+    }
+}
+
+/// `stepwise diff --json` when it isn't.
+private struct NotInferableOutput: Encodable {
+    let inferable = false
+    let from: String
+    let to: String
+    let problems: [InferenceProblem]
+}
