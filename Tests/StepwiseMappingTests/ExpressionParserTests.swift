@@ -46,6 +46,7 @@ struct ExpressionParserTests {
         .init("name", .evaluatedObject("name")),
         .init("chef.name", .evaluatedObject("chef", "name")),
         .init("#in", .evaluatedObject("in")),
+        .init("#size", .evaluatedObject("size")),
         .init("#IN.count", .evaluatedObject("IN", "count")),
         .init("_private2", .evaluatedObject("_private2")),
         .init("café", .evaluatedObject("café")),
@@ -242,6 +243,8 @@ struct ExpressionParserTests {
                 .source("name"), .like, .constant("a*"), options: [.caseInsensitive, .diacriticInsensitive]
             ).description == #"$source.name LIKE[cd] "a*""#)
         #expect(Predicate.isIn(.evaluatedObject("n"), [.constant(1)]).description == "n IN {1}")
+        #expect(Predicate.and([]).description == "TRUEPREDICATE")
+        #expect(Predicate.or([]).description == "FALSEPREDICATE")
     }
 
     // MARK: - Errors
@@ -311,6 +314,7 @@ struct ExpressionParserTests {
         predicateError("a == 1 & b == 2", 1, 8, "expected '&&', found a single '&'"),
         predicateError("AND == 1", 1, 1, "expected an expression, found the keyword 'AND'"),
         predicateError("a ~ 1", 1, 3, "unexpected character '~'"),
+        predicateError("size > 3", 1, 1, "found the keyword 'size'; write #size for a key of that name"),
         predicateError("a == 1 AND\n\tb == $sorce.x", 2, 7, "did you mean $source?"),
     ]
 

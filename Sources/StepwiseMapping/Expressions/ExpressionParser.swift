@@ -210,7 +210,9 @@ public struct ExpressionParser {
             case "FUNCTION":
                 return try function()
             case let upper where Self.reservedWords.contains(upper):
-                throw Self.error("expected an expression, found the keyword \(token.quoted)", at: token)
+                // Keys such as `size` or `first` are keywords in Apple's grammar too.
+                let hint = Self.keyKeywords.contains(upper) ? "; write #\(word) for a key of that name" : ""
+                throw Self.error("expected an expression, found the keyword \(token.quoted)\(hint)", at: token)
             default:
                 try advance()
                 return .keyPath(root: .evaluatedObject, path: [word] + (try keyPathComponents()))
@@ -352,8 +354,11 @@ public struct ExpressionParser {
     static let reservedWords: Set<String> = [
         "AND", "OR", "NOT", "IN", "ALL", "ANY", "SOME", "NONE", "LIKE", "MATCHES", "CONTAINS", "BEGINSWITH",
         "ENDSWITH", "BETWEEN", "NIL", "NULL", "SELF", "TRUE", "FALSE", "YES", "NO", "FIRST", "LAST", "SIZE",
-        "ANYKEY", "SUBQUERY", "FETCH", "CAST", "TRUEPREDICATE", "FALSEPREDICATE", "FUNCTION",
+        "ANYKEY", "SUBQUERY", "FETCH", "CAST", "TRUEPREDICATE", "FALSEPREDICATE", "FUNCTION", "CASEINSENSITIVE", "CI",
     ]
+
+    /// Reserved words that are also plausible keys, for which the error suggests `#key`.
+    private static let keyKeywords: Set<String> = ["FIRST", "LAST", "SIZE", "ANYKEY", "FETCH", "CAST", "CI"]
 
     /// Key-Value Coding's collection operators, without the `@`.
     static let collectionOperators = [

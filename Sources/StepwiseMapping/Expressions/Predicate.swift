@@ -41,6 +41,10 @@ public indirect enum Predicate: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .comparison(let lhs, let op, let rhs, let options):
             return "\(lhs) \(op.rawValue)\(options.modifier) \(rhs)"
+        case .and([]):
+            return "TRUEPREDICATE"  // what an empty conjunction means
+        case .or([]):
+            return "FALSEPREDICATE"
         case .and(let parts):
             return parts.map { part in
                 switch part {
