@@ -6,12 +6,23 @@ import StepwiseStore
 /// - `$source.name`, `$source.country.continent` (key paths through to-one relationships),
 ///   `$source.countries.@distinctUnionOfSets.moods` (through to-many ones);
 /// - the variables `$source`, `$destination`, `$manager`, `$entityPolicy`, `$entityMapping`;
-/// - literals: `"text"`, `42`, `-1.5`, `YES`/`NO`/`TRUE`/`FALSE`, `nil`;
+/// - literals: `"text"`, `'text'`, `42`, `-1.5`, `YES`/`NO`/`TRUE`/`FALSE`, `nil`, and lists
+///   `{"a", "b"}`;
 /// - `FUNCTION($entityPolicy, "split:", $source.name)`, which calls a Swift function
 ///   registered under that selector, and
 ///   `FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "ChefToChef", $source.chef)`.
 ///
-/// In predicates, a bare key path (`name`, `chef.name`) is rooted at the evaluated object.
+/// A bare key path (`name`, `chef.name`) is rooted at the evaluated object
+/// (``ExpressionVariable/evaluatedObject``), as in predicates.
+///
+/// ``ExpressionParser/parseExpression(_:)`` reads this syntax; ``description`` writes it
+/// back, so that parsing the description of a parsed expression gives the same expression.
+///
+/// ## Topics
+/// ### Reading and running
+/// - ``ExpressionParser``
+/// - ``ExpressionEvaluator``
+/// - ``SQLExpressionCompiler``
 public indirect enum Expression: Sendable, Hashable, CustomStringConvertible {
     /// A variable followed by zero or more key-path components. Components that start with
     /// `@` are collection operators (`@distinctUnionOfSets`, `@count`).
@@ -20,6 +31,12 @@ public indirect enum Expression: Sendable, Hashable, CustomStringConvertible {
     case constant(MappingValue)
     /// `FUNCTION(target, "selector:", arguments…)`.
     case function(target: Expression, selector: String, arguments: [Expression])
+    /// A list `{a, b, …}` with at least one element that is not a literal, such as
+    /// `{$source.first, $source.second}`.
+    ///
+    /// The parser writes a list of literals as ``constant(_:)`` with an ``MappingValue/array(_:)``
+    /// value, so that the common `IN {"a", "b"}` needs no evaluation.
+    case aggregate([Expression])
 
     /// The variable alone, without a key path.
     public static func variable(_ variable: ExpressionVariable) -> Expression {
@@ -31,16 +48,30 @@ public indirect enum Expression: Sendable, Hashable, CustomStringConvertible {
         .keyPath(root: .source, path: path)
     }
 
+    /// A key path on the evaluated object: `name`, `chef.name` in a predicate.
+    public static func evaluatedObject(_ path: String...) -> Expression {
+        .keyPath(root: .evaluatedObject, path: path)
+    }
+
+    /// The expression in Core Data's syntax, parseable by ``ExpressionParser``.
     public var description: String {
         switch self {
+        case .keyPath(.evaluatedObject, let path):
+            // A bare key path reads best (`name == "x"`); a reserved word can't start one.
+            guard let first = path.first, ExpressionParser.isPlainIdentifier(first) else {
+                return ([ExpressionVariable.evaluatedObject.description] + path).joined(separator: ".")
+            }
+            return path.joined(separator: ".")
         case .keyPath(let root, let path):
             return ([root.description] + path).joined(separator: ".")
         case .constant(let value):
             return value.literalDescription
         case .function(let target, let selector, let arguments):
-            let rest = arguments.map(\.description)
-            return
-                "FUNCTION(\(([target.description, MappingValue.string(selector).literalDescription] + rest).joined(separator: ", ")))"
+            let parts =
+                [target.description, MappingValue.string(selector).literalDescription] + arguments.map(\.description)
+            return "FUNCTION(\(parts.joined(separator: ", ")))"
+        case .aggregate(let elements):
+            return "{\(elements.map(\.description).joined(separator: ", "))}"
         }
     }
 }
@@ -57,15 +88,18 @@ public enum ExpressionVariable: String, Sendable, Hashable, CaseIterable, Custom
     case entityPolicy
     /// The entity mapping being run.
     case entityMapping
-    /// The object a predicate is evaluated on: a bare key path such as `name` in a filter.
+    /// The object a predicate is evaluated on: a bare key path such as `name` in a filter,
+    /// or `SELF`.
     case evaluatedObject
 
+    /// `$source`, `$manager`, …, and `SELF` for the evaluated object.
     public var description: String {
         self == .evaluatedObject ? "SELF" : "$\(rawValue)"
     }
 }
 
-/// A value produced or consumed while migrating: SQLite's storage classes plus object references.
+/// A value produced or consumed while migrating: SQLite's storage classes plus object references
+/// and lists.
 public enum MappingValue: Sendable, Hashable {
     case null
     case integer(Int64)
@@ -76,20 +110,51 @@ public enum MappingValue: Sendable, Hashable {
     case object(ObjectID)
     /// Several stored objects (a to-many value), in order.
     case objects([ObjectID])
+    /// Several values: a literal list `{1, 2}`, or what a collection operator such as
+    /// `@distinctUnionOfSets.name` yields.
+    case array([MappingValue])
+
+    /// `YES` and `TRUE` in expression syntax: Core Data stores booleans as integers.
+    public static let yes = MappingValue.integer(1)
+    /// `NO` and `FALSE` in expression syntax.
+    public static let no = MappingValue.integer(0)
 
     /// The value as a literal in expression syntax.
+    ///
+    /// Strings, numbers, `nil` and arrays of them can be parsed back. Data (`<3 bytes>`)
+    /// and objects (`Entity#12`) have no literal syntax: their descriptions are for people.
     public var literalDescription: String {
         switch self {
         case .null: return "nil"
         case .integer(let value): return String(value)
         case .double(let value): return String(value)
-        case .string(let value):
-            let escaped = value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(
-                of: "\"", with: "\\\"")
-            return "\"\(escaped)\""
+        case .string(let value): return Self.quoted(value)
         case .data(let data): return "<\(data.count) bytes>"
         case .object(let id): return "\(id)"
         case .objects(let ids): return "{\(ids.map(\.description).joined(separator: ", "))}"
+        case .array(let values): return "{\(values.map(\.literalDescription).joined(separator: ", "))}"
         }
     }
+
+    /// A double-quoted string literal with the escapes ``ExpressionParser`` reads.
+    static func quoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": result += "\\\\"
+            case "\"": result += "\\\""
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}
+
+extension MappingValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral {
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(integerLiteral value: Int64) { self = .integer(value) }
+    public init(floatLiteral value: Double) { self = .double(value) }
 }
