@@ -51,7 +51,9 @@ struct RecipesStepTests {
         let result = try read(destination, RecipesHistory.v2) { objects in
             let miguel = try #require(try objects.fetch("Chef", where: .equal("firstName", "Miguel")).first)
             let mexican = try #require(try objects.fetch("Cuisine", where: .equal("name", "Mexican")).first)
-            let mexicanRecipes = try objects.related(mexican.id, "recipes").map { try objects.object($0).string("name") ?? "" }
+            let mexicanRecipes = try objects.related(mexican.id, "recipes").map {
+                try objects.object($0).string("name") ?? ""
+            }
             let mole = try #require(try objects.fetch("Recipe", where: .equal("name", "Mole Poblano")).first)
             return (
                 lastName: miguel.string("lastName"),
@@ -107,14 +109,17 @@ struct RecipesStepTests {
         let v1 = try seededV1()
         let v2 = directory.path("Recipes 2.sqlite")
         let v3 = directory.path("Recipes 3.sqlite")
-        _ = try step(RecipesHistory.v1, RecipesHistory.v2, [SampleMappings.recipes1to2]).run(source: v1, destination: v2)
-        _ = try step(RecipesHistory.v2, RecipesHistory.v3, [SampleMappings.recipes2to3]).run(source: v2, destination: v3)
+        _ = try step(RecipesHistory.v1, RecipesHistory.v2, [SampleMappings.recipes1to2]).run(
+            source: v1, destination: v2)
+        _ = try step(RecipesHistory.v2, RecipesHistory.v3, [SampleMappings.recipes2to3]).run(
+            source: v2, destination: v3)
         let result = try read(v3, RecipesHistory.v3) { objects in
             let chiles = try #require(try objects.fetch("Ingredient", where: .equal("name", "chiles")).first)
             let chileRecipes = try objects.related(chiles.id, "recipeIngredients").compactMap {
                 try objects.related($0, "recipe").first.map { try objects.object($0).string("name") ?? "" }
             }
-            let chocolateLink = try #require(try objects.fetch("RecipeIngredient", where: .equal("quantity", "50")).first)
+            let chocolateLink = try #require(
+                try objects.fetch("RecipeIngredient", where: .equal("quantity", "50")).first)
             let unit = try objects.related(chocolateLink.id, "unit").first.map { try objects.object($0).string("name") }
             return (
                 ingredients: try objects.count("Ingredient"),
@@ -142,17 +147,22 @@ struct RecipesStepTests {
         let v2 = directory.path("2.sqlite")
         let v3 = directory.path("3.sqlite")
         let v4 = directory.path("4.sqlite")
-        _ = try step(RecipesHistory.v1, RecipesHistory.v2, [SampleMappings.recipes1to2]).run(source: v1, destination: v2)
-        _ = try step(RecipesHistory.v2, RecipesHistory.v3, [SampleMappings.recipes2to3]).run(source: v2, destination: v3)
+        _ = try step(RecipesHistory.v1, RecipesHistory.v2, [SampleMappings.recipes1to2]).run(
+            source: v1, destination: v2)
+        _ = try step(RecipesHistory.v2, RecipesHistory.v3, [SampleMappings.recipes2to3]).run(
+            source: v2, destination: v3)
         let report = try MigrationStep(from: RecipesHistory.v3, to: RecipesHistory.v4).run(source: v3, destination: v4)
         #expect(report.kind == "inferred")
-        #expect(report.entityMappings.allSatisfy(\.setBased))
+        #expect(report.entityMappings.allSatisfy { $0.setBased })
         let counts = try read(v4, RecipesHistory.v4) { objects in
-            try ["Chef", "Cuisine", "Ingredient", "Recipe", "RecipeIngredient", "UnitOfMeasure"].map { try objects.count($0) }
+            try ["Chef", "Cuisine", "Ingredient", "Recipe", "RecipeIngredient", "UnitOfMeasure"].map {
+                try objects.count($0)
+            }
         }
         #expect(counts == [4, 2, 5, 4, 6, 3])
         let links = try read(v4, RecipesHistory.v4) { objects in
-            try objects.count("RecipeIngredient", where: .isNotNil("recipe") && .isNotNil("ingredient") && .isNotNil("unit"))
+            try objects.count(
+                "RecipeIngredient", where: .isNotNil("recipe") && .isNotNil("ingredient") && .isNotNil("unit"))
         }
         #expect(links == 4)  // "chiles" (amounts "6" and "2") has no unit
     }

@@ -34,12 +34,15 @@ public struct SourceJoinPlanner: Sendable, Hashable {
         public var parentAlias: String
         /// The foreign-key column in the parent table.
         public var foreignKeyColumn: String
+        /// The schema the table is in (`src` for a migration step's attached source), if any.
+        public var schema: String? = nil
 
         /// `LEFT JOIN "TABLE" AS "j1" ON "j1"."Z_PK" = "s"."ZFOREIGNKEY"`.
         public var sql: String {
             let on = "\(alias.quotedDatabaseIdentifier).\("Z_PK".quotedDatabaseIdentifier)"
             let key = "\(parentAlias.quotedDatabaseIdentifier).\(foreignKeyColumn.quotedDatabaseIdentifier)"
-            return "LEFT JOIN \(table.quotedDatabaseIdentifier) AS \(alias.quotedDatabaseIdentifier) ON \(on) = \(key)"
+            let qualified = (schema.map { "\($0.quotedDatabaseIdentifier)." } ?? "") + table.quotedDatabaseIdentifier
+            return "LEFT JOIN \(qualified) AS \(alias.quotedDatabaseIdentifier) ON \(on) = \(key)"
         }
     }
 
@@ -49,6 +52,9 @@ public struct SourceJoinPlanner: Sendable, Hashable {
     public let sourceEntity: EntityLayout
     /// The alias of the source table in the `FROM` clause.
     public let alias: String
+    /// The schema the source tables are in: `src` when a migration step attaches the source
+    /// to the destination's connection; nil for the main schema.
+    public let schema: String?
     /// The joins added so far, in order.
     public private(set) var joins: [Join] = []
 
@@ -56,18 +62,22 @@ public struct SourceJoinPlanner: Sendable, Hashable {
     ///
     /// - throws: ``MappingError`` with kind ``MappingError/Kind/unknownEntity(_:version:)``
     ///   when the layout has no such entity.
-    public init(layout: StoreLayout, sourceEntity: String, alias: String = "s") throws(MappingError) {
+    public init(layout: StoreLayout, sourceEntity: String, alias: String = "s", schema: String? = nil)
+        throws(MappingError)
+    {
         guard let entity = layout.entity(named: sourceEntity) else {
             throw MappingError(.unknownEntity(sourceEntity, version: layout.model.name))
         }
         self.layout = layout
         self.sourceEntity = entity
         self.alias = alias
+        self.schema = schema
     }
 
     /// `"ZTABLE" AS "s"`.
     public var fromClause: String {
-        "\(sourceEntity.tableName.quotedDatabaseIdentifier) AS \(alias.quotedDatabaseIdentifier)"
+        (schema.map { "\($0.quotedDatabaseIdentifier)." } ?? "") + sourceEntity.tableName.quotedDatabaseIdentifier
+            + " AS \(alias.quotedDatabaseIdentifier)"
     }
 
     /// The joins as SQL, separated by spaces; empty when there are none.
@@ -124,7 +134,8 @@ public struct SourceJoinPlanner: Sendable, Hashable {
         var number = joins.count + 1
         // The caller chose the source alias freely; never hand it out again.
         while "j\(number)" == alias || joins.contains(where: { $0.alias == "j\(number)" }) { number += 1 }
-        let join = Join(table: table, alias: "j\(number)", parentAlias: parentAlias, foreignKeyColumn: foreignKey)
+        let join = Join(
+            table: table, alias: "j\(number)", parentAlias: parentAlias, foreignKeyColumn: foreignKey, schema: schema)
         joins.append(join)
         return join.alias
     }

@@ -110,7 +110,8 @@ public enum MappingFile {
         }
         let kind =
             item.kind
-            ?? (sourceEntity == nil ? .add : destinationEntity == nil ? .remove : item.policy == nil ? .transform : .custom)
+            ?? (sourceEntity == nil
+                ? .add : destinationEntity == nil ? .remove : item.policy == nil ? .transform : .custom)
         var filter: Predicate?
         if let text = item.filter {
             do {
@@ -123,14 +124,20 @@ public enum MappingFile {
         var relationships: [PropertyMapping] = []
         if let destinationEntity {
             let destinationAttributes = destination.allAttributes(of: destinationEntity).filter { !$0.isTransient }
-            let destinationRelationships = destination.allRelationships(of: destinationEntity).filter { !$0.isTransient }
+            let destinationRelationships = destination.allRelationships(of: destinationEntity).filter {
+                !$0.isTransient
+            }
             for key in (item.attributes ?? [:]).keys
             where !destinationAttributes.contains(where: { $0.name == key }) {
-                throw fail(MappingError(.unknownProperty(entity: destinationEntity.name, property: key, version: destination.name)))
+                throw fail(
+                    MappingError(
+                        .unknownProperty(entity: destinationEntity.name, property: key, version: destination.name)))
             }
             for key in (item.relationships ?? [:]).keys
             where !destinationRelationships.contains(where: { $0.name == key }) {
-                throw fail(MappingError(.unknownProperty(entity: destinationEntity.name, property: key, version: destination.name)))
+                throw fail(
+                    MappingError(
+                        .unknownProperty(entity: destinationEntity.name, property: key, version: destination.name)))
             }
             let copyMatching = (item.copyMatchingProperties ?? true) && sourceEntity != nil
             // Same-named properties are copied only attribute to attribute and relationship
@@ -139,7 +146,8 @@ public enum MappingFile {
             let sourceRelationships = sourceEntity.map { Set(source.allRelationships(of: $0).map(\.name)) } ?? []
             for attribute in destinationAttributes {
                 if let text = item.attributes?[attribute.name] {
-                    attributes.append(PropertyMapping(attribute.name, try parse(text, fail: { fail($0, property: attribute.name) })))
+                    attributes.append(
+                        PropertyMapping(attribute.name, try parse(text, fail: { fail($0, property: attribute.name) })))
                 } else if copyMatching, sourceAttributes.contains(attribute.name) {
                     attributes.append(PropertyMapping(attribute.name, .keyPath(root: .source, path: [attribute.name])))
                 }
@@ -147,9 +155,11 @@ public enum MappingFile {
             for relationship in destinationRelationships {
                 if let text = item.relationships?[relationship.name] {
                     relationships.append(
-                        PropertyMapping(relationship.name, try parse(text, fail: { fail($0, property: relationship.name) })))
+                        PropertyMapping(
+                            relationship.name, try parse(text, fail: { fail($0, property: relationship.name) })))
                 } else if copyMatching, sourceRelationships.contains(relationship.name) {
-                    relationships.append(PropertyMapping(relationship.name, .keyPath(root: .source, path: [relationship.name])))
+                    relationships.append(
+                        PropertyMapping(relationship.name, .keyPath(root: .source, path: [relationship.name])))
                 }
             }
         }

@@ -16,14 +16,17 @@ import StepwiseStore
 ///   ``EntityMigrationPolicy/createDestinationInstances(forSource:in:manager:)`` runs for each.
 extension MigrationManager {
     /// Runs pass 1 for one entity mapping; returns the number of destination instances created.
-    func createInstances(for mapping: EntityMapping, policy: EntityMigrationPolicy?) throws -> (rows: Int, setBased: Bool) {
+    func createInstances(for mapping: EntityMapping, policy: EntityMigrationPolicy?) throws -> (
+        rows: Int, setBased: Bool
+    ) {
         guard let sourceName = mapping.sourceEntity, mapping.kind != .remove, mapping.kind != .add else {
             return (0, true)
         }
         guard let sourceEntity = sourceLayout.entity(named: sourceName) else {
             throw MappingError(.unknownEntity(sourceName, version: sourceModel.name), entityMapping: mapping.name)
         }
-        guard let destinationName = mapping.destinationEntity, let destinationEntity = destinationLayout.entity(named: destinationName)
+        guard let destinationName = mapping.destinationEntity,
+            let destinationEntity = destinationLayout.entity(named: destinationName)
         else {
             throw MappingError(
                 .unknownEntity(mapping.destinationEntity ?? "(none)", version: destinationModel.name),
@@ -48,12 +51,13 @@ extension MigrationManager {
         _ mapping: EntityMapping, _ sourceEntity: EntityLayout, _ destinationEntity: EntityLayout
     ) throws -> Int? {
         guard let entity = destinationModel[entity: destinationEntity.name] else { return nil }
-        var planner = SourceJoinPlanner(
-            layout: sourceLayout, entity: sourceEntity.name, alias: "s", schema: MigrationStep.sourceSchema)
+        var compiler = SQLExpressionCompiler(
+            planner: try SourceJoinPlanner(
+                layout: sourceLayout, sourceEntity: sourceEntity.name, alias: "s", schema: MigrationStep.sourceSchema))
         var filterSQL = "1"
         var filterArguments: [DatabaseValue] = []
         if let filter = mapping.filter {
-            guard let fragment = SQLExpressionCompiler.compile(filter, planner: &planner) else { return nil }
+            guard let fragment = try compiler.compile(filter) else { return nil }
             filterSQL = fragment.sql
             filterArguments = fragment.arguments
         }
@@ -66,9 +70,12 @@ extension MigrationManager {
             var sql: String
             var arguments: [DatabaseValue] = []
             if let expression = mapping.attributeMappings.first(where: { $0.name == attribute.name })?.valueExpression {
-                guard let fragment = SQLExpressionCompiler.compile(expression, planner: &planner) else { return nil }
+                guard let fragment = try compiler.compile(expression) else { return nil }
                 sql = fragment.sql
                 arguments = fragment.arguments
+                if let widening = mapping.attributeMappings.first(where: { $0.name == attribute.name })?.widening {
+                    sql = widening.sqlExpression(converting: sql)
+                }
                 if !attribute.isOptional, !defaultValue.isNull {
                     // Core Data's inferred mapping gives a required attribute its default
                     // where the source had nil (optional → non-optional with a default).
@@ -87,8 +94,8 @@ extension MigrationManager {
         }
         let lookup = try lookupTable(for: mapping.name)
         let root = try destinationLayout.rootNumber(of: destinationEntity)
-        let sourceTable = "\(MigrationStep.sourceSchema.quotedDatabaseIdentifier).\(sourceEntity.tableName.quotedDatabaseIdentifier)"
-        let joins = planner.joinClauses
+        let sourceTable = compiler.planner.fromClause
+        let joins = compiler.joinClause
         // 1. Allocate destination keys in source order, after the root's current Z_MAX.
         try db.execute(
             sql: """
@@ -96,10 +103,12 @@ extension MigrationManager {
                 SELECT "s"."Z_PK",
                        (SELECT "Z_MAX" FROM "main"."Z_PRIMARYKEY" WHERE "Z_ENT" = ?) + ROW_NUMBER() OVER (ORDER BY "s"."Z_PK"),
                        ?
-                FROM \(sourceTable) AS "s" \(joins)
+                FROM \(sourceTable) \(joins)
                 WHERE "s"."Z_ENT" = ? AND (\(filterSQL))
                 """,
-            arguments: StatementArguments([root.databaseValue, destinationEntity.number.databaseValue, sourceEntity.number.databaseValue] + filterArguments))
+            arguments: StatementArguments(
+                [root.databaseValue, destinationEntity.number.databaseValue, sourceEntity.number.databaseValue]
+                    + filterArguments))
         let created = db.changesCount
         guard created > 0 else { return 0 }
         // 2. Copy the rows, computing every attribute in SQL.
@@ -111,7 +120,7 @@ extension MigrationManager {
                     INSERT INTO "main".\(destinationEntity.tableName.quotedDatabaseIdentifier) (\(columnList))
                     SELECT \(valueList)
                     FROM \(lookup.qualifiedName) AS "m"
-                    JOIN \(sourceTable) AS "s" ON "s"."Z_PK" = "m"."source_pk" \(joins)
+                    JOIN \(sourceTable) ON "s"."Z_PK" = "m"."source_pk" \(joins)
                     """,
                 arguments: StatementArguments([destinationEntity.number.databaseValue] + valueArguments))
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
@@ -139,7 +148,8 @@ extension MigrationManager {
             do {
                 try policy.createDestinationInstances(forSource: object, in: mapping, manager: self)
             } catch let error as MappingError {
-                throw error.adding(entityMapping: mapping.name, entity: sourceEntity.name, sourcePrimaryKey: object.id.primaryKey)
+                throw error.adding(
+                    entityMapping: mapping.name, entity: sourceEntity.name, sourcePrimaryKey: object.id.primaryKey)
             } catch let error as StoreError {
                 throw MappingError(
                     .failed(error.description), entityMapping: mapping.name, entity: sourceEntity.name,
@@ -147,7 +157,8 @@ extension MigrationManager {
             } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
                 throw MappingError(
                     .validation("a uniqueness constraint failed: \(error.message ?? "constraint")"),
-                    entityMapping: mapping.name, entity: mapping.destinationEntity, sourcePrimaryKey: object.id.primaryKey)
+                    entityMapping: mapping.name, entity: mapping.destinationEntity,
+                    sourcePrimaryKey: object.id.primaryKey)
             } catch {
                 throw MappingError(
                     .policyFailed("\(error)"), entityMapping: mapping.name, entity: sourceEntity.name,

@@ -23,7 +23,8 @@ extension MigrationManager {
             var value = DatabaseValue.null
             if let expression = mapping.attributeMappings.first(where: { $0.name == attribute.name })?.valueExpression {
                 do {
-                    let evaluated = try evaluate(expression, source: source, destination: nil, in: mapping, policy: policy)
+                    let evaluated = try evaluate(
+                        expression, source: source, destination: nil, in: mapping, policy: policy)
                     value = try ValueConversion.value(evaluated, for: attribute)
                 } catch let error as MappingError {
                     throw error.adding(
@@ -55,7 +56,9 @@ extension MigrationManager {
     public func applyRelationshipMappings(
         toDestination destinationID: ObjectID, in mapping: EntityMapping, policy: EntityMigrationPolicy? = nil
     ) throws {
-        guard let entityName = mapping.destinationEntity, let entity = destinationModel[entity: entityName] else { return }
+        guard let entityName = mapping.destinationEntity, let entity = destinationModel[entity: entityName] else {
+            return
+        }
         let sourceIDs = try sourceInstances(forEntityMappingNamed: mapping.name, destinationInstances: [destinationID])
         let sourceObject = try sourceIDs.first.map { try source.object($0) }
         for relationshipMapping in mapping.relationshipMappings {

@@ -9,14 +9,15 @@ extension MigrationManager {
         _ expression: Expression, source: StoredObject?, destination: ObjectID?, in mapping: EntityMapping,
         policy: EntityMigrationPolicy?
     ) throws -> MappingValue {
-        let context = RowContext(manager: self, mapping: mapping, policy: policy, source: source, destination: destination)
-        return try ExpressionEvaluator.evaluate(expression, in: context)
+        let context = RowContext(
+            manager: self, mapping: mapping, policy: policy, source: source, destination: destination)
+        return try ExpressionEvaluator(context: context).evaluate(expression)
     }
 
     /// Evaluates a filter predicate on one source row.
     func matches(_ predicate: Predicate, source: StoredObject, in mapping: EntityMapping) throws -> Bool {
         let context = RowContext(manager: self, mapping: mapping, policy: nil, source: source, destination: nil)
-        return try ExpressionEvaluator.evaluate(predicate, in: context)
+        return try ExpressionEvaluator(context: context).evaluate(predicate)
     }
 
     /// The value of a key path from one object, following relationships as Core Data's
@@ -146,8 +147,17 @@ struct RowContext: ExpressionContext {
             guard arguments.count == 2, let name = arguments[0].stringValue else {
                 throw MappingError(.invalidValue("\(selector) takes a mapping name and source instances"))
             }
-            let found = try manager.destinationInstances(
-                forEntityMappingNamed: name, sourceInstances: arguments[1].objectIDs)
+            var found: [ObjectID]
+            if manager.currentMappingModel?.isInferred == true,
+                let entity = try manager.lookupTable(for: name).mapping.destinationEntity
+            {
+                // Inferred mappings name the mapping of the destination *entity*; every
+                // mapping that made that entity (or a subentity) from the objects counts.
+                found = try manager.destinationInstances(madeFrom: arguments[1].objectIDs, kindOf: entity)
+            } else {
+                found = try manager.destinationInstances(
+                    forEntityMappingNamed: name, sourceInstances: arguments[1].objectIDs)
+            }
             if case .objects = arguments[1] { return .objects(found) }
             return found.first.map(MappingValue.object) ?? .null
         case (.manager, "sourceInstancesForEntityMappingNamed:destinationInstances:"):

@@ -60,7 +60,8 @@ public final class MigrationManager {
         let table = try lookupTable(for: mapping.name)
         let number = try destinationLayout.entityNumber(destination.entity)
         try db.execute(
-            sql: "INSERT OR REPLACE INTO \(table.qualifiedName) (source_pk, destination_pk, destination_entity) VALUES (?, ?, ?)",
+            sql:
+                "INSERT OR REPLACE INTO \(table.qualifiedName) (source_pk, destination_pk, destination_entity) VALUES (?, ?, ?)",
             arguments: [source.primaryKey, destination.primaryKey, number])
     }
 

@@ -149,7 +149,8 @@ public struct MigrationStep: Sendable {
         var reports: [StepReport.EntityMappingReport] = []
         try queue.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA synchronous = OFF")
-            try db.execute(sql: "ATTACH DATABASE ? AS \(Self.sourceSchema.quotedDatabaseIdentifier)", arguments: [source.path])
+            try db.execute(
+                sql: "ATTACH DATABASE ? AS \(Self.sourceSchema.quotedDatabaseIdentifier)", arguments: [source.path])
             defer { try? db.execute(sql: "DETACH DATABASE \(Self.sourceSchema.quotedDatabaseIdentifier)") }
             try db.inTransaction {
                 let manager = MigrationManager(
@@ -164,7 +165,8 @@ public struct MigrationStep: Sendable {
                         for (mapping, policy) in started {
                             let (instances, setBased) = try manager.createInstances(for: mapping, policy: policy)
                             try policy?.endInstanceCreation(for: mapping, manager: manager)
-                            reports.append(.init(name: mapping.name, instances: instances, links: 0, setBased: setBased))
+                            reports.append(
+                                .init(name: mapping.name, instances: instances, links: 0, setBased: setBased))
                         }
                         for (mapping, policy) in started {
                             let links = try manager.createRelationships(for: mapping, policy: policy)

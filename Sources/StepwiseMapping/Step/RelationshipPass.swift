@@ -43,7 +43,8 @@ extension MigrationManager {
                 do {
                     try activePolicy.createRelationships(forDestination: destination, in: remaining, manager: self)
                 } catch let error as MappingError {
-                    throw error.adding(entityMapping: mapping.name, entity: destinationName, sourcePrimaryKey: sourceKey)
+                    throw error.adding(
+                        entityMapping: mapping.name, entity: destinationName, sourcePrimaryKey: sourceKey)
                 } catch {
                     throw MappingError(
                         .policyFailed("\(error)"), entityMapping: mapping.name, entity: destinationName,
@@ -60,7 +61,8 @@ extension MigrationManager {
         while true {
             let page = try Row.fetchAll(
                 db,
-                sql: "SELECT source_pk, destination_pk, destination_entity FROM \(table.qualifiedName) WHERE destination_pk > ? ORDER BY destination_pk LIMIT 1000",
+                sql:
+                    "SELECT source_pk, destination_pk, destination_entity FROM \(table.qualifiedName) WHERE destination_pk > ? ORDER BY destination_pk LIMIT 1000",
                 arguments: [lastKey])
             if page.isEmpty { break }
             for row in page {
@@ -100,12 +102,16 @@ extension MigrationManager {
         default:
             return nil
         }
-        guard let pairs = SourceRelationshipPath(layout: sourceLayout, from: sourceName, path: path, schema: MigrationStep.sourceSchema)
+        guard
+            let pairs = SourceRelationshipPath(
+                layout: sourceLayout, from: sourceName, path: path, schema: MigrationStep.sourceSchema)
         else { return nil }
         let targets: [LookupTable]
-        if let namedMapping {
+        if let namedMapping, currentMappingModel?.isInferred != true {
             targets = [try lookupTable(for: namedMapping)]
         } else {
+            // A plain key path, or an inferred mapping, whose named mapping stands for "the
+            // mappings that made the destination entity (or a subentity) from these rows".
             targets = lookupTables(producing: relationship.destination, fromSourceTable: pairs.finalEntity.tableName)
         }
         guard !targets.isEmpty else { return 0 }

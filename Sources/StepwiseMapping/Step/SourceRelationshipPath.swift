@@ -34,18 +34,22 @@ struct SourceRelationshipPath {
             switch relationship.storage {
             case .foreignKey(let column, _, _):
                 clauses.append(
-                    "JOIN \(table(destination.tableName)) AS \"\(next)\" ON \"\(next)\".\"Z_PK\" = \"\(alias)\".\(column.quotedDatabaseIdentifier)")
+                    "JOIN \(table(destination.tableName)) AS \"\(next)\" ON \"\(next)\".\"Z_PK\" = \"\(alias)\".\(column.quotedDatabaseIdentifier)"
+                )
                 position = "NULL"
             case .inverseForeignKey(let inverseTable, let column, let orderColumn):
                 clauses.append(
-                    "JOIN \(table(inverseTable)) AS \"\(next)\" ON \"\(next)\".\(column.quotedDatabaseIdentifier) = \"\(alias)\".\"Z_PK\"")
+                    "JOIN \(table(inverseTable)) AS \"\(next)\" ON \"\(next)\".\(column.quotedDatabaseIdentifier) = \"\(alias)\".\"Z_PK\""
+                )
                 position = orderColumn.map { "\"\(next)\".\($0.quotedDatabaseIdentifier)" } ?? "NULL"
             case .joinTable(let joinTable, let sourceColumn, let destinationColumn, let orderColumn):
                 let link = "l\(index + 1)"
                 clauses.append(
-                    "JOIN \(table(joinTable)) AS \"\(link)\" ON \"\(link)\".\(sourceColumn.quotedDatabaseIdentifier) = \"\(alias)\".\"Z_PK\"")
+                    "JOIN \(table(joinTable)) AS \"\(link)\" ON \"\(link)\".\(sourceColumn.quotedDatabaseIdentifier) = \"\(alias)\".\"Z_PK\""
+                )
                 clauses.append(
-                    "JOIN \(table(destination.tableName)) AS \"\(next)\" ON \"\(next)\".\"Z_PK\" = \"\(link)\".\(destinationColumn.quotedDatabaseIdentifier)")
+                    "JOIN \(table(destination.tableName)) AS \"\(next)\" ON \"\(next)\".\"Z_PK\" = \"\(link)\".\(destinationColumn.quotedDatabaseIdentifier)"
+                )
                 position = orderColumn.map { "\"\(link)\".\($0.quotedDatabaseIdentifier)" } ?? "NULL"
             }
             alias = next
@@ -53,7 +57,8 @@ struct SourceRelationshipPath {
         }
         // A position is only meaningful for a single ordered hop.
         if components.count > 1 { position = "NULL" }
-        sql = "SELECT DISTINCT \"p0\".\"Z_PK\" AS owner, \"\(alias)\".\"Z_PK\" AS target, \(position) AS position "
+        sql =
+            "SELECT DISTINCT \"p0\".\"Z_PK\" AS owner, \"\(alias)\".\"Z_PK\" AS target, \(position) AS position "
             + clauses.joined(separator: " ")
         finalEntity = entity
     }

@@ -22,11 +22,13 @@ extension MigrationManager {
                 guard let column = entity.attribute(named: attribute.name)?.column else { continue }
                 if let key = try Int64.fetchOne(
                     db,
-                    sql: "SELECT \"Z_PK\" FROM \(table) WHERE \"Z_ENT\" = ? AND \(column.quotedDatabaseIdentifier) IS NULL LIMIT 1",
+                    sql:
+                        "SELECT \"Z_PK\" FROM \(table) WHERE \"Z_ENT\" = ? AND \(column.quotedDatabaseIdentifier) IS NULL LIMIT 1",
                     arguments: [entity.number])
                 {
                     throw try violation(
-                        "the required attribute has no value", entity: entity, property: attribute.name, destinationKey: key)
+                        "the required attribute has no value", entity: entity, property: attribute.name,
+                        destinationKey: key)
                 }
             }
             for relationship in destinationModel.allRelationships(of: modelEntity) where !relationship.isTransient {
@@ -42,7 +44,8 @@ extension MigrationManager {
         if case .foreignKey(let column, _, _) = layout.storage, !relationship.isOptional {
             if let key = try Int64.fetchOne(
                 db,
-                sql: "SELECT \"Z_PK\" FROM \(table) WHERE \"Z_ENT\" = ? AND \(column.quotedDatabaseIdentifier) IS NULL LIMIT 1",
+                sql:
+                    "SELECT \"Z_PK\" FROM \(table) WHERE \"Z_ENT\" = ? AND \(column.quotedDatabaseIdentifier) IS NULL LIMIT 1",
                 arguments: [entity.number])
             {
                 throw try violation(
@@ -67,7 +70,8 @@ extension MigrationManager {
         if relationship.maxCount > 0 { conditions.append("\(countSQL) > \(relationship.maxCount)") }
         if let key = try Int64.fetchOne(
             db,
-            sql: "SELECT \"e\".\"Z_PK\" FROM \(table) AS \"e\" WHERE \"e\".\"Z_ENT\" = ? AND (\(conditions.joined(separator: " OR "))) LIMIT 1",
+            sql:
+                "SELECT \"e\".\"Z_PK\" FROM \(table) AS \"e\" WHERE \"e\".\"Z_ENT\" = ? AND (\(conditions.joined(separator: " OR "))) LIMIT 1",
             arguments: [entity.number])
         {
             throw try violation(
@@ -112,7 +116,8 @@ extension MigrationManager {
         var mappingName: String?
         for table in lookupTables where table.mapping.destinationEntity == entity.name {
             if let key = try Int64.fetchOne(
-                db, sql: "SELECT source_pk FROM \(table.qualifiedName) WHERE destination_pk = ?", arguments: [destinationKey])
+                db, sql: "SELECT source_pk FROM \(table.qualifiedName) WHERE destination_pk = ?",
+                arguments: [destinationKey])
             {
                 sourceKey = key
                 mappingName = table.mapping.name

@@ -35,6 +35,7 @@ extension MappingValue {
         case .data(let data): data.databaseValue
         case .object(let id): id.primaryKey.databaseValue
         case .objects(let ids): ids.first.map { $0.primaryKey.databaseValue } ?? .null
+        case .array: .null
         }
     }
 
@@ -106,7 +107,8 @@ enum ValueConversion {
         case (.double(let number), .integer16), (.double(let number), .integer32), (.double(let number), .integer64),
             (.double(let number), .boolean):
             guard number.rounded(.towardZero) == number, abs(number) < 9.2e18 else {
-                throw MappingError(.invalidValue("\(number) doesn't fit the \(attribute.type.rawValue) attribute '\(attribute.name)'"))
+                throw MappingError(
+                    .invalidValue("\(number) doesn't fit the \(attribute.type.rawValue) attribute '\(attribute.name)'"))
             }
             return Int64(number).databaseValue
         case (.integer(let number), .string):
@@ -115,7 +117,10 @@ enum ValueConversion {
             return textOfDouble(number).databaseValue
         case (.string(let text), .integer16), (.string(let text), .integer32), (.string(let text), .integer64):
             guard let number = Int64(text) else {
-                throw MappingError(.invalidValue("\"\(text)\" is not a number, for the \(attribute.type.rawValue) attribute '\(attribute.name)'"))
+                throw MappingError(
+                    .invalidValue(
+                        "\"\(text)\" is not a number, for the \(attribute.type.rawValue) attribute '\(attribute.name)'")
+                )
             }
             return number.databaseValue
         case (.object(let id), _):

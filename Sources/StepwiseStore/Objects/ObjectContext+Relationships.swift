@@ -19,7 +19,8 @@ extension ObjectContext {
         case .inverseForeignKey(let table, let column, let orderColumn):
             let order = orderColumn.map { "\($0.quoted), " } ?? ""
             keys = try Int64.fetchAll(
-                db, sql: "SELECT \"Z_PK\" FROM \(qualified(table)) WHERE \(column.quoted) = ? ORDER BY \(order)\"Z_PK\"",
+                db,
+                sql: "SELECT \"Z_PK\" FROM \(qualified(table)) WHERE \(column.quoted) = ? ORDER BY \(order)\"Z_PK\"",
                 arguments: [id.primaryKey])
         case .joinTable(let table, let sourceColumn, let destinationColumn, let orderColumn):
             let order = orderColumn.map { "\($0.quoted), " } ?? ""
@@ -63,7 +64,8 @@ extension ObjectContext {
                 arguments: [destination.primaryKey, id.primaryKey])
         case .joinTable(let table, let sourceColumn, let destinationColumn, _):
             try db.execute(
-                sql: "DELETE FROM \(qualified(table)) WHERE \(sourceColumn.quoted) = ? AND \(destinationColumn.quoted) = ?",
+                sql:
+                    "DELETE FROM \(qualified(table)) WHERE \(sourceColumn.quoted) = ? AND \(destinationColumn.quoted) = ?",
                 arguments: [id.primaryKey, destination.primaryKey])
         }
     }
@@ -135,7 +137,8 @@ extension ObjectContext {
                 let last =
                     try Int64.fetchOne(
                         db,
-                        sql: "SELECT MAX(\(orderColumn.quoted)) FROM \(qualified(table)) WHERE \(sourceColumn.quoted) = ?",
+                        sql:
+                            "SELECT MAX(\(orderColumn.quoted)) FROM \(qualified(table)) WHERE \(sourceColumn.quoted) = ?",
                         arguments: [id.primaryKey]) ?? 0
                 columns.append(orderColumn)
                 arguments.append((last + 1024).databaseValue)

@@ -183,10 +183,12 @@ public struct ObjectContext {
             throw StoreError(path: path, kind: .unknownEntity(entity.rootName))
         }
         try db.execute(
-            sql: "UPDATE \(qualified("Z_PRIMARYKEY")) SET \"Z_MAX\" = \"Z_MAX\" + 1 WHERE \"Z_ENT\" = ?", arguments: [root.number])
+            sql: "UPDATE \(qualified("Z_PRIMARYKEY")) SET \"Z_MAX\" = \"Z_MAX\" + 1 WHERE \"Z_ENT\" = ?",
+            arguments: [root.number])
         guard
             let key = try Int64.fetchOne(
-                db, sql: "SELECT \"Z_MAX\" FROM \(qualified("Z_PRIMARYKEY")) WHERE \"Z_ENT\" = ?", arguments: [root.number])
+                db, sql: "SELECT \"Z_MAX\" FROM \(qualified("Z_PRIMARYKEY")) WHERE \"Z_ENT\" = ?",
+                arguments: [root.number])
         else {
             throw StoreError(
                 path: path, kind: .schemaMismatch("Z_PRIMARYKEY has no row for \(root.name) (Z_ENT \(root.number))"))

@@ -26,7 +26,10 @@ public enum DemoSeed {
                     "Mole Poblano", "Mexican", try chef("Miguel Sanchez", "Escuela de Gastronomía"),
                     [("chiles", "6"), ("chocolate", "50 g")]
                 ),
-                ("Tacos al Pastor", "Mexican", try chef("Rick Bayless", "self-taught"), [("pork", "1 kg"), ("chiles", "2")]),
+                (
+                    "Tacos al Pastor", "Mexican", try chef("Rick Bayless", "self-taught"),
+                    [("pork", "1 kg"), ("chiles", "2")]
+                ),
                 ("Pozole", "Mexican", try chef("Diana Kennedy", "self-taught"), [("hominy", "2 cans")]),
                 ("Boeuf Bourguignon", "French", try chef("Julia Child", "Le Cordon Bleu"), [("beef", "1.5 kg")]),
             ]

@@ -25,7 +25,9 @@ struct MigrateStepCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The store to migrate (left untouched).", valueName: "source"), completion: .file())
     var source: String
 
-    @Argument(help: ArgumentHelp("Where to write the migrated store; must not exist.", valueName: "dest"), completion: .file())
+    @Argument(
+        help: ArgumentHelp("Where to write the migrated store; must not exist.", valueName: "dest"), completion: .file()
+    )
     var destination: String
 
     @Option(name: .long, help: ArgumentHelp("The .xcdatamodeld bundle.", valueName: "bundle"), completion: .directory)
@@ -37,7 +39,9 @@ struct MigrateStepCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The destination version's name.", valueName: "version"))
     var to: String
 
-    @Option(name: .long, help: ArgumentHelp("A folder of mapping files (*.json).", valueName: "dir"), completion: .directory)
+    @Option(
+        name: .long, help: ArgumentHelp("A folder of mapping files (*.json).", valueName: "dir"), completion: .directory
+    )
     var mappings: String?
 
     @Flag(name: .long, help: "Print the step report as JSON.")
@@ -59,7 +63,9 @@ struct MigrateStepCommand: ParsableCommand {
             try JSONOutput.print(report)
             return
         }
-        print("Migrated \(source) (\(report.from)) → \(destination) (\(report.to)), \(report.kind) mapping, \(report.rows) objects in \(String(format: "%.2f", report.seconds)) s")
+        print(
+            "Migrated \(source) (\(report.from)) → \(destination) (\(report.to)), \(report.kind) mapping, \(report.rows) objects in \(String(format: "%.2f", report.seconds)) s"
+        )
         for mapping in report.entityMappings {
             let how = mapping.setBased ? "set-based SQL" : "row by row"
             print("  \(mapping.name): \(mapping.instances) instances, \(mapping.links) links (\(how))")

@@ -19,10 +19,12 @@ public final class SharedIngredientPolicy: EntityMigrationPolicy {
         let link = try manager.destination.insert("RecipeIngredient", ["quantity": quantity])
         try manager.destination.setToOne(link, "ingredient", to: ingredient)
         if let unitName {
-            try manager.destination.setToOne(link, "unit", to: try findOrCreate("UnitOfMeasure", named: unitName, manager: manager))
+            try manager.destination.setToOne(
+                link, "unit", to: try findOrCreate("UnitOfMeasure", named: unitName, manager: manager))
         }
         let sourceRecipes = try manager.source.related(source.id, "recipe")
-        let recipes = try manager.destinationInstances(forEntityMappingNamed: "RecipeToRecipe", sourceInstances: sourceRecipes)
+        let recipes = try manager.destinationInstances(
+            forEntityMappingNamed: "RecipeToRecipe", sourceInstances: sourceRecipes)
         try manager.destination.setToOne(link, "recipe", to: recipes.first)
     }
 
