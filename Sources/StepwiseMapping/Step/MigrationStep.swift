@@ -81,6 +81,12 @@ public struct MigrationStep: Sendable {
             for (key, value) in sourceMetadata.additionalEntries where metadata.additionalEntries[key] == nil {
                 metadata.additionalEntries[key] = value
             }
+            if let report = try migrateInPlace(
+                from: workingSource, to: destination, models: models, sourceLayout: sourceLayout,
+                destinationLayout: destinationLayout, metadata: metadata, started: started)
+            {
+                return report
+            }
             try StoreCreator.createStore(at: destination, layout: destinationLayout, metadata: metadata)
             let reports = try migrate(
                 into: destination, from: workingSource, models: models, sourceLayout: sourceLayout,
@@ -89,7 +95,8 @@ public struct MigrationStep: Sendable {
                 from: sourceModel.name, to: destinationModel.name,
                 kind: models.allSatisfy(\.isInferred) ? "inferred" : "explicit",
                 mappingModels: models.map(\.name), entityMappings: reports,
-                rows: reports.reduce(0) { $0 + $1.instances }, seconds: Date().timeIntervalSince(started))
+                rows: reports.reduce(0) { $0 + $1.instances }, seconds: Date().timeIntervalSince(started),
+                inPlace: false)
         } catch {
             Self.removeStoreFiles(at: destination)
             throw error
@@ -198,6 +205,64 @@ public struct MigrationStep: Sendable {
             _ = try Row.fetchAll(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
         }
         return reports
+    }
+
+    /// Tries the in-place path (``InPlacePlan``): copy the source to the destination and alter
+    /// the copy. Returns nil, leaving nothing at `destination`, when the step needs rows
+    /// rewritten or the altered schema isn't exactly the destination's.
+    private func migrateInPlace(
+        from source: URL, to destination: URL, models: [MappingModel], sourceLayout: StoreLayout,
+        destinationLayout: StoreLayout, metadata: StoreMetadata, started: Date
+    ) throws -> StepReport? {
+        guard models.count == 1, stage.willMigrate == nil,
+            let plan = InPlacePlan.make(mapping: models[0], source: sourceLayout, destination: destinationLayout)
+        else { return nil }
+        // The working source was checkpointed by prepareSource, so its main file is whole.
+        do {
+            try FileManager.default.copyItem(at: source, to: destination)
+        } catch {
+            throw StoreError(path: destination.path, kind: .io("can't copy the store: \(error.localizedDescription)"))
+        }
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in SQLExpressionCompiler.registerFunctions(in: db) }
+        var reports: [StepReport.EntityMappingReport] = []
+        do {
+            let queue = try DatabaseQueue(path: destination.path, configuration: configuration)
+            defer { try? queue.close() }
+            try queue.write { db in
+                try InPlaceMigration.apply(plan, in: db, destination: destinationLayout)
+                let manager = MigrationManager(
+                    db: db, sourceModel: sourceModel, destinationModel: destinationModel, sourceLayout: sourceLayout,
+                    destinationLayout: destinationLayout, policies: policies, logger: logger, progress: progress)
+                manager.currentMappingModel = models[0]
+                if let didMigrate = stage.didMigrate {
+                    try didMigrate(db, manager.destination)
+                }
+                try manager.validateDestination()
+                try metadata.write(to: db, path: destination.path)
+                for mapping in models[0].entityMappings where mapping.kind == .copy || mapping.kind == .transform {
+                    guard let name = mapping.destinationEntity else { continue }
+                    let instances = try manager.destination.count(name, includingSubentities: false)
+                    reports.append(.init(name: mapping.name, instances: instances, links: 0, setBased: true))
+                }
+            }
+            try queue.writeWithoutTransaction { db in
+                _ = try Row.fetchAll(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+            }
+        } catch let rejected as InPlaceMigration.Rejected {
+            logger.debug("in-place step rejected", metadata: ["differences": "\(rejected.differences)"])
+            Self.removeStoreFiles(at: destination)
+            return nil
+        } catch let error as DatabaseError {
+            // An ALTER that SQLite refuses (a column in a unique constraint, say): rebuild instead.
+            logger.debug("in-place step failed", metadata: ["error": "\(error)"])
+            Self.removeStoreFiles(at: destination)
+            return nil
+        }
+        return StepReport(
+            from: sourceModel.name, to: destinationModel.name, kind: "inferred", mappingModels: models.map(\.name),
+            entityMappings: reports, rows: reports.reduce(0) { $0 + $1.instances },
+            seconds: Date().timeIntervalSince(started), inPlace: true)
     }
 
     /// Creates each entity mapping's lookup table and policy, and calls the policies' `begin`.

@@ -24,4 +24,7 @@ public struct StepReport: Sendable, Hashable, Codable {
     public var rows: Int
     /// Wall-clock duration of the step.
     public var seconds: Double
+    /// Whether the step altered a copy of the source in place (`ALTER TABLE`) instead of
+    /// building a new file row by row or set by set.
+    public var inPlace: Bool
 }
