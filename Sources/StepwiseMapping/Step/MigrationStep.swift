@@ -68,6 +68,11 @@ public struct MigrationStep: Sendable {
     ///   ``StoreError`` for unreadable stores.
     public func run(source: URL, destination: URL, sourceIsPrivateCopy: Bool = false) throws -> StepReport {
         let started = Date()
+        // Refuse an existing destination before anything else: on failure the step deletes
+        // what it wrote at `destination`, which must never be somebody else's file.
+        for suffix in ["", "-wal", "-shm", "-journal"] where FileManager.default.fileExists(atPath: destination.path + suffix) {
+            throw StoreError(path: destination.path + suffix, kind: .alreadyExists)
+        }
         let models = try resolvedMappingModels()
         let sourceLayout = try StoreLayout(model: sourceModel)
         let destinationLayout = try StoreLayout(model: destinationModel)
