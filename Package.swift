@@ -85,7 +85,10 @@ let package = Package(
         ),
         .testTarget(
             name: "StepwiseMappingTests",
-            dependencies: ["StepwiseMapping", "StepwiseTesting", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["StepwiseMapping", "StepwiseTesting", .product(name: "GRDB", package: "GRDB.swift")],
+            // The corpus's mapping models written as Stepwise mapping files, one folder per
+            // bundle, read with Bundle.module (the corpus itself is never copied into the repo).
+            resources: [.copy("CorpusMappings")]
         ),
         .testTarget(
             name: "StepwiseTests",

@@ -25,6 +25,10 @@ extension MigrationManager {
         guard let sourceEntity = sourceLayout.entity(named: sourceName) else {
             throw MappingError(.unknownEntity(sourceName, version: sourceModel.name), entityMapping: mapping.name)
         }
+        // An abstract entity has no rows of its own (every Z_ENT is a concrete entity's), and
+        // a mapping reads exactly its source entity's rows: nothing to create. Inferred
+        // mappings have one per abstract entity (GeographicRegion, ATRecord, ATAbstractMessage).
+        if sourceEntity.isAbstract { return (0, true) }
         guard let destinationName = mapping.destinationEntity,
             let destinationEntity = destinationLayout.entity(named: destinationName)
         else {
@@ -38,9 +42,14 @@ extension MigrationManager {
                 entityMapping: mapping.name, entity: destinationName)
         }
         progress?(.passStarted(pass: 1, entityMapping: mapping.name, total: nil))
-        if policy == nil, let rows = try createInstancesSetBased(mapping, sourceEntity, destinationEntity) {
-            progress?(.rows(pass: 1, entityMapping: mapping.name, done: rows))
-            return (rows, true)
+        do {
+            if policy == nil, let rows = try createInstancesSetBased(mapping, sourceEntity, destinationEntity) {
+                progress?(.rows(pass: 1, entityMapping: mapping.name, done: rows))
+                return (rows, true)
+            }
+        } catch let error as MappingError {
+            // Compiling a key path to a missing source property fails here: name the mapping.
+            throw error.adding(entityMapping: mapping.name)
         }
         let rows = try createInstancesRowByRow(mapping, sourceEntity, policy: policy ?? EntityMigrationPolicy())
         return (rows, false)

@@ -80,6 +80,9 @@ public struct MigrationStep: Sendable {
         defer {
             if !sourceIsPrivateCopy { Self.removeStoreFiles(at: workingSource) }
         }
+        // Only files this step created may be deleted on failure: a destination that already
+        // exists makes `createStore` throw `.alreadyExists`, and must survive that.
+        var createdDestination = false
         do {
             let sourceMetadata = try prepareSource(workingSource, layout: sourceLayout)
             var metadata = StoreMetadata(model: destinationModel, uuid: sourceMetadata.storeUUID)
@@ -93,6 +96,7 @@ public struct MigrationStep: Sendable {
                 return report
             }
             try StoreCreator.createStore(at: destination, layout: destinationLayout, metadata: metadata)
+            createdDestination = true
             let reports = try migrate(
                 into: destination, from: workingSource, models: models, sourceLayout: sourceLayout,
                 destinationLayout: destinationLayout, metadata: metadata)
@@ -103,7 +107,7 @@ public struct MigrationStep: Sendable {
                 rows: reports.reduce(0) { $0 + $1.instances }, seconds: Date().timeIntervalSince(started),
                 inPlace: false)
         } catch {
-            Self.removeStoreFiles(at: destination)
+            if createdDestination { Self.removeStoreFiles(at: destination) }
             throw error
         }
     }
