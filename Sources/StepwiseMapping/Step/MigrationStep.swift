@@ -70,7 +70,8 @@ public struct MigrationStep: Sendable {
         let started = Date()
         // Refuse an existing destination before anything else: on failure the step deletes
         // what it wrote at `destination`, which must never be somebody else's file.
-        for suffix in ["", "-wal", "-shm", "-journal"] where FileManager.default.fileExists(atPath: destination.path + suffix) {
+        for suffix in ["", "-wal", "-shm", "-journal"]
+        where FileManager.default.fileExists(atPath: destination.path + suffix) {
             throw StoreError(path: destination.path + suffix, kind: .alreadyExists)
         }
         let models = try resolvedMappingModels()
@@ -80,9 +81,6 @@ public struct MigrationStep: Sendable {
         defer {
             if !sourceIsPrivateCopy { Self.removeStoreFiles(at: workingSource) }
         }
-        // Only files this step created may be deleted on failure: a destination that already
-        // exists makes `createStore` throw `.alreadyExists`, and must survive that.
-        var createdDestination = false
         do {
             let sourceMetadata = try prepareSource(workingSource, layout: sourceLayout)
             var metadata = StoreMetadata(model: destinationModel, uuid: sourceMetadata.storeUUID)
@@ -96,7 +94,6 @@ public struct MigrationStep: Sendable {
                 return report
             }
             try StoreCreator.createStore(at: destination, layout: destinationLayout, metadata: metadata)
-            createdDestination = true
             let reports = try migrate(
                 into: destination, from: workingSource, models: models, sourceLayout: sourceLayout,
                 destinationLayout: destinationLayout, metadata: metadata)
@@ -107,7 +104,9 @@ public struct MigrationStep: Sendable {
                 rows: reports.reduce(0) { $0 + $1.instances }, seconds: Date().timeIntervalSince(started),
                 inPlace: false)
         } catch {
-            if createdDestination { Self.removeStoreFiles(at: destination) }
+            // Whatever is at `destination` now was written by this step (an existing file was
+            // refused above), so it is safe to delete: a failed step leaves nothing behind.
+            Self.removeStoreFiles(at: destination)
             throw error
         }
     }
