@@ -171,10 +171,14 @@ extension MigrationManager {
         return try count(of: mapping) - before
     }
 
-    /// How many associations a mapping has recorded.
+    /// How many destination instances a mapping has associated with source rows: a
+    /// destination merged from several source rows counts once.
     func count(of mapping: EntityMapping) throws -> Int {
         let table = try lookupTable(for: mapping.name)
-        return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table.qualifiedName)") ?? 0
+        return try Int.fetchOne(
+            db,
+            sql: "SELECT COUNT(*) FROM (SELECT DISTINCT destination_pk, destination_entity FROM \(table.qualifiedName))"
+        ) ?? 0
     }
 }
 
