@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import StepwiseModel
 import StepwiseStore
@@ -155,10 +156,11 @@ extension MigrationManager {
                     .failed(error.description), entityMapping: mapping.name, entity: sourceEntity.name,
                     sourcePrimaryKey: object.id.primaryKey)
             } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+                let constraint = uniqueConstraint(named: error.message)
                 throw MappingError(
                     .validation("a uniqueness constraint failed: \(error.message ?? "constraint")"),
-                    entityMapping: mapping.name, entity: mapping.destinationEntity,
-                    sourcePrimaryKey: object.id.primaryKey)
+                    entityMapping: mapping.name, entity: constraint?.entity ?? mapping.destinationEntity,
+                    property: constraint?.properties.joined(separator: ", "), sourcePrimaryKey: object.id.primaryKey)
             } catch {
                 throw MappingError(
                     .policyFailed("\(error)"), entityMapping: mapping.name, entity: sourceEntity.name,
@@ -169,6 +171,21 @@ extension MigrationManager {
         }
         progress?(.rows(pass: 1, entityMapping: mapping.name, done: done))
         return try count(of: mapping) - before
+    }
+
+    /// The destination's uniqueness constraint that SQLite's message names
+    /// (`UNIQUE constraint failed: ZTAG.ZNAME, ZTAG.ZKIND`), so errors can name its properties.
+    func uniqueConstraint(named message: String?) -> UniqueConstraintLayout? {
+        guard let message, let range = message.range(of: "failed: ") else { return nil }
+        let failed = Set(
+            message[range.upperBound...].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        for table in destinationLayout.tables {
+            for constraint in table.uniqueConstraints
+            where Set(constraint.columns.map { "\(table.name).\($0)" }) == failed {
+                return constraint
+            }
+        }
+        return nil
     }
 
     /// How many destination instances a mapping has associated with source rows: a
