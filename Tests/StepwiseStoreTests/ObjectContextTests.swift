@@ -170,6 +170,25 @@ struct ObjectContextTests {
         #expect(positions == [1024, 2048, 3072])
     }
 
+    @Test func settingTheSameToOneAgainKeepsItsPlaceInTheOrderedInverse() throws {
+        let (keeper, animals, other) = try write { objects -> (ObjectID, [ObjectID], ObjectID) in
+            let keeper = try objects.insert("Keeper", ["name": "Ann"])
+            let other = try objects.insert("Keeper", ["name": "Bob"])
+            let animals = try ["C", "A", "B"].map { try objects.insert("Cat", ["name": $0]) }
+            for animal in animals { try objects.relate(keeper, "animals", to: animal) }
+            // Again, from the to-one side: nothing moves (a migration's second mapping does this).
+            for animal in animals { try objects.setToOne(animal, "keeper", to: keeper) }
+            return (keeper, animals, other)
+        }
+        #expect(try related(keeper, "animals") == animals)
+        // A new keeper appends; coming back appends again.
+        try write { objects in
+            try objects.setToOne(animals[0], "keeper", to: other)
+            try objects.setToOne(animals[0], "keeper", to: keeper)
+        }
+        #expect(try related(keeper, "animals") == [animals[1], animals[2], animals[0]])
+    }
+
     @Test func aOneToOneKeepsForeignKeysOnBothSides() throws {
         let (keeper, first, second) = try write { objects -> (ObjectID, ObjectID, ObjectID) in
             let keeper = try objects.insert("Keeper", ["name": "Ann"])

@@ -183,8 +183,11 @@ public enum MappingFile {
             return "missing key '\(key.stringValue)' at \(path(context))"
         case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
             return "\(context.debugDescription) at \(path(context))"
-        case DecodingError.dataCorrupted(let context):
+        case DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty:
             return "not valid JSON: \(context.debugDescription)"
+        case DecodingError.dataCorrupted(let context):
+            // Valid JSON with a value the format doesn't accept, such as an unknown `kind`.
+            return "\(context.debugDescription) at \(path(context))"
         default:
             return "\(error)"
         }

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import StepwiseModel
 import StepwiseStore
@@ -164,10 +165,11 @@ extension MigrationManager {
                     .failed(error.description), entityMapping: mapping.name, entity: sourceEntity.name,
                     sourcePrimaryKey: object.id.primaryKey)
             } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+                let constraint = uniqueConstraint(named: error.message)
                 throw MappingError(
                     .validation("a uniqueness constraint failed: \(error.message ?? "constraint")"),
-                    entityMapping: mapping.name, entity: mapping.destinationEntity,
-                    sourcePrimaryKey: object.id.primaryKey)
+                    entityMapping: mapping.name, entity: constraint?.entity ?? mapping.destinationEntity,
+                    property: constraint?.properties.joined(separator: ", "), sourcePrimaryKey: object.id.primaryKey)
             } catch {
                 throw MappingError(
                     .policyFailed("\(error)"), entityMapping: mapping.name, entity: sourceEntity.name,
@@ -180,10 +182,29 @@ extension MigrationManager {
         return try count(of: mapping) - before
     }
 
-    /// How many associations a mapping has recorded.
+    /// The destination's uniqueness constraint that SQLite's message names
+    /// (`UNIQUE constraint failed: ZTAG.ZNAME, ZTAG.ZKIND`), so errors can name its properties.
+    func uniqueConstraint(named message: String?) -> UniqueConstraintLayout? {
+        guard let message, let range = message.range(of: "failed: ") else { return nil }
+        let failed = Set(
+            message[range.upperBound...].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        for table in destinationLayout.tables {
+            for constraint in table.uniqueConstraints
+            where Set(constraint.columns.map { "\(table.name).\($0)" }) == failed {
+                return constraint
+            }
+        }
+        return nil
+    }
+
+    /// How many destination instances a mapping has associated with source rows: a
+    /// destination merged from several source rows counts once.
     func count(of mapping: EntityMapping) throws -> Int {
         let table = try lookupTable(for: mapping.name)
-        return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table.qualifiedName)") ?? 0
+        return try Int.fetchOne(
+            db,
+            sql: "SELECT COUNT(*) FROM (SELECT DISTINCT destination_pk, destination_entity FROM \(table.qualifiedName))"
+        ) ?? 0
     }
 }
 

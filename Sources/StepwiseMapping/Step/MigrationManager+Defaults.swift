@@ -9,6 +9,8 @@ extension MigrationManager {
     ///
     /// Attributes without a mapping get their default value; a non-optional attribute whose
     /// mapping yields nil also falls back to its default (as Core Data's inferred mappings do).
+    /// An inferred type widening (``PropertyMapping/widening``) runs the same SQL conversion
+    /// as the set-based path, so both paths store the same text for a Date or a Double.
     @discardableResult
     public func createDestinationInstance(
         forSource source: StoredObject, in mapping: EntityMapping, policy: EntityMigrationPolicy? = nil
@@ -21,11 +23,16 @@ extension MigrationManager {
         var values: [String: (any DatabaseValueConvertible)?] = [:]
         for attribute in destinationModel.allAttributes(of: entity) where !attribute.isTransient {
             var value = DatabaseValue.null
-            if let expression = mapping.attributeMappings.first(where: { $0.name == attribute.name })?.valueExpression {
+            let attributeMapping = mapping.attributeMappings.first { $0.name == attribute.name }
+            if let expression = attributeMapping?.valueExpression {
                 do {
                     let evaluated = try evaluate(
                         expression, source: source, destination: nil, in: mapping, policy: policy)
-                    value = try ValueConversion.value(evaluated, for: attribute)
+                    if let widening = attributeMapping?.widening {
+                        value = try widened(evaluated.databaseValue, by: widening)
+                    } else {
+                        value = try ValueConversion.value(evaluated, for: attribute)
+                    }
                 } catch let error as MappingError {
                     throw error.adding(
                         entityMapping: mapping.name, entity: entityName, property: attribute.name,
@@ -42,6 +49,37 @@ extension MigrationManager {
         let created = try destination.insert(entityName, values)
         try associate(source: source.id, destination: created, mapping: mapping)
         return created
+    }
+
+    /// Numbers the objects of an ordered to-many 1024, 2048, … in `targets` order, as the
+    /// set-based path does. `relate` appends, so without this the order would be that of
+    /// whichever side of the relationship was linked first: the inverse to-one's mapping may
+    /// have run before this one, in destination key order.
+    private func writePositions(of owner: ObjectID, _ relationship: String, in targets: [ObjectID]) throws {
+        guard let layout = destinationLayout.entity(named: owner.entity)?.relationship(named: relationship) else {
+            return
+        }
+        let sql: String
+        switch layout.storage {
+        case .inverseForeignKey(let table, let column, let orderColumn?):
+            sql =
+                "UPDATE \"main\".\(table.quotedDatabaseIdentifier) SET \(orderColumn.quotedDatabaseIdentifier) = ? WHERE \"Z_PK\" = ? AND \(column.quotedDatabaseIdentifier) = ?"
+        case .joinTable(let table, let sourceColumn, let destinationColumn, let orderColumn?):
+            sql =
+                "UPDATE \"main\".\(table.quotedDatabaseIdentifier) SET \(orderColumn.quotedDatabaseIdentifier) = ? WHERE \(destinationColumn.quotedDatabaseIdentifier) = ? AND \(sourceColumn.quotedDatabaseIdentifier) = ?"
+        default:
+            return
+        }
+        for (index, target) in targets.enumerated() {
+            try db.execute(sql: sql, arguments: [(index + 1) * 1024, target.primaryKey, owner.primaryKey])
+        }
+    }
+
+    /// A source value converted by a type widening, in SQLite: the set-based path's expression.
+    private func widened(_ value: DatabaseValue, by widening: TypeWidening) throws -> DatabaseValue {
+        try DatabaseValue.fetchOne(
+            db, sql: "SELECT \(widening.sqlExpression(converting: "\"w\".\"x\"")) FROM (SELECT ? AS \"x\") AS \"w\"",
+            arguments: [value]) ?? .null
     }
 
     /// Sets the relationships of one destination instance from the mapping's relationship
@@ -76,6 +114,9 @@ extension MigrationManager {
                 }
                 if relationship.isToMany {
                     for target in targets { try destination.relate(destinationID, relationship.name, to: target) }
+                    if relationship.isOrdered {
+                        try writePositions(of: destinationID, relationship.name, in: targets)
+                    }
                 } else {
                     try destination.setToOne(destinationID, relationship.name, to: targets.first)
                 }

@@ -14,6 +14,9 @@ import StepwiseStore
 /// **Flat memory.** Associations live in SQLite temporary tables, one per entity mapping
 /// (`temp.stepwise_map_<n>`: source `Z_PK` → destination `Z_PK`, indexed both ways), never
 /// in Swift dictionaries, so a step's memory does not grow with the number of rows.
+///
+/// An association is a pair: as in Core Data, a policy may make several destination
+/// instances from one source row (splitting it), or one from several (merging them).
 public final class MigrationManager {
     /// The connection: the destination is `main`, the source is attached as `src`.
     public let db: Database
@@ -32,6 +35,10 @@ public final class MigrationManager {
     let policies: PolicyRegistry
     let logger: Logger
     let progress: (@Sendable (StepProgress) -> Void)?
+
+    /// Whether destination rows keep their source primary keys (an in-place step), so a
+    /// destination key names its source row without a lookup table.
+    var keepsPrimaryKeys = false
 
     /// One association table per entity mapping that has run or is running.
     var lookupTables: [LookupTable] = []
@@ -74,7 +81,9 @@ public final class MigrationManager {
         var result: [ObjectID] = []
         for instance in sourceInstances {
             let rows = try Row.fetchAll(
-                db, sql: "SELECT destination_pk, destination_entity FROM \(table.qualifiedName) WHERE source_pk = ?",
+                db,
+                sql:
+                    "SELECT destination_pk, destination_entity FROM \(table.qualifiedName) WHERE source_pk = ? ORDER BY destination_pk",
                 arguments: [instance.primaryKey])
             for row in rows {
                 let number: Int = row["destination_entity"]
@@ -94,11 +103,29 @@ public final class MigrationManager {
         var result: [ObjectID] = []
         for instance in destinationInstances {
             let keys = try Int64.fetchAll(
-                db, sql: "SELECT source_pk FROM \(table.qualifiedName) WHERE destination_pk = ?",
+                db, sql: "SELECT source_pk FROM \(table.qualifiedName) WHERE destination_pk = ? ORDER BY source_pk",
                 arguments: [instance.primaryKey])
             result += keys.map { ObjectID(entity: sourceEntity, primaryKey: $0) }
         }
         return result
+    }
+
+    // MARK: Hooks
+
+    /// Runs a policy hook that concerns a whole entity mapping (`begin`, `end`…) so that what
+    /// it throws is a ``MappingError`` naming the mapping model, the entity mapping and its
+    /// entity, like the errors of the hooks that run per row.
+    func runHook(of mapping: EntityMapping, in model: MappingModel? = nil, _ hook: () throws -> Void) throws {
+        let modelName = model?.name ?? currentMappingModel?.name
+        let entity = mapping.destinationEntity ?? mapping.sourceEntity
+        do {
+            try hook()
+        } catch let error as MappingError {
+            throw error.adding(mappingModel: modelName, entityMapping: mapping.name, entity: entity)
+        } catch {
+            throw MappingError(
+                .policyFailed("\(error)"), mappingModel: modelName, entityMapping: mapping.name, entity: entity)
+        }
     }
 
     // MARK: Lookup tables
@@ -116,18 +143,23 @@ public final class MigrationManager {
     @discardableResult
     func createLookupTable(for mapping: EntityMapping) throws -> LookupTable {
         let sourceTable = mapping.sourceEntity.flatMap { sourceLayout.entity(named: $0)?.tableName }
-        let table = LookupTable(index: lookupTables.count, mapping: mapping, sourceTable: sourceTable)
-        // WITHOUT ROWID keyed on the source key: lookups by source are a B-tree search;
-        // the second index serves reverse lookups and validation messages.
+        let table = LookupTable(
+            index: lookupTables.count, mapping: mapping, sourceTable: sourceTable,
+            mappingModel: currentMappingModel?.name)
+        // WITHOUT ROWID keyed on the pair, source key first: lookups by source are a B-tree
+        // search on the key's prefix, and one source may have several destinations (a policy
+        // that splits rows). The second index serves reverse lookups, validation messages and
+        // pass 2's walk over destination instances, which it streams in order (covering).
         try db.execute(
             sql: """
                 CREATE TEMP TABLE \(table.name.quotedDatabaseIdentifier) (
-                    source_pk INTEGER NOT NULL PRIMARY KEY,
+                    source_pk INTEGER NOT NULL,
                     destination_pk INTEGER NOT NULL,
-                    destination_entity INTEGER NOT NULL
+                    destination_entity INTEGER NOT NULL,
+                    PRIMARY KEY (source_pk, destination_pk)
                 ) WITHOUT ROWID;
                 CREATE INDEX temp.\("\(table.name)_destination".quotedDatabaseIdentifier)
-                    ON \(table.name.quotedDatabaseIdentifier) (destination_pk);
+                    ON \(table.name.quotedDatabaseIdentifier) (destination_pk, destination_entity);
                 """)
         lookupTables.append(table)
         return table
@@ -140,6 +172,8 @@ struct LookupTable {
     let mapping: EntityMapping
     /// The source root table the mapping reads, whose primary keys `source_pk` holds.
     let sourceTable: String?
+    /// The name of the mapping model the entity mapping belongs to.
+    let mappingModel: String?
 
     var name: String { "stepwise_map_\(index)" }
     var qualifiedName: String { "temp.\(name.quotedDatabaseIdentifier)" }

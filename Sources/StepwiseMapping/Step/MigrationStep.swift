@@ -171,21 +171,25 @@ public struct MigrationStep: Sendable {
                 let manager = MigrationManager(
                     db: db, sourceModel: sourceModel, destinationModel: destinationModel, sourceLayout: sourceLayout,
                     destinationLayout: destinationLayout, policies: policies, logger: logger, progress: progress)
-                var policiesByMapping: [(EntityMapping, EntityMigrationPolicy?)] = []
+                var policiesByMapping: [(MappingModel, EntityMapping, EntityMigrationPolicy?)] = []
                 for model in models {
                     manager.currentMappingModel = model
                     do {
                         let started = try startMappings(model, manager: manager)
-                        policiesByMapping += started
+                        policiesByMapping += started.map { (model, $0.0, $0.1) }
                         for (mapping, policy) in started {
                             let (instances, setBased) = try manager.createInstances(for: mapping, policy: policy)
-                            try policy?.endInstanceCreation(for: mapping, manager: manager)
+                            try manager.runHook(of: mapping) {
+                                try policy?.endInstanceCreation(for: mapping, manager: manager)
+                            }
                             reports.append(
                                 .init(name: mapping.name, instances: instances, links: 0, setBased: setBased))
                         }
                         for (mapping, policy) in started {
                             let links = try manager.createRelationships(for: mapping, policy: policy)
-                            try policy?.endRelationshipCreation(for: mapping, manager: manager)
+                            try manager.runHook(of: mapping) {
+                                try policy?.endRelationshipCreation(for: mapping, manager: manager)
+                            }
                             if let index = reports.lastIndex(where: { $0.name == mapping.name }) {
                                 reports[index].links = links
                             }
@@ -199,9 +203,11 @@ public struct MigrationStep: Sendable {
                     try didMigrate(db, manager.destination)
                 }
                 try manager.validateDestination()
-                for (mapping, policy) in policiesByMapping {
-                    try policy?.performCustomValidation(for: mapping, manager: manager)
-                    try policy?.end(mapping, manager: manager)
+                for (model, mapping, policy) in policiesByMapping {
+                    try manager.runHook(of: mapping, in: model) {
+                        try policy?.performCustomValidation(for: mapping, manager: manager)
+                    }
+                    try manager.runHook(of: mapping, in: model) { try policy?.end(mapping, manager: manager) }
                 }
                 try metadata.write(to: db, path: destination.path)
                 return .commit
@@ -243,6 +249,7 @@ public struct MigrationStep: Sendable {
                     db: db, sourceModel: sourceModel, destinationModel: destinationModel, sourceLayout: sourceLayout,
                     destinationLayout: destinationLayout, policies: policies, logger: logger, progress: progress)
                 manager.currentMappingModel = models[0]
+                manager.keepsPrimaryKeys = true
                 if let didMigrate = stage.didMigrate {
                     try didMigrate(db, manager.destination)
                 }
@@ -287,7 +294,7 @@ public struct MigrationStep: Sendable {
                 }
                 policy = made
             }
-            try policy?.begin(mapping, manager: manager)
+            try manager.runHook(of: mapping) { try policy?.begin(mapping, manager: manager) }
             started.append((mapping, policy))
         }
         return started

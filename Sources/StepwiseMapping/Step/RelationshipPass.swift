@@ -54,22 +54,27 @@ extension MigrationManager {
             }
             batch.removeAll(keepingCapacity: true)
         }
-        // Read the keys in pages of 1000 (keyset pagination on destination_pk) instead of
-        // holding a cursor open: the hooks write to the destination in between, and memory
-        // stays bounded by the page size.
-        var lastKey: Int64 = -1
+        // Read the keys in pages of 1000 (keyset pagination on the destination instance)
+        // instead of holding a cursor open: the hooks write to the destination in between, and
+        // memory stays bounded by the page size. Each destination instance comes once, as in
+        // Core Data, even when a policy merged several source rows into it; its first source
+        // row names it in errors.
+        var lastKey: (Int64, Int) = (-1, -1)
         while true {
             let page = try Row.fetchAll(
                 db,
-                sql:
-                    "SELECT source_pk, destination_pk, destination_entity FROM \(table.qualifiedName) WHERE destination_pk > ? ORDER BY destination_pk LIMIT 1000",
-                arguments: [lastKey])
+                sql: """
+                    SELECT destination_pk, destination_entity, MIN(source_pk) AS source_pk FROM \(table.qualifiedName)
+                    WHERE (destination_pk, destination_entity) > (?, ?)
+                    GROUP BY destination_pk, destination_entity ORDER BY destination_pk, destination_entity LIMIT 1000
+                    """,
+                arguments: [lastKey.0, lastKey.1])
             if page.isEmpty { break }
             for row in page {
                 let number: Int = row["destination_entity"]
                 let name = destinationLayout.entity(number: number)?.name ?? destinationName
                 batch.append((row["source_pk"], ObjectID(entity: name, primaryKey: row["destination_pk"])))
-                lastKey = row["destination_pk"]
+                lastKey = (row["destination_pk"], number)
             }
             try flush()
             progress?(.rows(pass: 2, entityMapping: mapping.name, done: links))

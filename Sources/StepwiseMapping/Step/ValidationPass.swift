@@ -80,13 +80,18 @@ extension MigrationManager {
         }
     }
 
-    /// Every foreign key points to an existing row of its destination entity (or a subentity).
+    /// Every foreign key and every join-table row points to an existing row of its
+    /// destination entity (or a subentity).
     private func validateForeignKeys() throws {
         for entity in destinationLayout.entities {
             for relationship in entity.relationships where relationship.declaringEntity == entity.name {
-                guard case .foreignKey(let column, _, _) = relationship.storage,
-                    let target = destinationLayout.entity(named: relationship.destination)
-                else { continue }
+                guard let target = destinationLayout.entity(named: relationship.destination) else { continue }
+                if case .joinTable(let joinTable, let sourceColumn, let destinationColumn, _) = relationship.storage {
+                    try validateJoinTable(
+                        joinTable, from: sourceColumn, to: destinationColumn, of: relationship, entity, target)
+                    continue
+                }
+                guard case .foreignKey(let column, _, _) = relationship.storage else { continue }
                 let table = "\"main\".\(entity.tableName.quotedDatabaseIdentifier)"
                 let targetTable = "\"main\".\(target.tableName.quotedDatabaseIdentifier)"
                 if let key = try Int64.fetchOne(
@@ -108,24 +113,80 @@ extension MigrationManager {
         }
     }
 
-    /// A validation error naming the source row the bad destination row was made from.
+    /// Every row of a join table links an existing `entity` row (or a subentity's) to an
+    /// existing `target` row. A many-to-many is checked from both sides, each naming the row
+    /// that holds the missing object; a to-many without inverse checks its owners here too.
+    private func validateJoinTable(
+        _ joinTable: String, from sourceColumn: String, to destinationColumn: String,
+        of relationship: RelationshipLayout, _ entity: EntityLayout, _ target: EntityLayout
+    ) throws {
+        func exists(_ layout: EntityLayout, _ column: String) -> String {
+            """
+            EXISTS (SELECT 1 FROM "main".\(layout.tableName.quotedDatabaseIdentifier) AS "r"
+                    WHERE "r"."Z_PK" = "j".\(column.quotedDatabaseIdentifier)
+                      AND "r"."Z_ENT" IN (\(layout.subentityNumbers.map(String.init).joined(separator: ", "))))
+            """
+        }
+        let rows =
+            "SELECT \"j\".\(sourceColumn.quotedDatabaseIdentifier) FROM \"main\".\(joinTable.quotedDatabaseIdentifier) AS \"j\""
+        if let key = try Int64.fetchOne(
+            db,
+            sql: "\(rows) WHERE \(exists(entity, sourceColumn)) AND NOT \(exists(target, destinationColumn)) LIMIT 1")
+        {
+            throw try violation(
+                "the relationship points to a \(target.name) that doesn't exist", entity: entity,
+                property: relationship.name, destinationKey: key)
+        }
+        guard relationship.inverse == nil else { return }
+        if let key = try Int64.fetchOne(db, sql: "\(rows) WHERE NOT \(exists(entity, sourceColumn)) LIMIT 1") {
+            throw MappingError(
+                .validation(
+                    "\(joinTable) links a \(entity.name) that doesn't exist (destination Z_PK \(key)) to a \(target.name)"
+                ),
+                mappingModel: currentMappingModel?.name, entity: entity.name, property: relationship.name)
+        }
+    }
+
+    /// A validation error naming the source row the bad destination row was made from: the
+    /// association of any entity mapping that made an `entity` (or a subentity) with that key.
     private func violation(_ reason: String, entity: EntityLayout, property: String, destinationKey: Int64) throws
         -> MappingError
     {
         var sourceKey: Int64?
         var mappingName: String?
-        for table in lookupTables where table.mapping.destinationEntity == entity.name {
+        var mappingModel = currentMappingModel?.name
+        let wanted = destinationModel[entity: entity.name]
+        for table in lookupTables {
+            guard let made = table.mapping.destinationEntity.flatMap({ destinationModel[entity: $0] }), let wanted,
+                destinationModel.entity(made, isKindOf: wanted)
+            else { continue }
             if let key = try Int64.fetchOne(
-                db, sql: "SELECT source_pk FROM \(table.qualifiedName) WHERE destination_pk = ?",
+                db, sql: "SELECT MIN(source_pk) FROM \(table.qualifiedName) WHERE destination_pk = ?",
                 arguments: [destinationKey])
             {
                 sourceKey = key
                 mappingName = table.mapping.name
+                mappingModel = table.mappingModel ?? mappingModel
                 break
             }
         }
+        if sourceKey == nil, keepsPrimaryKeys, let model = currentMappingModel {
+            // An in-place step keeps every key: the destination row *is* the source row. The
+            // row's own entity (from its Z_ENT) names the mapping that carried it.
+            let number = try Int.fetchOne(
+                db,
+                sql: "SELECT \"Z_ENT\" FROM \"main\".\(entity.tableName.quotedDatabaseIdentifier) WHERE \"Z_PK\" = ?",
+                arguments: [destinationKey])
+            let rowEntity = number.flatMap { destinationLayout.entity(number: $0)?.name } ?? entity.name
+            if let mapping = model.entityMappings.first(where: {
+                $0.destinationEntity == rowEntity && $0.sourceEntity != nil
+            }) {
+                sourceKey = destinationKey
+                mappingName = mapping.name
+            }
+        }
         return MappingError(
-            .validation("\(reason) (destination Z_PK \(destinationKey))"), mappingModel: currentMappingModel?.name,
+            .validation("\(reason) (destination Z_PK \(destinationKey))"), mappingModel: mappingModel,
             entityMapping: mappingName, entity: entity.name, property: property, sourcePrimaryKey: sourceKey)
     }
 }

@@ -71,6 +71,9 @@ extension ObjectContext {
     }
 
     /// Sets (or, with nil, clears) a to-one relationship and its inverse.
+    ///
+    /// Setting the object the relationship already holds keeps the object's place in an
+    /// ordered inverse: only a new destination appends it at the end.
     public func setToOne(_ id: ObjectID, _ relationship: String, to destination: ObjectID?) throws {
         let (source, info) = try relationshipLayout(id.entity, relationship)
         guard case .foreignKey(let column, let entityColumn, let orderColumn) = info.storage else {
@@ -78,8 +81,9 @@ extension ObjectContext {
                 path: path,
                 kind: .invalidValue(entity: id.entity, property: relationship, reason: "it is a to-many relationship"))
         }
+        let previous = try related(id, relationship).first
         // Detach from the previous destination's one-to-one inverse first.
-        if let inverse = info.inverse, let previous = try related(id, relationship).first, previous != destination {
+        if let inverse = info.inverse, let previous, previous != destination {
             try clearInverseToOne(of: previous, inverse: inverse, pointingTo: id)
         }
         var assignments = ["\(column.quoted) = ?", "\"Z_OPT\" = \"Z_OPT\" + 1"]
@@ -88,7 +92,7 @@ extension ObjectContext {
             assignments.append("\(entityColumn.quoted) = ?")
             arguments.append(try destination.map { try entityLayout($0.entity).number.databaseValue } ?? .null)
         }
-        if let orderColumn {
+        if let orderColumn, destination == nil || previous != destination {
             // An ordered to-many inverse: append at the end, spaced like Core Data's positions.
             assignments.append("\(orderColumn.quoted) = ?")
             if let destination {
