@@ -28,6 +28,18 @@ struct DiffPair: Sendable, CustomTestStringConvertible {
         DiffPair(bundle: "Versions/Recipes.xcdatamodeld", from: "Recipes 2", to: "Recipes 3", isInferable: false),
         DiffPair(bundle: "Versions/Recipes.xcdatamodeld", from: "Recipes 3", to: "Recipes 4", isInferable: true),
     ]
+
+    /// Versions/University and Versions/Events. University 2 → 3 and Events 1 → 2 are
+    /// inferable only as removals plus additions (their mapping files keep the values);
+    /// University 3 → 4 turns an attribute into a relationship, which inference refuses.
+    static let otherSamples: [DiffPair] = [
+        DiffPair(bundle: "Versions/University.xcdatamodeld", from: "University", to: "University 2", isInferable: true),
+        DiffPair(
+            bundle: "Versions/University.xcdatamodeld", from: "University 2", to: "University 3", isInferable: true),
+        DiffPair(
+            bundle: "Versions/University.xcdatamodeld", from: "University 3", to: "University 4", isInferable: false),
+        DiffPair(bundle: "Versions/Events.xcdatamodeld", from: "Events", to: "Events 2", isInferable: true),
+    ]
 }
 
 @Suite("stepwise diff")
@@ -42,8 +54,8 @@ struct DiffCommandTests {
         Corpus.packageRoot.appendingPathComponent("Versions/Recipes.xcdatamodeld").path
     }
 
-    @Test(arguments: DiffPair.recipes)
-    func diffsEveryRecipesStep(_ pair: DiffPair) throws {
+    @Test(arguments: DiffPair.recipes + DiffPair.otherSamples)
+    func diffsEverySampleStep(_ pair: DiffPair) throws {
         try checkDiff(pair, bundle: Corpus.packageRoot.appendingPathComponent(pair.bundle).path)
     }
 
