@@ -70,6 +70,17 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Benchmarks: a step's throughput and peak memory on generated stores. Not a product:
+        // `swift run stepwise-bench …` from a checkout, or Scripts/memory-check.
+        .executableTarget(
+            name: "stepwise-bench",
+            dependencies: [
+                "StepwiseModel", "StepwiseStore", "StepwiseMapping",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Scripts/Benchmarks"
+        ),
         .testTarget(
             name: "StepwiseModelTests",
             dependencies: [

@@ -1,0 +1,25 @@
+import ArgumentParser
+
+/// `stepwise-bench`: measures one migration step's speed and memory on a generated store.
+///
+/// Not a product of the package: run it from a checkout with
+/// `swift run -c release stepwise-bench memory-step --rows 100000`, or through
+/// `Scripts/memory-check` and `Scripts/bench-step`.
+@main
+struct StepwiseBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stepwise-bench",
+        abstract: "Measure a migration step's throughput and peak memory on a generated store.",
+        discussion: """
+            The source store is at the "Bench" model (Item: name, value, createdAt, note, tag; \
+            Tag: label) and the step goes to "Bench 2" (name split into firstName and lastName, \
+            value renamed amount, isArchived added). Seeded stores are cached in --dir by row count.
+
+            Peak memory is the process's VmHWM from /proc/self/status; `seed` and `step` are \
+            separate commands so that `/usr/bin/time -v stepwise-bench step …` measures the step alone.
+            """,
+        subcommands: [
+            SeedCommand.self, StepCommand.self, MemoryStepCommand.self, SetBasedStepCommand.self,
+        ]
+    )
+}
