@@ -71,14 +71,17 @@ extension MigrationManager {
             return
         }
         for (index, target) in targets.enumerated() {
-            try db.execute(sql: sql, arguments: [(index + 1) * 1024, target.primaryKey, owner.primaryKey])
+            try db.cachedStatement(sql: sql).execute(arguments: [
+                (index + 1) * 1024, target.primaryKey, owner.primaryKey,
+            ])
         }
     }
 
     /// A source value converted by a type widening, in SQLite: the set-based path's expression.
     private func widened(_ value: DatabaseValue, by widening: TypeWidening) throws -> DatabaseValue {
         try DatabaseValue.fetchOne(
-            db, sql: "SELECT \(widening.sqlExpression(converting: "\"w\".\"x\"")) FROM (SELECT ? AS \"x\") AS \"w\"",
+            db.cachedStatement(
+                sql: "SELECT \(widening.sqlExpression(converting: "\"w\".\"x\"")) FROM (SELECT ? AS \"x\") AS \"w\""),
             arguments: [value]) ?? .null
     }
 

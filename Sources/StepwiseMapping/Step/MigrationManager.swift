@@ -66,10 +66,10 @@ public final class MigrationManager {
     public func associate(source: ObjectID, destination: ObjectID, mapping: EntityMapping) throws {
         let table = try lookupTable(for: mapping.name)
         let number = try destinationLayout.entityNumber(destination.entity)
-        try db.execute(
+        try db.cachedStatement(
             sql:
-                "INSERT OR REPLACE INTO \(table.qualifiedName) (source_pk, destination_pk, destination_entity) VALUES (?, ?, ?)",
-            arguments: [source.primaryKey, destination.primaryKey, number])
+                "INSERT OR REPLACE INTO \(table.qualifiedName) (source_pk, destination_pk, destination_entity) VALUES (?, ?, ?)"
+        ).execute(arguments: [source.primaryKey, destination.primaryKey, number])
     }
 
     /// The destination instances the named entity mapping created from `sourceInstances`, in order.
@@ -81,9 +81,10 @@ public final class MigrationManager {
         var result: [ObjectID] = []
         for instance in sourceInstances {
             let rows = try Row.fetchAll(
-                db,
-                sql:
-                    "SELECT destination_pk, destination_entity FROM \(table.qualifiedName) WHERE source_pk = ? ORDER BY destination_pk",
+                db.cachedStatement(
+                    sql:
+                        "SELECT destination_pk, destination_entity FROM \(table.qualifiedName) WHERE source_pk = ? ORDER BY destination_pk"
+                ),
                 arguments: [instance.primaryKey])
             for row in rows {
                 let number: Int = row["destination_entity"]
@@ -103,7 +104,8 @@ public final class MigrationManager {
         var result: [ObjectID] = []
         for instance in destinationInstances {
             let keys = try Int64.fetchAll(
-                db, sql: "SELECT source_pk FROM \(table.qualifiedName) WHERE destination_pk = ? ORDER BY source_pk",
+                db.cachedStatement(
+                    sql: "SELECT source_pk FROM \(table.qualifiedName) WHERE destination_pk = ? ORDER BY source_pk"),
                 arguments: [instance.primaryKey])
             result += keys.map { ObjectID(entity: sourceEntity, primaryKey: $0) }
         }

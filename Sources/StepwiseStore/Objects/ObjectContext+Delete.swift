@@ -46,11 +46,13 @@ extension ObjectContext {
             if case .joinTable(let table, let sourceColumn, _, _) = entityLayout.relationship(named: relationship.name)?
                 .storage
             {
-                try db.execute(
-                    sql: "DELETE FROM \(qualified(table)) WHERE \(sourceColumn.quoted) = ?", arguments: [id.primaryKey])
+                try db.cachedStatement(
+                    sql: "DELETE FROM \(qualified(table)) WHERE \(sourceColumn.quoted) = ?"
+                ).execute(arguments: [id.primaryKey])
             }
         }
-        try db.execute(
-            sql: "DELETE FROM \(qualified(entityLayout.tableName)) WHERE \"Z_PK\" = ?", arguments: [id.primaryKey])
+        try db.cachedStatement(
+            sql: "DELETE FROM \(qualified(entityLayout.tableName)) WHERE \"Z_PK\" = ?"
+        ).execute(arguments: [id.primaryKey])
     }
 }

@@ -12,22 +12,25 @@ extension ObjectContext {
         switch layoutInfo.storage {
         case .foreignKey(let column, _, _):
             keys = try Int64.fetchAll(
-                db,
-                sql:
-                    "SELECT \(column.quoted) FROM \(qualified(source.tableName)) WHERE \"Z_PK\" = ? AND \(column.quoted) IS NOT NULL",
+                db.cachedStatement(
+                    sql:
+                        "SELECT \(column.quoted) FROM \(qualified(source.tableName)) WHERE \"Z_PK\" = ? AND \(column.quoted) IS NOT NULL"
+                ),
                 arguments: [id.primaryKey])
         case .inverseForeignKey(let table, let column, let orderColumn):
             let order = orderColumn.map { "\($0.quoted), " } ?? ""
             keys = try Int64.fetchAll(
-                db,
-                sql: "SELECT \"Z_PK\" FROM \(qualified(table)) WHERE \(column.quoted) = ? ORDER BY \(order)\"Z_PK\"",
+                db.cachedStatement(
+                    sql: "SELECT \"Z_PK\" FROM \(qualified(table)) WHERE \(column.quoted) = ? ORDER BY \(order)\"Z_PK\""
+                ),
                 arguments: [id.primaryKey])
         case .joinTable(let table, let sourceColumn, let destinationColumn, let orderColumn):
             let order = orderColumn.map { "\($0.quoted), " } ?? ""
             keys = try Int64.fetchAll(
-                db,
-                sql:
-                    "SELECT \(destinationColumn.quoted) FROM \(qualified(table)) WHERE \(sourceColumn.quoted) = ? ORDER BY \(order)\(destinationColumn.quoted)",
+                db.cachedStatement(
+                    sql:
+                        "SELECT \(destinationColumn.quoted) FROM \(qualified(table)) WHERE \(sourceColumn.quoted) = ? ORDER BY \(order)\(destinationColumn.quoted)"
+                ),
                 arguments: [id.primaryKey])
         }
         return try keys.map { try concreteID(primaryKey: $0, kindOf: destination) }
@@ -49,24 +52,24 @@ extension ObjectContext {
         let (source, info) = try relationshipLayout(id.entity, relationship)
         switch info.storage {
         case .foreignKey(let column, _, _):
-            try db.execute(
+            try db.cachedStatement(
                 sql:
-                    "UPDATE \(qualified(source.tableName)) SET \(column.quoted) = NULL, \"Z_OPT\" = \"Z_OPT\" + 1 WHERE \"Z_PK\" = ? AND \(column.quoted) = ?",
-                arguments: [id.primaryKey, destination.primaryKey])
+                    "UPDATE \(qualified(source.tableName)) SET \(column.quoted) = NULL, \"Z_OPT\" = \"Z_OPT\" + 1 WHERE \"Z_PK\" = ? AND \(column.quoted) = ?"
+            ).execute(arguments: [id.primaryKey, destination.primaryKey])
             if let inverse = info.inverse {
                 try clearInverseToOne(of: destination, inverse: inverse, pointingTo: id)
             }
         case .inverseForeignKey(let table, let column, let orderColumn):
             let clearOrder = orderColumn.map { ", \($0.quoted) = NULL" } ?? ""
-            try db.execute(
+            try db.cachedStatement(
                 sql:
-                    "UPDATE \(qualified(table)) SET \(column.quoted) = NULL\(clearOrder), \"Z_OPT\" = \"Z_OPT\" + 1 WHERE \"Z_PK\" = ? AND \(column.quoted) = ?",
-                arguments: [destination.primaryKey, id.primaryKey])
+                    "UPDATE \(qualified(table)) SET \(column.quoted) = NULL\(clearOrder), \"Z_OPT\" = \"Z_OPT\" + 1 WHERE \"Z_PK\" = ? AND \(column.quoted) = ?"
+            ).execute(arguments: [destination.primaryKey, id.primaryKey])
         case .joinTable(let table, let sourceColumn, let destinationColumn, _):
-            try db.execute(
+            try db.cachedStatement(
                 sql:
-                    "DELETE FROM \(qualified(table)) WHERE \(sourceColumn.quoted) = ? AND \(destinationColumn.quoted) = ?",
-                arguments: [id.primaryKey, destination.primaryKey])
+                    "DELETE FROM \(qualified(table)) WHERE \(sourceColumn.quoted) = ? AND \(destinationColumn.quoted) = ?"
+            ).execute(arguments: [id.primaryKey, destination.primaryKey])
         }
     }
 
@@ -98,9 +101,10 @@ extension ObjectContext {
             if let destination {
                 let last =
                     try Int64.fetchOne(
-                        db,
-                        sql:
-                            "SELECT MAX(\(orderColumn.quoted)) FROM \(qualified(source.tableName)) WHERE \(column.quoted) = ?",
+                        db.cachedStatement(
+                            sql:
+                                "SELECT MAX(\(orderColumn.quoted)) FROM \(qualified(source.tableName)) WHERE \(column.quoted) = ?"
+                        ),
                         arguments: [destination.primaryKey]) ?? 0
                 arguments.append((last + 1024).databaseValue)
             } else {
@@ -108,9 +112,9 @@ extension ObjectContext {
             }
         }
         arguments.append(id.primaryKey.databaseValue)
-        try db.execute(
-            sql: "UPDATE \(qualified(source.tableName)) SET \(assignments.joined(separator: ", ")) WHERE \"Z_PK\" = ?",
-            arguments: StatementArguments(arguments))
+        try db.cachedStatement(
+            sql: "UPDATE \(qualified(source.tableName)) SET \(assignments.joined(separator: ", ")) WHERE \"Z_PK\" = ?"
+        ).execute(arguments: StatementArguments(arguments))
         guard db.changesCount == 1 else {
             throw StoreError(path: path, kind: .rowNotFound(entity: id.entity, primaryKey: id.primaryKey))
         }
@@ -140,17 +144,18 @@ extension ObjectContext {
             if let orderColumn {
                 let last =
                     try Int64.fetchOne(
-                        db,
-                        sql:
-                            "SELECT MAX(\(orderColumn.quoted)) FROM \(qualified(table)) WHERE \(sourceColumn.quoted) = ?",
+                        db.cachedStatement(
+                            sql:
+                                "SELECT MAX(\(orderColumn.quoted)) FROM \(qualified(table)) WHERE \(sourceColumn.quoted) = ?"
+                        ),
                         arguments: [id.primaryKey]) ?? 0
                 columns.append(orderColumn)
                 arguments.append((last + 1024).databaseValue)
             }
-            try db.execute(
+            try db.cachedStatement(
                 sql:
-                    "INSERT OR IGNORE INTO \(qualified(table)) (\(columns.map(\.quoted).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))",
-                arguments: StatementArguments(arguments))
+                    "INSERT OR IGNORE INTO \(qualified(table)) (\(columns.map(\.quoted).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
+            ).execute(arguments: StatementArguments(arguments))
         }
     }
 
@@ -165,19 +170,19 @@ extension ObjectContext {
             arguments.append(try destination.map { try entityLayout($0.entity).number.databaseValue } ?? .null)
         }
         arguments.append(id.primaryKey.databaseValue)
-        try db.execute(
-            sql: "UPDATE \(qualified(source.tableName)) SET \(assignments.joined(separator: ", ")) WHERE \"Z_PK\" = ?",
-            arguments: StatementArguments(arguments))
+        try db.cachedStatement(
+            sql: "UPDATE \(qualified(source.tableName)) SET \(assignments.joined(separator: ", ")) WHERE \"Z_PK\" = ?"
+        ).execute(arguments: StatementArguments(arguments))
     }
 
     private func clearInverseToOne(of object: ObjectID, inverse: String, pointingTo id: ObjectID) throws {
         guard let (table, info) = try? relationshipLayout(object.entity, inverse),
             case .foreignKey(let column, _, _) = info.storage
         else { return }
-        try db.execute(
+        try db.cachedStatement(
             sql:
-                "UPDATE \(qualified(table.tableName)) SET \(column.quoted) = NULL, \"Z_OPT\" = \"Z_OPT\" + 1 WHERE \"Z_PK\" = ? AND \(column.quoted) = ?",
-            arguments: [object.primaryKey, id.primaryKey])
+                "UPDATE \(qualified(table.tableName)) SET \(column.quoted) = NULL, \"Z_OPT\" = \"Z_OPT\" + 1 WHERE \"Z_PK\" = ? AND \(column.quoted) = ?"
+        ).execute(arguments: [object.primaryKey, id.primaryKey])
     }
 
     func relationshipLayout(_ entity: String, _ name: String) throws -> (EntityLayout, RelationshipLayout) {
@@ -192,7 +197,8 @@ extension ObjectContext {
     func concreteID(primaryKey: Int64, kindOf entity: EntityLayout) throws -> ObjectID {
         guard entity.subentityNumbers.count > 1 else { return ObjectID(entity: entity.name, primaryKey: primaryKey) }
         let number = try Int.fetchOne(
-            db, sql: "SELECT \"Z_ENT\" FROM \(qualified(entity.tableName)) WHERE \"Z_PK\" = ?", arguments: [primaryKey])
+            db.cachedStatement(sql: "SELECT \"Z_ENT\" FROM \(qualified(entity.tableName)) WHERE \"Z_PK\" = ?"),
+            arguments: [primaryKey])
         let name = number.flatMap { layout.entity(number: $0)?.name } ?? entity.name
         return ObjectID(entity: name, primaryKey: primaryKey)
     }

@@ -21,6 +21,10 @@ import StepwiseModel
 /// starts at 1 and grows by one on every update.
 ///
 /// Fetching never loads a whole table: ``cursor(_:where:includingSubentities:)`` streams rows.
+///
+/// Per-object statements are prepared once and reused (GRDB's `cachedStatement`): their SQL
+/// depends only on the entity and the property names, never on values, which are bound. A
+/// migration policy calls them once per row, and preparing dominated the cost before.
 public struct ObjectContext {
     /// The connection, inside the caller's transaction.
     public let db: Database
@@ -79,7 +83,7 @@ public struct ObjectContext {
         }
         let sql =
             "INSERT INTO \(qualified(entityLayout.tableName)) (\(columns.map(\.quoted).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
-        try db.execute(sql: sql, arguments: StatementArguments(arguments))
+        try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(arguments))
         for (name, destination) in relationships {
             if let destination {
                 try relate(id, name, to: destination)
@@ -105,10 +109,10 @@ public struct ObjectContext {
             }
         }
         arguments.append(id.primaryKey.databaseValue)
-        try db.execute(
+        try db.cachedStatement(
             sql:
-                "UPDATE \(qualified(entityLayout.tableName)) SET \(assignments.joined(separator: ", ")) WHERE \"Z_PK\" = ?",
-            arguments: StatementArguments(arguments))
+                "UPDATE \(qualified(entityLayout.tableName)) SET \(assignments.joined(separator: ", ")) WHERE \"Z_PK\" = ?"
+        ).execute(arguments: StatementArguments(arguments))
         guard db.changesCount == 1 else {
             throw StoreError(path: path, kind: .rowNotFound(entity: id.entity, primaryKey: id.primaryKey))
         }
@@ -149,7 +153,7 @@ public struct ObjectContext {
         let (condition, arguments) = try whereClause(
             entityLayout, predicate, includingSubentities: includingSubentities)
         return try Int.fetchOne(
-            db, sql: "SELECT COUNT(*) FROM \(qualified(entityLayout.tableName)) WHERE \(condition)",
+            db.cachedStatement(sql: "SELECT COUNT(*) FROM \(qualified(entityLayout.tableName)) WHERE \(condition)"),
             arguments: StatementArguments(arguments)) ?? 0
     }
 
@@ -157,12 +161,11 @@ public struct ObjectContext {
     /// - throws: ``StoreError/Kind/rowNotFound(entity:primaryKey:)`` when there is none.
     public func object(_ id: ObjectID) throws -> StoredObject {
         let entityLayout = try self.entityLayout(id.entity)
-        let rows = try Row.fetchCursor(
-            db,
+        let statement = try db.cachedStatement(
             sql:
-                "SELECT * FROM \(qualified(entityLayout.tableName)) WHERE \"Z_PK\" = ? AND \"Z_ENT\" IN (\(entityLayout.subentityNumbers.map(String.init).joined(separator: ", ")))",
-            arguments: [id.primaryKey])
-        guard let row = try rows.next() else {
+                "SELECT * FROM \(qualified(entityLayout.tableName)) WHERE \"Z_PK\" = ? AND \"Z_ENT\" IN (\(entityLayout.subentityNumbers.map(String.init).joined(separator: ", ")))"
+        )
+        guard let row = try Row.fetchOne(statement, arguments: [id.primaryKey]) else {
             throw StoreError(path: path, kind: .rowNotFound(entity: id.entity, primaryKey: id.primaryKey))
         }
         return try ObjectCursor.object(from: row, layout: layout)
@@ -182,12 +185,12 @@ public struct ObjectContext {
         guard let root = layout.entity(named: entity.rootName) else {
             throw StoreError(path: path, kind: .unknownEntity(entity.rootName))
         }
-        try db.execute(
-            sql: "UPDATE \(qualified("Z_PRIMARYKEY")) SET \"Z_MAX\" = \"Z_MAX\" + 1 WHERE \"Z_ENT\" = ?",
-            arguments: [root.number])
+        try db.cachedStatement(
+            sql: "UPDATE \(qualified("Z_PRIMARYKEY")) SET \"Z_MAX\" = \"Z_MAX\" + 1 WHERE \"Z_ENT\" = ?"
+        ).execute(arguments: [root.number])
         guard
             let key = try Int64.fetchOne(
-                db, sql: "SELECT \"Z_MAX\" FROM \(qualified("Z_PRIMARYKEY")) WHERE \"Z_ENT\" = ?",
+                db.cachedStatement(sql: "SELECT \"Z_MAX\" FROM \(qualified("Z_PRIMARYKEY")) WHERE \"Z_ENT\" = ?"),
                 arguments: [root.number])
         else {
             throw StoreError(
