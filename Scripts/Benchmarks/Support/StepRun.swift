@@ -27,7 +27,11 @@ struct StepRun {
                 from: BenchModel.version1, to: BenchModel.version2, mappingModels: [try BenchModel.policyMapping()],
                 policies: BenchModel.policies)
         case .setBased:
-            step = MigrationStep(from: BenchModel.version1, to: BenchModel.version2)
+            // The inferred mapping, marked explicit: an inferred step this simple would alter
+            // the source in place (ALTER TABLE), which measures something else entirely.
+            var mapping = try MappingInference.inferMapping(from: BenchModel.version1, to: BenchModel.version2)
+            mapping.isInferred = false
+            step = MigrationStep(from: BenchModel.version1, to: BenchModel.version2, mappingModels: [mapping])
         }
         let before = ResidentMemory.now()
         let started = Date()

@@ -124,9 +124,12 @@ public struct MigrationStep: Sendable {
             .appendingPathComponent(".stepwise-source-\(UUID().uuidString).sqlite")
         do {
             try FileManager.default.copyItem(at: source, to: copy)
-            let wal = URL(fileURLWithPath: source.path + "-wal")
-            if FileManager.default.fileExists(atPath: wal.path) {
-                try FileManager.default.copyItem(at: wal, to: URL(fileURLWithPath: copy.path + "-wal"))
+            // The -wal holds committed rows not yet in the main file; a -journal is a rollback
+            // journal SQLite must replay to undo a torn write. Both belong to the store. The
+            // -shm is only an index of the -wal, which SQLite rebuilds.
+            for suffix in ["-wal", "-journal"] where FileManager.default.fileExists(atPath: source.path + suffix) {
+                try FileManager.default.copyItem(
+                    at: URL(fileURLWithPath: source.path + suffix), to: URL(fileURLWithPath: copy.path + suffix))
             }
         } catch {
             Self.removeStoreFiles(at: copy)

@@ -49,6 +49,13 @@ public final class StoreSnapshot: @unchecked Sendable {
             if hadWAL {
                 try FileManager.default.copyItem(at: walURL, to: URL(fileURLWithPath: copyURL.path + "-wal"))
             }
+            // A hot rollback journal undoes a torn write: without it the copy could read half a
+            // transaction. SQLite replays it when the copy opens.
+            let journal = url.path + "-journal"
+            if FileManager.default.fileExists(atPath: journal) {
+                try FileManager.default.copyItem(
+                    at: URL(fileURLWithPath: journal), to: URL(fileURLWithPath: copyURL.path + "-journal"))
+            }
             try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: copyURL.path)
         } catch {
             try? FileManager.default.removeItem(at: directory)
