@@ -26,19 +26,45 @@ struct CLITests {
         }
     }
 
-    @Test func demoIdentifiesItsStoreAsTheOldestRecipesVersion() throws {
+    @Test func demoIdentifiesItsStoreAndMigratesItStepByStepToTheNewestVersion() throws {
         let result = try runner.run(["demo", "--directory", directory.url.path, "--json"])
         #expect(result.status == 0, "\(result.standardError)")
         let json = try result.json()
-        #expect(json["matchedVersion"] as? String == "Recipes")
-        #expect(json["matchedBy"] as? String == "hash")
-        #expect(json["consistent"] as? Bool == true)
-        let tables = try #require(json["tables"] as? [[String: Any]])
+        let inspection = try #require(json["inspection"] as? [String: Any])
+        #expect(inspection["matchedVersion"] as? String == "Recipes")
+        #expect(inspection["matchedBy"] as? String == "hash")
+        #expect(inspection["consistent"] as? Bool == true)
+        let tables = try #require(inspection["tables"] as? [[String: Any]])
         let chefRows = tables.first { $0["name"] as? String == "ZCHEF" }?["rows"] as? Int
         #expect(chefRows == 4)
+        let steps = try #require(json["steps"] as? [[String: Any]])
+        #expect(steps.map { $0["to"] as? String } == ["Recipes 2", "Recipes 3", "Recipes 4"])
+        #expect(steps.map { $0["kind"] as? String } == ["explicit", "explicit", "inferred"])
+        #expect(steps.last?["inPlace"] as? Bool == true)
+        let final = try #require(json["final"] as? [String: Any])
+        #expect(final["matchedVersion"] as? String == "Recipes 4")
+        let finalTables = try #require(final["tables"] as? [[String: Any]])
+        let rows = Dictionary(
+            uniqueKeysWithValues: finalTables.compactMap { table in
+                (table["name"] as? String).map { ($0, table["rows"] as? Int ?? -1) }
+            })
+        #expect(rows["ZCUISINE"] == 2)
+        #expect(rows["ZINGREDIENT"] == 5)
+        #expect(rows["ZRECIPEINGREDIENT"] == 6)
+        #expect(rows["ZUNITOFMEASURE"] == 3)
         #expect(
             FileManager.default.fileExists(
                 atPath: directory.path("Recipes.xcdatamodeld/Recipes 4.xcdatamodel/contents").path))
+        #expect(FileManager.default.fileExists(atPath: directory.path("Recipes.sqlite").path))
+    }
+
+    @Test func demoPrintsMigratedRowsInText() throws {
+        let result = try runner.run(["demo", "--directory", directory.url.path])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("Miguel | Sanchez"))
+        #expect(result.standardOutput.contains("Mexican: Mole Poblano, Tacos al Pastor, Pozole"))
+        #expect(result.standardOutput.contains("chiles: Mole Poblano (6); Tacos al Pastor (2)"))
+        #expect(result.standardOutput.contains("Recipes 3 → Recipes 4: inferred mapping"))
     }
 
     @Test func createThenInspectNamesTheVersionAndCountsTables() throws {
