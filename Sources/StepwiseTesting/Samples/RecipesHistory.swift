@@ -32,16 +32,8 @@ public enum RecipesHistory {
     /// `Ingredient.recipes` is renamed `recipe`; `Chef.recipes` becomes to-many;
     /// Cuisine becomes an entity, one per distinct name.
     public static let v2 = ObjectModel("Recipes 2", versionIdentifiers: ["2"]) {
-        Entity("Chef") {
-            Attribute("firstName", .string)
-            Attribute("lastName", .string)
-            Relationship("recipes", to: "Recipe", inverse: "chef").toMany()
-        }
-        Entity("Cuisine") {
-            Attribute("name", .string).required()
-            Relationship("recipes", to: "Recipe", inverse: "cuisine").toMany()
-            Unique("name")
-        }
+        chefWithSplitName
+        cuisine
         Entity("Ingredient") {
             Attribute("amount", .string)
             Attribute("name", .string).required()
@@ -60,23 +52,9 @@ public enum RecipesHistory {
     /// v3: ingredients are shared, linked to recipes through RecipeIngredient (quantity);
     /// UnitOfMeasure becomes an entity; cost and unit size are added.
     public static let v3 = ObjectModel("Recipes 3", versionIdentifiers: ["3"]) {
-        Entity("Chef") {
-            Attribute("firstName", .string)
-            Attribute("lastName", .string)
-            Relationship("recipes", to: "Recipe", inverse: "chef").toMany()
-        }
-        Entity("Cuisine") {
-            Attribute("name", .string).required()
-            Relationship("recipes", to: "Recipe", inverse: "cuisine").toMany()
-            Unique("name")
-        }
-        Entity("Ingredient") {
-            Attribute("cost", .decimal)
-            Attribute("name", .string).required()
-            Attribute("unitSize", .double)
-            Relationship("recipeIngredients", to: "RecipeIngredient", inverse: "ingredient").toMany()
-            Unique("name")
-        }
+        chefWithSplitName
+        cuisine
+        sharedIngredient
         Entity("Recipe") {
             Attribute("directions", .string)
             Attribute("name", .string).required().indexed()
@@ -85,17 +63,8 @@ public enum RecipesHistory {
             Relationship("cuisine", to: "Cuisine", inverse: "recipes")
             Relationship("ingredients", to: "RecipeIngredient", inverse: "recipe").toMany().deletionRule(.cascade)
         }
-        Entity("RecipeIngredient") {
-            Attribute("quantity", .string)
-            Relationship("ingredient", to: "Ingredient", inverse: "recipeIngredients")
-            Relationship("recipe", to: "Recipe", inverse: "ingredients")
-            Relationship("unit", to: "UnitOfMeasure", inverse: "recipeIngredients")
-        }
-        Entity("UnitOfMeasure") {
-            Attribute("name", .string).required()
-            Relationship("recipeIngredients", to: "RecipeIngredient", inverse: "unit").toMany()
-            Unique("name")
-        }
+        recipeIngredient
+        unitOfMeasure
     }
 
     /// v4: a purely lightweight change: Recipe gains optional notes and a prep time,
@@ -107,18 +76,8 @@ public enum RecipesHistory {
             Attribute("lastName", .string)
             Relationship("recipes", to: "Recipe", inverse: "chef").toMany()
         }
-        Entity("Cuisine") {
-            Attribute("name", .string).required()
-            Relationship("recipes", to: "Recipe", inverse: "cuisine").toMany()
-            Unique("name")
-        }
-        Entity("Ingredient") {
-            Attribute("cost", .decimal)
-            Attribute("name", .string).required()
-            Attribute("unitSize", .double)
-            Relationship("recipeIngredients", to: "RecipeIngredient", inverse: "ingredient").toMany()
-            Unique("name")
-        }
+        cuisine
+        sharedIngredient
         Entity("Recipe") {
             Attribute("directions", .string)
             Attribute("name", .string).required().indexed()
@@ -129,17 +88,48 @@ public enum RecipesHistory {
             Relationship("cuisine", to: "Cuisine", inverse: "recipes")
             Relationship("ingredients", to: "RecipeIngredient", inverse: "recipe").toMany().deletionRule(.cascade)
         }
-        Entity("RecipeIngredient") {
-            Attribute("quantity", .string)
-            Relationship("ingredient", to: "Ingredient", inverse: "recipeIngredients")
-            Relationship("recipe", to: "Recipe", inverse: "ingredients")
-            Relationship("unit", to: "UnitOfMeasure", inverse: "recipeIngredients")
-        }
-        Entity("UnitOfMeasure") {
-            Attribute("name", .string).required()
-            Relationship("recipeIngredients", to: "RecipeIngredient", inverse: "unit").toMany()
-            Unique("name")
-        }
+        recipeIngredient
+        unitOfMeasure
+    }
+
+    // Entities that several versions share unchanged, defined once.
+
+    /// Chef from v2 on: the name split in two, recipes to-many.
+    static let chefWithSplitName = Entity("Chef") {
+        Attribute("firstName", .string)
+        Attribute("lastName", .string)
+        Relationship("recipes", to: "Recipe", inverse: "chef").toMany()
+    }
+
+    /// Cuisine from v2 on: one per distinct name.
+    static let cuisine = Entity("Cuisine") {
+        Attribute("name", .string).required()
+        Relationship("recipes", to: "Recipe", inverse: "cuisine").toMany()
+        Unique("name")
+    }
+
+    /// Ingredient from v3 on: shared between recipes, with cost and unit size.
+    static let sharedIngredient = Entity("Ingredient") {
+        Attribute("cost", .decimal)
+        Attribute("name", .string).required()
+        Attribute("unitSize", .double)
+        Relationship("recipeIngredients", to: "RecipeIngredient", inverse: "ingredient").toMany()
+        Unique("name")
+    }
+
+    /// The link between a recipe and a shared ingredient, from v3 on.
+    static let recipeIngredient = Entity("RecipeIngredient") {
+        Attribute("quantity", .string)
+        Relationship("ingredient", to: "Ingredient", inverse: "recipeIngredients")
+        Relationship("recipe", to: "Recipe", inverse: "ingredients")
+        Relationship("unit", to: "UnitOfMeasure", inverse: "recipeIngredients")
+    }
+
+    /// UnitOfMeasure from v3 on: one per unit name.
+    static let unitOfMeasure = Entity("UnitOfMeasure") {
+        Attribute("name", .string).required()
+        Relationship("recipeIngredients", to: "RecipeIngredient", inverse: "unit").toMany()
+        Unique("name")
     }
 
     /// All four versions, oldest first.
