@@ -86,19 +86,37 @@ struct CorpusMappingErrorTests {
         #expect(error.kind == .unknownEntity("Continent", version: "Moody 5"))
     }
 
-    /// A source key path that doesn't exist is found when the step runs (mapping files are
-    /// checked against the destination's properties only), naming the entity mapping and the
-    /// missing source property; the destination is removed.
+    /// A source key path that doesn't exist fails when the mapping file is read, naming the
+    /// entity mapping, the destination property and the missing source property.
+    @Test func aSourceKeyPathToAMissingPropertyFailsWhenTheFileIsRead() throws {
+        let runner = try CorpusStepRunner(.moody)
+        let error = try #require(throws: MappingError.self) {
+            try MappingFile.decode(
+                Data(
+                    Self.fourToFive(
+                        #"""
+                        { "source": "Country", "destination": "Country", "attributes": { "isoContinent": "$source.continent.isoCode" } }
+                        """#
+                    ).utf8),
+                source: try runner.version(4), destination: try runner.version(5))
+        }
+        #expect(error.kind == .unknownProperty(entity: "Continent", property: "isoCode", version: "Moody 4"))
+        #expect(error.entityMapping == "CountryToCountry")
+        #expect(error.property == "isoContinent")
+        #expect(error.description.contains("entity mapping CountryToCountry"))
+    }
+
+    /// The same mistake in a mapping built in Swift is found when the step runs, naming the
+    /// entity mapping and the missing source property; the destination is removed.
     @Test func aSourceKeyPathToAMissingPropertyFailsTheStepNamingTheMapping() throws {
         let runner = try CorpusStepRunner(.moody)
-        let model = try MappingFile.decode(
-            Data(
-                Self.fourToFive(
-                    #"""
-                    { "source": "Country", "destination": "Country", "attributes": { "isoContinent": "$source.continent.isoCode" } }
-                    """#
-                ).utf8),
-            source: try runner.version(4), destination: try runner.version(5))
+        let model = MappingModel(
+            from: "Moody 4", to: "Moody 5",
+            entityMappings: [
+                EntityMapping(
+                    kind: .transform, source: "Country", destination: "Country",
+                    attributeMappings: [PropertyMapping("isoContinent", .source("continent", "isoCode"))])
+            ])
         let source = try runner.copy("M4")
         let before = StoreFileBytes(source)
         let destination = runner.directory.path("failed.sqlite")
@@ -110,8 +128,6 @@ struct CorpusMappingErrorTests {
         }
         #expect(error.kind == .unknownProperty(entity: "Continent", property: "isoCode", version: "Moody 4"))
         #expect(error.entityMapping == "CountryToCountry")
-        #expect(error.entity == "Continent")
-        #expect(error.property == "isoCode")
         #expect(error.description.contains("entity mapping CountryToCountry"))
         #expect(!FileManager.default.fileExists(atPath: destination.path))
         #expect(StoreFileBytes(source) == before)

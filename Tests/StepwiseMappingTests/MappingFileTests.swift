@@ -72,6 +72,40 @@ struct MappingFileTests {
         #expect(model.entityMapping(named: "PersonTo")?.destinationEntity == nil)
     }
 
+    /// Source key paths are checked when the file is read, through relationships and in
+    /// filters, so a typo fails before any step runs.
+    @Test(arguments: [
+        (
+            #"{ "source": "Pet", "destination": "Pet", "attributes": { "name": "$source.owner.nme" } }"#, "Person",
+            "nme", "name"
+        ),
+        (
+            #"{ "source": "Pet", "destination": "Pet", "filter": "owner.name != nil AND colour == nil" }"#, "Pet",
+            "colour", "filter"
+        ),
+        (
+            #"{ "source": "Pet", "destination": "Pet", "attributes": { "owner": "FUNCTION($entityPolicy, \"x:\", $source.owner.pets.@count.zz)" } }"#,
+            "Pet", "zz", "owner"
+        ),
+    ])
+    func aSourceKeyPathToAMissingPropertyFailsWhenTheFileIsRead(
+        mapping: String, entity: String, missing: String, destinationProperty: String
+    ) throws {
+        let error = try #require(throws: MappingError.self) { try decode(Pets.file(mapping)) }
+        #expect(error.kind == .unknownProperty(entity: entity, property: missing, version: "A"))
+        #expect(error.entityMapping == "PetToPet")
+        #expect(error.property == destinationProperty)
+    }
+
+    @Test func validSourceKeyPathsThroughRelationshipsAndOperatorsAreAccepted() throws {
+        let model = try decode(
+            Pets.file(
+                #"{ "source": "Pet", "destination": "Pet", "filter": "owner.name BEGINSWITH \"A\"", "attributes": { "owner": "$source.owner.name" } }"#
+            ))
+        #expect(
+            model.entityMappings.first?.propertyMapping(named: "owner")?.valueExpression == .source("owner", "name"))
+    }
+
     @Test func theFileNameIsTheModelsName() throws {
         #expect(try decode(Pets.file("", name: "Pets, step one")).name == "Pets, step one")
     }

@@ -115,7 +115,9 @@ public enum MappingFile {
         var filter: Predicate?
         if let text = item.filter {
             do {
-                filter = try ExpressionParser.parsePredicate(text)
+                let predicate = try ExpressionParser.parsePredicate(text)
+                if let sourceEntity { try SourceKeyPathCheck.check(predicate, from: sourceEntity, in: source) }
+                filter = predicate
             } catch {
                 throw fail(error, property: "filter")
             }
@@ -139,6 +141,7 @@ public enum MappingFile {
                     MappingError(
                         .unknownProperty(entity: destinationEntity.name, property: key, version: destination.name)))
             }
+            let checked = sourceEntity.map { (entity: $0, model: source) }
             let copyMatching = (item.copyMatchingProperties ?? true) && sourceEntity != nil
             // Same-named properties are copied only attribute to attribute and relationship
             // to relationship: an attribute that became a relationship needs a written mapping.
@@ -147,7 +150,9 @@ public enum MappingFile {
             for attribute in destinationAttributes {
                 if let text = item.attributes?[attribute.name] {
                     attributes.append(
-                        PropertyMapping(attribute.name, try parse(text, fail: { fail($0, property: attribute.name) })))
+                        PropertyMapping(
+                            attribute.name,
+                            try parse(text, source: checked, fail: { fail($0, property: attribute.name) })))
                 } else if copyMatching, sourceAttributes.contains(attribute.name) {
                     attributes.append(PropertyMapping(attribute.name, .keyPath(root: .source, path: [attribute.name])))
                 }
@@ -156,7 +161,8 @@ public enum MappingFile {
                 if let text = item.relationships?[relationship.name] {
                     relationships.append(
                         PropertyMapping(
-                            relationship.name, try parse(text, fail: { fail($0, property: relationship.name) })))
+                            relationship.name,
+                            try parse(text, source: checked, fail: { fail($0, property: relationship.name) })))
                 } else if copyMatching, sourceRelationships.contains(relationship.name) {
                     relationships.append(
                         PropertyMapping(relationship.name, .keyPath(root: .source, path: [relationship.name])))
@@ -169,9 +175,13 @@ public enum MappingFile {
             userInfo: item.userInfo ?? [:])
     }
 
-    private static func parse(_ text: String, fail: (MappingError) -> MappingError) throws -> Expression {
+    private static func parse(
+        _ text: String, source: (entity: Entity, model: ObjectModel)?, fail: (MappingError) -> MappingError
+    ) throws -> Expression {
         do {
-            return try ExpressionParser.parseExpression(text)
+            let expression = try ExpressionParser.parseExpression(text)
+            if let source { try SourceKeyPathCheck.check(expression, from: source.entity, in: source.model) }
+            return expression
         } catch {
             throw fail(error)
         }
