@@ -1,0 +1,38 @@
+import StepwiseMapping
+
+/// A plan that can't be made, naming the versions involved and what would fix it.
+public struct PlanningError: Error, Sendable, CustomStringConvertible {
+    public enum Kind: Sendable {
+        /// A version name the history doesn't have.
+        case unknownVersion(String, available: [String])
+        /// No chain of mappings leads from `from` to `to`. `gap` is the first consecutive pair
+        /// on the way that has neither a mapping file nor an inferable mapping, with the
+        /// reasons inference gave.
+        case noPath(from: String, to: String, gap: (from: String, to: String)?, problems: [InferenceProblem])
+    }
+
+    public var kind: Kind
+
+    public init(_ kind: Kind) {
+        self.kind = kind
+    }
+
+    public var description: String {
+        switch kind {
+        case .unknownVersion(let name, let available):
+            return "no model version named '\(name)'. Available: \(available.joined(separator: ", "))."
+        case .noPath(let from, let to, let gap, let problems):
+            guard let gap else {
+                return "no chain of mappings leads from '\(from)' to '\(to)'. Add a mapping file for the missing step."
+            }
+            let reasons = problems.map { "  - \($0)" }.joined(separator: "\n")
+            return """
+                no chain of mappings leads from '\(from)' to '\(to)': the step '\(gap.from)' → '\(gap.to)' has no \
+                mapping file and can't be inferred:
+                \(reasons)
+                Add a mapping file '\(gap.from) to \(gap.to).json' (source "\(gap.from)", destination "\(gap.to)") \
+                to the bundle's .mappings folder.
+                """
+        }
+    }
+}

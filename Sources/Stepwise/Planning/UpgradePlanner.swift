@@ -1,0 +1,99 @@
+import StepwiseMapping
+import StepwiseModel
+
+/// Plans the path from a store's version to a target version through a graph of steps.
+///
+/// The graph has an edge for every explicit mapping (mapping files or code, in any direction,
+/// including a downgrade a team chose to support) and an inferred edge between each pair of
+/// consecutive versions whose mapping can be inferred. The plan is the path with the fewest
+/// explicit (heavyweight) steps, then the fewest steps, then the one that prefers explicit
+/// mappings written for a pair over inference.
+///
+/// ```swift
+/// let mappings = try MappingDirectory(contentsOf: mappingsURL, history: bundle.history)
+/// let plan = try UpgradePlanner(history: bundle.history, mappings: mappings.steps)
+///     .plan(from: "Recipes", to: "Recipes 4")
+/// plan.steps.map { "\($0.from) → \($0.to) (\($0.kind))" }
+/// ```
+public struct UpgradePlanner: Sendable {
+    public var history: VersionHistory
+    /// Explicit mapping models by step.
+    public var mappings: [MappingDirectory.StepKey: [MappingModel]]
+
+    public init(history: VersionHistory, mappings: [MappingDirectory.StepKey: [MappingModel]] = [:]) {
+        self.history = history
+        self.mappings = mappings
+    }
+
+    /// The plan from `from` to `to`, or a ``PlanningError``.
+    public func plan(from: String, to: String) throws -> UpgradePlan {
+        for name in [from, to] where history.version(named: name) == nil {
+            throw PlanningError(.unknownVersion(name, available: history.names))
+        }
+        guard from != to else { return UpgradePlan(from: from, to: to, steps: []) }
+        let edges = try self.edges()
+        // Dijkstra over (explicit steps, steps): the graph is tiny (versions × mappings).
+        var best: [String: (cost: Cost, path: [UpgradePlan.Step])] = [from: (Cost(explicit: 0, steps: 0), [])]
+        var settled: Set<String> = []
+        while let (node, entry) = best.filter({ !settled.contains($0.key) }).min(by: { $0.value.cost < $1.value.cost })
+        {
+            if node == to { return UpgradePlan(from: from, to: to, steps: entry.path) }
+            settled.insert(node)
+            for edge in edges where edge.from == node && !settled.contains(edge.to) {
+                let cost = Cost(
+                    explicit: entry.cost.explicit + (edge.kind == .explicit ? 1 : 0), steps: entry.cost.steps + 1)
+                if best[edge.to].map({ cost < $0.cost }) ?? true {
+                    best[edge.to] = (cost, entry.path + [edge])
+                }
+            }
+        }
+        let gap = firstGap(from: from, to: to)
+        throw PlanningError(
+            .noPath(from: from, to: to, gap: gap.map { ($0.from, $0.to) }, problems: gap?.problems ?? []))
+    }
+
+    /// Every step the graph offers: explicit mappings, and inferable consecutive pairs
+    /// that have no explicit mapping.
+    func edges() throws -> [UpgradePlan.Step] {
+        var edges = mappings.map { key, models in
+            UpgradePlan.Step(from: key.source, to: key.destination, kind: .explicit, mappingModels: models)
+        }
+        for (source, destination) in zip(history.versions, history.versions.dropFirst())
+        where mappings[MappingDirectory.StepKey(source.name, destination.name)] == nil {
+            if let mapping = try? MappingInference.inferMapping(from: source, to: destination) {
+                edges.append(
+                    UpgradePlan.Step(from: source.name, to: destination.name, kind: .inferred, mappingModels: [mapping])
+                )
+            }
+        }
+        // A stable order keeps ties deterministic.
+        return edges.sorted { ($0.from, $0.to) < ($1.from, $1.to) }
+    }
+
+    /// The first consecutive pair between two versions with neither a mapping nor an
+    /// inferable mapping, and why inference refused it.
+    private func firstGap(from: String, to: String) -> (from: String, to: String, problems: [InferenceProblem])? {
+        guard let start = history.index(of: from), let end = history.index(of: to), start < end else { return nil }
+        let versions = Array(history.versions[start...end])
+        for (source, destination) in zip(versions, versions.dropFirst())
+        where mappings[MappingDirectory.StepKey(source.name, destination.name)] == nil {
+            do {
+                _ = try MappingInference.inferMapping(from: source, to: destination)
+            } catch {
+                if case .notInferable(let problems) = error.kind {
+                    return (source.name, destination.name, problems)
+                }
+                return (source.name, destination.name, [])
+            }
+        }
+        return nil
+    }
+
+    private struct Cost: Comparable {
+        var explicit: Int
+        var steps: Int
+        static func < (lhs: Cost, rhs: Cost) -> Bool {
+            (lhs.explicit, lhs.steps) < (rhs.explicit, rhs.steps)
+        }
+    }
+}
