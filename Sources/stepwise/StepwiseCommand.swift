@@ -15,7 +15,7 @@ struct StepwiseCommand: ParsableCommand {
         version: StepwiseVersion.current,
         subcommands: [
             DemoCommand.self, InspectCommand.self, CreateCommand.self, SchemaCommand.self, DiffCommand.self,
-            MigrateStepCommand.self,
+            MigrateStepCommand.self, PlanCommand.self,
             SamplesCommand.self,
         ]
     )

@@ -54,7 +54,7 @@ public struct UpgradePlanner: Sendable {
 
     /// Every step the graph offers: explicit mappings, and inferable consecutive pairs
     /// that have no explicit mapping.
-    func edges() throws -> [UpgradePlan.Step] {
+    public func edges() throws -> [UpgradePlan.Step] {
         var edges = mappings.map { key, models in
             UpgradePlan.Step(from: key.source, to: key.destination, kind: .explicit, mappingModels: models)
         }

@@ -1,0 +1,132 @@
+import ArgumentParser
+import Foundation
+import Stepwise
+import StepwiseMapping
+import StepwiseModel
+
+struct PlanCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "plan",
+        abstract: "Explain how a store would be upgraded: its version, and each step to the target.",
+        discussion: """
+            Identifies the store's version (reading a private copy), then plans the path to the \
+            bundle's current version (or --to) with the fewest explicit (heavyweight) steps: explicit \
+            mappings from the mapping folder, in any direction, and inferred steps between consecutive \
+            versions. Nothing is migrated.
+
+            Formats: text (default), json, dot (Graphviz) and mermaid draw the version graph with the \
+            plan's steps highlighted.
+            """
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text, json, dot, mermaid
+    }
+
+    @Argument(help: ArgumentHelp("The store to plan for (never written).", valueName: "store"), completion: .file())
+    var store: String
+
+    @Option(name: .long, help: ArgumentHelp("The .xcdatamodeld bundle.", valueName: "bundle"), completion: .directory)
+    var models: String
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("A folder of mapping files (default: <bundle name>.mappings).", valueName: "dir"))
+    var mappings: String?
+
+    @Option(
+        name: .long, help: ArgumentHelp("The target version (default: the bundle's current one).", valueName: "version")
+    )
+    var to: String?
+
+    @Option(name: .long, help: "Output format: text, json, dot or mermaid.")
+    var format: Format = .text
+
+    func run() throws {
+        let bundleURL = URL(fileURLWithPath: models)
+        let bundle = try ModelBundle(contentsOf: bundleURL)
+        let folder = mappings.map { URL(fileURLWithPath: $0) } ?? MappingDirectory.defaultURL(for: bundleURL)
+        let directory = try MappingDirectory(contentsOf: folder, history: bundle.history)
+        let identification = try VersionRegistry(history: bundle.history).identify(storeAt: URL(fileURLWithPath: store))
+        guard let version = identification.version else {
+            throw ValidationError(
+                "\(store) is inconsistent: \(identification.problem ?? "its metadata and tables disagree"). It can't be upgraded."
+            )
+        }
+        let target = to ?? bundle.current.name
+        let planner = UpgradePlanner(history: bundle.history, mappings: directory.steps)
+        let plan = try planner.plan(from: version.name, to: target)
+        switch format {
+        case .text:
+            print("\(store) is at '\(version.name)' (matched by \(identification.matchedBy?.rawValue ?? "?")).")
+            if plan.steps.isEmpty {
+                print("It is up to date with '\(target)': nothing to do.")
+            }
+            for (index, step) in plan.steps.enumerated() {
+                let models = step.mappingModels.map(\.name).joined(separator: ", ")
+                let policies = Set(step.mappingModels.flatMap(\.entityMappings).compactMap(\.policyName)).sorted()
+                let policyText = policies.isEmpty ? "" : "; policies \(policies.joined(separator: ", "))"
+                print("  \(index + 1). \(step.from) → \(step.to)  \(step.kind.rawValue) (\(models)\(policyText))")
+            }
+            if !plan.steps.isEmpty {
+                print("\(plan.steps.count) step(s) to '\(target)', \(plan.explicitStepCount) explicit.")
+            }
+        case .json:
+            try JSONOutput.print(
+                PlanReport(
+                    store: store, from: plan.from, to: plan.to, matchedBy: identification.matchedBy?.rawValue,
+                    upToDate: plan.steps.isEmpty,
+                    steps: plan.steps.map {
+                        PlanReport.Step(
+                            from: $0.from, to: $0.to, kind: $0.kind.rawValue,
+                            mappingModels: $0.mappingModels.map(\.name))
+                    }))
+        case .dot, .mermaid:
+            print(try graph(plan, planner: planner, history: bundle.history))
+        }
+    }
+
+    /// The version graph, with the plan's steps highlighted.
+    private func graph(_ plan: UpgradePlan, planner: UpgradePlanner, history: VersionHistory) throws -> String {
+        let planned = Set(plan.steps.map { "\($0.from)\u{0}\($0.to)" })
+        let edges = try planner.edges()
+        func id(_ name: String) -> String { "v\(history.index(of: name) ?? 0)" }
+        if format == .dot {
+            var lines = ["digraph plan {", "  rankdir=LR;"]
+            for version in history.versions {
+                let shape = version.name == plan.from || version.name == plan.to ? "doublecircle" : "circle"
+                lines.append("  \(id(version.name)) [label=\"\(version.name)\", shape=\(shape)];")
+            }
+            for edge in edges {
+                let style = planned.contains("\(edge.from)\u{0}\(edge.to)") ? ", penwidth=3" : ""
+                let dash = edge.kind == .inferred ? ", style=dashed" : ""
+                lines.append("  \(id(edge.from)) -> \(id(edge.to)) [label=\"\(edge.kind.rawValue)\"\(dash)\(style)];")
+            }
+            return (lines + ["}"]).joined(separator: "\n")
+        }
+        var lines = ["graph LR"]
+        for version in history.versions { lines.append("  \(id(version.name))[\"\(version.name)\"]") }
+        for edge in edges {
+            let arrow =
+                planned.contains("\(edge.from)\u{0}\(edge.to)") ? "==>" : (edge.kind == .inferred ? "-.->" : "-->")
+            lines.append("  \(id(edge.from)) \(arrow)|\(edge.kind.rawValue)| \(id(edge.to))")
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+private struct PlanReport: Encodable {
+    struct Step: Encodable {
+        var from: String
+        var to: String
+        var kind: String
+        var mappingModels: [String]
+    }
+
+    var store: String
+    var from: String
+    var to: String
+    var matchedBy: String?
+    var upToDate: Bool
+    var steps: [Step]
+}

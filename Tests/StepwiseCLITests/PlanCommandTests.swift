@@ -1,0 +1,79 @@
+import Foundation
+import StepwiseStore
+import StepwiseTesting
+import Testing
+
+@Suite("stepwise plan")
+struct PlanCommandTests {
+    let runner: CommandRunner
+    let directory: TemporaryDirectory
+
+    init() throws {
+        runner = try CommandRunner()
+        directory = try TemporaryDirectory()
+    }
+
+    /// The Recipes bundle and mappings, and a store at `version`.
+    func store(at version: String) throws -> (store: String, bundle: String) {
+        _ = try SampleHistories.write(to: directory.url)
+        let url = directory.path("\(version).sqlite")
+        let model = try #require(RecipesHistory.history.version(named: version))
+        try StoreCreator.createStore(at: url, model: model)
+        return (url.path, directory.path("Recipes.xcdatamodeld").path)
+    }
+
+    @Test func jsonListsEachStepWithItsKindAndMappings() throws {
+        let (store, bundle) = try store(at: "Recipes")
+        let result = try runner.run(["plan", store, "--models", bundle, "--format", "json"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let json = try result.json()
+        #expect(json["from"] as? String == "Recipes")
+        #expect(json["to"] as? String == "Recipes 4")
+        #expect(json["matchedBy"] as? String == "hash")
+        #expect(json["upToDate"] as? Bool == false)
+        let steps = try #require(json["steps"] as? [[String: Any]])
+        #expect(steps.map { $0["kind"] as? String } == ["explicit", "explicit", "inferred"])
+        #expect(steps.map { $0["to"] as? String } == ["Recipes 2", "Recipes 3", "Recipes 4"])
+    }
+
+    @Test func textNamesThePoliciesAndAStoreAtTheTargetIsUpToDate() throws {
+        let (oldStore, bundle) = try store(at: "Recipes 2")
+        let text = try runner.run(["plan", oldStore, "--models", bundle])
+        #expect(text.status == 0)
+        #expect(text.standardOutput.contains("at 'Recipes 2' (matched by hash)"))
+        #expect(text.standardOutput.contains("Recipes 2 → Recipes 3  explicit"))
+        #expect(text.standardOutput.contains("SharedIngredientPolicy"))
+        #expect(text.standardOutput.contains("2 step(s) to 'Recipes 4', 1 explicit."))
+        let upToDate = try runner.run(["plan", oldStore, "--models", bundle, "--to", "Recipes 2", "--format", "json"])
+        #expect(try upToDate.json()["upToDate"] as? Bool == true)
+    }
+
+    @Test(arguments: [("dot", "digraph plan {"), ("mermaid", "graph LR")])
+    func graphFormatsDrawTheVersionGraph(format: String, header: String) throws {
+        let (store, bundle) = try store(at: "Recipes")
+        let result = try runner.run(["plan", store, "--models", bundle, "--format", format])
+        #expect(result.status == 0)
+        #expect(result.standardOutput.hasPrefix(header))
+        #expect(result.standardOutput.contains("Recipes 4"))
+    }
+
+    @Test func aMissingMappingFileIsNamedWithWhatToAdd() throws {
+        let (store, bundle) = try store(at: "Recipes")
+        let empty = directory.path("no-mappings")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        let result = try runner.run(["plan", store, "--models", bundle, "--mappings", empty.path])
+        #expect(result.status != 0)
+        #expect(result.standardError.contains("Add a mapping file 'Recipes to Recipes 2.json'"))
+    }
+
+    @Test(.enabled(if: Corpus.shouldRunTests, "needs ../shared/corpus"))
+    func theInconsistentCorpusStoreIsRefused() throws {
+        let corpus = try Corpus.required()
+        let copy = try corpus.copyStore("apptentive-ios/stores/v2CorruptDatabase/ATDataModel.sqlite", to: directory.url)
+        let result = try runner.run([
+            "plan", copy.path, "--models", corpus.url("apptentive-ios/model/ATDataModel.xcdatamodeld").path,
+        ])
+        #expect(result.status != 0)
+        #expect(result.standardError.contains("inconsistent"))
+    }
+}
