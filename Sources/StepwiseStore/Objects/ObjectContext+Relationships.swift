@@ -89,24 +89,14 @@ extension ObjectContext {
         if let inverse = info.inverse, let previous, previous != destination {
             try clearInverseToOne(of: previous, inverse: inverse, pointingTo: id)
         }
-        var assignments = ["\(column.quoted) = ?", "\"Z_OPT\" = \"Z_OPT\" + 1"]
-        var arguments: [DatabaseValue] = [destination?.primaryKey.databaseValue ?? .null]
-        if let entityColumn {
-            assignments.append("\(entityColumn.quoted) = ?")
-            arguments.append(try destination.map { try entityLayout($0.entity).number.databaseValue } ?? .null)
-        }
+        var (assignments, arguments) = try foreignKeyAssignments(column, entityColumn, to: destination)
         if let orderColumn, destination == nil || previous != destination {
             // An ordered to-many inverse: append at the end, spaced like Core Data's positions.
             assignments.append("\(orderColumn.quoted) = ?")
             if let destination {
-                let last =
-                    try Int64.fetchOne(
-                        db.cachedStatement(
-                            sql:
-                                "SELECT MAX(\(orderColumn.quoted)) FROM \(qualified(source.tableName)) WHERE \(column.quoted) = ?"
-                        ),
-                        arguments: [destination.primaryKey]) ?? 0
-                arguments.append((last + 1024).databaseValue)
+                arguments.append(
+                    try nextPosition(of: orderColumn, in: source.tableName, where: column, is: destination.primaryKey)
+                        .databaseValue)
             } else {
                 arguments.append(.null)
             }
@@ -142,15 +132,9 @@ extension ObjectContext {
             var columns = [sourceColumn, destinationColumn]
             var arguments: [DatabaseValue] = [id.primaryKey.databaseValue, destination.primaryKey.databaseValue]
             if let orderColumn {
-                let last =
-                    try Int64.fetchOne(
-                        db.cachedStatement(
-                            sql:
-                                "SELECT MAX(\(orderColumn.quoted)) FROM \(qualified(table)) WHERE \(sourceColumn.quoted) = ?"
-                        ),
-                        arguments: [id.primaryKey]) ?? 0
                 columns.append(orderColumn)
-                arguments.append((last + 1024).databaseValue)
+                arguments.append(
+                    try nextPosition(of: orderColumn, in: table, where: sourceColumn, is: id.primaryKey).databaseValue)
             }
             try db.cachedStatement(
                 sql:
@@ -163,16 +147,37 @@ extension ObjectContext {
     private func setToOneWithoutInverse(_ id: ObjectID, _ relationship: String, to destination: ObjectID?) throws {
         let (source, info) = try relationshipLayout(id.entity, relationship)
         guard case .foreignKey(let column, let entityColumn, _) = info.storage else { return }
+        var (assignments, arguments) = try foreignKeyAssignments(column, entityColumn, to: destination)
+        arguments.append(id.primaryKey.databaseValue)
+        try db.cachedStatement(
+            sql: "UPDATE \(qualified(source.tableName)) SET \(assignments.joined(separator: ", ")) WHERE \"Z_PK\" = ?"
+        ).execute(arguments: StatementArguments(arguments))
+    }
+
+    /// `column = ?` (the destination's `Z_PK`), the `Z_OPT` bump, and `entityColumn = ?` (its
+    /// `Z_ENT`) when the destination has subentities: the assignments of a to-one's update.
+    private func foreignKeyAssignments(_ column: String, _ entityColumn: String?, to destination: ObjectID?) throws
+        -> ([String], [DatabaseValue])
+    {
         var assignments = ["\(column.quoted) = ?", "\"Z_OPT\" = \"Z_OPT\" + 1"]
         var arguments: [DatabaseValue] = [destination?.primaryKey.databaseValue ?? .null]
         if let entityColumn {
             assignments.append("\(entityColumn.quoted) = ?")
             arguments.append(try destination.map { try entityLayout($0.entity).number.databaseValue } ?? .null)
         }
-        arguments.append(id.primaryKey.databaseValue)
-        try db.cachedStatement(
-            sql: "UPDATE \(qualified(source.tableName)) SET \(assignments.joined(separator: ", ")) WHERE \"Z_PK\" = ?"
-        ).execute(arguments: StatementArguments(arguments))
+        return (assignments, arguments)
+    }
+
+    /// The position after the last one of an ordered to-many's members (`orderColumn` of the
+    /// rows of `table` whose `groupColumn` is `key`), spaced by 1024 like Core Data's `Z_FOK_`.
+    private func nextPosition(of orderColumn: String, in table: String, where groupColumn: String, is key: Int64)
+        throws -> Int64
+    {
+        let last = try Int64.fetchOne(
+            db.cachedStatement(
+                sql: "SELECT MAX(\(orderColumn.quoted)) FROM \(qualified(table)) WHERE \(groupColumn.quoted) = ?"),
+            arguments: [key])
+        return (last ?? 0) + 1024
     }
 
     private func clearInverseToOne(of object: ObjectID, inverse: String, pointingTo id: ObjectID) throws {

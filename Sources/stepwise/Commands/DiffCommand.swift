@@ -28,15 +28,7 @@ struct DiffCommand: ParsableCommand {
             """
     )
 
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "A .xcdatamodeld bundle (or a single .xcdatamodel).",
-            discussion:
-                "Versions are ordered by <Name>.history beside the bundle, else by natural sort of their names.",
-            valueName: "bundle"),
-        completion: .directory)
-    var models: String
+    @OptionGroup var bundleOptions: BundleOptions
 
     @Option(name: .long, help: ArgumentHelp("The source version's name, e.g. 'Moody'.", valueName: "name"))
     var from: String
@@ -50,7 +42,7 @@ struct DiffCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let bundle = try ModelBundle(contentsOf: URL(fileURLWithPath: models))
+        let bundle = try bundleOptions.load()
         let source = try bundle.version(named: from)
         let destination = try destinationVersion(in: bundle)
         let mapping: MappingModel

@@ -30,8 +30,7 @@ struct MigrateStepCommand: ParsableCommand {
     )
     var destination: String
 
-    @Option(name: .long, help: ArgumentHelp("The .xcdatamodeld bundle.", valueName: "bundle"), completion: .directory)
-    var models: String
+    @OptionGroup var bundleOptions: BundleOptions
 
     @Option(name: .long, help: ArgumentHelp("The source version's name.", valueName: "version"))
     var from: String
@@ -39,21 +38,16 @@ struct MigrateStepCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The destination version's name.", valueName: "version"))
     var to: String
 
-    @Option(
-        name: .long, help: ArgumentHelp("A folder of mapping files (*.json).", valueName: "dir"), completion: .directory
-    )
-    var mappings: String?
+    @OptionGroup var mappingOptions: MappingOptions
 
     @Flag(name: .long, help: "Print the step report as JSON.")
     var json = false
 
     func run() throws {
-        let bundleURL = URL(fileURLWithPath: models)
-        let bundle = try ModelBundle(contentsOf: bundleURL)
+        let bundle = try bundleOptions.load()
         let sourceModel = try bundle.version(named: from)
         let destinationModel = try bundle.version(named: to)
-        let folder = mappings.map { URL(fileURLWithPath: $0) } ?? MappingDirectory.defaultURL(for: bundleURL)
-        let directory = try MappingDirectory(contentsOf: folder, history: bundle.history)
+        let directory = try mappingOptions.load(for: bundle)
         let step = MigrationStep(
             from: sourceModel, to: destinationModel,
             mappingModels: directory.mappingModels(from: from, to: to),

@@ -26,13 +26,9 @@ struct PlanCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The store to plan for (never written).", valueName: "store"), completion: .file())
     var store: String
 
-    @Option(name: .long, help: ArgumentHelp("The .xcdatamodeld bundle.", valueName: "bundle"), completion: .directory)
-    var models: String
+    @OptionGroup var bundleOptions: BundleOptions
 
-    @Option(
-        name: .long,
-        help: ArgumentHelp("A folder of mapping files (default: <bundle name>.mappings).", valueName: "dir"))
-    var mappings: String?
+    @OptionGroup var mappingOptions: MappingOptions
 
     @Option(
         name: .long, help: ArgumentHelp("The target version (default: the bundle's current one).", valueName: "version")
@@ -43,10 +39,8 @@ struct PlanCommand: ParsableCommand {
     var format: Format = .text
 
     func run() throws {
-        let bundleURL = URL(fileURLWithPath: models)
-        let bundle = try ModelBundle(contentsOf: bundleURL)
-        let folder = mappings.map { URL(fileURLWithPath: $0) } ?? MappingDirectory.defaultURL(for: bundleURL)
-        let directory = try MappingDirectory(contentsOf: folder, history: bundle.history)
+        let bundle = try bundleOptions.load()
+        let directory = try mappingOptions.load(for: bundle)
         let identification = try VersionRegistry(history: bundle.history).identify(storeAt: URL(fileURLWithPath: store))
         guard let version = identification.version else {
             throw ValidationError(

@@ -4,15 +4,7 @@ import StepwiseModel
 
 /// `--models BUNDLE [--version NAME]`, shared by every command that needs a model.
 struct ModelOptions: ParsableArguments {
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "A .xcdatamodeld bundle (or a single .xcdatamodel).",
-            discussion:
-                "Versions are ordered by <Name>.history beside the bundle, else by natural sort of their names.",
-            valueName: "bundle"),
-        completion: .directory)
-    var models: String
+    @OptionGroup var bundle: BundleOptions
 
     @Option(
         name: .long,
@@ -20,7 +12,7 @@ struct ModelOptions: ParsableArguments {
     var version: String?
 
     func loadBundle() throws -> ModelBundle {
-        try ModelBundle(contentsOf: URL(fileURLWithPath: models))
+        try bundle.load()
     }
 
     func selectedVersion(in bundle: ModelBundle) throws -> ObjectModel {
