@@ -35,6 +35,9 @@ let package = Package(
             dependencies: [
                 "StepwiseModel",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // The raw C API, for the one read GRDB can't express: opening a file
+                // `immutable=1` so the up-to-date check creates no -wal/-shm beside it.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -48,12 +51,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // Orchestration: the version registry (and, later, planner and step runner).
+        // Orchestration: the version registry, the planner and the step runner behind
+        // upgradeIfNeeded (temp dirs, journal, swap, rollback, lock, progress).
         .target(
             name: "Stepwise",
             dependencies: [
                 "StepwiseModel", "StepwiseStore", "StepwiseMapping",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // SHA-256 checksums of each step's output, recorded in the journal.
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -22,8 +22,12 @@ extension StoreMetadata {
         guard let row else {
             throw StoreError(path: path, kind: .invalidMetadata("Z_METADATA has no row for version 1"))
         }
-        let uuid: String? = row["Z_UUID"]
-        guard let plistData: Data = row["Z_PLIST"] else {
+        return try decode(plist: row["Z_PLIST"], uuid: row["Z_UUID"], path: path)
+    }
+
+    /// Decodes a `Z_METADATA` row's `Z_PLIST` blob.
+    static func decode(plist: Data?, uuid: String?, path: String) throws(StoreError) -> StoreMetadata {
+        guard let plistData = plist else {
             throw StoreError(path: path, kind: .invalidMetadata("Z_PLIST is NULL"))
         }
         let decoded: Any

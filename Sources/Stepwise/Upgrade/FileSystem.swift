@@ -1,0 +1,140 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The one door through which an upgrade creates, writes, syncs, renames, removes and locks
+/// files. SQLite's own writes inside a step don't pass here; everything Stepwise does
+/// around them does.
+///
+/// Each call names its *site* ("swap.out.rename", "journal.fsync"…), so tests can list every
+/// site an upgrade reaches and, at each one in turn, inject an error or a simulated crash
+/// (``Fault``) to prove the store survives it.
+struct FileSystem: Sendable {
+    /// A kind of call.
+    enum Operation: String, Sendable, CaseIterable {
+        case createDirectory, write, copy, fsync, rename, remove, lock
+    }
+
+    /// What a test injects at a site.
+    enum Fault: Sendable {
+        /// The call fails with this `errno` (EIO, ENOSPC, EACCES…).
+        case error(Int32)
+        /// The process "dies" here: ``SimulatedCrash`` is thrown and every cleanup on the way
+        /// out is skipped, leaving the files exactly as a SIGKILL would.
+        case crash
+    }
+
+    /// Consulted before every call; nil (the default) means no faults.
+    var inject: (@Sendable (_ operation: Operation, _ site: String) -> Fault?)?
+
+    init(inject: (@Sendable (_ operation: Operation, _ site: String) -> Fault?)? = nil) {
+        self.inject = inject
+    }
+
+    private func enter(_ operation: Operation, _ site: String, path: String) throws {
+        switch inject?(operation, site) {
+        case .error(let code)?:
+            throw UpgradeError(
+                .fileSystem(operation: operation.rawValue, path: path, reason: String(cString: strerror(code))),
+                site: site)
+        case .crash?:
+            throw SimulatedCrash(site: site)
+        case nil:
+            return
+        }
+    }
+
+    func exists(_ url: URL) -> Bool {
+        var status = stat()
+        return lstat(url.path, &status) == 0
+    }
+
+    /// The size of a file, 0 when it doesn't exist.
+    func size(of url: URL) -> Int64 {
+        var status = stat()
+        return lstat(url.path, &status) == 0 ? Int64(status.st_size) : 0
+    }
+
+    /// `mkdir` with mode 0700: private to the user, and exclusive (it fails if the directory
+    /// exists, so two runs can never share one).
+    func createDirectory(_ url: URL, site: String) throws {
+        try enter(.createDirectory, site, path: url.path)
+        guard mkdir(url.path, 0o700) == 0 else { throw posixError(.createDirectory, url, site) }
+    }
+
+    /// Writes `data` to a new file (mode 0600) and syncs it before returning.
+    func writeNewFile(_ data: Data, to url: URL, site: String) throws {
+        try enter(.write, site, path: url.path)
+        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        guard descriptor >= 0 else { throw posixError(.write, url, site) }
+        defer { close(descriptor) }
+        let written = data.withUnsafeBytes { buffer in
+            buffer.baseAddress.map { write(descriptor, $0, buffer.count) } ?? 0
+        }
+        guard written == data.count else { throw posixError(.write, url, site) }
+        try enter(.fsync, site + ".fsync", path: url.path)
+        guard fsync(descriptor) == 0 else { throw posixError(.fsync, url, site + ".fsync") }
+    }
+
+    /// Copies a file byte for byte (mode 0600), then syncs the copy.
+    func copyFile(_ source: URL, to destination: URL, site: String) throws {
+        try enter(.copy, site, path: destination.path)
+        do {
+            try FileManager.default.copyItem(at: source, to: destination)
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: destination.path)
+        } catch {
+            throw UpgradeError(
+                .fileSystem(operation: "copy", path: source.path, reason: error.localizedDescription), site: site)
+        }
+        try sync(destination, site: site + ".fsync")
+    }
+
+    /// `fsync` on a file or a directory. A directory must be synced for a rename or a new
+    /// file in it to survive power loss.
+    func sync(_ url: URL, site: String) throws {
+        try enter(.fsync, site, path: url.path)
+        let descriptor = open(url.path, O_RDONLY)
+        guard descriptor >= 0 else { throw posixError(.fsync, url, site) }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw posixError(.fsync, url, site) }
+    }
+
+    /// `rename`: atomic within one file system, replacing `destination` if it is a file.
+    func rename(_ source: URL, to destination: URL, site: String) throws {
+        try enter(.rename, site, path: source.path)
+        guard Foundation.rename(source.path, destination.path) == 0 else { throw posixError(.rename, source, site) }
+    }
+
+    /// Removes a file or a directory tree; a missing one is not an error.
+    func remove(_ url: URL, site: String) throws {
+        guard exists(url) else { return }
+        try enter(.remove, site, path: url.path)
+        do {
+            try FileManager.default.removeItem(at: url)
+        } catch {
+            throw UpgradeError(
+                .fileSystem(operation: "remove", path: url.path, reason: error.localizedDescription), site: site)
+        }
+    }
+
+    /// Checked before taking the upgrade lock (see ``UpgradeLock``).
+    func willLock(_ url: URL, site: String) throws {
+        try enter(.lock, site, path: url.path)
+    }
+
+    private func posixError(_ operation: Operation, _ url: URL, _ site: String) -> UpgradeError {
+        UpgradeError(
+            .fileSystem(operation: operation.rawValue, path: url.path, reason: String(cString: strerror(errno))),
+            site: site)
+    }
+}
+
+/// Thrown by an injected ``FileSystem/Fault/crash``: the upgrade stops on the spot, as if
+/// the process had been killed, without any cleanup.
+struct SimulatedCrash: Error, Sendable {
+    var site: String
+}

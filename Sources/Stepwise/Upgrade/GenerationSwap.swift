@@ -1,0 +1,88 @@
+import Foundation
+
+/// Replaces one generation of a store's files (main file, `-wal`, `-shm`, `-journal`) with
+/// another, so that a crash at any point is recoverable and a main file never sits beside a
+/// `-wal` or `-shm` of another generation (SQLite would replay the stale WAL into it).
+///
+/// The incoming generation waits in `<work>/incoming/`, named like the store; the outgoing
+/// one is moved to `<work>/outgoing/`. Both directories are beside the store, on its file
+/// system, so every move is a `rename`: atomic, no bytes copied, no partial files.
+///
+/// ## The order, and why
+///
+/// The caller has already made the incoming files durable (synced, and their directory
+/// synced) and saved the journal in state `swappingOut`: that save is the commit point.
+/// Then:
+///
+/// 1. **Out**, in ``StoreFiles/outgoingOrder``: `-shm`, `-wal`, `-journal`, then the main
+///    file, each renamed into `outgoing/` if present. Companions leave first so that none is
+///    ever at the store's path without its own main file. Meanwhile the main file may be
+///    without its `-wal`: a consistent, older snapshot, which nobody may open during an
+///    upgrade anyway. Then the store's directory is synced (the renames become durable) and
+///    `outgoing/` too.
+/// 2. The journal is saved in state `swappingIn` (synced).
+/// 3. **In**, in ``StoreFiles/incomingOrder``: first any companion found at the store's
+///    path (some other process opened the store meanwhile) is moved out, so it can't meet the
+///    new main file; then the main file, then its companions (an upgrade's output has none;
+///    a restored backup may). Then the store's directory is synced.
+/// 4. The journal is saved in state `swapped`; the caller keeps or deletes `outgoing/`.
+///
+/// Each phase moves only the files still where the phase starts, so replaying a phase after
+/// a crash finishes it: recovery replays from the journal's state. Before step 2 the store's
+/// path holds only old files, after step 3 only new ones; in between, the journal says which
+/// way is forward.
+struct GenerationSwap {
+    var files: StoreFiles
+    var workDirectory: URL
+    var fileSystem: FileSystem
+
+    var incoming: URL { workDirectory.appendingPathComponent("incoming", isDirectory: true) }
+    var outgoing: URL { workDirectory.appendingPathComponent("outgoing", isDirectory: true) }
+
+    func incomingFile(_ suffix: String) -> URL {
+        incoming.appendingPathComponent(files.name + suffix)
+    }
+
+    func outgoingFile(_ suffix: String) -> URL {
+        outgoing.appendingPathComponent(files.name + suffix)
+    }
+
+    /// Whether the incoming main file is still waiting (the swap hasn't finished moving in).
+    var incomingMainFileIsWaiting: Bool { fileSystem.exists(incomingFile("")) }
+
+    /// Phase 1: the store's current generation into `outgoing/`.
+    func moveOut() throws {
+        if !fileSystem.exists(outgoing) {
+            try fileSystem.createDirectory(outgoing, site: "swap.out.mkdir")
+        }
+        for suffix in StoreFiles.outgoingOrder where fileSystem.exists(files.file(suffix)) {
+            try fileSystem.rename(files.file(suffix), to: outgoingFile(suffix), site: "swap.out.rename\(suffix)")
+        }
+        try fileSystem.sync(files.directory, site: "swap.out.sync-store-directory")
+        try fileSystem.sync(outgoing, site: "swap.out.sync-outgoing")
+    }
+
+    /// Phase 3: the incoming generation into the store's place.
+    func moveIn() throws {
+        if incomingMainFileIsWaiting {
+            // A companion at the store's path now belongs to no generation we know: out with
+            // it. (Once the new main file is in, companions at the path are its own.)
+            for suffix in StoreFiles.outgoingOrder where !suffix.isEmpty && fileSystem.exists(files.file(suffix)) {
+                try fileSystem.rename(files.file(suffix), to: outgoingFile(suffix), site: "swap.in.stray\(suffix)")
+            }
+        }
+        for suffix in StoreFiles.incomingOrder where fileSystem.exists(incomingFile(suffix)) {
+            try fileSystem.rename(incomingFile(suffix), to: files.file(suffix), site: "swap.in.rename\(suffix)")
+        }
+        try fileSystem.sync(files.directory, site: "swap.in.sync-store-directory")
+    }
+
+    /// Undoes phase 1 when the incoming generation turns out to be unusable during recovery
+    /// (before any of it moved in): the outgoing files go back, main file first.
+    func moveOutgoingBack() throws {
+        for suffix in StoreFiles.incomingOrder where fileSystem.exists(outgoingFile(suffix)) {
+            try fileSystem.rename(outgoingFile(suffix), to: files.file(suffix), site: "swap.back.rename\(suffix)")
+        }
+        try fileSystem.sync(files.directory, site: "swap.back.sync-store-directory")
+    }
+}

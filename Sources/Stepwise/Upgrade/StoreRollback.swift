@@ -1,0 +1,40 @@
+import Foundation
+
+/// ``Upgrader/rollback(storeAt:)``: puts the backup kept by the last upgrade back in place.
+///
+/// Under the upgrade lock, after recovering any interrupted run:
+/// 1. create the work directory and save a journal in state `restoring` (the commit point);
+/// 2. rename the backup directory to `<work>/incoming/` (one atomic rename);
+/// 3. swap it in exactly as an upgrade's output is (``GenerationSwap``): the upgraded
+///    generation goes out, the backup's main file, `-wal` and `-shm` come in;
+/// 4. delete the work directory, and with it the upgraded generation.
+struct StoreRollback {
+    var files: StoreFiles
+    var options: UpgradeOptions
+
+    func run() throws -> String? {
+        let fileSystem = options.fileSystem
+        let lock = try UpgradeLock(files: files, timeout: options.lockTimeout, fileSystem: fileSystem)
+        defer { withExtendedLifetime(lock) {} }
+        let recovery = UpgradeRecovery(files: files, fileSystem: fileSystem, logger: options.logger)
+        if case .finishedSwap(let journal) = try recovery.recover(), journal.purpose == .rollback {
+            // An interrupted rollback was just finished: that was this call's job.
+            return journal.to
+        }
+        let backupMain = files.backupDirectory.appendingPathComponent(files.name)
+        guard fileSystem.exists(backupMain) else {
+            throw UpgradeError(.noBackup(backupPath: files.backupDirectory.path), storePath: files.store.path)
+        }
+        let version = BackupInfo.load(from: files.backupDirectory)?.version
+        // Whatever an interrupted upgrade left (checkpoints) is about a store being replaced.
+        try fileSystem.remove(files.workDirectory, site: "rollback.remove-work-directory")
+        try fileSystem.createDirectory(files.workDirectory, site: "rollback.mkdir")
+        var journal = UpgradeJournal(state: .restoring, original: UpgradeJournal.Fingerprint(of: files))
+        journal.purpose = .rollback
+        journal.to = version
+        try journal.save(in: files.workDirectory, fileSystem: fileSystem)
+        options.logger.notice("rolling back to the backup", metadata: ["store": "\(files.store.path)"])
+        _ = try recovery.finishSwap(journal)
+        return version
+    }
+}

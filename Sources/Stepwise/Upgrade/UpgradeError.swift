@@ -1,0 +1,75 @@
+import StepwiseMapping
+
+/// An upgrade that stopped. The store is then exactly as it was before the call (or, when
+/// the error came after the swap's commit point, fully upgraded): never half of each.
+///
+/// Errors from reading the store (``StoreError``), identifying it (``RegistryError``) and
+/// planning (``PlanningError``) are thrown as they are; this type covers the rest.
+public struct UpgradeError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong.
+    public enum Kind: Sendable {
+        /// Another process (or another upgrader in this one) held the store's upgrade lock
+        /// for longer than ``UpgradeOptions/lockTimeout``.
+        case lockTimeout(seconds: Double)
+        /// The store's file system has less free space than the upgrade needs.
+        case insufficientSpace(neededBytes: Int64, availableBytes: Int64)
+        /// A step failed; the underlying error names the mapping, entity and source row.
+        case stepFailed(index: Int, count: Int, from: String, to: String, underlying: any Error & Sendable)
+        /// The upgraded store failed a check before the swap; it was discarded.
+        case verificationFailed(String)
+        /// A file-system call failed (`site` names the call).
+        case fileSystem(operation: String, path: String, reason: String)
+        /// `rollback` found no backup beside the store.
+        case noBackup(backupPath: String)
+    }
+
+    public var kind: Kind
+    /// The store concerned, when known.
+    public var storePath: String?
+    /// The internal call site of a file-system error ("swap.out.rename"), for bug reports.
+    public var site: String?
+
+    public init(_ kind: Kind, storePath: String? = nil, site: String? = nil) {
+        self.kind = kind
+        self.storePath = storePath
+        self.site = site
+    }
+
+    /// The underlying ``MappingError`` of a failed step, with its mapping, entity and row.
+    public var mappingError: MappingError? {
+        if case .stepFailed(_, _, _, _, let underlying) = kind { return underlying as? MappingError }
+        return nil
+    }
+
+    public var description: String {
+        let store = storePath.map { "\($0): " } ?? ""
+        switch kind {
+        case .lockTimeout(let seconds):
+            return
+                "\(store)another upgrade of this store is running and didn't finish within \(Self.format(seconds)) s. Wait for it, or raise the lock timeout (--lock-timeout)."
+        case .insufficientSpace(let needed, let available):
+            return
+                "\(store)the upgrade needs about \(Self.megabytes(needed)) free beside the store but only \(Self.megabytes(available)) is available. Free some space and try again; the store was not changed."
+        case .stepFailed(let index, let count, let from, let to, let underlying):
+            return
+                "\(store)step \(index) of \(count) ('\(from)' → '\(to)') failed: \(underlying). The store was not changed; fix the mapping or data and run the upgrade again."
+        case .verificationFailed(let reason):
+            return
+                "\(store)the upgraded store failed verification (\(reason)); it was discarded and the store was not changed. Please report this with the store's model versions."
+        case .fileSystem(let operation, let path, let reason):
+            return
+                "\(store)\(operation) failed on \(path): \(reason). Check permissions and free space, then run the upgrade again: it resumes where it stopped."
+        case .noBackup(let backupPath):
+            return
+                "\(store)there is no backup to roll back to (looked for \(backupPath)). Backups are kept only when the upgrade ran with keepBackup (--keep-backup)."
+        }
+    }
+
+    private static func format(_ seconds: Double) -> String {
+        seconds == seconds.rounded() ? String(Int(seconds)) : String(format: "%.1f", seconds)
+    }
+
+    private static func megabytes(_ bytes: Int64) -> String {
+        String(format: "%.1f MB", Double(bytes) / 1_000_000)
+    }
+}

@@ -1,0 +1,27 @@
+import StepwiseMapping
+
+/// Progress of an upgrade, in the order it happens. A progress bar needs only
+/// ``stepStarted(index:count:from:to:kind:)``, ``rows(step:entityMapping:done:total:)`` and
+/// ``stepFinished(index:count:report:)``.
+public enum UpgradeEvent: Sendable {
+    /// A previous run's journal was found: `completedSteps` steps are kept, not redone.
+    case resuming(completedSteps: Int)
+    /// The store (and its `-wal`) is being copied into the work directory.
+    case copying(bytes: Int64)
+    /// The path was planned.
+    case planned(from: String, to: String, steps: [UpgradeReport.PlannedStep])
+    /// A step started (1-based `index` of `count`).
+    case stepStarted(index: Int, count: Int, from: String, to: String, kind: String)
+    /// An entity mapping's pass started; `total` source rows when known.
+    case entityMapping(step: Int, name: String, pass: Int, total: Int?)
+    /// Rows done so far in the running entity mapping of a step.
+    case rows(step: Int, entityMapping: String, done: Int, total: Int?)
+    /// A step finished.
+    case stepFinished(index: Int, count: Int, report: StepReport)
+    /// The upgraded store is being checked.
+    case verifying(UpgradeOptions.Verification)
+    /// The upgraded store is replacing the original.
+    case swapping
+    /// Done.
+    case finished(UpgradeReport)
+}

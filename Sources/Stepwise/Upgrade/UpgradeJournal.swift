@@ -1,0 +1,142 @@
+import Foundation
+
+/// The record of an upgrade in progress, in `.<store>.stepwise/journal.json`: what the
+/// upgrade plans, which steps are done (with a checksum of each output), and how far the
+/// swap got. It is what lets the next `upgradeIfNeeded` after a crash resume instead of
+/// starting over, and never trust a half-written step.
+///
+/// Every save is durable before it returns (``save(in:fileSystem:)``): the next step, or the
+/// next swap phase, only starts once the journal says the previous one is done.
+struct UpgradeJournal: Codable, Sendable, Equatable {
+    /// How far the upgrade got.
+    enum State: String, Codable, Sendable {
+        /// Copying the store into the work directory; nothing is worth keeping yet.
+        case copying
+        /// Running steps; ``completed`` lists the ones that are done.
+        case running
+        /// A step or the verification failed; the completed checkpoints remain.
+        case failed
+        /// The final store passed verification; ``final`` records it.
+        case verified
+        /// Commit point. The store's files are being moved out of the way. From here on
+        /// recovery finishes the swap instead of discarding the work.
+        case swappingOut
+        /// The old generation is out; the new store is being moved in.
+        case swappingIn
+        /// The new store is in place; only the cleanup is left.
+        case swapped
+        /// A rollback's commit point: the backup is being moved into the work directory's
+        /// `incoming/`, to be swapped in like an upgrade's output. Recovery finishes it.
+        case restoring
+    }
+
+    /// What the work directory is for.
+    enum Purpose: String, Codable, Sendable {
+        case upgrade, rollback
+    }
+
+    /// A store file the journal vouches for: where it is, in the work directory, and what
+    /// its bytes hash to.
+    struct Checkpoint: Codable, Sendable, Equatable {
+        /// The path relative to the work directory.
+        var file: String
+        var sha256: String
+        var bytes: Int64
+    }
+
+    /// One finished step.
+    struct CompletedStep: Codable, Sendable, Equatable {
+        /// 1-based.
+        var index: Int
+        var from: String
+        var to: String
+        var kind: String
+        var rows: Int
+        var seconds: Double
+        var inPlace: Bool
+        var output: Checkpoint
+    }
+
+    /// The planned steps, to check that a resumed upgrade follows the same plan.
+    struct PlannedStep: Codable, Sendable, Equatable {
+        var from: String
+        var to: String
+        var kind: String
+        /// A digest of the step's mapping models: a changed mapping invalidates checkpoints.
+        var mappingDigest: String
+    }
+
+    /// What the original store looked like when the upgrade copied it. If it has changed
+    /// since (somebody wrote to it between a crash and this run), the checkpoints are stale.
+    struct Fingerprint: Codable, Sendable, Equatable {
+        var bytes: Int64
+        var modified: Double
+        var walBytes: Int64
+        var walModified: Double
+    }
+
+    static let fileName = "journal.json"
+    static let formatVersion = 1
+
+    var format = formatVersion
+    var purpose = Purpose.upgrade
+    var state: State
+    var original: Fingerprint
+    var from: String?
+    var to: String?
+    var plan: [PlannedStep] = []
+    /// The checkpointed copy of the original (step 0).
+    var copy: Checkpoint?
+    var completed: [CompletedStep] = []
+    /// The verified final store, before the swap moves it.
+    var final: Checkpoint?
+    /// Whether the old generation is kept as a backup after the swap.
+    var keepBackup: Bool = false
+    /// Why the upgrade failed, when it did.
+    var failure: String?
+
+    /// Reads the journal of a work directory; nil when there is none or it can't be decoded
+    /// (a crash before its first save, or a format this build doesn't know).
+    static func load(from workDirectory: URL) -> UpgradeJournal? {
+        let url = workDirectory.appendingPathComponent(fileName)
+        guard let data = try? Data(contentsOf: url),
+            let journal = try? JSONDecoder().decode(UpgradeJournal.self, from: data),
+            journal.format == formatVersion
+        else { return nil }
+        return journal
+    }
+
+    /// Saves durably: write a temporary file and sync it, rename it over the journal, then
+    /// sync the directory so the rename itself survives power loss. A crash at any point
+    /// leaves either the old journal or the new one, never a torn one.
+    func save(in workDirectory: URL, fileSystem: FileSystem) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let data: Data
+        do {
+            data = try encoder.encode(self)
+        } catch {
+            throw UpgradeError(
+                .fileSystem(operation: "write", path: workDirectory.path, reason: "can't encode the journal: \(error)"),
+                site: "journal.encode")
+        }
+        let temporary = workDirectory.appendingPathComponent(Self.fileName + ".tmp")
+        try fileSystem.writeNewFile(data, to: temporary, site: "journal.write")
+        try fileSystem.rename(temporary, to: workDirectory.appendingPathComponent(Self.fileName), site: "journal.rename")
+        try fileSystem.sync(workDirectory, site: "journal.sync-directory")
+    }
+}
+
+extension UpgradeJournal.Fingerprint {
+    /// The current fingerprint of a store's main file and `-wal`.
+    init(of files: StoreFiles) {
+        func attributes(_ url: URL) -> (Int64, Double) {
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path) else { return (0, 0) }
+            let size = (attributes[.size] as? NSNumber)?.int64Value ?? 0
+            let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+            return (size, modified)
+        }
+        (bytes, modified) = attributes(files.store)
+        (walBytes, walModified) = attributes(files.file("-wal"))
+    }
+}

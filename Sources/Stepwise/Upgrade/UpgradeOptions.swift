@@ -1,0 +1,41 @@
+import Logging
+
+/// How ``Upgrader`` works. The defaults suit an app at launch.
+public struct UpgradeOptions: Sendable {
+    /// How thoroughly the upgraded store is checked before it replaces the original.
+    public enum Verification: String, Sendable, CaseIterable, Codable {
+        /// `PRAGMA quick_check`: page structure and constraints, in about the time of a scan.
+        case quick
+        /// `PRAGMA integrity_check`: also every index against its table. Slower.
+        case full
+    }
+
+    /// The version to upgrade to; nil means the newest in the history.
+    public var targetVersion: String?
+    /// Keep the store as it was before the upgrade (with its `-wal` and `-shm`) in
+    /// `<store>.stepwise-backup/`, for ``Upgrader/rollback(storeAt:)``.
+    public var keepBackup: Bool
+    /// The check run on the upgraded store before the swap. Foreign keys and the metadata
+    /// are checked at either level.
+    public var verification: Verification
+    /// How long to wait for another process's upgrade of the same store, in seconds.
+    public var lockTimeout: Double
+    /// Receives ``UpgradeEvent``s as the upgrade runs, on the upgrading thread.
+    public var progress: (@Sendable (UpgradeEvent) -> Void)?
+    /// Where the upgrade logs. Silent by default: a library must not print.
+    public var logger: Logger
+    /// The file-system seam, replaced by fault-injection tests.
+    var fileSystem = FileSystem()
+
+    public init(
+        targetVersion: String? = nil, keepBackup: Bool = false, verification: Verification = .quick,
+        lockTimeout: Double = 60, progress: (@Sendable (UpgradeEvent) -> Void)? = nil, logger: Logger = .silent
+    ) {
+        self.targetVersion = targetVersion
+        self.keepBackup = keepBackup
+        self.verification = verification
+        self.lockTimeout = lockTimeout
+        self.progress = progress
+        self.logger = logger
+    }
+}

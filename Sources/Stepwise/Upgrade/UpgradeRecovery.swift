@@ -1,0 +1,133 @@
+import Foundation
+import Logging
+
+/// What an earlier, interrupted run left in the work directory, dealt with before anything
+/// else happens to the store. Runs under the upgrade lock.
+///
+/// | Journal state | What recovery does |
+/// |---|---|
+/// | none, unreadable, `copying` | deletes the work directory: nothing was committed |
+/// | `running`, `failed`, `verified` | keeps it for resuming if the store is unchanged since (its size and modification times), else deletes it |
+/// | `swappingOut`, `swappingIn`, `restoring` | finishes the swap (``GenerationSwap``) |
+/// | `swapped` | finishes the cleanup (backup kept or deleted, work directory deleted) |
+///
+/// The original store is untouched in the first two rows; past the commit point the swap
+/// only ever moves forward, unless the incoming store no longer matches its checksum, in
+/// which case the old generation is moved back.
+struct UpgradeRecovery {
+    enum Outcome {
+        /// No earlier run, or one whose work was discarded.
+        case nothing
+        /// An interrupted swap (or rollback) was completed.
+        case finishedSwap(UpgradeJournal)
+        /// Checkpoints that a run with the same plan may resume from.
+        case resumable(UpgradeJournal)
+    }
+
+    var files: StoreFiles
+    var fileSystem: FileSystem
+    var logger: Logger
+
+    var workDirectory: URL { files.workDirectory }
+    var swap: GenerationSwap { GenerationSwap(files: files, workDirectory: workDirectory, fileSystem: fileSystem) }
+
+    func recover() throws -> Outcome {
+        guard fileSystem.exists(workDirectory) else { return .nothing }
+        guard let journal = UpgradeJournal.load(from: workDirectory) else {
+            logger.notice("discarding an interrupted upgrade's work directory without journal")
+            try fileSystem.remove(workDirectory, site: "recovery.remove-unjournaled")
+            return .nothing
+        }
+        switch journal.state {
+        case .copying:
+            try fileSystem.remove(workDirectory, site: "recovery.remove-copying")
+            return .nothing
+        case .running, .failed, .verified:
+            guard journal.purpose == .upgrade, journal.original == UpgradeJournal.Fingerprint(of: files) else {
+                logger.notice("the store changed since the interrupted upgrade; its checkpoints are discarded")
+                try fileSystem.remove(workDirectory, site: "recovery.remove-stale")
+                return .nothing
+            }
+            return .resumable(journal)
+        case .swappingOut, .swappingIn, .swapped, .restoring:
+            logger.notice("finishing an interrupted swap", metadata: ["state": "\(journal.state.rawValue)"])
+            return try finishSwap(journal)
+        }
+    }
+
+    /// Moves the swap forward from the journal's state to the end. Also the normal path of
+    /// a run, which calls it right after saving `swappingOut`.
+    func finishSwap(_ journal: UpgradeJournal) throws -> Outcome {
+        var journal = journal
+        if journal.state == .restoring {
+            // The rollback moves the whole backup directory into place as `incoming/`.
+            if !fileSystem.exists(swap.incoming) && fileSystem.exists(files.backupDirectory) {
+                try fileSystem.rename(files.backupDirectory, to: swap.incoming, site: "rollback.take-backup")
+                try fileSystem.sync(files.directory, site: "rollback.sync-store-directory")
+            }
+            journal.state = .swappingOut
+            try journal.save(in: workDirectory, fileSystem: fileSystem)
+        }
+        if journal.state == .swappingOut || journal.state == .swappingIn {
+            if swap.incomingMainFileIsWaiting, let final = journal.final,
+                !FileChecksum.verify(final, in: workDirectory)
+            {
+                // The verified store was damaged after its checksum was taken: the only safe
+                // way is back. Nothing new has moved in (the main file moves in first).
+                logger.error("the upgraded store no longer matches its checksum; restoring the original")
+                try swap.moveOutgoingBack()
+                try fileSystem.remove(workDirectory, site: "recovery.remove-damaged")
+                return .nothing
+            }
+        }
+        if journal.state == .swappingOut {
+            try swap.moveOut()
+            journal.state = .swappingIn
+            try journal.save(in: workDirectory, fileSystem: fileSystem)
+        }
+        if journal.state == .swappingIn {
+            try swap.moveIn()
+            journal.state = .swapped
+            try journal.save(in: workDirectory, fileSystem: fileSystem)
+        }
+        try finishCleanup(journal)
+        return .finishedSwap(journal)
+    }
+
+    /// After the swap: the old generation becomes the backup, or is deleted with the work
+    /// directory. Idempotent.
+    private func finishCleanup(_ journal: UpgradeJournal) throws {
+        if journal.purpose == .upgrade, journal.keepBackup, fileSystem.exists(swap.outgoingFile("")) {
+            let info = BackupInfo(version: journal.from, createdAt: Date())
+            try fileSystem.writeNewFile(info.encoded(), to: swap.outgoing.appendingPathComponent(BackupInfo.fileName),
+                site: "backup.write-info")
+            // Replace an older backup: delete it, then rename. A crash between the two leaves
+            // no backup directory and `outgoing/` still here, and the replay does the rename.
+            try fileSystem.remove(files.backupDirectory, site: "backup.remove-previous")
+            try fileSystem.rename(swap.outgoing, to: files.backupDirectory, site: "backup.rename")
+            try fileSystem.sync(files.directory, site: "backup.sync-store-directory")
+        }
+        try fileSystem.remove(workDirectory, site: "cleanup.remove-work-directory")
+    }
+}
+
+/// `backup.json` in a backup directory: which version the kept store is at.
+struct BackupInfo: Codable, Sendable {
+    static let fileName = "backup.json"
+    var version: String?
+    var createdAt: Date
+
+    func encoded() -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
+        return (try? encoder.encode(self)) ?? Data()
+    }
+
+    static func load(from directory: URL) -> BackupInfo? {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        guard let data = try? Data(contentsOf: directory.appendingPathComponent(fileName)) else { return nil }
+        return try? decoder.decode(BackupInfo.self, from: data)
+    }
+}

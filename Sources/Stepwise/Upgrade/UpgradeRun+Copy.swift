@@ -1,0 +1,134 @@
+import Foundation
+import GRDB
+import StepwiseMapping
+import StepwiseModel
+import StepwiseStore
+
+extension UpgradeRun {
+    /// The copy of the original store, step 0's output.
+    static let copyDirectory = "step-0"
+    /// The name of the store file inside each step's directory.
+    static let stepFileName = "store.sqlite"
+
+    /// Starts a fresh run: checks space, copies the store, identifies and plans, and saves
+    /// the first journal. Returns nil when the copy turns out to be at the target already.
+    ///
+    /// Reading a copy, not the store: SQLite may checkpoint or change a file it opens, and
+    /// nothing may touch the original before the swap. The copy includes the `-wal` (and a
+    /// hot `-journal`), and is checkpointed before anything reads it, so rows that live only
+    /// in the WAL are migrated.
+    func start() throws -> UpgradeJournal? {
+        try StoreFileCheck.check(files.store)
+        try checkFreeSpace()
+        var journal = UpgradeJournal(state: .copying, original: UpgradeJournal.Fingerprint(of: files))
+        journal.keepBackup = upgrader.options.keepBackup
+        try fileSystem.createDirectory(workDirectory, site: "work.mkdir")
+        do {
+            try save(journal)
+            let copy = try copyStore()
+            let identified = try identify(copy)
+            if identified.name == target {
+                // Matched by its tables, or its main file's metadata lagged its WAL: nothing to do.
+                try fileSystem.remove(workDirectory, site: "work.remove-up-to-date")
+                return nil
+            }
+            let plan = try UpgradePlanner(history: upgrader.history, mappings: upgrader.mappings)
+                .plan(from: identified.name, to: target)
+            journal.state = .running
+            journal.from = plan.from
+            journal.to = plan.to
+            journal.plan = plan.steps.map(Self.plannedStep)
+            journal.copy = try FileChecksum.checkpoint(copy, in: workDirectory)
+            try save(journal)
+            emit(.planned(from: plan.from, to: plan.to, steps: journal.plan.map(\.summary)))
+            return journal
+        } catch let crash as SimulatedCrash {
+            throw crash
+        } catch {
+            // Nothing was committed and the original is untouched: drop the work directory.
+            try? fileSystem.remove(workDirectory, site: "work.remove-after-error")
+            throw error
+        }
+    }
+
+    /// Needs room for the copy and one step's output (the previous step's is deleted as
+    /// soon as the next one is journaled): twice the store and its WAL, plus a margin.
+    func checkFreeSpace() throws {
+        let storeBytes = fileSystem.size(of: files.store) + fileSystem.size(of: files.file("-wal"))
+        let needed = storeBytes * 2 + 1_000_000
+        guard let attributes = try? FileManager.default.attributesOfFileSystem(forPath: files.directory.path),
+            let available = (attributes[.systemFreeSize] as? NSNumber)?.int64Value
+        else { return }
+        if available < needed {
+            throw UpgradeError(
+                .insufficientSpace(neededBytes: needed, availableBytes: available), storePath: files.store.path)
+        }
+    }
+
+    /// Copies the store's generation into `step-0/` and folds its WAL into the main file.
+    private func copyStore() throws -> URL {
+        let directory = workDirectory.appendingPathComponent(Self.copyDirectory, isDirectory: true)
+        let copy = directory.appendingPathComponent(Self.stepFileName)
+        try fileSystem.createDirectory(directory, site: "copy.mkdir")
+        emit(.copying(bytes: fileSystem.size(of: files.store) + fileSystem.size(of: files.file("-wal"))))
+        // The -wal holds committed rows not yet in the main file; a -journal undoes a torn
+        // write. The -shm is only an index of the -wal, which SQLite rebuilds.
+        for suffix in ["", "-wal", "-journal"] where fileSystem.exists(files.file(suffix)) {
+            try fileSystem.copyFile(
+                files.file(suffix), to: URL(fileURLWithPath: copy.path + suffix), site: "copy.file\(suffix)")
+        }
+        do {
+            let queue = try DatabaseQueue(path: copy.path)
+            try queue.writeWithoutTransaction { db in
+                _ = try Row.fetchAll(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+            }
+            try queue.close()
+        } catch {
+            throw StoreError(path: files.store.path, wrapping: error)
+        }
+        try fileSystem.sync(copy, site: "copy.sync")
+        try fileSystem.sync(directory, site: "copy.sync-directory")
+        return copy
+    }
+
+    /// The copy's version, or the registry's error (newer than known, no match, inconsistent).
+    private func identify(_ copy: URL) throws -> ObjectModel {
+        let registry = VersionRegistry(history: upgrader.history, logger: logger)
+        let identification: StoreIdentification
+        do {
+            let queue = try DatabaseQueue(path: copy.path)
+            defer { try? queue.close() }
+            identification = try queue.read { db in try registry.identify(db, path: files.store.path) }
+        } catch let error as RegistryError {
+            throw error
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(path: files.store.path, wrapping: error)
+        }
+        guard let version = identification.version else {
+            throw RegistryError(path: files.store.path, kind: .inconsistent(problem: identification.problem ?? ""))
+        }
+        if let index = upgrader.history.index(of: version.name), let targetIndex = upgrader.history.index(of: target),
+            index > targetIndex, !upgrader.mappings.keys.contains(where: { $0.source == version.name })
+        {
+            // A later version than the target with no mapping written to go back: the store was
+            // written by a newer build. Never "migrate" it down by inference.
+            throw RegistryError(
+                path: files.store.path,
+                kind: .newerThanKnownVersions(storeVersionName: version.name, latest: target, differences: []))
+        }
+        return version
+    }
+
+    static func plannedStep(_ step: UpgradePlan.Step) -> UpgradeJournal.PlannedStep {
+        UpgradeJournal.PlannedStep(
+            from: step.from, to: step.to, kind: step.kind.rawValue, mappingDigest: MappingDigest.digest(step.mappingModels))
+    }
+}
+
+extension UpgradeJournal.PlannedStep {
+    var summary: UpgradeReport.PlannedStep {
+        UpgradeReport.PlannedStep(from: from, to: to, kind: kind)
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+import StepwiseMapping
+import StepwiseModel
+
+extension UpgradeRun {
+    /// Picks up an interrupted run's checkpoints when the plan is still the same (same
+    /// versions, same mappings). Returns nil (the caller starts over) when it isn't, or
+    /// when the latest checkpoint no longer matches its checksum: a half-written step is
+    /// never trusted.
+    func resume(_ journal: UpgradeJournal) throws -> UpgradeJournal? {
+        guard let from = journal.from, journal.to == target,
+            let plan = try? UpgradePlanner(history: upgrader.history, mappings: upgrader.mappings)
+                .plan(from: from, to: target),
+            plan.steps.map(Self.plannedStep) == journal.plan
+        else { return nil }
+        var journal = journal
+        var keep: Set<String>
+        if journal.state == .verified, let final = journal.final, FileChecksum.verify(final, in: workDirectory) {
+            keep = ["incoming"]
+        } else if let last = journal.completed.last, FileChecksum.verify(last.output, in: workDirectory) {
+            journal.state = .running
+            journal.final = nil
+            keep = [Self.topDirectory(of: last.output.file)]
+        } else if journal.completed.isEmpty, let copy = journal.copy, FileChecksum.verify(copy, in: workDirectory) {
+            journal.state = .running
+            keep = [Self.topDirectory(of: copy.file)]
+        } else {
+            return nil
+        }
+        // Anything else in the work directory is a step that never finished: delete it.
+        try prune(keeping: keep.union([UpgradeJournal.fileName]))
+        resumedSteps = Set(journal.completed.map(\.index))
+        journal.failure = nil
+        try save(journal)
+        emit(.resuming(completedSteps: journal.completed.count))
+        emit(.planned(from: from, to: target, steps: journal.plan.map(\.summary)))
+        logger.notice("resuming an interrupted upgrade", metadata: ["completedSteps": "\(journal.completed.count)"])
+        return journal
+    }
+
+    /// Runs the steps not yet completed, each into a fresh `step-<n>/` directory.
+    ///
+    /// Order per step, so that a crash at any point leaves a state the journal describes:
+    /// 1. create `step-<n>/` (exclusive, private) and run the step into it; the step
+    ///    checkpoints and syncs its file (`synchronous = FULL`);
+    /// 2. sync the file and its directory again ourselves, then checksum it;
+    /// 3. save the journal with the step completed (synced: see ``UpgradeJournal/save(in:fileSystem:)``);
+    /// 4. only then delete the previous step's directory, no longer needed.
+    /// A crash before 3 leaves an unjournaled directory, which the resume deletes.
+    func runSteps(_ journal: inout UpgradeJournal) throws {
+        guard journal.state == .running else { return }
+        let plan = try UpgradePlanner(history: upgrader.history, mappings: upgrader.mappings)
+            .plan(from: journal.from ?? "", to: target)
+        let count = plan.steps.count
+        for (offset, planned) in plan.steps.enumerated() where offset >= journal.completed.count {
+            let index = offset + 1
+            let source = try sourceFile(forStep: index, journal: journal)
+            let directory = workDirectory.appendingPathComponent("step-\(index)", isDirectory: true)
+            let output = directory.appendingPathComponent(Self.stepFileName)
+            emit(.stepStarted(index: index, count: count, from: planned.from, to: planned.to, kind: planned.kind.rawValue))
+            let report: StepReport
+            do {
+                try fileSystem.remove(directory, site: "step.remove-unfinished")
+                try fileSystem.createDirectory(directory, site: "step.mkdir")
+                report = try makeStep(planned, index: index).run(
+                    source: source, destination: output,
+                    sourceIsPrivateCopy: upgrader.stages[stepKey(planned)]?.willMigrate == nil)
+                try fileSystem.sync(output, site: "step.sync")
+                try fileSystem.sync(directory, site: "step.sync-directory")
+                journal.completed.append(
+                    UpgradeJournal.CompletedStep(
+                        index: index, from: planned.from, to: planned.to, kind: planned.kind.rawValue,
+                        rows: report.rows, seconds: report.seconds, inPlace: report.inPlace,
+                        output: try FileChecksum.checkpoint(output, in: workDirectory)))
+                try save(journal)
+            } catch let crash as SimulatedCrash {
+                throw crash
+            } catch {
+                // Discard this step's output; earlier checkpoints stay for a later resume.
+                try? fileSystem.remove(directory, site: "step.remove-failed")
+                let failure = UpgradeError(
+                    .stepFailed(index: index, count: count, from: planned.from, to: planned.to, underlying: error),
+                    storePath: files.store.path)
+                if journal.completed.count >= index { journal.completed.removeLast() }
+                recordFailure(failure, in: &journal)
+                throw failure
+            }
+            try fileSystem.remove(source.deletingLastPathComponent(), site: "step.remove-previous")
+            emit(.stepFinished(index: index, count: count, report: report))
+            logger.info(
+                "step finished",
+                metadata: ["step": "\(index)/\(count)", "from": "\(planned.from)", "to": "\(planned.to)",
+                    "rows": "\(report.rows)"])
+        }
+    }
+
+    /// Step 1 reads the copy; step n reads step n-1's output.
+    private func sourceFile(forStep index: Int, journal: UpgradeJournal) throws -> URL {
+        let checkpoint = index == 1 ? journal.copy : journal.completed.last?.output
+        guard let checkpoint else {
+            throw UpgradeError(
+                .verificationFailed("the journal has no checkpoint for step \(index)'s source"),
+                storePath: files.store.path)
+        }
+        return workDirectory.appendingPathComponent(checkpoint.file)
+    }
+
+    private func makeStep(_ planned: UpgradePlan.Step, index: Int) throws -> MigrationStep {
+        let history = upgrader.history
+        guard let source = history.version(named: planned.from), let destination = history.version(named: planned.to)
+        else { throw PlanningError(.unknownVersion(planned.from, available: history.names)) }
+        let relay = StepProgressRelay(step: index, emit: upgrader.options.progress)
+        let progress: (@Sendable (StepProgress) -> Void)? =
+            upgrader.options.progress == nil ? nil : { @Sendable event in relay.relay(event) }
+        return MigrationStep(
+            from: source, to: destination, mappingModels: planned.mappingModels, policies: upgrader.policies,
+            stage: upgrader.stages[stepKey(planned)] ?? MigrationStage(), logger: logger, progress: progress)
+    }
+
+    private func stepKey(_ step: UpgradePlan.Step) -> MappingDirectory.StepKey {
+        MappingDirectory.StepKey(step.from, step.to)
+    }
+
+    /// Deletes everything in the work directory but `names`.
+    func prune(keeping names: Set<String>) throws {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: workDirectory.path)) ?? []
+        for entry in entries where !names.contains(entry) {
+            try fileSystem.remove(workDirectory.appendingPathComponent(entry), site: "work.prune")
+        }
+    }
+
+    static func topDirectory(of relativePath: String) -> String {
+        String(relativePath.split(separator: "/").first ?? "")
+    }
+}
+
+/// Turns a step's ``StepProgress`` into ``UpgradeEvent``s, remembering each pass's total so
+/// row events carry it.
+private final class StepProgressRelay: @unchecked Sendable {
+    // @unchecked: `total` is guarded by `lock`.
+    private let step: Int
+    private let emit: (@Sendable (UpgradeEvent) -> Void)?
+    private let lock = NSLock()
+    private var total: Int?
+
+    init(step: Int, emit: (@Sendable (UpgradeEvent) -> Void)?) {
+        self.step = step
+        self.emit = emit
+    }
+
+    func relay(_ progress: StepProgress) {
+        switch progress {
+        case .passStarted(let pass, let name, let total):
+            lock.withLock { self.total = total }
+            emit?(.entityMapping(step: step, name: name, pass: pass, total: total))
+        case .rows(_, let name, let done):
+            let total = lock.withLock { self.total }
+            emit?(.rows(step: step, entityMapping: name, done: done, total: total))
+        case .validating:
+            break
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+extension UpgradeRun {
+    /// Verifies the last step's output, makes it the incoming generation, and swaps it in.
+    ///
+    /// The order, up to the commit point:
+    /// 1. verify the output (``StoreVerification``); on failure discard it, record the
+    ///    failure, and stop: the original is untouched;
+    /// 2. rename it to `incoming/<store name>` and sync `incoming/` and the work directory;
+    /// 3. save the journal as `verified`, with the file's checksum;
+    /// 4. save the journal as `swappingOut`: **the commit point**. From here a crash is
+    ///    finished by the next call, never undone (see ``GenerationSwap`` for the rest).
+    func verifyAndSwap(_ journal: inout UpgradeJournal) throws {
+        if journal.state == .running {
+            guard let last = journal.completed.last, let targetModel = upgrader.history.version(named: target) else {
+                throw UpgradeError(.verificationFailed("no step produced a store"), storePath: files.store.path)
+            }
+            let output = workDirectory.appendingPathComponent(last.output.file)
+            emit(.verifying(upgrader.options.verification))
+            do {
+                try StoreVerification(level: upgrader.options.verification).verify(output, model: targetModel)
+            } catch let error as UpgradeError {
+                try? fileSystem.remove(output.deletingLastPathComponent(), site: "verify.remove-failed")
+                journal.completed.removeLast()
+                let located = UpgradeError(error.kind, storePath: files.store.path)
+                recordFailure(located, in: &journal)
+                throw located
+            }
+            try fileSystem.createDirectory(swap.incoming, site: "swap.incoming.mkdir")
+            try fileSystem.rename(output, to: swap.incomingFile(""), site: "swap.incoming.rename")
+            try fileSystem.sync(swap.incoming, site: "swap.incoming.sync")
+            try fileSystem.sync(workDirectory, site: "swap.incoming.sync-work-directory")
+            journal.final = UpgradeJournal.Checkpoint(
+                file: "incoming/\(files.name)", sha256: last.output.sha256, bytes: last.output.bytes)
+            journal.state = .verified
+            try save(journal)
+            try fileSystem.remove(output.deletingLastPathComponent(), site: "swap.remove-last-step")
+        }
+        guard journal.state == .verified else { return }
+        emit(.swapping)
+        journal.state = .swappingOut
+        try save(journal)
+        let recovery = UpgradeRecovery(files: files, fileSystem: fileSystem, logger: logger)
+        switch try recovery.finishSwap(journal) {
+        case .finishedSwap(let finished):
+            journal = finished
+        case .nothing, .resumable:
+            throw UpgradeError(
+                .verificationFailed("the upgraded store changed on disk after it was verified"),
+                storePath: files.store.path)
+        }
+    }
+}

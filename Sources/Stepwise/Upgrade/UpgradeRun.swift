@@ -1,0 +1,120 @@
+import Foundation
+import Logging
+import StepwiseMapping
+import StepwiseModel
+import StepwiseStore
+
+/// One call of ``Upgrader/upgradeIfNeeded(storeAt:)`` that found work to do. Each phase lives
+/// in the file named after it:
+///
+/// 1. ``UpgradeRecovery``: finish or discard what an earlier, interrupted run left.
+/// 2. `UpgradeRun+Copy`: check free space, copy the store and its `-wal` into the work
+///    directory, identify the copy's version and plan the path.
+/// 3. `UpgradeRun+Steps`: run each step into its own subdirectory, journaled and
+///    checksummed, resuming after the last good checkpoint.
+/// 4. `UpgradeRun+Swap`: verify the result (``StoreVerification``), then swap it in
+///    (``GenerationSwap``) and keep or drop the old generation.
+final class UpgradeRun {
+    let upgrader: Upgrader
+    let files: StoreFiles
+    let target: String
+    let fileSystem: FileSystem
+    let started = Date()
+    var logger: Logger { upgrader.options.logger }
+    var workDirectory: URL { files.workDirectory }
+    var swap: GenerationSwap { GenerationSwap(files: files, workDirectory: workDirectory, fileSystem: fileSystem) }
+
+    /// Steps whose checkpoints came from an earlier run (1-based indexes).
+    var resumedSteps: Set<Int> = []
+
+    init(upgrader: Upgrader, files: StoreFiles, target: String) {
+        self.upgrader = upgrader
+        self.files = files
+        self.target = target
+        self.fileSystem = upgrader.options.fileSystem
+    }
+
+    /// Whether the store is at `target` by the cheap test: its main file's metadata hashes
+    /// (``StoreMetadata/readFromMainFile(at:)``), and no earlier run waiting to be finished.
+    static func isUpToDate(_ files: StoreFiles, target: String, history: VersionHistory, fileSystem: FileSystem) throws
+        -> Bool
+    {
+        guard let version = history.version(named: target) else {
+            throw PlanningError(.unknownVersion(target, available: history.names))
+        }
+        guard !fileSystem.exists(files.workDirectory),
+            let metadata = StoreMetadata.readFromMainFile(at: files.store)
+        else { return false }
+        return version.isCompatible(withEntityHashes: metadata.versionHashes)
+    }
+
+    /// Takes the lock and does the work.
+    func run() throws -> UpgradeReport {
+        let lock = try UpgradeLock(files: files, timeout: upgrader.options.lockTimeout, fileSystem: fileSystem)
+        defer { withExtendedLifetime(lock) {} }
+        logger.info("upgrade started", metadata: ["store": "\(files.store.path)", "target": "\(target)"])
+
+        var resumable: UpgradeJournal?
+        switch try UpgradeRecovery(files: files, fileSystem: fileSystem, logger: logger).recover() {
+        case .nothing:
+            break
+        case .finishedSwap(let journal):
+            // An earlier run was interrupted after its commit point; this call finished it.
+            if journal.purpose == .upgrade, journal.to == target {
+                return report(from: journal, resumedAll: true)
+            }
+        case .resumable(let journal):
+            resumable = journal
+        }
+        // Another process may have finished the upgrade while this one waited for the lock.
+        if resumable == nil,
+            try Self.isUpToDate(files, target: target, history: upgrader.history, fileSystem: fileSystem)
+        {
+            return .upToDate(at: target)
+        }
+        var journal: UpgradeJournal
+        if let resumed = resumable.flatMap({ try? resume($0) }) {
+            journal = resumed
+        } else {
+            try fileSystem.remove(workDirectory, site: "work.remove-stale")
+            guard let started = try start() else { return .upToDate(at: target) }
+            journal = started
+        }
+        try runSteps(&journal)
+        try verifyAndSwap(&journal)
+        let report = report(from: journal, resumedAll: false)
+        emit(.finished(report))
+        logger.info(
+            "upgrade finished",
+            metadata: ["store": "\(files.store.path)", "from": "\(report.from)", "to": "\(report.to)"])
+        return report
+    }
+
+    func emit(_ event: UpgradeEvent) {
+        upgrader.options.progress?(event)
+    }
+
+    /// Saves the journal durably, or throws.
+    func save(_ journal: UpgradeJournal) throws {
+        try journal.save(in: workDirectory, fileSystem: fileSystem)
+    }
+
+    /// Records a failure in the journal (best effort: the error being reported matters more).
+    func recordFailure(_ error: any Error, in journal: inout UpgradeJournal) {
+        journal.state = .failed
+        journal.failure = "\(error)"
+        try? save(journal)
+    }
+
+    func report(from journal: UpgradeJournal, resumedAll: Bool) -> UpgradeReport {
+        UpgradeReport(
+            from: journal.from ?? "?", to: journal.to ?? target, upToDate: false,
+            steps: journal.completed.map { step in
+                UpgradeReport.Step(
+                    from: step.from, to: step.to, kind: step.kind, rows: step.rows, seconds: step.seconds,
+                    inPlace: step.inPlace, resumed: resumedAll || resumedSteps.contains(step.index))
+            },
+            backupPath: journal.keepBackup ? files.backupDirectory.path : nil,
+            seconds: Date().timeIntervalSince(started))
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import StepwiseMapping
+import StepwiseModel
+import StepwiseStore
+
+/// Upgrades a store to the current model version, step by step, crash-safely: the one call
+/// an app makes at launch.
+///
+/// ```swift
+/// let upgrader = try Upgrader(
+///     bundleAt: Bundle.main.url(forResource: "Model", withExtension: "xcdatamodeld")!,
+///     policies: myPolicies,
+///     options: UpgradeOptions(keepBackup: true))
+/// let report = try await upgrader.upgradeIfNeeded(storeAt: storeURL)
+/// if !report.upToDate {
+///     print("upgraded \(report.from) → \(report.to) in \(report.steps.count) steps")
+/// }
+/// ```
+///
+/// **Up to date** costs one metadata read: no lock, no copy, no schema scan.
+///
+/// **Otherwise**, under a cross-process lock: the store and its `-wal` are copied into a
+/// work directory beside it, the copy is identified and the path planned, each step writes
+/// a new file in its own subdirectory and is recorded, with a checksum, in a journal; the
+/// result is verified and swapped in. The original is not touched until the swap, and the
+/// swap moves whole generations (store, `-wal`, `-shm`) so a store never meets a stale WAL.
+/// A crash anywhere is repaired by the next call: it resumes at the first unfinished step,
+/// or finishes an interrupted swap. A failure leaves the original byte-identical.
+///
+/// The app must call this before it opens the store, and no other process may have the
+/// store open meanwhile: the lock coordinates upgraders, not SQLite connections.
+public struct Upgrader: Sendable {
+    /// The known versions, oldest first.
+    public var history: VersionHistory
+    /// Explicit mapping models by step; any other step is inferred where it can be.
+    public var mappings: [MappingDirectory.StepKey: [MappingModel]]
+    /// The entity migration policies that mapping models name.
+    public var policies: PolicyRegistry
+    /// Custom work around particular steps (Core Data's staged migration).
+    public var stages: [MappingDirectory.StepKey: MigrationStage]
+    public var options: UpgradeOptions
+
+    /// An upgrader for a history given in code.
+    public init(
+        history: VersionHistory, mappings: [MappingDirectory.StepKey: [MappingModel]] = [:],
+        policies: PolicyRegistry = PolicyRegistry(), stages: [MappingDirectory.StepKey: MigrationStage] = [:],
+        options: UpgradeOptions = UpgradeOptions()
+    ) {
+        self.history = history
+        self.mappings = mappings
+        self.policies = policies
+        self.stages = stages
+        self.options = options
+    }
+
+    /// An upgrader for an `.xcdatamodeld` bundle and its mapping files.
+    ///
+    /// - parameters:
+    ///   - bundleAt: The model bundle. Its current version is the target unless
+    ///     ``UpgradeOptions/targetVersion`` says otherwise.
+    ///   - mappingsAt: The folder of mapping files; defaults to `<Name>.mappings` beside the
+    ///     bundle, and may be missing when every step can be inferred.
+    public init(
+        bundleAt bundleURL: URL, mappingsAt mappingsURL: URL? = nil, policies: PolicyRegistry = PolicyRegistry(),
+        stages: [MappingDirectory.StepKey: MigrationStage] = [:], options: UpgradeOptions = UpgradeOptions()
+    ) throws {
+        let bundle = try ModelBundle(contentsOf: bundleURL)
+        let folder = mappingsURL ?? MappingDirectory.defaultURL(for: bundleURL)
+        var mappings: [MappingDirectory.StepKey: [MappingModel]] = [:]
+        if mappingsURL != nil || FileManager.default.fileExists(atPath: folder.path) {
+            mappings = try MappingDirectory(contentsOf: folder, history: bundle.history).steps
+        }
+        var options = options
+        if options.targetVersion == nil { options.targetVersion = bundle.current.name }
+        self.init(history: bundle.history, mappings: mappings, policies: policies, stages: stages, options: options)
+    }
+
+    /// The version upgrades go to.
+    public var targetVersion: String? {
+        options.targetVersion ?? history.latest?.name
+    }
+
+    /// Upgrades the store at `url` to ``targetVersion`` if it isn't there already.
+    ///
+    /// - returns: ``UpgradeReport/upToDate(at:)`` when nothing was needed, else what ran.
+    /// - throws: ``RegistryError`` when the store is newer than every known version, matches
+    ///   none, or is inconsistent; ``PlanningError`` when no chain of mappings reaches the
+    ///   target; ``UpgradeError`` for a failed step, a failed verification, a lock timeout,
+    ///   too little disk space or a file-system error; ``StoreError`` for an unreadable store.
+    ///   In every case the store is as it was before the call.
+    public func upgradeIfNeeded(storeAt url: URL) throws -> UpgradeReport {
+        let files = StoreFiles(store: url)
+        guard let target = targetVersion else {
+            throw RegistryError(path: files.store.path, kind: .emptyHistory)
+        }
+        if try UpgradeRun.isUpToDate(files, target: target, history: history, fileSystem: options.fileSystem) {
+            return .upToDate(at: target)
+        }
+        return try UpgradeRun(upgrader: self, files: files, target: target).run()
+    }
+
+    /// Upgrades the store at `url` if needed, without blocking the caller's thread: the
+    /// work runs on a background thread. See ``upgradeIfNeeded(storeAt:)-sync``.
+    public func upgradeIfNeeded(storeAt url: URL) async throws -> UpgradeReport {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Result { try self.upgradeIfNeeded(storeAt: url) })
+            }
+        }
+    }
+
+    /// The upgrade's progress as an asynchronous sequence, ending with
+    /// ``UpgradeEvent/finished(_:)`` (or throwing the upgrade's error). Starts the upgrade.
+    ///
+    /// ```swift
+    /// for try await event in upgrader.events(upgradingStoreAt: storeURL) {
+    ///     if case .stepStarted(let index, let count, let from, let to, _) = event { print("\(index)/\(count) \(from) → \(to)") }
+    /// }
+    /// ```
+    public func events(upgradingStoreAt url: URL) -> AsyncThrowingStream<UpgradeEvent, any Error> {
+        AsyncThrowingStream { continuation in
+            var configured = self
+            let previous = options.progress
+            configured.options.progress = { event in
+                previous?(event)
+                continuation.yield(event)
+            }
+            let upgrader = configured
+            Thread.detachNewThread {
+                do {
+                    let report = try upgrader.upgradeIfNeeded(storeAt: url)
+                    if report.upToDate { continuation.yield(.finished(report)) }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+        }
+    }
+
+    /// Puts back the store kept by the last upgrade that ran with
+    /// ``UpgradeOptions/keepBackup``, with its `-wal` and `-shm`, for a user who must return
+    /// to the previous app version. The upgraded store, and everything written to it since,
+    /// is discarded. The swap is the same crash-safe one the upgrade uses.
+    ///
+    /// - returns: The version of the restored store, as recorded in the backup.
+    /// - throws: ``UpgradeError`` with ``UpgradeError/Kind/noBackup(backupPath:)`` when there is none.
+    @discardableResult
+    public func rollback(storeAt url: URL) throws -> String? {
+        try StoreRollback(files: StoreFiles(store: url), options: options).run()
+    }
+}
