@@ -66,7 +66,10 @@ let package = Package(
         // Helpers for app teams' tests: temporary directories, seeded stores, corpus access.
         .target(
             name: "StepwiseTesting",
-            dependencies: ["Stepwise", "StepwiseModel", "StepwiseStore", "StepwiseMapping"]
+            dependencies: ["Stepwise", "StepwiseModel", "StepwiseStore", "StepwiseMapping"],
+            // The corpus's mapping models written as Stepwise mapping files, one folder per
+            // bundle (the corpus itself is never copied into the repo): see CorpusMappings.
+            resources: [.copy("CorpusMappings")]
         ),
         .executableTarget(
             name: "stepwise",
@@ -102,10 +105,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StepwiseMappingTests",
-            dependencies: ["StepwiseMapping", "StepwiseTesting", .product(name: "GRDB", package: "GRDB.swift")],
-            // The corpus's mapping models written as Stepwise mapping files, one folder per
-            // bundle, read with Bundle.module (the corpus itself is never copied into the repo).
-            resources: [.copy("CorpusMappings")]
+            dependencies: ["StepwiseMapping", "StepwiseTesting", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "StepwiseTests",

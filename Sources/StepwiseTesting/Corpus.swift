@@ -81,6 +81,8 @@ public enum CorpusError: Error, CustomStringConvertible {
     case unknownVersion(String)
     /// No corpus store has this short name (see ``CorpusStore/shortName``).
     case unknownStore(String)
+    /// A resource of StepwiseTesting is missing from the build.
+    case missingResource(String)
 
     /// What went wrong, and for ``required(_:)`` how to fix it.
     public var description: String {
@@ -91,6 +93,8 @@ public enum CorpusError: Error, CustomStringConvertible {
             return "no corpus bundle holds a version named '\(name)'"
         case .unknownStore(let shortName):
             return "no corpus store has the short name '\(shortName)'"
+        case .missingResource(let name):
+            return "\(name) is missing from the build; rebuild the package"
         }
     }
 }

@@ -9,8 +9,8 @@ import Testing
 /// Runs the steps of one corpus history, one at a time, on copies of the corpus stores.
 ///
 /// Explicit steps use the corpus's mapping models written as Stepwise mapping files: the
-/// folder `CorpusMappings/<bundle base name>/` of this test target, a resource read with
-/// `Bundle.module` (one file per `.xcmappingmodel`, named after it). A step without a file
+/// folder ``CorpusMappings/folder(for:)`` of StepwiseTesting (one file per `.xcmappingmodel`,
+/// named after it). A step without a file
 /// there is inferred, like the corpus steps that have no mapping model (Moody 1 → 2,
 /// wibosco 3 → 4). Policies come from ``SamplePolicies/registry``, which holds the corpus's.
 ///
@@ -33,8 +33,7 @@ struct CorpusStepRunner {
 
     /// The folder of a bundle's Stepwise mapping files, inside this target's resources.
     static func mappingFolder(_ bundle: CorpusBundle) throws -> URL {
-        let root = try #require(Bundle.module.url(forResource: "CorpusMappings", withExtension: nil))
-        return root.appendingPathComponent(bundle.baseName, isDirectory: true)
+        try CorpusMappings.folder(for: bundle)
     }
 
     /// Version `number` of the bundle, counting from 1.
