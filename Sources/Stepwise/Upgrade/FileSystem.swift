@@ -31,8 +31,22 @@ struct FileSystem: Sendable {
     /// Consulted before every call; nil (the default) means no faults.
     var inject: (@Sendable (_ operation: Operation, _ site: String) -> Fault?)?
 
-    init(inject: (@Sendable (_ operation: Operation, _ site: String) -> Fault?)? = nil) {
+    /// Replaces the free-space reading, so tests can simulate a full disk.
+    var freeSpaceOverride: (@Sendable (URL) -> Int64)?
+
+    init(
+        inject: (@Sendable (_ operation: Operation, _ site: String) -> Fault?)? = nil,
+        freeSpaceOverride: (@Sendable (URL) -> Int64)? = nil
+    ) {
         self.inject = inject
+        self.freeSpaceOverride = freeSpaceOverride
+    }
+
+    /// Bytes available to this user on the file system holding `directory`; nil if unknown.
+    func freeSpace(at directory: URL) -> Int64? {
+        if let freeSpaceOverride { return freeSpaceOverride(directory) }
+        let attributes = try? FileManager.default.attributesOfFileSystem(forPath: directory.path)
+        return (attributes?[.systemFreeSize] as? NSNumber)?.int64Value
     }
 
     private func enter(_ operation: Operation, _ site: String, path: String) throws {

@@ -56,9 +56,7 @@ extension UpgradeRun {
     func checkFreeSpace() throws {
         let storeBytes = fileSystem.size(of: files.store) + fileSystem.size(of: files.file("-wal"))
         let needed = storeBytes * 2 + 1_000_000
-        guard let attributes = try? FileManager.default.attributesOfFileSystem(forPath: files.directory.path),
-            let available = (attributes[.systemFreeSize] as? NSNumber)?.int64Value
-        else { return }
+        guard let available = fileSystem.freeSpace(at: files.directory) else { return }
         if available < needed {
             throw UpgradeError(
                 .insufficientSpace(neededBytes: needed, availableBytes: available), storePath: files.store.path)

@@ -1,0 +1,127 @@
+import Foundation
+import StepwiseMapping
+import StepwiseModel
+import StepwiseStore
+import StepwiseTesting
+import Testing
+
+@testable import Stepwise
+
+/// Every version of every sample history upgrades to the latest, and the latest is
+/// up to date at the cost of one metadata read.
+@Suite("upgradeIfNeeded: chains")
+struct UpgraderChainTests {
+    /// Each (history, start version) pair of Versions/.
+    static let starts: [(String, Int)] = SampleHistories.all.flatMap { sample in
+        sample.history.versions.indices.dropLast().map { (sample.name, $0) }
+    }
+
+    @Test("every version upgrades to the latest", arguments: starts)
+    func everyVersionUpgradesToTheLatest(sampleName: String, startIndex: Int) throws {
+        let fixture = try UpgradeFixture(sampleName)
+        let start = fixture.history.versions[startIndex].name
+        // Bring the seeded v1 store to the start version first (itself an upgrade with a target).
+        if startIndex > 0 {
+            let report = try fixture.upgrader(to: start).upgradeIfNeeded(storeAt: fixture.store)
+            #expect(report.from == fixture.history.versions[0].name)
+            #expect(report.to == start)
+        }
+        #expect(try fixture.version() == start)
+        let before = try countOfFirstEntity(fixture)
+
+        let report = try fixture.upgrader().upgradeIfNeeded(storeAt: fixture.store)
+        #expect(report.upToDate == false)
+        #expect(report.from == start)
+        #expect(report.to == fixture.latest)
+        #expect(report.steps.first?.from == start)
+        #expect(report.steps.last?.to == fixture.latest)
+        #expect(report.steps.allSatisfy { !$0.resumed })
+        #expect(try fixture.version() == fixture.latest)
+        #expect(try countOfFirstEntity(fixture) == before, "rows of the history's first entity were lost")
+        // Nothing is left beside the store but the lock file.
+        #expect(fixture.directoryListing().filter { $0.hasPrefix(".Store.sqlite") } == [".Store.sqlite.stepwise-lock"])
+        #expect(!FileManager.default.fileExists(atPath: fixture.store.path + "-wal"))
+    }
+
+    /// Recipes keep their recipes, University its universities; each Event becomes one
+    /// TimeStampEvent (Events 2 splits the entity in two, one mapping model each).
+    private func countOfFirstEntity(_ fixture: UpgradeFixture) throws -> Int {
+        switch fixture.sample.name {
+        case "Recipes": return try fixture.count("ZRECIPE")
+        case "University": return try fixture.count("ZUNIVERSITY")
+        default: return try fixture.count(try fixture.version() == "Events" ? "ZEVENT" : "ZTIMESTAMPEVENT")
+        }
+    }
+
+    @Test("Recipes 1 → 4: values as the mappings and policies make them")
+    func recipesOutcome() throws {
+        let fixture = try UpgradeFixture("Recipes")
+        let recorder = UpgradeRecorder()
+        let report = try fixture.upgrader(progress: recorder.record).upgradeIfNeeded(storeAt: fixture.store)
+        #expect(report.from == "Recipes")
+        #expect(report.to == "Recipes 4")
+        #expect(report.steps.last?.to == "Recipes 4")
+        #expect(try fixture.strings(#"SELECT ZFIRSTNAME || '|' || ZLASTNAME FROM ZCHEF ORDER BY 1"#).contains("Miguel|Sanchez"))
+        #expect(try fixture.strings("SELECT ZNAME FROM ZCUISINE ORDER BY 1") == ["French", "Mexican"])
+        #expect(try fixture.count("ZRECIPE") == 4)
+        #expect(try fixture.count("ZINGREDIENT") == 5, "\"chiles\" is shared from Recipes 3 on")
+        #expect(try fixture.count("ZRECIPEINGREDIENT") == 6)
+
+        // Progress: planned, then each step started and finished, verify, swap, finished.
+        let events = recorder.events
+        let started = events.compactMap { event -> Int? in
+            if case .stepStarted(let index, _, _, _, _) = event { return index }
+            return nil
+        }
+        #expect(started == Array(1...report.steps.count))
+        #expect(events.contains { if case .planned = $0 { return true } else { return false } })
+        #expect(events.contains { if case .rows = $0 { return true } else { return false } })
+        #expect(events.contains { if case .verifying(.quick) = $0 { return true } else { return false } })
+        #expect(events.contains { if case .swapping = $0 { return true } else { return false } })
+        guard case .finished(let finished)? = events.last else {
+            Issue.record("the last event is \(String(describing: events.last)), not .finished")
+            return
+        }
+        #expect(finished.to == "Recipes 4")
+    }
+
+    @Test("an up-to-date store costs one metadata read: no file is created or changed")
+    func upToDateTouchesNothing() throws {
+        let fixture = try UpgradeFixture("Recipes")
+        _ = try fixture.upgrader().upgradeIfNeeded(storeAt: fixture.store)
+        let bytes = StoreBytes(fixture.store)
+        let listing = fixture.directoryListing()
+        let recorder = UpgradeRecorder()
+        let report = try fixture.upgrader(fileSystem: recorder.fileSystem()).upgradeIfNeeded(storeAt: fixture.store)
+        #expect(report == .upToDate(at: "Recipes 4"))
+        #expect(report.upToDate && report.steps.isEmpty)
+        #expect(recorder.sites.isEmpty, "the up-to-date path reached \(recorder.sites)")
+        #expect(StoreBytes(fixture.store) == bytes)
+        #expect(fixture.directoryListing() == listing, "no -wal, -shm, lock or work directory appears")
+    }
+
+    @Test("the async variant and the event stream give the same result")
+    func asyncVariants() async throws {
+        let fixture = try UpgradeFixture("Events")
+        var seen: [String] = []
+        for try await event in try fixture.upgrader().events(upgradingStoreAt: fixture.store) {
+            if case .stepFinished(_, _, let report) = event { seen.append("\(report.from) → \(report.to)") }
+            if case .finished(let report) = event { seen.append("finished at \(report.to)") }
+        }
+        #expect(seen == ["Events → Events 2", "finished at Events 2"])
+        let again = try await fixture.upgrader().upgradeIfNeeded(storeAt: fixture.store)
+        #expect(again.upToDate)
+    }
+
+    @Test("--to stops at the requested version, and a later call goes on from there")
+    func targetVersion() throws {
+        let fixture = try UpgradeFixture("University")
+        let first = try fixture.upgrader(to: "University 2").upgradeIfNeeded(storeAt: fixture.store)
+        #expect(first.to == "University 2")
+        #expect(try fixture.version() == "University 2")
+        let second = try fixture.upgrader().upgradeIfNeeded(storeAt: fixture.store)
+        #expect(second.from == "University 2")
+        #expect(second.to == "University 4")
+        #expect(try fixture.count("ZUNIVERSITY") == UniversitySeed.universities.count)
+    }
+}
