@@ -15,7 +15,15 @@ extension UpgradeRun {
         else { return nil }
         var journal = journal
         var keep: Set<String>
-        if journal.state == .verified, let final = journal.final, FileChecksum.verify(final, in: workDirectory) {
+        // The last output may already have moved to incoming/ (verified) just before a crash.
+        let movedFinal = journal.completed.last.map {
+            UpgradeJournal.Checkpoint(file: "incoming/\(files.name)", sha256: $0.output.sha256, bytes: $0.output.bytes)
+        }
+        if journal.completed.count == journal.plan.count, let final = journal.final ?? movedFinal,
+            FileChecksum.verify(final, in: workDirectory)
+        {
+            journal.state = .verified
+            journal.final = final
             keep = ["incoming"]
         } else if let last = journal.completed.last, FileChecksum.verify(last.output, in: workDirectory) {
             journal.state = .running
@@ -78,9 +86,14 @@ extension UpgradeRun {
             } catch {
                 // Discard this step's output; earlier checkpoints stay for a later resume.
                 try? fileSystem.remove(directory, site: "step.remove-failed")
-                let failure = UpgradeError(
+                var failure = UpgradeError(
                     .stepFailed(index: index, count: count, from: planned.from, to: planned.to, underlying: error),
                     storePath: files.store.path)
+                if var fileSystemError = error as? UpgradeError, case .fileSystem = fileSystemError.kind {
+                    // Not the step's fault: report the call that failed, as it is.
+                    fileSystemError.storePath = files.store.path
+                    failure = fileSystemError
+                }
                 if journal.completed.count >= index { journal.completed.removeLast() }
                 recordFailure(failure, in: &journal)
                 throw failure
