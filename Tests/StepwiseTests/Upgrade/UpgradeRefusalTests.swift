@@ -1,0 +1,101 @@
+import Foundation
+import StepwiseMapping
+import StepwiseModel
+import StepwiseStore
+import StepwiseTesting
+import Testing
+
+@testable import Stepwise
+
+/// Stores that must not be upgraded are refused before any work, with a typed error naming
+/// the versions, and left untouched with nothing beside them.
+@Suite("upgradeIfNeeded: refusals")
+struct UpgradeRefusalTests {
+    @Test("a store newer than the target is never migrated down")
+    func newerStore() throws {
+        let fixture = try UpgradeFixture("Recipes")
+        _ = try fixture.upgrader().upgradeIfNeeded(storeAt: fixture.store)
+        let before = StoreBytes(fixture.store)
+        // An older app build knows only Recipes … Recipes 3.
+        let older = Upgrader(history: VersionHistory(Array(fixture.history.versions.prefix(3))))
+        let error = try #require(throws: RegistryError.self) { try older.upgradeIfNeeded(storeAt: fixture.store) }
+        guard case .newerThanKnownVersions(let name, let latest, _) = error.kind else {
+            Issue.record("expected newerThanKnownVersions, got \(error)")
+            return
+        }
+        #expect(name == "Recipes 4")
+        #expect(latest == "Recipes 3")
+        #expect(StoreBytes(fixture.store) == before)
+        #expect(!FileManager.default.fileExists(atPath: fixture.files.workDirectory.path))
+    }
+
+    @Test("a store at a later version than --to, with no mapping back, is refused")
+    func laterThanTarget() throws {
+        let fixture = try UpgradeFixture("University")
+        _ = try fixture.upgrader().upgradeIfNeeded(storeAt: fixture.store)
+        let before = StoreBytes(fixture.store)
+        let error = try #require(throws: RegistryError.self) {
+            try fixture.upgrader(to: "University 2").upgradeIfNeeded(storeAt: fixture.store)
+        }
+        #expect("\(error)".contains("University 4") && "\(error)".contains("University 2"))
+        #expect(StoreBytes(fixture.store) == before)
+    }
+
+    @Test("no path: the error names the gap and the mapping file to add")
+    func noPath() throws {
+        let fixture = try UpgradeFixture("Recipes")
+        let before = StoreBytes(fixture.store)
+        // Without its mapping files, Recipes → Recipes 2 can't be inferred.
+        let bare = Upgrader(history: fixture.history, policies: SamplePolicies.registry)
+        let error = try #require(throws: PlanningError.self) { try bare.upgradeIfNeeded(storeAt: fixture.store) }
+        guard case .noPath(let from, let to, let gap, let problems) = error.kind else {
+            Issue.record("expected noPath, got \(error)")
+            return
+        }
+        #expect(from == "Recipes" && to == "Recipes 4")
+        #expect(gap?.from == "Recipes" && gap?.to == "Recipes 2")
+        #expect(!problems.isEmpty)
+        #expect("\(error)".contains("Recipes to Recipes 2.json"))
+        #expect(StoreBytes(fixture.store) == before)
+        #expect(!FileManager.default.fileExists(atPath: fixture.files.workDirectory.path))
+    }
+
+    @Test("an unknown target version is a planning error naming the available ones")
+    func unknownTarget() throws {
+        let fixture = try UpgradeFixture("Recipes")
+        let error = try #require(throws: PlanningError.self) {
+            try fixture.upgrader(to: "Recipes 9").upgradeIfNeeded(storeAt: fixture.store)
+        }
+        #expect("\(error)".contains("Recipes 9") && "\(error)".contains("Recipes 4"))
+    }
+
+    @Test("a file that isn't a store is refused with the store error, untouched")
+    func notAStore() throws {
+        let fixture = try UpgradeFixture("Recipes")
+        let junk = fixture.directory.path("junk.sqlite")
+        try Data("not a database at all, just text".utf8).write(to: junk)
+        let error = try #require(throws: StoreError.self) { try fixture.upgrader().upgradeIfNeeded(storeAt: junk) }
+        #expect(error.kind == .notSQLite)
+        #expect(try Data(contentsOf: junk) == Data("not a database at all, just text".utf8))
+        #expect(!FileManager.default.fileExists(atPath: StoreFiles(store: junk).workDirectory.path))
+    }
+
+    @Test("the lock: a second upgrader waits, then times out with a clear error")
+    func lockTimeout() throws {
+        let fixture = try UpgradeFixture("Recipes")
+        let held = try UpgradeLock(files: fixture.files, timeout: 1, fileSystem: FileSystem())
+        var options = UpgradeOptions(lockTimeout: 0.2)
+        options.targetVersion = nil
+        let upgrader = try Upgrader(bundleAt: fixture.bundle, policies: SamplePolicies.registry, options: options)
+        let started = Date()
+        let error = try #require(throws: UpgradeError.self) { try upgrader.upgradeIfNeeded(storeAt: fixture.store) }
+        guard case .lockTimeout(let seconds) = error.kind else {
+            Issue.record("expected lockTimeout, got \(error)")
+            return
+        }
+        #expect(seconds == 0.2)
+        #expect(Date().timeIntervalSince(started) >= 0.2)
+        #expect("\(error)".contains("another upgrade"))
+        withExtendedLifetime(held) {}
+    }
+}
