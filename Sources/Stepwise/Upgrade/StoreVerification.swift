@@ -32,7 +32,8 @@ struct StoreVerification {
                 guard model.isCompatible(withEntityHashes: metadata.versionHashes) else {
                     throw fail("its metadata's entity hashes are not '\(model.name)''s")
                 }
-                let differences = try VersionRegistry.tableDifferences(expected: model, actual: SQLiteSchema.read(from: db))
+                let differences = try VersionRegistry.tableDifferences(
+                    expected: model, actual: SQLiteSchema.read(from: db))
                 if let first = differences.first {
                     throw fail("its tables differ from '\(model.name)''s: \(first)")
                 }
@@ -51,14 +52,15 @@ struct StoreVerification {
                 guard let column = relationship.foreignKeyColumn,
                     let target = layout.entity(named: relationship.destination)
                 else { continue }
-                let dangling = try Int.fetchOne(
-                    db,
-                    sql: """
-                        SELECT COUNT(*) FROM \(entity.tableName.quotedDatabaseIdentifier) AS "e"
-                        WHERE "e".\(column.quotedDatabaseIdentifier) IS NOT NULL
-                          AND NOT EXISTS (SELECT 1 FROM \(target.tableName.quotedDatabaseIdentifier) AS "t"
-                                          WHERE "t"."Z_PK" = "e".\(column.quotedDatabaseIdentifier))
-                        """) ?? 0
+                let dangling =
+                    try Int.fetchOne(
+                        db,
+                        sql: """
+                            SELECT COUNT(*) FROM \(entity.tableName.quotedDatabaseIdentifier) AS "e"
+                            WHERE "e".\(column.quotedDatabaseIdentifier) IS NOT NULL
+                              AND NOT EXISTS (SELECT 1 FROM \(target.tableName.quotedDatabaseIdentifier) AS "t"
+                                              WHERE "t"."Z_PK" = "e".\(column.quotedDatabaseIdentifier))
+                            """) ?? 0
                 if dangling > 0 {
                     throw fail("\(dangling) \(entity.name).\(relationship.name) keys point to no \(target.name)")
                 }

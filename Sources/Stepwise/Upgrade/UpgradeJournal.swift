@@ -122,7 +122,8 @@ struct UpgradeJournal: Codable, Sendable, Equatable {
         }
         let temporary = workDirectory.appendingPathComponent(Self.fileName + ".tmp")
         try fileSystem.writeNewFile(data, to: temporary, site: "journal.write")
-        try fileSystem.rename(temporary, to: workDirectory.appendingPathComponent(Self.fileName), site: "journal.rename")
+        try fileSystem.rename(
+            temporary, to: workDirectory.appendingPathComponent(Self.fileName), site: "journal.rename")
         try fileSystem.sync(workDirectory, site: "journal.sync-directory")
     }
 }

@@ -99,7 +99,8 @@ struct UpgradeRecovery {
     private func finishCleanup(_ journal: UpgradeJournal) throws {
         if journal.purpose == .upgrade, journal.keepBackup, fileSystem.exists(swap.outgoingFile("")) {
             let info = BackupInfo(version: journal.from, createdAt: Date())
-            try fileSystem.writeNewFile(info.encoded(), to: swap.outgoing.appendingPathComponent(BackupInfo.fileName),
+            try fileSystem.writeNewFile(
+                info.encoded(), to: swap.outgoing.appendingPathComponent(BackupInfo.fileName),
                 site: "backup.write-info")
             // Replace an older backup: delete it, then rename. A crash between the two leaves
             // no backup directory and `outgoing/` still here, and the replay does the rename.

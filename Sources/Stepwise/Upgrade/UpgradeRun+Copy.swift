@@ -121,7 +121,8 @@ extension UpgradeRun {
 
     static func plannedStep(_ step: UpgradePlan.Step) -> UpgradeJournal.PlannedStep {
         UpgradeJournal.PlannedStep(
-            from: step.from, to: step.to, kind: step.kind.rawValue, mappingDigest: MappingDigest.digest(step.mappingModels))
+            from: step.from, to: step.to, kind: step.kind.rawValue,
+            mappingDigest: MappingDigest.digest(step.mappingModels))
     }
 }
 

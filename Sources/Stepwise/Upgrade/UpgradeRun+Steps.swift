@@ -65,7 +65,9 @@ extension UpgradeRun {
             let source = try sourceFile(forStep: index, journal: journal)
             let directory = workDirectory.appendingPathComponent("step-\(index)", isDirectory: true)
             let output = directory.appendingPathComponent(Self.stepFileName)
-            emit(.stepStarted(index: index, count: count, from: planned.from, to: planned.to, kind: planned.kind.rawValue))
+            emit(
+                .stepStarted(
+                    index: index, count: count, from: planned.from, to: planned.to, kind: planned.kind.rawValue))
             let report: StepReport
             do {
                 try fileSystem.remove(directory, site: "step.remove-unfinished")
@@ -102,8 +104,10 @@ extension UpgradeRun {
             emit(.stepFinished(index: index, count: count, report: report))
             logger.info(
                 "step finished",
-                metadata: ["step": "\(index)/\(count)", "from": "\(planned.from)", "to": "\(planned.to)",
-                    "rows": "\(report.rows)"])
+                metadata: [
+                    "step": "\(index)/\(count)", "from": "\(planned.from)", "to": "\(planned.to)",
+                    "rows": "\(report.rows)",
+                ])
         }
     }
 

@@ -41,7 +41,8 @@ struct UpgradeFaultInjectionTests {
         }
     }
 
-    @Test("a crash at each call: the store is old or new, and the next call finishes", arguments: ["Recipes", "Events"])
+    @Test(
+        "a crash at each call: the store is old or new, and the next call finishes", arguments: ["Recipes", "Events"])
     func crashAtEverySite(sampleName: String) throws {
         let calls = try Self.siteCalls(sampleName)
         #expect(calls.count > 30)

@@ -61,7 +61,9 @@ struct UpgraderChainTests {
         #expect(report.from == "Recipes")
         #expect(report.to == "Recipes 4")
         #expect(report.steps.last?.to == "Recipes 4")
-        #expect(try fixture.strings(#"SELECT ZFIRSTNAME || '|' || ZLASTNAME FROM ZCHEF ORDER BY 1"#).contains("Miguel|Sanchez"))
+        #expect(
+            try fixture.strings(#"SELECT ZFIRSTNAME || '|' || ZLASTNAME FROM ZCHEF ORDER BY 1"#).contains(
+                "Miguel|Sanchez"))
         #expect(try fixture.strings("SELECT ZNAME FROM ZCUISINE ORDER BY 1") == ["French", "Mexican"])
         #expect(try fixture.count("ZRECIPE") == 4)
         #expect(try fixture.count("ZINGREDIENT") == 5, "\"chiles\" is shared from Recipes 3 on")
