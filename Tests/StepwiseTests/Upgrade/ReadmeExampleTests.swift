@@ -1,0 +1,44 @@
+import Foundation
+import Stepwise
+import StepwiseTesting
+import Testing
+
+/// The README's `upgradeIfNeeded` example, with only `import Stepwise`.
+@Suite("README example")
+struct ReadmeExampleTests {
+    @Test("the launch-time example upgrades, keeps a backup and reports progress")
+    func launchExample() async throws {
+        let directory = try TemporaryDirectory(prefix: "stepwise-readme")
+        _ = try SampleHistories.write(to: directory.url)
+        let storeURL = directory.path("Recipes.sqlite")
+        try StoreCreator.createStore(at: storeURL, model: RecipesHistory.v1)
+        try DemoSeed.seedRecipes(at: storeURL)
+        let events = EventLog()
+
+        var policies = PolicyRegistry()
+        policies.register("ChefNamePolicy") { ChefNamePolicy() }
+        policies.register("CuisinePolicy") { CuisinePolicy() }
+        policies.register("SharedIngredientPolicy") { SharedIngredientPolicy() }
+        let upgrader = try Upgrader(
+            bundleAt: directory.path("Recipes.xcdatamodeld"),
+            policies: policies,
+            options: UpgradeOptions(keepBackup: true, progress: { event in events.append(event) }))
+        let report = try await upgrader.upgradeIfNeeded(storeAt: storeURL)
+
+        #expect(!report.upToDate)
+        #expect("\(report.from) → \(report.to)" == "Recipes → Recipes 4")
+        #expect(report.steps.map(\.kind).contains("explicit"))
+        #expect(report.backupPath != nil)
+        #expect(events.count > report.steps.count * 2)
+        #expect(try await upgrader.upgradeIfNeeded(storeAt: storeURL).upToDate)
+    }
+}
+
+/// Events from the progress handler, which runs on the upgrading thread.
+final class EventLog: @unchecked Sendable {
+    // @unchecked: `events` is guarded by `lock`.
+    private let lock = NSLock()
+    private var events: [UpgradeEvent] = []
+    func append(_ event: UpgradeEvent) { lock.withLock { events.append(event) } }
+    var count: Int { lock.withLock { events.count } }
+}
