@@ -25,8 +25,10 @@ public struct StoreFiles: Sendable, Hashable {
     /// The store's main file.
     public var store: URL
 
+    /// - parameter store: The store's main file. A symbolic link is resolved, so the swap
+    ///   replaces the real file rather than the link.
     public init(store: URL) {
-        self.store = store.standardizedFileURL
+        self.store = store.standardizedFileURL.resolvingSymlinksInPath()
     }
 
     /// The directory holding the store.

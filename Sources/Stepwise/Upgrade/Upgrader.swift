@@ -96,6 +96,11 @@ public struct Upgrader: Sendable {
         if try UpgradeRun.isUpToDate(files, target: target, history: history, fileSystem: options.fileSystem) {
             return .upToDate(at: target)
         }
+        if !options.fileSystem.exists(files.workDirectory) {
+            // Refuse a missing or unreadable store before creating a lock file beside it. (With a
+            // work directory, a crash may have left the store mid-swap: recovery must run.)
+            try StoreFileCheck.check(files.store)
+        }
         return try UpgradeRun(upgrader: self, files: files, target: target).run()
     }
 

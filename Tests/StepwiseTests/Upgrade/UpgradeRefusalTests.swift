@@ -99,3 +99,27 @@ struct UpgradeRefusalTests {
         withExtendedLifetime(held) {}
     }
 }
+
+@Suite("upgradeIfNeeded: paths")
+struct UpgradePathTests {
+    @Test("a missing store is refused before anything is created beside it")
+    func missingStore() throws {
+        let fixture = try UpgradeFixture("Recipes")
+        let missing = fixture.directory.path("Missing.sqlite")
+        let listing = fixture.directoryListing()
+        let error = try #require(throws: StoreError.self) { try fixture.upgrader().upgradeIfNeeded(storeAt: missing) }
+        #expect(error.kind == .notFound)
+        #expect(fixture.directoryListing() == listing)
+    }
+
+    @Test("a store reached through a symbolic link is upgraded where it lives; the link stays a link")
+    func symbolicLink() throws {
+        let fixture = try UpgradeFixture("Recipes")
+        let link = fixture.directory.path("Link.sqlite")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: fixture.store)
+        let report = try fixture.upgrader().upgradeIfNeeded(storeAt: link)
+        #expect(report.to == "Recipes 4")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == fixture.store.path)
+        #expect(try fixture.version() == "Recipes 4")
+    }
+}
