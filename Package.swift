@@ -84,7 +84,7 @@ let package = Package(
         .executableTarget(
             name: "stepwise-bench",
             dependencies: [
-                "StepwiseModel", "StepwiseStore", "StepwiseMapping",
+                "Stepwise", "StepwiseModel", "StepwiseStore", "StepwiseMapping",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

@@ -19,7 +19,7 @@ struct StepwiseBench: ParsableCommand {
             separate commands so that `/usr/bin/time -v stepwise-bench step …` measures the step alone.
             """,
         subcommands: [
-            SeedCommand.self, StepCommand.self, MemoryStepCommand.self, SetBasedStepCommand.self,
+            SeedCommand.self, StepCommand.self, MemoryStepCommand.self, SetBasedStepCommand.self, UpgradeCommand.self,
         ]
     )
 }
