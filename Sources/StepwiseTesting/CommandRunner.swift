@@ -61,6 +61,23 @@ public struct CommandRunner: Sendable {
     }
 }
 
+extension CommandRunner {
+    /// Starts `stepwise` with `arguments` and returns at once: for tests that interrupt a
+    /// run, or race several. Call ``RunningCommand/wait()`` for its result.
+    public func start(_ arguments: [String], environment: [String: String]? = nil) throws -> RunningCommand {
+        try RunningCommand(executable: executable, arguments: arguments, environment: environment)
+    }
+
+    /// Starts one `stepwise` process per argument list, all of them before waiting for any,
+    /// and returns their results in the same order: for tests of processes racing on one store.
+    public func runConcurrently(_ argumentLists: [[String]], environment: [String: String]? = nil) throws
+        -> [Result]
+    {
+        let running = try argumentLists.map { try start($0, environment: environment) }
+        return try running.map { try $0.wait() }
+    }
+}
+
 public enum CommandRunnerError: Error, CustomStringConvertible {
     case executableNotFound(String)
     case notJSONObject(String)

@@ -10,12 +10,13 @@ struct StepwiseCommand: ParsableCommand {
             Stepwise reads the models Xcode keeps in .xcdatamodeld bundles and the stores Core Data \
             writes (Z_METADATA, Z_PRIMARYKEY, Z<ENTITY> tables). It never writes to a store it inspects.
 
-            Start with `stepwise demo`, then `stepwise inspect STORE --models BUNDLE`.
+            Start with `stepwise demo`, then `stepwise inspect STORE --models BUNDLE`, `stepwise plan` and \
+            `stepwise upgrade`.
             """,
         version: StepwiseVersion.current,
         subcommands: [
             DemoCommand.self, InspectCommand.self, CreateCommand.self, SchemaCommand.self, DiffCommand.self,
-            MigrateStepCommand.self, PlanCommand.self,
+            MigrateStepCommand.self, PlanCommand.self, UpgradeCommand.self, RollbackCommand.self,
             SamplesCommand.self,
         ]
     )

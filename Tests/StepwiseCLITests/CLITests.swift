@@ -21,12 +21,12 @@ struct CLITests {
     @Test func helpListsEveryCommand() throws {
         let result = try runner.run(["--help"])
         #expect(result.status == 0)
-        for command in ["demo", "inspect", "create", "schema"] {
+        for command in ["demo", "inspect", "create", "schema", "plan", "upgrade", "rollback"] {
             #expect(result.standardOutput.contains(command))
         }
     }
 
-    @Test func demoIdentifiesItsStoreAndMigratesItStepByStepToTheNewestVersion() throws {
+    @Test func demoSeedsAFewThousandObjectsAndUpgradesThemToTheNewestVersion() throws {
         let result = try runner.run(["demo", "--directory", directory.url.path, "--json"])
         #expect(result.status == 0, "\(result.standardError)")
         let json = try result.json()
@@ -36,11 +36,20 @@ struct CLITests {
         #expect(inspection["consistent"] as? Bool == true)
         let tables = try #require(inspection["tables"] as? [[String: Any]])
         let chefRows = tables.first { $0["name"] as? String == "ZCHEF" }?["rows"] as? Int
-        #expect(chefRows == 4)
+        #expect(chefRows == 4 + 1000)
+        let plan = try #require(json["plan"] as? [[String: Any]])
+        #expect(plan.map { $0["kind"] as? String } == ["explicit", "explicit", "inferred"])
+        let upgrade = try #require(json["upgrade"] as? [String: Any])
+        #expect(upgrade["from"] as? String == "Recipes")
+        #expect(upgrade["to"] as? String == "Recipes 4")
+        #expect(upgrade["upToDate"] as? Bool == false)
+        #expect((upgrade["backupPath"] as? String)?.hasSuffix("Recipes.sqlite.stepwise-backup") == true)
         let steps = try #require(json["steps"] as? [[String: Any]])
         #expect(steps.map { $0["to"] as? String } == ["Recipes 2", "Recipes 3", "Recipes 4"])
         #expect(steps.map { $0["kind"] as? String } == ["explicit", "explicit", "inferred"])
         #expect(steps.last?["inPlace"] as? Bool == true)
+        // Chefs, recipes and ingredients, each from a source row (a policy's Cuisines are not counted).
+        #expect(steps.first?["rows"] as? Int == 14 + 4 * 1000)
         let final = try #require(json["final"] as? [String: Any])
         #expect(final["matchedVersion"] as? String == "Recipes 4")
         let finalTables = try #require(final["tables"] as? [[String: Any]])
@@ -48,23 +57,33 @@ struct CLITests {
             uniqueKeysWithValues: finalTables.compactMap { table in
                 (table["name"] as? String).map { ($0, table["rows"] as? Int ?? -1) }
             })
-        #expect(rows["ZCUISINE"] == 2)
-        #expect(rows["ZINGREDIENT"] == 5)
-        #expect(rows["ZRECIPEINGREDIENT"] == 6)
-        #expect(rows["ZUNITOFMEASURE"] == 3)
+        for (table, count) in RecipesStoreFixture.expectedRecipes4Rows(generatedRecipes: 1000) {
+            #expect(rows[table] == count, "\(table)")
+        }
         #expect(
             FileManager.default.fileExists(
                 atPath: directory.path("Recipes.xcdatamodeld/Recipes 4.xcdatamodel/contents").path))
         #expect(FileManager.default.fileExists(atPath: directory.path("Recipes.sqlite").path))
+        #expect(FileManager.default.fileExists(atPath: directory.path("Recipes.sqlite.stepwise-backup").path))
+        #expect(result.standardError.contains("Step 1/3: Recipes → Recipes 2"), "progress on standard error")
     }
 
-    @Test func demoPrintsMigratedRowsInText() throws {
-        let result = try runner.run(["demo", "--directory", directory.url.path])
+    @Test func demoPrintsThePlanTheUpgradeAndMigratedRowsInText() throws {
+        let result = try runner.run(["demo", "--directory", directory.url.path, "--recipes", "20"])
         #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("with 94 objects (4 hand-picked recipes, 20 generated)"))
+        #expect(result.standardOutput.contains("stepwise plan: 3 steps to 'Recipes 4', 2 explicit"))
+        #expect(result.standardOutput.contains("Recipes 3 → Recipes 4  inferred (lightweight, no mapping file)"))
+        #expect(result.standardOutput.contains("from 'Recipes' to 'Recipes 4' in 3 steps"))
         #expect(result.standardOutput.contains("Miguel | Sanchez"))
-        #expect(result.standardOutput.contains("Mexican: Mole Poblano, Tacos al Pastor, Pozole"))
-        #expect(result.standardOutput.contains("chiles: Mole Poblano (6); Tacos al Pastor (2)"))
-        #expect(result.standardOutput.contains("Recipes 3 → Recipes 4: inferred mapping"))
+        #expect(result.standardOutput.contains("Mexican: Mole Poblano, Tacos al Pastor, Pozole\n"))
+        #expect(result.standardOutput.contains("chiles: Mole Poblano (6); Tacos al Pastor (2)\n"))
+        #expect(result.standardOutput.contains("… and 19 more chefs"))
+        #expect(result.standardOutput.contains("stepwise rollback"))
+        // Running it again in the same folder starts over from a fresh store.
+        let again = try runner.run(["demo", "--directory", directory.url.path, "--recipes", "0", "--json"])
+        #expect(again.status == 0, "\(again.standardError)")
+        #expect((try again.json()["upgrade"] as? [String: Any])?["from"] as? String == "Recipes")
     }
 
     @Test func createThenInspectNamesTheVersionAndCountsTables() throws {

@@ -1,22 +1,29 @@
 import ArgumentParser
 import Foundation
-import GRDB
 import Stepwise
 import StepwiseMapping
 import StepwiseModel
 import StepwiseStore
 import StepwiseTesting
 
+/// `stepwise demo`: the whole tour on a generated store, with nothing to download.
 struct DemoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Create a Recipes store at its oldest version and migrate it, step by step, to the newest.",
+        abstract:
+            "Create a Recipes store at its oldest version, with a few thousand objects, and upgrade it to the newest.",
         discussion: """
             Needs no files: the sample Recipes history (the same as Versions/Recipes.xcdatamodeld and \
-            Versions/Recipes.mappings) is built into the tool. The demo writes the bundles and a seeded \
-            store at version 'Recipes' into a work folder, identifies the store's version from its \
-            metadata, then runs each step to 'Recipes 4' (explicit mappings with Swift policies, then an \
-            inferred step) and shows a few migrated rows. The original store is never modified.
+            Versions/Recipes.mappings) is built into the tool. The demo writes the bundles into a work \
+            folder, creates a store at version 'Recipes' with four hand-picked recipes and --recipes \
+            generated ones (each with a chef and two ingredients), then shows what `stepwise inspect` \
+            and `stepwise plan` say about it and upgrades it with `Upgrader`, as `stepwise upgrade` \
+            does: two explicit steps whose Swift policies split chef names, make one Cuisine per name \
+            and share ingredients, then an inferred step that runs in place. Progress goes to \
+            standard error. It ends with a few migrated rows.
+
+            The store is upgraded in place with --keep-backup, so `stepwise rollback` can put the \
+            original back afterwards.
             """
     )
 
@@ -26,18 +33,33 @@ struct DemoCommand: ParsableCommand {
     )
     var directory: String?
 
-    @Flag(name: .long, help: "Print the result as JSON (keys: inspection, steps, final).")
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Generated recipes to add to the four hand-picked ones; each brings a chef and two ingredients.",
+            valueName: "count"))
+    var recipes = 1000
+
+    @OptionGroup var progressOptions: ProgressOptions
+
+    @Flag(name: .long, help: "Print the result as JSON (keys: inspection, plan, upgrade, steps, final).")
     var json = false
 
+    func validate() throws {
+        guard (0...1_000_000).contains(recipes) else {
+            throw ValidationError("--recipes must be between 0 and 1,000,000.")
+        }
+    }
+
     func run() throws {
+        let started = Date()
         let workFolder =
             directory.map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("stepwise-demo-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: workFolder, withIntermediateDirectories: true)
         _ = try SampleHistories.write(to: workFolder)
         let bundleURL = workFolder.appendingPathComponent("Recipes.xcdatamodeld")
-        let bundle = try ModelBundle(contentsOf: bundleURL)
-        let history = bundle.history
+        let history = try ModelBundle(contentsOf: bundleURL).history
         log(
             "1. Wrote \(bundleURL.lastPathComponent) (versions \(history.names.joined(separator: ", "))) and its mappings"
         )
@@ -46,109 +68,128 @@ struct DemoCommand: ParsableCommand {
         let storeURL = workFolder.appendingPathComponent("Recipes.sqlite")
         removeStore(storeURL)
         try StoreCreator.createStore(at: storeURL, model: oldest)
-        let seeded = try DemoSeed.seedRecipes(at: storeURL, model: oldest)
-        log("2. Created Recipes.sqlite at '\(oldest.name)' with \(seeded) objects")
+        let seeded = try DemoSeed.seedRecipes(at: storeURL, model: oldest, generatedRecipes: recipes)
+        log(
+            "2. Created \(storeURL.lastPathComponent) at '\(oldest.name)' with \(TextFormat.grouped(seeded)) objects (4 hand-picked recipes, \(TextFormat.grouped(recipes)) generated)"
+        )
 
         let inspection = try StoreInspection.inspect(storeAt: storeURL, history: history)
         log(
-            "3. Its metadata says '\(inspection.matchedVersion ?? "?")' (matched by \(inspection.matchedBy ?? "nothing"))"
+            "3. stepwise inspect: its metadata says '\(inspection.matchedVersion ?? "?")' (matched by \(inspection.matchedBy ?? "nothing"))"
         )
+        log("   tables: " + describe(inspection.tables))
 
-        let mappings = try MappingDirectory(contentsOf: MappingDirectory.defaultURL(for: bundleURL), history: history)
-        var current = storeURL
-        var reports: [StepReport] = []
-        log("4. Migrating step by step:")
-        for (from, to) in zip(history.versions, history.versions.dropFirst()) {
-            let next = workFolder.appendingPathComponent("\(to.name).sqlite")
-            removeStore(next)
-            let step = MigrationStep(
-                from: from, to: to, mappingModels: mappings.mappingModels(from: from.name, to: to.name),
-                policies: SamplePolicies.registry)
-            let report = try step.run(source: current, destination: next)
-            reports.append(report)
-            log("   \(describe(report))")
-            current = next
+        let renderer = ProgressRenderer(style: progressOptions.style, estimateRows: { seeded })
+        let upgrader = try Upgrader(
+            bundleAt: bundleURL, policies: SamplePolicies.registry,
+            options: UpgradeOptions(keepBackup: true, progress: renderer.handler))
+        let target = upgrader.targetVersion ?? oldest.name
+        let plan = try UpgradePlanner(history: upgrader.history, mappings: upgrader.mappings)
+            .plan(from: inspection.matchedVersion ?? oldest.name, to: target)
+        log("4. stepwise plan: \(plan.steps.count) steps to '\(target)', \(plan.explicitStepCount) explicit")
+        for (index, step) in plan.steps.enumerated() {
+            log("   \(index + 1). \(step.from) → \(step.to)  \(describe(step))")
         }
-        let final = try StoreInspection.inspect(storeAt: current, history: history)
+
+        log("5. stepwise upgrade (progress on standard error):")
+        let report: UpgradeReport
+        do {
+            report = try upgrader.upgradeIfNeeded(storeAt: storeURL)
+        } catch {
+            renderer.finish()
+            throw error
+        }
+        renderer.finish()
+        report.textLines(store: storeURL.lastPathComponent).forEach { log("   " + $0) }
+
+        let final = try StoreInspection.inspect(storeAt: storeURL, history: history)
         log(
-            "5. \(current.lastPathComponent) is '\(final.matchedVersion ?? "?")' (matched by \(final.matchedBy ?? "nothing"))\n"
+            "6. \(storeURL.lastPathComponent) is now '\(final.matchedVersion ?? "?")' (matched by \(final.matchedBy ?? "nothing")); tables: \(describe(final.tables))\n"
         )
 
         if json {
-            try JSONOutput.print(DemoReport(inspection: inspection, steps: reports, final: final))
+            try JSONOutput.print(
+                DemoReport(
+                    inspection: inspection, plan: plan.steps.map(DemoReport.PlannedStep.init), upgrade: report,
+                    final: final))
             return
         }
-        try printSample(of: current, model: history.versions[history.versions.count - 1])
-        print("\nFiles are in \(workFolder.path). Try:")
-        print("  swift run stepwise inspect \"\(current.path)\" --models \"\(bundleURL.path)\"")
-        print("  swift run stepwise diff --models \"\(bundleURL.path)\" --from \"Recipes 3\" --to \"Recipes 4\"")
+        try printSample(of: storeURL, model: history.versions[history.versions.count - 1])
+        print(
+            "\nThe demo took \(String(format: "%.1f", Date().timeIntervalSince(started))) s. Files are in \(workFolder.path). Try:"
+        )
+        print("  swift run stepwise inspect \"\(storeURL.path)\" --models \"\(bundleURL.path)\"")
+        print("  swift run stepwise rollback \"\(storeURL.path)\"")
+        print("  swift run stepwise plan \"\(storeURL.path)\" --models \"\(bundleURL.path)\"")
+        print("  swift run stepwise upgrade \"\(storeURL.path)\" --models \"\(bundleURL.path)\"")
     }
 
-    private func describe(_ report: StepReport) -> String {
-        let how: String
-        if report.inPlace {
-            how = "in place (ALTER TABLE)"
-        } else {
-            let rowByRow = report.entityMappings.filter { !$0.setBased }.map(\.name)
-            how =
-                rowByRow.isEmpty
-                ? "set-based SQL" : "row by row through policies for \(rowByRow.joined(separator: ", "))"
-        }
-        return
-            "\(report.from) → \(report.to): \(report.kind) mapping, \(report.rows) objects, \(how), \(String(format: "%.3f", report.seconds)) s"
+    /// `ZCHEF 1,004 · ZRECIPE 1,004 · …`: the entity tables and their rows.
+    private func describe(_ tables: [StoreInspection.Table]) -> String {
+        tables.filter { $0.name.hasPrefix("Z") && !$0.name.hasPrefix("Z_") }
+            .map { "\($0.name) \(TextFormat.grouped($0.rows))" }.joined(separator: " · ")
     }
 
-    /// A few migrated rows: chefs' split names, one Cuisine per name, shared ingredients.
-    private func printSample(of store: URL, model: ObjectModel) throws {
-        let queue = try DatabaseQueue(path: store.path)
-        defer { try? queue.close() }
-        let layout = try StoreLayout(model: model)
-        try queue.read { db in
-            let objects = ObjectContext(db, layout: layout)
-            print("Chefs (name split by a policy in Recipes → Recipes 2)")
-            for chef in try objects.fetch("Chef") {
-                print("  \(chef.string("firstName") ?? "") | \(chef.string("lastName") ?? "")")
-            }
-            print("Cuisines (one per distinct name, with their recipes)")
-            for cuisine in try objects.fetch("Cuisine") {
-                let recipes = try objects.related(cuisine.id, "recipes").map {
-                    try objects.object($0).string("name") ?? ""
-                }
-                print("  \(cuisine.string("name") ?? ""): \(recipes.joined(separator: ", "))")
-            }
-            print("Ingredients (shared in Recipes 3, with the recipes that use them)")
-            for ingredient in try objects.fetch("Ingredient") {
-                let uses = try objects.related(ingredient.id, "recipeIngredients").map { link -> String in
-                    let recipe = try objects.related(link, "recipe").first.map {
-                        try objects.object($0).string("name") ?? ""
-                    }
-                    let unit = try objects.related(link, "unit").first.map {
-                        try objects.object($0).string("name") ?? ""
-                    }
-                    let quantity = try objects.object(link).string("quantity") ?? ""
-                    return "\(recipe ?? "?") (\([quantity, unit ?? ""].filter { !$0.isEmpty }.joined(separator: " ")))"
-                }
-                print("  \(ingredient.string("name") ?? ""): \(uses.joined(separator: "; "))")
-            }
-        }
+    /// `explicit (Recipes → Recipes 2; policies ChefNamePolicy, CuisinePolicy)`, or
+    /// `inferred (lightweight, no mapping file)`.
+    private func describe(_ step: UpgradePlan.Step) -> String {
+        guard step.kind == .explicit else { return "\(step.kind.rawValue) (lightweight, no mapping file)" }
+        let policies = Set(step.mappingModels.flatMap(\.entityMappings).compactMap(\.policyName)).sorted()
+        let names = step.mappingModels.map(\.name).joined(separator: ", ")
+        let policyText = policies.isEmpty ? "" : "; policies \(policies.joined(separator: ", "))"
+        return "\(step.kind.rawValue) (\(names)\(policyText))"
     }
 
+    /// Removes what an earlier demo left in the same folder: the store and its companions,
+    /// its backup, an interrupted upgrade's work folder.
     private func removeStore(_ url: URL) {
+        let files = StoreFiles(store: url)
         for suffix in ["", "-wal", "-shm", "-journal"] {
             try? FileManager.default.removeItem(atPath: url.path + suffix)
         }
+        try? FileManager.default.removeItem(at: files.backupDirectory)
+        try? FileManager.default.removeItem(at: files.workDirectory)
     }
 
     /// Progress goes to standard error with `--json`, so standard output stays parseable.
-    private func log(_ message: String) {
+    func log(_ message: String) {
         if json { StandardError.print(message) } else { print(message) }
     }
 }
 
-/// `stepwise demo --json`: the original store's inspection, each step's report, and the
-/// final store's inspection.
+/// `stepwise demo --json`: the original store's inspection, the plan, the upgrade report (and
+/// its steps again under `steps`, the key earlier versions printed), and the final inspection.
 private struct DemoReport: Encodable {
+    struct PlannedStep: Encodable {
+        var from: String
+        var to: String
+        var kind: String
+        var mappingModels: [String]
+
+        init(_ step: UpgradePlan.Step) {
+            from = step.from
+            to = step.to
+            kind = step.kind.rawValue
+            mappingModels = step.mappingModels.map(\.name)
+        }
+    }
+
     var inspection: StoreInspection
-    var steps: [StepReport]
+    var plan: [PlannedStep]
+    var upgrade: UpgradeReport
+    var steps: [UpgradeReport.Step] { upgrade.steps }
     var final: StoreInspection
+
+    private enum CodingKeys: String, CodingKey {
+        case inspection, plan, upgrade, steps, final
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(inspection, forKey: .inspection)
+        try container.encode(plan, forKey: .plan)
+        try container.encode(upgrade, forKey: .upgrade)
+        try container.encode(steps, forKey: .steps)
+        try container.encode(final, forKey: .final)
+    }
 }

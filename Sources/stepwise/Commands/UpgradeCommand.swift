@@ -1,0 +1,113 @@
+import ArgumentParser
+import Foundation
+import Stepwise
+import StepwiseTesting
+
+/// `stepwise upgrade`: ``Upgrader/upgradeIfNeeded(storeAt:)`` from the command line.
+struct UpgradeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "upgrade",
+        abstract: "Upgrade a store, in place and crash-safely, to the bundle's current version (or --to).",
+        discussion: """
+            Identifies the store's version, plans the steps (see `stepwise plan`) and runs them \
+            one by one in a work folder beside the store (.<store>.stepwise/), with a checkpoint \
+            per step. The result is verified, then swapped in with the store's -wal and -shm. Until \
+            the swap the store is not touched: an error leaves it exactly as it was, and says \
+            what to do next.
+
+            A store already at the target costs one metadata read. Several upgrades of one store \
+            (other processes, or this tool run twice) take turns on a lock: the first upgrades, \
+            the others wait up to --lock-timeout seconds and then find it up to date.
+
+            Resume: if an upgrade is interrupted (Ctrl-C, a crash, a full disk), run the same \
+            command again. It keeps the steps already checkpointed and resumes at the first \
+            unfinished one, or finishes an interrupted swap.
+
+            Rollback: with --keep-backup the store as it was is kept in <store>.stepwise-backup/; \
+            `stepwise rollback STORE` puts it back (discarding the upgraded store).
+
+            Progress goes to standard error: a bar with an ETA on a terminal, plain lines \
+            otherwise (--progress). With --json, standard output is one JSON object: from, to, \
+            upToDate, steps (from, to, kind, rows, seconds, inPlace, resumed), backupPath (with \
+            --keep-backup) and seconds.
+
+            Policies named by mapping files must be registered in code; this tool knows the \
+            policies of the sample histories in Versions/ and of the corpus.
+
+            Examples:
+              stepwise upgrade App.sqlite --models Model.xcdatamodeld --keep-backup
+              stepwise upgrade App.sqlite --models Model.xcdatamodeld --to "Model 3" --json
+              stepwise rollback App.sqlite
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The store to upgrade (e.g. App.sqlite).", valueName: "store"), completion: .file())
+    var store: String
+
+    @OptionGroup var bundleOptions: BundleOptions
+
+    @OptionGroup var mappingOptions: MappingOptions
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("The version to upgrade to (default: the bundle's current one).", valueName: "version")
+    )
+    var to: String?
+
+    @Flag(
+        name: .long,
+        help: "Keep the store as it was in <store>.stepwise-backup/, for `stepwise rollback`.")
+    var keepBackup = false
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "How to check the upgraded store before the swap: quick (PRAGMA quick_check) or full (integrity_check).",
+            valueName: "level"))
+    var verify: UpgradeOptions.Verification = .quick
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "How long to wait for another upgrade of the same store, in seconds.", valueName: "seconds"))
+    var lockTimeout: Double = 60
+
+    @OptionGroup var progressOptions: ProgressOptions
+
+    @Flag(name: .long, help: "Print the upgrade report as one JSON object on standard output.")
+    var json = false
+
+    func validate() throws {
+        guard lockTimeout >= 0, lockTimeout.isFinite else {
+            throw ValidationError("--lock-timeout must be a number of seconds, 0 or more.")
+        }
+    }
+
+    func run() throws {
+        let storeURL = URL(fileURLWithPath: store)
+        guard FileManager.default.fileExists(atPath: storeURL.path) else {
+            throw CommandFailure("no store at \(store). Check the path, or create one with `stepwise create`.")
+        }
+        let renderer = ProgressRenderer(
+            style: progressOptions.style, estimateRows: { StoreObjectCount.estimate(storeAt: storeURL) })
+        let options = UpgradeOptions(
+            targetVersion: to, keepBackup: keepBackup, verification: verify, lockTimeout: lockTimeout,
+            progress: renderer.handler)
+        let report: UpgradeReport
+        do {
+            let upgrader = try Upgrader(
+                bundleAt: bundleOptions.url, mappingsAt: mappingOptions.mappings.map { URL(fileURLWithPath: $0) },
+                policies: SamplePolicies.registry, options: options)
+            report = try upgrader.upgradeIfNeeded(storeAt: storeURL)
+        } catch {
+            renderer.finish()
+            throw error
+        }
+        renderer.finish()
+        if json {
+            try JSONOutput.print(report)
+        } else {
+            report.textLines(store: store).forEach { print($0) }
+        }
+    }
+}

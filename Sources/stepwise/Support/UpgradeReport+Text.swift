@@ -1,0 +1,37 @@
+import Foundation
+import Stepwise
+
+extension UpgradeReport {
+    /// What `stepwise upgrade` prints on standard output without `--json`: one line for the
+    /// whole upgrade, one per step, and where the backup is.
+    ///
+    /// ```
+    /// Upgraded App.sqlite from 'Recipes' to 'Recipes 4' in 3 steps, 1.42 s.
+    ///   1. Recipes → Recipes 2    explicit   4,016 objects  0.61 s
+    ///   3. Recipes 3 → Recipes 4  inferred   4,016 objects  0.02 s  in place
+    /// Backup: App.sqlite.stepwise-backup (undo with `stepwise rollback App.sqlite`)
+    /// ```
+    func textLines(store: String) -> [String] {
+        if upToDate { return ["\(store) is up to date at '\(to)': nothing to do."] }
+        let plural = steps.count == 1 ? "step" : "steps"
+        var lines = [
+            "Upgraded \(store) from '\(from)' to '\(to)' in \(steps.count) \(plural), \(String(format: "%.2f", seconds)) s."
+        ]
+        let versionsWidth = steps.map { "\($0.from) → \($0.to)".count }.max() ?? 0
+        for (offset, step) in steps.enumerated() {
+            let versions = "\(step.from) → \(step.to)".padding(toLength: versionsWidth, withPad: " ", startingAt: 0)
+            let kind = step.kind.padding(toLength: 8, withPad: " ", startingAt: 0)
+            var notes: [String] = []
+            if step.inPlace { notes.append("in place") }
+            if step.resumed { notes.append("resumed from an earlier run") }
+            let noteText = notes.isEmpty ? "" : "  " + notes.joined(separator: ", ")
+            lines.append(
+                "  \(offset + 1). \(versions)  \(kind)  \(TextFormat.grouped(step.rows)) objects  \(String(format: "%.2f", step.seconds)) s\(noteText)"
+            )
+        }
+        if let backupPath {
+            lines.append("Backup: \(backupPath) (undo with `stepwise rollback \(store)`)")
+        }
+        return lines
+    }
+}
