@@ -129,9 +129,12 @@ struct UpgradeCommandTests {
         // 80 columns (no terminal to ask): the versions are on the step's own line, not the bar's.
         #expect(result.standardError.contains("Step 1/3: Recipes → Recipes 2 (explicit mapping)…\n"))
         #expect(result.standardError.contains("\r\u{1B}[K[1/3] creating ChefToChef  "))
-        // Pass 1 of the first step expects as many objects as the store holds: 14 + 4 × 20.
-        #expect(result.standardError.contains("/94 ["))
-        #expect(result.standardError.contains("\r\u{1B}[KStep 1/3 done: Recipes → Recipes 2, 94 objects"))
+        // Before its first entity mapping, step 1 expects as many objects as the store holds
+        // (14 + 4 × 20); then each mapping's bar counts its own source rows (4 + 20 chefs).
+        #expect(result.standardError.contains("explicit mapping  0/94 ["))
+        #expect(result.standardError.contains("creating ChefToChef  0/24 ["))
+        // 24 chefs, 24 recipes, 46 ingredients and the 7 cuisines the policy creates.
+        #expect(result.standardError.contains("\r\u{1B}[KStep 1/3 done: Recipes → Recipes 2, 101 objects"))
         #expect(try result.json()["upToDate"] as? Bool == false)
         // Each redraw (after "\r" and the erase-line escape) fits in 79 columns.
         let redraws = result.standardError.split(separator: "\r").filter { $0.hasPrefix("\u{1B}[K[") }

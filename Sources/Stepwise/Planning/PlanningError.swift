@@ -9,6 +9,9 @@ public struct PlanningError: Error, Sendable, CustomStringConvertible {
         /// on the way that has neither a mapping file nor an inferable mapping, with the
         /// reasons inference gave.
         case noPath(from: String, to: String, gap: (from: String, to: String)?, problems: [InferenceProblem])
+        /// The store is at a version later than the target, and no mapping leads back from it:
+        /// a store written by a newer build is never migrated down by inference.
+        case laterThanTarget(storeVersion: String, target: String)
     }
 
     public var kind: Kind
@@ -21,6 +24,12 @@ public struct PlanningError: Error, Sendable, CustomStringConvertible {
         switch kind {
         case .unknownVersion(let name, let available):
             return "no model version named '\(name)'. Available: \(available.joined(separator: ", "))."
+        case .laterThanTarget(let storeVersion, let target):
+            return """
+                the store is at '\(storeVersion)', later than the target '\(target)'. Stepwise never infers a \
+                downgrade: upgrade to '\(storeVersion)' or later, or add a mapping file '\(storeVersion) to \(target).json' \
+                (source "\(storeVersion)", destination "\(target)") to go back on purpose.
+                """
         case .noPath(let from, let to, let gap, let problems):
             guard let gap else {
                 return "no chain of mappings leads from '\(from)' to '\(to)'. Add a mapping file for the missing step."

@@ -52,6 +52,7 @@ struct UpgradeJournal: Codable, Sendable, Equatable {
         var to: String
         var kind: String
         var rows: Int
+        var objects: Int
         var seconds: Double
         var inPlace: Bool
         var output: Checkpoint

@@ -18,8 +18,11 @@ public struct UpgradeReport: Sendable, Hashable, Codable {
         public var to: String
         /// `"inferred"` or `"explicit"`.
         public var kind: String
-        /// Destination objects the step created (or kept, for a step altered in place).
+        /// Destination objects the step's entity mappings created (or kept, for a step altered
+        /// in place); see ``StepReport/rows``.
         public var rows: Int
+        /// Objects in the store after the step, every entity together.
+        public var objects: Int
         public var seconds: Double
         /// Whether the step altered a copy in place (`ALTER TABLE`) rather than rebuilding.
         public var inPlace: Bool

@@ -112,9 +112,7 @@ extension UpgradeRun {
         {
             // A later version than the target with no mapping written to go back: the store was
             // written by a newer build. Never "migrate" it down by inference.
-            throw RegistryError(
-                path: files.store.path,
-                kind: .newerThanKnownVersions(storeVersionName: version.name, latest: target, differences: []))
+            throw PlanningError(.laterThanTarget(storeVersion: version.name, target: target))
         }
         return version
     }

@@ -80,7 +80,7 @@ extension UpgradeRun {
                 journal.completed.append(
                     UpgradeJournal.CompletedStep(
                         index: index, from: planned.from, to: planned.to, kind: planned.kind.rawValue,
-                        rows: report.rows, seconds: report.seconds, inPlace: report.inPlace,
+                        rows: report.rows, objects: report.objects, seconds: report.seconds, inPlace: report.inPlace,
                         output: try FileChecksum.checkpoint(output, in: workDirectory)))
                 try save(journal)
             } catch let crash as SimulatedCrash {

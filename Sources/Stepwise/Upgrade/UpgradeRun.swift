@@ -111,7 +111,8 @@ final class UpgradeRun {
             from: journal.from ?? "?", to: journal.to ?? target, upToDate: false,
             steps: journal.completed.map { step in
                 UpgradeReport.Step(
-                    from: step.from, to: step.to, kind: step.kind, rows: step.rows, seconds: step.seconds,
+                    from: step.from, to: step.to, kind: step.kind, rows: step.rows, objects: step.objects,
+                    seconds: step.seconds,
                     inPlace: step.inPlace, resumed: resumedAll || resumedSteps.contains(step.index))
             },
             backupPath: journal.keepBackup ? files.backupDirectory.path : nil,

@@ -101,7 +101,12 @@ public struct Upgrader: Sendable {
             // work directory, a crash may have left the store mid-swap: recovery must run.)
             try StoreFileCheck.check(files.store)
         }
-        return try UpgradeRun(upgrader: self, files: files, target: target).run()
+        let started = Date()
+        var report = try UpgradeRun(upgrader: self, files: files, target: target).run()
+        // Up to date after all (another process upgraded it while this one waited for the
+        // lock): the time is the wait.
+        if report.upToDate { report.seconds = Date().timeIntervalSince(started) }
+        return report
     }
 
     /// Upgrades the store at `url` if needed, without blocking the caller's thread: the

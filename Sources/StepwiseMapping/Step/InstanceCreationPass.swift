@@ -42,7 +42,11 @@ extension MigrationManager {
                 .invalidValue("the destination entity is abstract and can't have instances"),
                 entityMapping: mapping.name, entity: destinationName)
         }
-        progress?(.passStarted(pass: 1, entityMapping: mapping.name, total: nil))
+        if let progress {
+            // The bar's denominator: the source rows this mapping reads (before its filter).
+            let total = try source.count(sourceEntity.name, includingSubentities: false)
+            progress(.passStarted(pass: 1, entityMapping: mapping.name, total: total))
+        }
         do {
             if policy == nil, let rows = try createInstancesSetBased(mapping, sourceEntity, destinationEntity) {
                 progress?(.rows(pass: 1, entityMapping: mapping.name, done: rows))
@@ -176,7 +180,7 @@ extension MigrationManager {
                     sourcePrimaryKey: object.id.primaryKey)
             }
             done += 1
-            if done % 10_000 == 0 { progress?(.rows(pass: 1, entityMapping: mapping.name, done: done)) }
+            if done % 1_000 == 0 { progress?(.rows(pass: 1, entityMapping: mapping.name, done: done)) }
         }
         progress?(.rows(pass: 1, entityMapping: mapping.name, done: done))
         return try count(of: mapping) - before

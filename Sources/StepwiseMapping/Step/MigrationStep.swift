@@ -94,15 +94,15 @@ public struct MigrationStep: Sendable {
                 return report
             }
             try StoreCreator.createStore(at: destination, layout: destinationLayout, metadata: metadata)
-            let reports = try migrate(
+            let (reports, objects) = try migrate(
                 into: destination, from: workingSource, models: models, sourceLayout: sourceLayout,
                 destinationLayout: destinationLayout, metadata: metadata)
             return StepReport(
                 from: sourceModel.name, to: destinationModel.name,
                 kind: models.allSatisfy(\.isInferred) ? "inferred" : "explicit",
                 mappingModels: models.map(\.name), entityMappings: reports,
-                rows: reports.reduce(0) { $0 + $1.instances }, seconds: Date().timeIntervalSince(started),
-                inPlace: false)
+                rows: reports.reduce(0) { $0 + $1.instances },
+                objects: objects, seconds: Date().timeIntervalSince(started), inPlace: false)
         } catch {
             // Whatever is at `destination` now was written by this step (an existing file was
             // refused above), so it is safe to delete: a failed step leaves nothing behind.
@@ -157,7 +157,7 @@ public struct MigrationStep: Sendable {
     private func migrate(
         into destination: URL, from source: URL, models: [MappingModel], sourceLayout: StoreLayout,
         destinationLayout: StoreLayout, metadata: StoreMetadata
-    ) throws -> [StepReport.EntityMappingReport] {
+    ) throws -> (reports: [StepReport.EntityMappingReport], objects: Int) {
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             SQLExpressionCompiler.registerFunctions(in: db)
@@ -217,11 +217,12 @@ public struct MigrationStep: Sendable {
             }
         }
         // Make the finished file durable on its own: everything into the main file, synced.
-        try queue.writeWithoutTransaction { db in
+        let objects = try queue.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
             _ = try Row.fetchAll(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+            return try Self.objectCount(in: db, layout: destinationLayout)
         }
-        return reports
+        return (reports, objects)
     }
 
     /// Tries the in-place path (``InPlacePlan``): copy the source to the destination and alter
@@ -243,6 +244,7 @@ public struct MigrationStep: Sendable {
         var configuration = Configuration()
         configuration.prepareDatabase { db in SQLExpressionCompiler.registerFunctions(in: db) }
         var reports: [StepReport.EntityMappingReport] = []
+        var objects = 0
         do {
             let queue = try DatabaseQueue(path: destination.path, configuration: configuration)
             defer { try? queue.close() }
@@ -264,8 +266,9 @@ public struct MigrationStep: Sendable {
                     reports.append(.init(name: mapping.name, instances: instances, links: 0, setBased: true))
                 }
             }
-            try queue.writeWithoutTransaction { db in
+            objects = try queue.writeWithoutTransaction { db in
                 _ = try Row.fetchAll(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+                return try Self.objectCount(in: db, layout: destinationLayout)
             }
         } catch let rejected as InPlaceMigration.Rejected {
             logger.debug("in-place step rejected", metadata: ["differences": "\(rejected.differences)"])
@@ -280,6 +283,7 @@ public struct MigrationStep: Sendable {
         return StepReport(
             from: sourceModel.name, to: destinationModel.name, kind: "inferred", mappingModels: models.map(\.name),
             entityMappings: reports, rows: reports.reduce(0) { $0 + $1.instances },
+            objects: objects,
             seconds: Date().timeIntervalSince(started), inPlace: true)
     }
 
@@ -301,6 +305,13 @@ public struct MigrationStep: Sendable {
             started.append((mapping, policy))
         }
         return started
+    }
+
+    /// The rows of every entity table of a store (one table per entity hierarchy).
+    static func objectCount(in db: Database, layout: StoreLayout) throws -> Int {
+        try layout.entities.filter(\.isRoot).reduce(0) { total, entity in
+            total + (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(entity.tableName.quotedDatabaseIdentifier)") ?? 0)
+        }
     }
 
     /// Deletes a store file and its companions, ignoring missing ones.

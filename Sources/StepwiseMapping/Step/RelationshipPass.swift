@@ -19,7 +19,9 @@ extension MigrationManager {
             let destinationEntity = destinationLayout.entity(named: destinationName),
             mapping.kind != .remove, mapping.kind != .add
         else { return 0 }
-        progress?(.passStarted(pass: 2, entityMapping: mapping.name, total: nil))
+        // Pass 2 visits the instances pass 1 made for this mapping: the bar's denominator.
+        let total = progress == nil ? 0 : try count(of: mapping)
+        progress?(.passStarted(pass: 2, entityMapping: mapping.name, total: total))
         var rowByRow: [PropertyMapping] = []
         var links = 0
         if policy == nil {
@@ -30,7 +32,10 @@ extension MigrationManager {
                     rowByRow.append(relationshipMapping)
                 }
             }
-            if rowByRow.isEmpty { return links }
+            if rowByRow.isEmpty {
+                progress?(.rows(pass: 2, entityMapping: mapping.name, done: total))
+                return links
+            }
         }
         // Row by row: the policy's hook (or the default) for every destination instance.
         let activePolicy = policy ?? EntityMigrationPolicy()

@@ -20,8 +20,12 @@ public struct StepReport: Sendable, Hashable, Codable {
     /// The mapping models run, in order.
     public var mappingModels: [String]
     public var entityMappings: [EntityMappingReport]
-    /// Destination instances created, all mappings together.
+    /// Destination instances the entity mappings created (their associations), all mappings
+    /// together. Objects a policy inserts on its own (a shared Cuisine, say) aren't counted
+    /// here; ``objects`` counts everything.
     public var rows: Int
+    /// Objects in the destination store after the step, every entity together.
+    public var objects: Int
     /// Wall-clock duration of the step.
     public var seconds: Double
     /// Whether the step altered a copy of the source in place (`ALTER TABLE`) instead of

@@ -19,7 +19,9 @@ import StepwiseMapping
 ///   step's start and end, verification, swap. Nothing is redrawn.
 ///
 /// A step runs in passes, as Core Data's do: pass 1 creates the destination objects, pass 2
-/// links them. The bar follows the running pass:
+/// links them. The library's events carry each entity mapping's total (its source rows in
+/// pass 1, its instances in pass 2), and the bar then counts that mapping alone. Without a
+/// total (an older event source, or a step that reports none) it estimates:
 /// - pass 1 expects as many objects as the previous step created, and for the first step
 ///   as many as the store holds (`estimateRows`, called once, only if a step runs);
 /// - pass 2 goes entity mapping by entity mapping, and expects one link per object the
@@ -118,9 +120,9 @@ final class ProgressRenderer: @unchecked Sendable {
             if let total { mappingTotal = total }
             draw(force: false)
         case .stepFinished(let index, let count, let report):
-            previousStepRows = report.rows
+            previousStepRows = report.objects
             permanent(
-                "Step \(index)/\(count) done: \(report.from) → \(report.to), \(TextFormat.grouped(report.rows)) objects in \(String(format: "%.2f", report.seconds)) s, \(report.howItRan)"
+                "Step \(index)/\(count) done: \(report.from) → \(report.to), \(TextFormat.grouped(report.objects)) objects in \(String(format: "%.2f", report.seconds)) s, \(report.howItRan)"
             )
         case .verifying(let level):
             status(

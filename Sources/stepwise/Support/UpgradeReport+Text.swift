@@ -26,7 +26,7 @@ extension UpgradeReport {
             if step.resumed { notes.append("resumed from an earlier run") }
             let noteText = notes.isEmpty ? "" : "  " + notes.joined(separator: ", ")
             lines.append(
-                "  \(offset + 1). \(versions)  \(kind)  \(TextFormat.grouped(step.rows)) objects  \(String(format: "%.2f", step.seconds)) s\(noteText)"
+                "  \(offset + 1). \(versions)  \(kind)  \(TextFormat.grouped(step.objects)) objects  \(String(format: "%.2f", step.seconds)) s\(noteText)"
             )
         }
         if let backupPath {

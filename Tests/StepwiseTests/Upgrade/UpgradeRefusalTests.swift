@@ -34,10 +34,15 @@ struct UpgradeRefusalTests {
         let fixture = try UpgradeFixture("University")
         _ = try fixture.upgrader().upgradeIfNeeded(storeAt: fixture.store)
         let before = StoreBytes(fixture.store)
-        let error = try #require(throws: RegistryError.self) {
+        let error = try #require(throws: PlanningError.self) {
             try fixture.upgrader(to: "University 2").upgradeIfNeeded(storeAt: fixture.store)
         }
-        #expect("\(error)".contains("University 4") && "\(error)".contains("University 2"))
+        guard case .laterThanTarget(let storeVersion, let target) = error.kind else {
+            Issue.record("expected laterThanTarget, got \(error)")
+            return
+        }
+        #expect(storeVersion == "University 4" && target == "University 2")
+        #expect("\(error)".contains("University 4 to University 2.json"))
         #expect(StoreBytes(fixture.store) == before)
     }
 
