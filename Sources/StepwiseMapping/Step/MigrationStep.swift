@@ -310,7 +310,8 @@ public struct MigrationStep: Sendable {
     /// The rows of every entity table of a store (one table per entity hierarchy).
     static func objectCount(in db: Database, layout: StoreLayout) throws -> Int {
         try layout.entities.filter(\.isRoot).reduce(0) { total, entity in
-            total + (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(entity.tableName.quotedDatabaseIdentifier)") ?? 0)
+            total
+                + (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(entity.tableName.quotedDatabaseIdentifier)") ?? 0)
         }
     }
 
