@@ -169,6 +169,14 @@ struct UpgradePlannerMergingTests {
             ])
     }
 
+    /// A step with a migration stage must run between its own two versions.
+    @Test func aStepKeptApartIsNeverMerged() throws {
+        let planner = UpgradePlanner(
+            history: RenameChainHistory.history, stepsKeptApart: [MappingDirectory.StepKey("Pets 2", "Pets 3")])
+        let plan = try planner.plan(from: "Pets", to: "Pets 3")
+        #expect(Self.describe(plan) == ["Pets → Pets 2 inferred", "Pets 2 → Pets 3 inferred"])
+    }
+
     @Test func anExplicitStepBreaksARunOfInferredSteps() throws {
         let written = MappingModel(
             from: "Pets 2", to: "Pets 3",

@@ -6,7 +6,8 @@ extension UpgradePlanner {
     ///
     /// Merging folds left: the run so far is composed with the next inferred step; when
     /// ``MappingComposition`` refuses, the run so far is kept as one step and the next one
-    /// starts a new run. Explicit steps are never merged and break runs.
+    /// starts a new run. Explicit steps, and the steps of ``stepsKeptApart``, are never
+    /// merged and break runs.
     func mergingInferredSteps(_ steps: [UpgradePlan.Step]) -> [UpgradePlan.Step] {
         var merged: [UpgradePlan.Step] = []
         for step in steps {
@@ -22,6 +23,8 @@ extension UpgradePlanner {
     /// One inferred step doing `first` then `second`, or nil when they don't compose exactly.
     func merging(_ first: UpgradePlan.Step, _ second: UpgradePlan.Step) -> UpgradePlan.Step? {
         guard first.kind == .inferred, second.kind == .inferred, first.to == second.from,
+            !stepsKeptApart.contains(MappingDirectory.StepKey(first.from, first.to)),
+            !stepsKeptApart.contains(MappingDirectory.StepKey(second.from, second.to)),
             first.mappingModels.count == 1, second.mappingModels.count == 1,
             let source = history.version(named: first.from),
             let intermediate = history.version(named: first.to),

@@ -28,6 +28,9 @@ public struct UpgradePlanner: Sendable {
     /// Whether consecutive inferred steps are merged into one pass where their mappings
     /// compose exactly. Turn it off to see, test or debug every step on its own.
     public var mergesInferredSteps: Bool
+    /// Steps that are never merged with their neighbours, such as steps with a
+    /// `MigrationStage`, whose `willMigrate` and `didMigrate` expect that step's two versions.
+    public var stepsKeptApart: Set<MappingDirectory.StepKey>
 
     /// A planner over a history and its explicit mappings.
     ///
@@ -37,13 +40,16 @@ public struct UpgradePlanner: Sendable {
     ///     between consecutive versions they leave out are inferred when they can be.
     ///   - mergesInferredSteps: Whether runs of consecutive inferred steps are merged into
     ///     one pass where their mappings compose exactly (the default).
+    ///   - stepsKeptApart: Steps that always run on their own, even when inferred (none by
+    ///     default). Give the steps that have a `MigrationStage`.
     public init(
         history: VersionHistory, mappings: [MappingDirectory.StepKey: [MappingModel]] = [:],
-        mergesInferredSteps: Bool = true
+        mergesInferredSteps: Bool = true, stepsKeptApart: Set<MappingDirectory.StepKey> = []
     ) {
         self.history = history
         self.mappings = mappings
         self.mergesInferredSteps = mergesInferredSteps
+        self.stepsKeptApart = stepsKeptApart
     }
 
     /// The plan from `from` to `to`, or a ``PlanningError``.
