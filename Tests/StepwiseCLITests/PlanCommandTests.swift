@@ -1,4 +1,5 @@
 import Foundation
+import StepwiseModel
 import StepwiseStore
 import StepwiseTesting
 import Testing
@@ -64,6 +65,41 @@ struct PlanCommandTests {
         let result = try runner.run(["plan", store, "--models", bundle, "--mappings", empty.path])
         #expect(result.status != 0)
         #expect(result.standardError.contains("Add a mapping file 'Recipes to Recipes 2.json'"))
+    }
+
+    /// The rename chain written as a bundle, and a store at its first version.
+    func renameChain() throws -> (store: String, bundle: String) {
+        let bundle = directory.path("Pets.xcdatamodeld")
+        try XcodeModelWriter.writeBundle(RenameChainHistory.history.versions, current: "Pets 3", to: bundle)
+        let store = directory.path("Pets.sqlite")
+        try RenameChainHistory.seed(at: store)
+        return (store.path, bundle.path)
+    }
+
+    @Test func consecutiveInferredStepsThatComposeAreShownAsOnePass() throws {
+        let (store, bundle) = try renameChain()
+        let text = try runner.run(["plan", store, "--models", bundle])
+        #expect(text.status == 0, "\(text.standardError)")
+        #expect(text.standardOutput.contains("1. Pets → Pets 3  inferred, one pass via Pets 2 (Pets → Pets 3)"))
+        #expect(text.standardOutput.contains("1 step(s) to 'Pets 3', 0 explicit."))
+        let json = try runner.run(["plan", store, "--models", bundle, "--format", "json"]).json()
+        let steps = try #require(json["steps"] as? [[String: Any]])
+        #expect(steps.count == 1)
+        #expect(steps.first?["via"] as? [String] == ["Pets 2"])
+        #expect(steps.first?["mappingModels"] as? [String] == ["Pets → Pets 3"])
+        let dot = try runner.run(["plan", store, "--models", bundle, "--format", "dot"])
+        #expect(dot.standardOutput.contains("v0 -> v1 [label=\"inferred\", style=dashed, penwidth=3];"))
+        #expect(dot.standardOutput.contains("v1 -> v2 [label=\"inferred\", style=dashed, penwidth=3];"))
+        let mermaid = try runner.run(["plan", store, "--models", bundle, "--format", "mermaid"])
+        #expect(mermaid.standardOutput.contains("v0 ==>|inferred| v1"))
+        #expect(mermaid.standardOutput.contains("v1 ==>|inferred| v2"))
+    }
+
+    @Test func unmergedStepsHaveAnEmptyVia() throws {
+        let (store, bundle) = try store(at: "Recipes")
+        let json = try runner.run(["plan", store, "--models", bundle, "--format", "json"]).json()
+        let steps = try #require(json["steps"] as? [[String: Any]])
+        #expect(steps.map { ($0["via"] as? [String])?.isEmpty } == [true, true, true])
     }
 
     @Test(.enabled(if: Corpus.shouldRunTests, "needs ../shared/corpus"))

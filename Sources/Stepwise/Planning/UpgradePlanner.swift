@@ -9,6 +9,12 @@ import StepwiseModel
 /// explicit (heavyweight) steps, then the fewest steps, then the one that prefers explicit
 /// mappings written for a pair over inference.
 ///
+/// Once the path is chosen, each run of consecutive inferred steps is merged into as few
+/// passes as exact composition allows (``MappingComposition``), as Core Data's lightweight
+/// migration does: a chain of renames `a → b → c` becomes one step `a → c` that records
+/// `b` in ``UpgradePlan/Step/via``. Merging folds left: a step whose mapping can't be composed
+/// with the run so far starts a new run.
+///
 /// ```swift
 /// let mappings = try MappingDirectory(contentsOf: mappingsURL, history: bundle.history)
 /// let plan = try UpgradePlanner(history: bundle.history, mappings: mappings.steps)
@@ -19,10 +25,31 @@ public struct UpgradePlanner: Sendable {
     public var history: VersionHistory
     /// Explicit mapping models by step.
     public var mappings: [MappingDirectory.StepKey: [MappingModel]]
+    /// Whether consecutive inferred steps are merged into one pass where their mappings
+    /// compose exactly. Turn it off to see, test or debug every step on its own.
+    public var mergesInferredSteps: Bool
+    /// Steps that are never merged with their neighbours, such as steps with a
+    /// `MigrationStage`, whose `willMigrate` and `didMigrate` expect that step's two versions.
+    public var stepsKeptApart: Set<MappingDirectory.StepKey>
 
-    public init(history: VersionHistory, mappings: [MappingDirectory.StepKey: [MappingModel]] = [:]) {
+    /// A planner over a history and its explicit mappings.
+    ///
+    /// - parameters:
+    ///   - history: The model versions, oldest first.
+    ///   - mappings: Explicit mapping models by step (``MappingDirectory/steps``); the steps
+    ///     between consecutive versions they leave out are inferred when they can be.
+    ///   - mergesInferredSteps: Whether runs of consecutive inferred steps are merged into
+    ///     one pass where their mappings compose exactly (the default).
+    ///   - stepsKeptApart: Steps that always run on their own, even when inferred (none by
+    ///     default). Give the steps that have a `MigrationStage`.
+    public init(
+        history: VersionHistory, mappings: [MappingDirectory.StepKey: [MappingModel]] = [:],
+        mergesInferredSteps: Bool = true, stepsKeptApart: Set<MappingDirectory.StepKey> = []
+    ) {
         self.history = history
         self.mappings = mappings
+        self.mergesInferredSteps = mergesInferredSteps
+        self.stepsKeptApart = stepsKeptApart
     }
 
     /// The plan from `from` to `to`, or a ``PlanningError``.
@@ -37,7 +64,10 @@ public struct UpgradePlanner: Sendable {
         var settled: Set<String> = []
         while let (node, entry) = best.filter({ !settled.contains($0.key) }).min(by: { $0.value.cost < $1.value.cost })
         {
-            if node == to { return UpgradePlan(from: from, to: to, steps: entry.path) }
+            if node == to {
+                let steps = mergesInferredSteps ? mergingInferredSteps(entry.path) : entry.path
+                return UpgradePlan(from: from, to: to, steps: steps)
+            }
             settled.insert(node)
             for edge in edges where edge.from == node && !settled.contains(edge.to) {
                 let cost = Cost(

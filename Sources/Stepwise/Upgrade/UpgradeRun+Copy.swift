@@ -32,7 +32,7 @@ extension UpgradeRun {
                 try fileSystem.remove(workDirectory, site: "work.remove-up-to-date")
                 return nil
             }
-            let plan = try UpgradePlanner(history: upgrader.history, mappings: upgrader.mappings)
+            let plan = try upgrader.planner
                 .plan(from: identified.name, to: target)
             journal.state = .running
             journal.from = plan.from

@@ -9,7 +9,7 @@ extension UpgradeRun {
     /// never trusted.
     func resume(_ journal: UpgradeJournal) throws -> UpgradeJournal? {
         guard let from = journal.from, journal.to == target,
-            let plan = try? UpgradePlanner(history: upgrader.history, mappings: upgrader.mappings)
+            let plan = try? upgrader.planner
                 .plan(from: from, to: target),
             plan.steps.map(Self.plannedStep) == journal.plan
         else { return nil }
@@ -57,7 +57,7 @@ extension UpgradeRun {
     /// A crash before 3 leaves an unjournaled directory, which the resume deletes.
     func runSteps(_ journal: inout UpgradeJournal) throws {
         guard journal.state == .running else { return }
-        let plan = try UpgradePlanner(history: upgrader.history, mappings: upgrader.mappings)
+        let plan = try upgrader.planner
             .plan(from: journal.from ?? "", to: target)
         let count = plan.steps.count
         for (offset, planned) in plan.steps.enumerated() where offset >= journal.completed.count {

@@ -75,6 +75,12 @@ public struct Upgrader: Sendable {
         self.init(history: bundle.history, mappings: mappings, policies: policies, stages: stages, options: options)
     }
 
+    /// The planner this upgrader uses. Steps with a registered stage are never merged with
+    /// their neighbours, so the stage's hooks run on exactly the versions they were written for.
+    public var planner: UpgradePlanner {
+        UpgradePlanner(history: history, mappings: mappings, stepsKeptApart: Set(stages.keys))
+    }
+
     /// The version upgrades go to.
     public var targetVersion: String? {
         options.targetVersion ?? history.latest?.name

@@ -84,7 +84,7 @@ struct DemoCommand: ParsableCommand {
             bundleAt: bundleURL, policies: SamplePolicies.registry,
             options: UpgradeOptions(keepBackup: true, progress: renderer.handler))
         let target = upgrader.targetVersion ?? oldest.name
-        let plan = try UpgradePlanner(history: upgrader.history, mappings: upgrader.mappings)
+        let plan = try upgrader.planner
             .plan(from: inspection.matchedVersion ?? oldest.name, to: target)
         log("4. stepwise plan: \(plan.steps.count) steps to '\(target)', \(plan.explicitStepCount) explicit")
         for (index, step) in plan.steps.enumerated() {

@@ -12,7 +12,8 @@ struct PlanCommand: ParsableCommand {
             Identifies the store's version (reading a private copy), then plans the path to the \
             bundle's current version (or --to) with the fewest explicit (heavyweight) steps: explicit \
             mappings from the mapping folder, in any direction, and inferred steps between consecutive \
-            versions. Nothing is migrated.
+            versions. Consecutive inferred steps whose mappings compose exactly run as one pass, shown \
+            as "inferred, one pass via" the versions they skip. Nothing is migrated.
 
             Formats: text (default), json, dot (Graphviz) and mermaid draw the version graph with the \
             plan's steps highlighted.
@@ -60,7 +61,9 @@ struct PlanCommand: ParsableCommand {
                 let models = step.mappingModels.map(\.name).joined(separator: ", ")
                 let policies = Set(step.mappingModels.flatMap(\.entityMappings).compactMap(\.policyName)).sorted()
                 let policyText = policies.isEmpty ? "" : "; policies \(policies.joined(separator: ", "))"
-                print("  \(index + 1). \(step.from) → \(step.to)  \(step.kind.rawValue) (\(models)\(policyText))")
+                let via = step.via.isEmpty ? "" : ", one pass via \(step.via.joined(separator: ", "))"
+                print(
+                    "  \(index + 1). \(step.from) → \(step.to)  \(step.kind.rawValue)\(via) (\(models)\(policyText))")
             }
             if !plan.steps.isEmpty {
                 print("\(plan.steps.count) step(s) to '\(target)', \(plan.explicitStepCount) explicit.")
@@ -72,7 +75,7 @@ struct PlanCommand: ParsableCommand {
                     upToDate: plan.steps.isEmpty,
                     steps: plan.steps.map {
                         PlanReport.Step(
-                            from: $0.from, to: $0.to, kind: $0.kind.rawValue,
+                            from: $0.from, to: $0.to, kind: $0.kind.rawValue, via: $0.via,
                             mappingModels: $0.mappingModels.map(\.name))
                     }))
         case .dot, .mermaid:
@@ -80,9 +83,13 @@ struct PlanCommand: ParsableCommand {
         }
     }
 
-    /// The version graph, with the plan's steps highlighted.
+    /// The version graph, with the plan's steps highlighted. A merged step highlights the
+    /// inferred edges it runs in one pass.
     private func graph(_ plan: UpgradePlan, planner: UpgradePlanner, history: VersionHistory) throws -> String {
-        let planned = Set(plan.steps.map { "\($0.from)\u{0}\($0.to)" })
+        let planned = Set(
+            plan.steps.flatMap { step in
+                zip(step.versions, step.versions.dropFirst()).map { "\($0)\u{0}\($1)" }
+            })
         let edges = try planner.edges()
         func id(_ name: String) -> String { "v\(history.index(of: name) ?? 0)" }
         if format == .dot {
@@ -114,6 +121,8 @@ private struct PlanReport: Encodable {
         var from: String
         var to: String
         var kind: String
+        /// The versions a merged step passes through in one pass; empty otherwise.
+        var via: [String]
         var mappingModels: [String]
     }
 

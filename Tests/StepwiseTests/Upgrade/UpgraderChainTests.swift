@@ -127,3 +127,57 @@ struct UpgraderChainTests {
         #expect(try fixture.count("ZUNIVERSITY") == UniversitySeed.universities.count)
     }
 }
+
+/// The planner's merged inferred steps, end to end through the upgrader.
+@Suite("upgradeIfNeeded: merged inferred steps")
+struct UpgraderMergedStepTests {
+    @Test("a renames-only chain Pets → Pets 2 → Pets 3 runs as one pass and keeps every value")
+    func renameChainRunsAsOnePass() throws {
+        let directory = try TemporaryDirectory(prefix: "stepwise-upgrade-renames")
+        let store = directory.path("Pets.sqlite")
+        try RenameChainHistory.seed(at: store)
+        let report = try Upgrader(history: RenameChainHistory.history).upgradeIfNeeded(storeAt: store)
+        #expect(report.steps.count == 1)
+        #expect(report.steps.first?.from == "Pets" && report.steps.first?.to == "Pets 3")
+        #expect(report.steps.first?.kind == "inferred")
+
+        let identification = try VersionRegistry(history: RenameChainHistory.history).identify(storeAt: store)
+        #expect(identification.version?.name == "Pets 3")
+        let snapshot = try StoreSnapshot(of: store)
+        defer { snapshot.close() }
+        let (keepers, creatures) = try snapshot.database.read { db in
+            let objects = ObjectContext(db, layout: try StoreLayout(model: RenameChainHistory.v3))
+            let keepers = try objects.fetch("Keeper").map { $0.string("displayName") ?? "" }.sorted()
+            let creatures = try objects.fetch("Creature").map { creature in
+                let keeper = try objects.related(creature.id, "keeper").first.map {
+                    try objects.object($0).string("displayName") ?? ""
+                }
+                return "\(creature.string("label") ?? "") of \(keeper ?? "nobody")"
+            }.sorted()
+            return (keepers, creatures)
+        }
+        #expect(keepers == RenameChainHistory.people.map(\.name).sorted())
+        let owned = RenameChainHistory.people.flatMap { person in person.pets.map { "\($0.name) of \(person.name)" } }
+        #expect(creatures == (owned + ["\(RenameChainHistory.stray.name) of nobody"]).sorted())
+    }
+
+    @Test("a step with a stage is kept apart, so its hooks run on their own versions")
+    func stagedStepIsKeptApart() throws {
+        let directory = try TemporaryDirectory(prefix: "stepwise-upgrade-renames")
+        let store = directory.path("Pets.sqlite")
+        try RenameChainHistory.seed(at: store)
+        let stage = MigrationStage(didMigrate: { db, _ in
+            try db.execute(sql: #"UPDATE "ZOWNER" SET "ZNICKNAME" = 'staged'"#)
+        })
+        let upgrader = Upgrader(
+            history: RenameChainHistory.history, stages: [MappingDirectory.StepKey("Pets", "Pets 2"): stage])
+        let report = try upgrader.upgradeIfNeeded(storeAt: store)
+        #expect(report.steps.map(\.to) == ["Pets 2", "Pets 3"])
+        let snapshot = try StoreSnapshot(of: store)
+        defer { snapshot.close() }
+        let nicknames = try snapshot.database.read { db in
+            try String.fetchAll(db, sql: #"SELECT DISTINCT "ZNICKNAME" FROM "ZKEEPER""#)
+        }
+        #expect(nicknames == ["staged"])
+    }
+}
