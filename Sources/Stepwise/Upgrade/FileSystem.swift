@@ -16,7 +16,7 @@ import Foundation
 struct FileSystem: Sendable {
     /// A kind of call.
     enum Operation: String, Sendable, CaseIterable {
-        case createDirectory, write, copy, fsync, rename, remove, lock
+        case createDirectory, write, copy, fsync, link, rename, remove, lock
     }
 
     /// What a test injects at a site.
@@ -121,6 +121,16 @@ struct FileSystem: Sendable {
     func rename(_ source: URL, to destination: URL, site: String) throws {
         try enter(.rename, site, path: source.path)
         guard Foundation.rename(source.path, destination.path) == 0 else { throw posixError(.rename, source, site) }
+    }
+
+    /// `link`: a second name for a file, so it can leave one place without ever being absent
+    /// from it. Returns false, doing nothing, where the file system has no hard links (FAT,
+    /// some network shares); the caller then renames instead.
+    func hardLink(_ source: URL, to destination: URL, site: String) throws -> Bool {
+        try enter(.link, site, path: source.path)
+        if Foundation.link(source.path, destination.path) == 0 { return true }
+        if [EPERM, ENOTSUP, EOPNOTSUPP, EXDEV, EMLINK].contains(errno) { return false }
+        throw posixError(.link, source, site)
     }
 
     /// Removes a file or a directory tree; a missing one is not an error.

@@ -5,7 +5,8 @@ import Testing
 @testable import Stepwise
 
 /// Every file-system call an upgrade makes (its *site*), in turn, crashes or fails. After
-/// each: before the commit point the store is byte-identical; the next call always ends with
+/// each: the store path holds the old or the new store, byte-identical before the commit
+/// point; the next call always ends with
 /// the store fully upgraded, keeping the checkpoints it can trust.
 @Suite("upgradeIfNeeded: a crash or an error at every file-system call")
 struct UpgradeFaultInjectionTests {
@@ -34,31 +35,35 @@ struct UpgradeFaultInjectionTests {
         for expected in [
             "lock.open", "work.mkdir", "copy.file", "copy.sync", "journal.write", "journal.rename",
             "journal.sync-directory", "step.mkdir", "step.sync", "step.remove-previous", "swap.incoming.rename",
-            "swap.out.rename", "swap.out.sync-store-directory", "swap.in.rename", "swap.in.sync-store-directory",
+            "swap.out.link", "swap.out.sync-store-directory", "swap.in.rename", "swap.in.sync-store-directory",
             "cleanup.remove-work-directory",
         ] {
             #expect(sites.contains(expected), "no call of \(expected)")
         }
     }
 
-    @Test(
-        "a crash at each call: the store is old or new, and the next call finishes", arguments: ["Recipes", "Events"])
-    func crashAtEverySite(sampleName: String) throws {
-        let calls = try Self.siteCalls(sampleName)
-        #expect(calls.count > 30)
-        for call in calls {
-            try check(sampleName, call, fault: .crash)
-        }
+    /// Every site call of both samples, computed once (one recorded upgrade each) so the
+    /// cases below can run in parallel.
+    static let recipesCalls = (try? siteCalls("Recipes")) ?? []
+    static let eventsCalls = (try? siteCalls("Events")) ?? []
+    static let crashCases = recipesCalls.map { ("Recipes", $0) } + eventsCalls.map { ("Events", $0) }
+
+    @Test("every sample's upgrade reaches more than 30 file-system calls")
+    func siteListsAreComplete() {
+        #expect(Self.recipesCalls.count > 30)
+        #expect(Self.eventsCalls.count > 30)
     }
 
-    @Test("EIO, ENOSPC and EACCES at each call: a typed error, then the next call finishes")
-    func errorAtEverySite() throws {
-        let calls = try Self.siteCalls("Events")
-        for (number, call) in calls.enumerated() {
-            // Each call gets one of the three errors, in turn, so all three meet every phase.
-            let code = [EIO, ENOSPC, EACCES][number % 3]
-            try check("Events", call, fault: .error(code))
-        }
+    @Test("a crash at each call: the store is old or new, and the next call finishes", arguments: crashCases)
+    func crashAtEverySite(sampleName: String, call: SiteCall) throws {
+        try check(sampleName, call, fault: .crash)
+    }
+
+    @Test(
+        "EIO, ENOSPC and EACCES at each call: a typed error, then the next call finishes",
+        arguments: eventsCalls, [EIO, ENOSPC, EACCES])
+    func errorAtEverySite(call: SiteCall, code: Int32) throws {
+        try check("Events", call, fault: .error(code))
     }
 
     private func check(_ sampleName: String, _ call: SiteCall, fault: FileSystem.Fault) throws {
@@ -84,6 +89,11 @@ struct UpgradeFaultInjectionTests {
             #expect(StoreBytes(fixture.store) == before, "\(call): the store changed before the commit point")
         }
         let resumable = committed ? 0 : (journal?.completed.count ?? 0)
+        // Whatever the point, the store's path holds a whole store: the old one or the new one.
+        let version = try fixture.version()
+        #expect(
+            version == fixture.history.versions[0].name || version == fixture.latest,
+            "\(call): the store reads as \(version ?? "nothing")")
 
         let report = try fixture.upgrader().upgradeIfNeeded(storeAt: fixture.store)
         #expect(try fixture.version() == fixture.latest, "\(call): not upgraded after recovery")
