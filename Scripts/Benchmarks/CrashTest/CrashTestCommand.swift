@@ -50,10 +50,10 @@ struct CrashTestCommand: ParsableCommand {
         for (index, entry) in phases.enumerated() where index + 1 < phases.count {
             durations[entry.phase] = phases[index + 1].seconds - entry.seconds
         }
-        print(
+        say(
             "crash-test: \(options.rows) rows, seed \(seed); uninterrupted upgrade \(format(phases.last?.seconds ?? 0)) s"
         )
-        for phase in targets { print("  \(phase.rawValue): \(format(durations[phase] ?? 0)) s") }
+        for phase in targets { say("  \(phase.rawValue): \(format(durations[phase] ?? 0)) s") }
 
         var killsByPhase: [String: Int] = [:]
         var outcomes: [CrashCheck.State: Int] = [:]
@@ -74,18 +74,23 @@ struct CrashTestCommand: ParsableCommand {
                 try check.recover(store)
             } catch {
                 failures += 1
-                print("  trial \(trial) (killed in \(killedIn) after \(format(delay)) s): FAILED: \(error)")
+                say("  trial \(trial) (killed in \(killedIn) after \(format(delay)) s): FAILED: \(error)")
             }
             try? FileManager.default.removeItem(at: store.deletingLastPathComponent())
-            if (trial + 1) % 20 == 0 { print("  \(trial + 1)/\(trials) trials, \(failures) failures") }
+            if (trial + 1) % 20 == 0 { say("  \(trial + 1)/\(trials) trials, \(failures) failures") }
         }
-        print("kills per phase (the phase the child had announced last):")
+        say("kills per phase (the phase the child had announced last):")
         for phase in CrashPhase.allCases where killsByPhase[phase.rawValue] != nil {
-            print("  \(phase.rawValue): \(killsByPhase[phase.rawValue] ?? 0)")
+            say("  \(phase.rawValue): \(killsByPhase[phase.rawValue] ?? 0)")
         }
-        print("after the kill: \(outcomes[.old] ?? 0) old stores, \(outcomes[.new] ?? 0) new stores")
-        print("crash-test: \(trials) trials, \(failures) failures")
+        say("after the kill: \(outcomes[.old] ?? 0) old stores, \(outcomes[.new] ?? 0) new stores")
+        say("crash-test: \(trials) trials, \(failures) failures")
         if failures > 0 { throw ExitCode(1) }
+    }
+
+    /// A line on standard output, unbuffered: a long run shows its progress in CI logs.
+    private func say(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 
     /// A fresh folder with a copy of the seeded store.
