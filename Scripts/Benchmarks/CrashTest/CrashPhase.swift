@@ -6,7 +6,7 @@ enum CrashPhase: String, CaseIterable, Sendable {
     case step1Pass1 = "step1-pass1"
     case step1Pass2 = "step1-pass2"
     case step2
-    case verify, swap, done
+    case verify, swap, cleanup, done
 
     /// The phase an upgrade event starts, if any.
     init?(_ event: UpgradeEvent) {
@@ -17,6 +17,7 @@ enum CrashPhase: String, CaseIterable, Sendable {
         case .entityMapping(let step, _, let pass, _) where step == 1: self = pass == 1 ? .step1Pass1 : .step1Pass2
         case .verifying: self = .verify
         case .swapping: self = .swap
+        case .swapped: self = .cleanup
         case .finished: self = .done
         default: return nil
         }

@@ -13,7 +13,7 @@ struct CrashTestCommand: ParsableCommand {
             The upgrade goes Bench → Bench 2 (a written mapping: the store is rebuilt in two passes) \
             → Bench 3 (inferred: altered in place), in a child process (`crash-upgrade`) that \
             announces each phase. One uninterrupted run times the phases; then trial i waits for \
-            phase i mod 7 (copy, plan, step 1 pass 1, step 1 pass 2, step 2, verify, swap), sleeps \
+            phase i mod 8 (copy, plan, step 1 pass 1, step 1 pass 2, step 2, verify, swap, cleanup), sleeps \
             a random part of that phase's duration, and sends SIGKILL. The last line is \
             `crash-test: T trials, F failures`; the exit status is 1 when F > 0.
             """)
@@ -45,7 +45,7 @@ struct CrashTestCommand: ParsableCommand {
         guard timing.waitForExit() == 0 else { throw BenchError("the uninterrupted upgrade failed") }
         try check.recover(timingStore)
         let phases = timing.phases
-        let targets: [CrashPhase] = [.copy, .plan, .step1Pass1, .step1Pass2, .step2, .verify, .swap]
+        let targets: [CrashPhase] = [.copy, .plan, .step1Pass1, .step1Pass2, .step2, .verify, .swap, .cleanup]
         var durations: [CrashPhase: Double] = [:]
         for (index, entry) in phases.enumerated() where index + 1 < phases.count {
             durations[entry.phase] = phases[index + 1].seconds - entry.seconds

@@ -22,6 +22,8 @@ public enum UpgradeEvent: Sendable {
     case verifying(UpgradeOptions.Verification)
     /// The upgraded store is replacing the original.
     case swapping
+    /// The upgraded store is in place; the old one is being kept as the backup or deleted.
+    case swapped
     /// Done.
     case finished(UpgradeReport)
 }

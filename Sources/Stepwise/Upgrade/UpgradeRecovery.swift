@@ -57,7 +57,8 @@ struct UpgradeRecovery {
 
     /// Moves the swap forward from the journal's state to the end. Also the normal path of
     /// a run, which calls it right after saving `swappingOut`.
-    func finishSwap(_ journal: UpgradeJournal) throws -> Outcome {
+    /// - parameter swapped: Called once the new store is in place, before the cleanup.
+    func finishSwap(_ journal: UpgradeJournal, swapped: () -> Void = {}) throws -> Outcome {
         var journal = journal
         if journal.state == .restoring {
             // The rollback moves the whole backup directory into place as `incoming/`.
@@ -89,6 +90,7 @@ struct UpgradeRecovery {
             try swap.moveIn()
             journal.state = .swapped
             try journal.save(in: workDirectory, fileSystem: fileSystem)
+            swapped()
         }
         try finishCleanup(journal)
         return .finishedSwap(journal)

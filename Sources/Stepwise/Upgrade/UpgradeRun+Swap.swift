@@ -41,7 +41,7 @@ extension UpgradeRun {
         journal.state = .swappingOut
         try save(journal)
         let recovery = UpgradeRecovery(files: files, fileSystem: fileSystem, logger: logger)
-        switch try recovery.finishSwap(journal) {
+        switch try recovery.finishSwap(journal, swapped: { emit(.swapped) }) {
         case .finishedSwap(let finished):
             journal = finished
         case .nothing, .resumable:

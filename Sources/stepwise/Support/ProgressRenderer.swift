@@ -129,6 +129,8 @@ final class ProgressRenderer: @unchecked Sendable {
                 "Verifying the upgraded store (\(level == .quick ? "PRAGMA quick_check" : "PRAGMA integrity_check"))…")
         case .swapping:
             status("Swapping the upgraded store in…")
+        case .swapped:
+            status("Cleaning up…")
         case .finished:
             clearLine()
         }

@@ -80,6 +80,7 @@ struct UpgraderChainTests {
         #expect(events.contains { if case .rows = $0 { return true } else { return false } })
         #expect(events.contains { if case .verifying(.quick) = $0 { return true } else { return false } })
         #expect(events.contains { if case .swapping = $0 { return true } else { return false } })
+        #expect(events.contains { if case .swapped = $0 { return true } else { return false } })
         guard case .finished(let finished)? = events.last else {
             Issue.record("the last event is \(String(describing: events.last)), not .finished")
             return
