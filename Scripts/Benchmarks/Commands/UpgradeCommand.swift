@@ -29,7 +29,8 @@ struct UpgradeCommand: ParsableCommand {
         let directory = try options.directory()
         let source = BenchStore.sourceURL(rows: options.rows, in: directory)
         guard FileManager.default.fileExists(atPath: source.path) else {
-            throw BenchError("no seeded store at \(source.path); run `stepwise-bench seed --rows \(options.rows)` first")
+            throw BenchError(
+                "no seeded store at \(source.path); run `stepwise-bench seed --rows \(options.rows)` first")
         }
         // The set-based mapping, written (not inferred) so that the step rebuilds the store.
         var mapping = try MappingInference.inferMapping(from: BenchModel.version1, to: BenchModel.version2)
@@ -72,9 +73,11 @@ struct UpgradeCommand: ParsableCommand {
         print("upgrade of \(options.rows) items, Bench → Bench 2 (set-based)")
         print(String(format: "  MigrationStep.run:          %8.2f s    1.00", stepSeconds))
         print(
-            String(format: "  upgradeIfNeeded:            %8.2f s    %.2f", upgradeSeconds, upgradeSeconds / stepSeconds))
+            String(
+                format: "  upgradeIfNeeded:            %8.2f s    %.2f", upgradeSeconds, upgradeSeconds / stepSeconds))
         let fields = [
-            "rows=\(options.rows)", String(format: "check_us=%.1f", check), String(format: "baseline_us=%.1f", baseline),
+            "rows=\(options.rows)", String(format: "check_us=%.1f", check),
+            String(format: "baseline_us=%.1f", baseline),
             String(format: "check_ratio=%.3f", check / baseline), String(format: "step_seconds=%.3f", stepSeconds),
             String(format: "upgrade_seconds=%.3f", upgradeSeconds),
             String(format: "upgrade_ratio=%.3f", upgradeSeconds / stepSeconds),

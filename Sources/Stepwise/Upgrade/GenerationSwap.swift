@@ -14,23 +14,24 @@ import Foundation
 /// synced) and saved the journal in state `swappingOut`: that save is the commit point.
 /// Then:
 ///
-/// 1. **Out**, in ``StoreFiles/outgoingOrder``: `-shm`, `-wal`, `-journal`, then the main
-///    file, each renamed into `outgoing/` if present. Companions leave first so that none is
-///    ever at the store's path without its own main file. Meanwhile the main file may be
-///    without its `-wal`: a consistent, older snapshot, which nobody may open during an
-///    upgrade anyway. Then the store's directory is synced (the renames become durable) and
-///    `outgoing/` too.
+/// 1. **Out**: the store's main file gets a second name, `outgoing/<name>` (a hard link), so
+///    its bytes are kept for the backup while it stays in place; then its `-shm`, `-wal` and
+///    `-journal` are renamed into `outgoing/`. The store's path thus always holds a main file,
+///    and never a companion of another generation. Meanwhile an old main file whose rows were
+///    partly in its `-wal` shows an older, consistent snapshot until step 3. (Where the file
+///    system has no hard links, the main file is renamed out last instead.) Then the store's
+///    directory and `outgoing/` are synced, so the new names are durable.
 /// 2. The journal is saved in state `swappingIn` (synced).
-/// 3. **In**, in ``StoreFiles/incomingOrder``: first any companion found at the store's
-///    path (some other process opened the store meanwhile) is moved out, so it can't meet the
-///    new main file; then the main file, then its companions (an upgrade's output has none;
-///    a restored backup may). Then the store's directory is synced.
+/// 3. **In**: first any companion found at the store's path (some other process opened the
+///    store meanwhile) is moved out, so it can't meet the new main file; then
+///    `incoming/<name>` is renamed over the store's main file: one atomic `rename`, after
+///    which the path holds the new store. Then its companions, if any (an upgrade's output
+///    has none; a restored backup may). Then the store's directory is synced.
 /// 4. The journal is saved in state `swapped`; the caller keeps or deletes `outgoing/`.
 ///
 /// Each phase moves only the files still where the phase starts, so replaying a phase after
-/// a crash finishes it: recovery replays from the journal's state. Before step 2 the store's
-/// path holds only old files, after step 3 only new ones; in between, the journal says which
-/// way is forward.
+/// a crash finishes it: recovery replays from the journal's state. Before step 3 the store's
+/// path holds the old main file, after it the new one; the journal says which way is forward.
 struct GenerationSwap {
     var files: StoreFiles
     var workDirectory: URL
@@ -50,12 +51,18 @@ struct GenerationSwap {
     /// Whether the incoming main file is still waiting (the swap hasn't finished moving in).
     var incomingMainFileIsWaiting: Bool { fileSystem.exists(incomingFile("")) }
 
-    /// Phase 1: the store's current generation into `outgoing/`.
+    /// Phase 1: the store's current generation into `outgoing/`, its main file by a second
+    /// name so the store's path is never empty.
     func moveOut() throws {
         if !fileSystem.exists(outgoing) {
             try fileSystem.createDirectory(outgoing, site: "swap.out.mkdir")
         }
-        for suffix in StoreFiles.outgoingOrder where fileSystem.exists(files.file(suffix)) {
+        var mainFileLinked = fileSystem.exists(outgoingFile(""))
+        if !mainFileLinked, fileSystem.exists(files.file("")) {
+            mainFileLinked = try fileSystem.hardLink(files.file(""), to: outgoingFile(""), site: "swap.out.link")
+        }
+        for suffix in StoreFiles.outgoingOrder where !(suffix.isEmpty && mainFileLinked) {
+            guard fileSystem.exists(files.file(suffix)) else { continue }
             try fileSystem.rename(files.file(suffix), to: outgoingFile(suffix), site: "swap.out.rename\(suffix)")
         }
         try fileSystem.sync(files.directory, site: "swap.out.sync-store-directory")
@@ -78,7 +85,8 @@ struct GenerationSwap {
     }
 
     /// Undoes phase 1 when the incoming generation turns out to be unusable during recovery
-    /// (before any of it moved in): the outgoing files go back, main file first.
+    /// (before its main file moved in): the outgoing files go back, main file first. (A main
+    /// file that was only linked is still in place: renaming a link onto its twin is a no-op.)
     func moveOutgoingBack() throws {
         for suffix in StoreFiles.incomingOrder where fileSystem.exists(outgoingFile(suffix)) {
             try fileSystem.rename(outgoingFile(suffix), to: files.file(suffix), site: "swap.back.rename\(suffix)")

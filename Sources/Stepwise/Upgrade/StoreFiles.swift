@@ -14,9 +14,10 @@ import Foundation
 /// - `Model.sqlite.stepwise-backup/`: the store before the last upgrade, when kept.
 public struct StoreFiles: Sendable, Hashable {
     /// SQLite's companion suffixes, in the order a generation is moved *out*: companions
-    /// before the main file, so a companion never sits at the store's path without its main
-    /// file (anyone opening the store then would create a new main file beside it, and SQLite
-    /// would replay the stale WAL or journal into that).
+    /// before the main file (which ``GenerationSwap`` normally only links, leaving it in
+    /// place), so a companion never sits at the store's path without its main file: anyone
+    /// opening the store then would create a new main file beside it, and SQLite would replay
+    /// the stale WAL or journal into that.
     static let outgoingOrder = ["-shm", "-wal", "-journal", ""]
     /// The order a generation is moved *in*: the main file first, then its companions, for
     /// the same reason.

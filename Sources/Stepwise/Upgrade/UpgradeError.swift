@@ -35,6 +35,13 @@ public struct UpgradeError: Error, Sendable, CustomStringConvertible {
         self.site = site
     }
 
+    /// A failed file-system call, reported against the store.
+    public init(_ error: FileSystemError, storePath: String?) {
+        self.init(
+            .fileSystem(operation: error.operation, path: error.path, reason: error.reason), storePath: storePath,
+            site: error.site)
+    }
+
     /// The underlying ``MappingError`` of a failed step, with its mapping, entity and row.
     public var mappingError: MappingError? {
         if case .stepFailed(_, _, _, _, let underlying) = kind { return underlying as? MappingError }

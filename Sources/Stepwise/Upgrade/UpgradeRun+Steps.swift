@@ -91,10 +91,9 @@ extension UpgradeRun {
                 var failure = UpgradeError(
                     .stepFailed(index: index, count: count, from: planned.from, to: planned.to, underlying: error),
                     storePath: files.store.path)
-                if var fileSystemError = error as? UpgradeError, case .fileSystem = fileSystemError.kind {
-                    // Not the step's fault: report the call that failed, as it is.
-                    fileSystemError.storePath = files.store.path
-                    failure = fileSystemError
+                if let fileSystemError = error as? FileSystemError {
+                    // Not the step's mapping at fault: report the call that failed, as it is.
+                    failure = UpgradeError(fileSystemError, storePath: files.store.path)
                 }
                 if journal.completed.count >= index { journal.completed.removeLast() }
                 recordFailure(failure, in: &journal)
@@ -129,9 +128,11 @@ extension UpgradeRun {
         let relay = StepProgressRelay(step: index, emit: upgrader.options.progress)
         let progress: (@Sendable (StepProgress) -> Void)? =
             upgrader.options.progress == nil ? nil : { @Sendable event in relay.relay(event) }
-        return MigrationStep(
+        var step = MigrationStep(
             from: source, to: destination, mappingModels: planned.mappingModels, policies: upgrader.policies,
             stage: upgrader.stages[stepKey(planned)] ?? MigrationStage(), logger: logger, progress: progress)
+        step.fileSystem = fileSystem
+        return step
     }
 
     private func stepKey(_ step: UpgradePlan.Step) -> MappingDirectory.StepKey {

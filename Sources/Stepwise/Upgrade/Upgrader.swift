@@ -96,6 +96,14 @@ public struct Upgrader: Sendable {
     ///   In every case the store is as it was before the call.
     public func upgradeIfNeeded(storeAt url: URL) throws -> UpgradeReport {
         let files = StoreFiles(store: url)
+        do {
+            return try upgrade(files)
+        } catch let error as FileSystemError {
+            throw UpgradeError(error, storePath: files.store.path)
+        }
+    }
+
+    private func upgrade(_ files: StoreFiles) throws -> UpgradeReport {
         guard let target = targetVersion else {
             throw RegistryError(path: files.store.path, kind: .emptyHistory)
         }
@@ -163,6 +171,11 @@ public struct Upgrader: Sendable {
     /// - throws: ``UpgradeError`` with ``UpgradeError/Kind/noBackup(backupPath:)`` when there is none.
     @discardableResult
     public func rollback(storeAt url: URL) throws -> String? {
-        try StoreRollback(files: StoreFiles(store: url), options: options).run()
+        let files = StoreFiles(store: url)
+        do {
+            return try StoreRollback(files: files, options: options).run()
+        } catch let error as FileSystemError {
+            throw UpgradeError(error, storePath: files.store.path)
+        }
     }
 }

@@ -40,6 +40,8 @@ public struct MigrationStep: Sendable {
     public var stage: MigrationStage
     public var logger: Logger
     public var progress: (@Sendable (StepProgress) -> Void)?
+    /// The file-system seam the step copies and removes files through (fault injection).
+    package var fileSystem = FileSystem()
 
     public init(
         from sourceModel: ObjectModel, to destinationModel: ObjectModel, mappingModels: [MappingModel] = [],
@@ -79,7 +81,7 @@ public struct MigrationStep: Sendable {
         let destinationLayout = try StoreLayout(model: destinationModel)
         let workingSource = sourceIsPrivateCopy ? source : try privateCopy(of: source, beside: destination)
         defer {
-            if !sourceIsPrivateCopy { Self.removeStoreFiles(at: workingSource) }
+            if !sourceIsPrivateCopy { removeStoreFiles(at: workingSource) }
         }
         do {
             let sourceMetadata = try prepareSource(workingSource, layout: sourceLayout)
@@ -106,7 +108,7 @@ public struct MigrationStep: Sendable {
         } catch {
             // Whatever is at `destination` now was written by this step (an existing file was
             // refused above), so it is safe to delete: a failed step leaves nothing behind.
-            Self.removeStoreFiles(at: destination)
+            removeStoreFiles(at: destination)
             throw error
         }
     }
@@ -123,17 +125,17 @@ public struct MigrationStep: Sendable {
         let copy = destination.deletingLastPathComponent()
             .appendingPathComponent(".stepwise-source-\(UUID().uuidString).sqlite")
         do {
-            try FileManager.default.copyItem(at: source, to: copy)
             // The -wal holds committed rows not yet in the main file; a -journal is a rollback
             // journal SQLite must replay to undo a torn write. Both belong to the store. The
             // -shm is only an index of the -wal, which SQLite rebuilds.
-            for suffix in ["-wal", "-journal"] where FileManager.default.fileExists(atPath: source.path + suffix) {
-                try FileManager.default.copyItem(
-                    at: URL(fileURLWithPath: source.path + suffix), to: URL(fileURLWithPath: copy.path + suffix))
+            for suffix in ["", "-wal", "-journal"] where fileSystem.exists(URL(fileURLWithPath: source.path + suffix)) {
+                try fileSystem.copyFile(
+                    URL(fileURLWithPath: source.path + suffix), to: URL(fileURLWithPath: copy.path + suffix),
+                    site: "step.private-copy\(suffix)")
             }
         } catch {
-            Self.removeStoreFiles(at: copy)
-            throw StoreError(path: source.path, kind: .io("can't copy the store: \(error.localizedDescription)"))
+            removeStoreFiles(at: copy)
+            throw error
         }
         return copy
     }
@@ -236,11 +238,7 @@ public struct MigrationStep: Sendable {
             let plan = InPlacePlan.make(mapping: models[0], source: sourceLayout, destination: destinationLayout)
         else { return nil }
         // The working source was checkpointed by prepareSource, so its main file is whole.
-        do {
-            try FileManager.default.copyItem(at: source, to: destination)
-        } catch {
-            throw StoreError(path: destination.path, kind: .io("can't copy the store: \(error.localizedDescription)"))
-        }
+        try fileSystem.copyFile(source, to: destination, site: "step.in-place-copy")
         var configuration = Configuration()
         configuration.prepareDatabase { db in SQLExpressionCompiler.registerFunctions(in: db) }
         var reports: [StepReport.EntityMappingReport] = []
@@ -272,12 +270,12 @@ public struct MigrationStep: Sendable {
             }
         } catch let rejected as InPlaceMigration.Rejected {
             logger.debug("in-place step rejected", metadata: ["differences": "\(rejected.differences)"])
-            Self.removeStoreFiles(at: destination)
+            removeStoreFiles(at: destination)
             return nil
         } catch let error as DatabaseError {
             // An ALTER that SQLite refuses (a column in a unique constraint, say): rebuild instead.
             logger.debug("in-place step failed", metadata: ["error": "\(error)"])
-            Self.removeStoreFiles(at: destination)
+            removeStoreFiles(at: destination)
             return nil
         }
         return StepReport(
@@ -315,10 +313,11 @@ public struct MigrationStep: Sendable {
         }
     }
 
-    /// Deletes a store file and its companions, ignoring missing ones.
-    static func removeStoreFiles(at url: URL) {
+    /// Deletes a store file and its companions, ignoring missing ones and failures: it only
+    /// ever runs on the way out of an error, which matters more.
+    func removeStoreFiles(at url: URL) {
         for suffix in ["", "-wal", "-shm", "-journal"] {
-            try? FileManager.default.removeItem(atPath: url.path + suffix)
+            try? fileSystem.remove(URL(fileURLWithPath: url.path + suffix), site: "step.remove-output")
         }
     }
 }

@@ -6,21 +6,22 @@ import Foundation
     import Darwin
 #endif
 
-/// The one door through which an upgrade creates, writes, syncs, renames, removes and locks
-/// files. SQLite's own writes inside a step don't pass here; everything Stepwise does
+/// The one door through which Stepwise creates, writes, syncs, links, renames, removes and
+/// locks files during an upgrade: the step runner, the swap, the journal, and a step's own
+/// copies. SQLite's own writes inside a database don't pass here; everything Stepwise does
 /// around them does.
 ///
 /// Each call names its *site* ("swap.out.rename", "journal.fsync"…), so tests can list every
 /// site an upgrade reaches and, at each one in turn, inject an error or a simulated crash
 /// (``Fault``) to prove the store survives it.
-struct FileSystem: Sendable {
+package struct FileSystem: Sendable {
     /// A kind of call.
-    enum Operation: String, Sendable, CaseIterable {
-        case createDirectory, write, copy, fsync, rename, remove, lock
+    package enum Operation: String, Sendable, CaseIterable {
+        case createDirectory, write, copy, fsync, link, rename, remove, lock
     }
 
     /// What a test injects at a site.
-    enum Fault: Sendable {
+    package enum Fault: Sendable {
         /// The call fails with this `errno` (EIO, ENOSPC, EACCES…).
         case error(Int32)
         /// The process "dies" here: ``SimulatedCrash`` is thrown and every cleanup on the way
@@ -29,12 +30,12 @@ struct FileSystem: Sendable {
     }
 
     /// Consulted before every call; nil (the default) means no faults.
-    var inject: (@Sendable (_ operation: Operation, _ site: String) -> Fault?)?
+    package var inject: (@Sendable (_ operation: Operation, _ site: String) -> Fault?)?
 
     /// Replaces the free-space reading, so tests can simulate a full disk.
-    var freeSpaceOverride: (@Sendable (URL) -> Int64)?
+    package var freeSpaceOverride: (@Sendable (URL) -> Int64)?
 
-    init(
+    package init(
         inject: (@Sendable (_ operation: Operation, _ site: String) -> Fault?)? = nil,
         freeSpaceOverride: (@Sendable (URL) -> Int64)? = nil
     ) {
@@ -43,7 +44,7 @@ struct FileSystem: Sendable {
     }
 
     /// Bytes available to this user on the file system holding `directory`; nil if unknown.
-    func freeSpace(at directory: URL) -> Int64? {
+    package func freeSpace(at directory: URL) -> Int64? {
         if let freeSpaceOverride { return freeSpaceOverride(directory) }
         let attributes = try? FileManager.default.attributesOfFileSystem(forPath: directory.path)
         return (attributes?[.systemFreeSize] as? NSNumber)?.int64Value
@@ -52,9 +53,8 @@ struct FileSystem: Sendable {
     private func enter(_ operation: Operation, _ site: String, path: String) throws {
         switch inject?(operation, site) {
         case .error(let code)?:
-            throw UpgradeError(
-                .fileSystem(operation: operation.rawValue, path: path, reason: String(cString: strerror(code))),
-                site: site)
+            throw FileSystemError(
+                operation: operation.rawValue, path: path, reason: String(cString: strerror(code)), site: site)
         case .crash?:
             throw SimulatedCrash(site: site)
         case nil:
@@ -62,26 +62,26 @@ struct FileSystem: Sendable {
         }
     }
 
-    func exists(_ url: URL) -> Bool {
+    package func exists(_ url: URL) -> Bool {
         var status = stat()
         return lstat(url.path, &status) == 0
     }
 
     /// The size of a file, 0 when it doesn't exist.
-    func size(of url: URL) -> Int64 {
+    package func size(of url: URL) -> Int64 {
         var status = stat()
         return lstat(url.path, &status) == 0 ? Int64(status.st_size) : 0
     }
 
     /// `mkdir` with mode 0700: private to the user, and exclusive (it fails if the directory
     /// exists, so two runs can never share one).
-    func createDirectory(_ url: URL, site: String) throws {
+    package func createDirectory(_ url: URL, site: String) throws {
         try enter(.createDirectory, site, path: url.path)
         guard mkdir(url.path, 0o700) == 0 else { throw posixError(.createDirectory, url, site) }
     }
 
     /// Writes `data` to a new file (mode 0600) and syncs it before returning.
-    func writeNewFile(_ data: Data, to url: URL, site: String) throws {
+    package func writeNewFile(_ data: Data, to url: URL, site: String) throws {
         try enter(.write, site, path: url.path)
         let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         guard descriptor >= 0 else { throw posixError(.write, url, site) }
@@ -95,21 +95,21 @@ struct FileSystem: Sendable {
     }
 
     /// Copies a file byte for byte (mode 0600), then syncs the copy.
-    func copyFile(_ source: URL, to destination: URL, site: String) throws {
+    package func copyFile(_ source: URL, to destination: URL, site: String) throws {
         try enter(.copy, site, path: destination.path)
         do {
             try FileManager.default.copyItem(at: source, to: destination)
             try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: destination.path)
         } catch {
-            throw UpgradeError(
-                .fileSystem(operation: "copy", path: source.path, reason: error.localizedDescription), site: site)
+            throw FileSystemError(
+                operation: "copy", path: source.path, reason: error.localizedDescription, site: site)
         }
         try sync(destination, site: site + ".fsync")
     }
 
     /// `fsync` on a file or a directory. A directory must be synced for a rename or a new
     /// file in it to survive power loss.
-    func sync(_ url: URL, site: String) throws {
+    package func sync(_ url: URL, site: String) throws {
         try enter(.fsync, site, path: url.path)
         let descriptor = open(url.path, O_RDONLY)
         guard descriptor >= 0 else { throw posixError(.fsync, url, site) }
@@ -118,37 +118,70 @@ struct FileSystem: Sendable {
     }
 
     /// `rename`: atomic within one file system, replacing `destination` if it is a file.
-    func rename(_ source: URL, to destination: URL, site: String) throws {
+    package func rename(_ source: URL, to destination: URL, site: String) throws {
         try enter(.rename, site, path: source.path)
         guard Foundation.rename(source.path, destination.path) == 0 else { throw posixError(.rename, source, site) }
     }
 
+    /// `link`: a second name for a file, so it can leave one place without ever being absent
+    /// from it. Returns false, doing nothing, where the file system has no hard links (FAT,
+    /// some network shares); the caller then renames instead.
+    package func hardLink(_ source: URL, to destination: URL, site: String) throws -> Bool {
+        try enter(.link, site, path: source.path)
+        if Foundation.link(source.path, destination.path) == 0 { return true }
+        if [EPERM, ENOTSUP, EOPNOTSUPP, EXDEV, EMLINK].contains(errno) { return false }
+        throw posixError(.link, source, site)
+    }
+
     /// Removes a file or a directory tree; a missing one is not an error.
-    func remove(_ url: URL, site: String) throws {
+    package func remove(_ url: URL, site: String) throws {
         guard exists(url) else { return }
         try enter(.remove, site, path: url.path)
         do {
             try FileManager.default.removeItem(at: url)
         } catch {
-            throw UpgradeError(
-                .fileSystem(operation: "remove", path: url.path, reason: error.localizedDescription), site: site)
+            throw FileSystemError(
+                operation: "remove", path: url.path, reason: error.localizedDescription, site: site)
         }
     }
 
     /// Checked before taking the upgrade lock (see ``UpgradeLock``).
-    func willLock(_ url: URL, site: String) throws {
+    package func willLock(_ url: URL, site: String) throws {
         try enter(.lock, site, path: url.path)
     }
 
-    private func posixError(_ operation: Operation, _ url: URL, _ site: String) -> UpgradeError {
-        UpgradeError(
-            .fileSystem(operation: operation.rawValue, path: url.path, reason: String(cString: strerror(errno))),
-            site: site)
+    private func posixError(_ operation: Operation, _ url: URL, _ site: String) -> FileSystemError {
+        FileSystemError(
+            operation: operation.rawValue, path: url.path, reason: String(cString: strerror(errno)), site: site)
     }
 }
 
 /// Thrown by an injected ``FileSystem/Fault/crash``: the upgrade stops on the spot, as if
 /// the process had been killed, without any cleanup.
-struct SimulatedCrash: Error, Sendable {
-    var site: String
+package struct SimulatedCrash: Error, Sendable {
+    package var site: String
+}
+
+/// A file-system call that failed during an upgrade or a step: which call (`site`, for bug
+/// reports), on which path, and the system's reason. ``Upgrader`` reports it as an
+/// `UpgradeError` naming the store.
+public struct FileSystemError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// `write`, `fsync`, `rename`…
+    public var operation: String
+    public var path: String
+    /// The system's words (`strerror`).
+    public var reason: String
+    /// The internal call site, e.g. `swap.out.link`.
+    public var site: String
+
+    public init(operation: String, path: String, reason: String, site: String) {
+        self.operation = operation
+        self.path = path
+        self.reason = reason
+        self.site = site
+    }
+
+    public var description: String {
+        "\(operation) failed on \(path): \(reason). Check permissions and free space, then try again."
+    }
 }

@@ -1,0 +1,69 @@
+import Foundation
+import GRDB
+import Stepwise
+
+/// What a killed upgrade must leave: the store at the old version with every original
+/// byte, or at the new version with every migrated row; and an `upgradeIfNeeded` that then
+/// completes with the right content.
+struct CrashCheck {
+    var rows: Int
+    var original: URL
+
+    enum State: String {
+        case old, new
+    }
+
+    /// The state found at `store` right after the kill. Throws a ``BenchError`` otherwise.
+    func stateAfterKill(_ store: URL) throws -> State {
+        guard FileManager.default.fileExists(atPath: store.path) else {
+            throw BenchError("no store at the path after the kill")
+        }
+        let version = try VersionRegistry(history: CrashHistory.history).identify(storeAt: store).version?.name
+        switch version {
+        case "Bench":
+            guard try Data(contentsOf: store) == Data(contentsOf: original) else {
+                throw BenchError("the store is at the old version but its bytes changed")
+            }
+            return .old
+        case "Bench 3":
+            try checkMigrated(store)
+            return .new
+        default:
+            throw BenchError("the store reads as \(version ?? "an inconsistent store"), neither old nor new")
+        }
+    }
+
+    /// Runs the recovery an app's next launch would, and checks the result.
+    func recover(_ store: URL) throws {
+        let report = try CrashHistory.upgrader().upgradeIfNeeded(storeAt: store)
+        guard report.to == "Bench 3" else { throw BenchError("recovery ended at \(report.to)") }
+        let version = try VersionRegistry(history: CrashHistory.history).identify(storeAt: store).version?.name
+        guard version == "Bench 3" else { throw BenchError("after recovery the store reads as \(version ?? "?")") }
+        try checkMigrated(store)
+        let work = StoreFiles(store: store).workDirectory
+        if FileManager.default.fileExists(atPath: work.path) { throw BenchError("the work directory was left") }
+    }
+
+    /// Every item, its amount (the old value, `7 × key`), its remark (the old note) and its tag.
+    private func checkMigrated(_ store: URL) throws {
+        let snapshot = try StoreSnapshot(of: store)
+        defer { snapshot.close() }
+        let (count, amounts, remarks, tagged, tags) = try snapshot.database.read { db in
+            (
+                try Int.fetchOne(db, sql: #"SELECT COUNT(*) FROM "ZITEM""#) ?? -1,
+                try Int64.fetchOne(db, sql: #"SELECT SUM("ZAMOUNT") FROM "ZITEM""#) ?? -1,
+                try Int.fetchOne(db, sql: #"SELECT COUNT("ZREMARK") FROM "ZITEM""#) ?? -1,
+                try Int.fetchOne(db, sql: #"SELECT COUNT("ZTAG") FROM "ZITEM""#) ?? -1,
+                try Int.fetchOne(db, sql: #"SELECT COUNT(*) FROM "ZTAG""#) ?? -1
+            )
+        }
+        let expectedAmounts = Int64(7) * Int64(rows) * Int64(rows + 1) / 2
+        guard count == rows, amounts == expectedAmounts, remarks == rows, tagged == rows,
+            tags == BenchModel.tagCount
+        else {
+            throw BenchError(
+                "migrated content is wrong: \(count) items (want \(rows)), amounts \(amounts) (want \(expectedAmounts)), \(remarks) remarks, \(tagged) tagged, \(tags) tags"
+            )
+        }
+    }
+}

@@ -1,0 +1,130 @@
+import ArgumentParser
+import Foundation
+import Stepwise
+
+/// `stepwise-bench crash-test`: kills a multi-step upgrade with SIGKILL at random moments,
+/// spread over every phase, and checks after each kill that the store is the old one or the
+/// new one, whole, and that the next `upgradeIfNeeded` completes.
+struct CrashTestCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "crash-test",
+        abstract: "Kill an upgrade at random moments and check that nothing is ever lost.",
+        discussion: """
+            The upgrade goes Bench → Bench 2 (a written mapping: the store is rebuilt in two passes) \
+            → Bench 3 (inferred: altered in place), in a child process (`crash-upgrade`) that \
+            announces each phase. One uninterrupted run times the phases; then trial i waits for \
+            phase i mod 7 (copy, plan, step 1 pass 1, step 1 pass 2, step 2, verify, swap), sleeps \
+            a random part of that phase's duration, and sends SIGKILL. The last line is \
+            `crash-test: T trials, F failures`; the exit status is 1 when F > 0.
+            """)
+
+    @OptionGroup var options: BenchOptions
+
+    @Option(name: .long, help: "How many kills.")
+    var trials = 200
+
+    @Option(name: .long, help: "Seed of the random delays (default: the time), to replay a run.")
+    var seed: UInt64?
+
+    func run() throws {
+        let directory = try options.directory()
+        let original = BenchStore.sourceURL(rows: options.rows, in: directory)
+        if !FileManager.default.fileExists(atPath: original.path) {
+            try BenchStore.seed(rows: options.rows, at: original)
+        }
+        let check = CrashCheck(rows: options.rows, original: original)
+        let seed = seed ?? UInt64(Date().timeIntervalSince1970 * 1000)
+        var random = SplitMix64(seed: seed)
+        let work = directory.appendingPathComponent("crash-test-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+
+        // The timing run: every phase's start, uninterrupted, and a sound result.
+        let timingStore = try copy(original, into: work, as: "timing")
+        let timing = try CrashChild(store: timingStore)
+        guard timing.waitForExit() == 0 else { throw BenchError("the uninterrupted upgrade failed") }
+        try check.recover(timingStore)
+        let phases = timing.phases
+        let targets: [CrashPhase] = [.copy, .plan, .step1Pass1, .step1Pass2, .step2, .verify, .swap]
+        var durations: [CrashPhase: Double] = [:]
+        for (index, entry) in phases.enumerated() where index + 1 < phases.count {
+            durations[entry.phase] = phases[index + 1].seconds - entry.seconds
+        }
+        say(
+            "crash-test: \(options.rows) rows, seed \(seed); uninterrupted upgrade \(format(phases.last?.seconds ?? 0)) s"
+        )
+        for phase in targets { say("  \(phase.rawValue): \(format(durations[phase] ?? 0)) s") }
+
+        var killsByPhase: [String: Int] = [:]
+        var outcomes: [CrashCheck.State: Int] = [:]
+        var failures = 0
+        for trial in 0..<trials {
+            let target = targets[trial % targets.count]
+            let store = try copy(original, into: work, as: "trial-\(trial)")
+            let child = try CrashChild(store: store)
+            _ = child.wait(for: target, timeout: 600)
+            let delay = random.nextDouble() * (durations[target] ?? 0)
+            usleep(UInt32(delay * 1_000_000))
+            child.kill()
+            let killedIn = child.currentPhase?.rawValue ?? "start"
+            killsByPhase[killedIn, default: 0] += 1
+            do {
+                let state = try check.stateAfterKill(store)
+                outcomes[state, default: 0] += 1
+                try check.recover(store)
+            } catch {
+                failures += 1
+                say("  trial \(trial) (killed in \(killedIn) after \(format(delay)) s): FAILED: \(error)")
+            }
+            try? FileManager.default.removeItem(at: store.deletingLastPathComponent())
+            if (trial + 1) % 20 == 0 { say("  \(trial + 1)/\(trials) trials, \(failures) failures") }
+        }
+        say("kills per phase (the phase the child had announced last):")
+        for phase in CrashPhase.allCases where killsByPhase[phase.rawValue] != nil {
+            say("  \(phase.rawValue): \(killsByPhase[phase.rawValue] ?? 0)")
+        }
+        say("after the kill: \(outcomes[.old] ?? 0) old stores, \(outcomes[.new] ?? 0) new stores")
+        say("crash-test: \(trials) trials, \(failures) failures")
+        if failures > 0 { throw ExitCode(1) }
+    }
+
+    /// A line on standard output, unbuffered: a long run shows its progress in CI logs.
+    private func say(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
+    /// A fresh folder with a copy of the seeded store.
+    private func copy(_ original: URL, into work: URL, as name: String) throws -> URL {
+        let folder = work.appendingPathComponent(name, isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let store = folder.appendingPathComponent("Bench.sqlite")
+        try FileManager.default.copyItem(at: original, to: store)
+        return store
+    }
+
+    private func format(_ seconds: Double) -> String {
+        String(format: "%.3f", seconds)
+    }
+}
+
+/// A small seeded generator, so a run's delays can be replayed with `--seed`.
+struct SplitMix64 {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// Uniform in [0, 1).
+    mutating func nextDouble() -> Double {
+        Double(next() >> 11) / Double(1 << 53)
+    }
+}
