@@ -19,8 +19,7 @@ extension BadInputCatalogue {
                 try workspace.upgradeStore(
                     fileSystem: BadInputWorkspace.isRoot ? .failing(at: "lock.open", with: EACCES) : FileSystem())
             },
-            // A real `open` failure names the store; the seam's injected one doesn't.
-            expect: .upgradeError(storePath: BadInputWorkspace.isRoot ? nil : "Store.sqlite", site: "lock.open") { _ in
+            expect: .upgradeError(storePath: "Store.sqlite", site: "lock.open") { _ in
                 .fileSystem(operation: "lock", path: ".Store.sqlite.stepwise-lock", errno: EACCES)
             }
         ),
@@ -36,7 +35,7 @@ extension BadInputCatalogue {
                 try workspace.upgradeStore(
                     fileSystem: BadInputWorkspace.isRoot ? .failing(at: "work.mkdir", with: EACCES) : FileSystem())
             },
-            expect: .upgradeError(storePath: nil, site: "work.mkdir") { _ in
+            expect: .upgradeError(storePath: "Store.sqlite", site: "work.mkdir") { _ in
                 .fileSystem(operation: "createDirectory", path: ".Store.sqlite.stepwise", errno: EACCES)
             }
         ),
@@ -57,7 +56,7 @@ extension BadInputCatalogue {
             .environment, "the disk fills up during the copy (ENOSPC)",
             arrange: { try $0.writeRecipesStore() },
             act: { try $0.upgradeStore(fileSystem: .failing(at: "copy.file", with: ENOSPC)) },
-            expect: .upgradeError(storePath: nil, site: "copy.file") { _ in
+            expect: .upgradeError(storePath: "Store.sqlite", site: "copy.file") { _ in
                 .fileSystem(operation: "copy", path: ".Store.sqlite.stepwise/step-0/store.sqlite", errno: ENOSPC)
             },
             leaves: .lockFile

@@ -226,7 +226,7 @@ extension BadInputCatalogue {
             .store, "a store that can't be read (running as root: EACCES injected at the copy, where chmod 000 can't)",
             arrange: { try $0.writeRecipesStore() },
             act: { try $0.upgradeStore(fileSystem: .failing(at: "copy.file", with: EACCES)) },
-            expect: .upgradeError(storePath: nil, site: "copy.file") { _ in
+            expect: .upgradeError(storePath: "Store.sqlite", site: "copy.file") { _ in
                 .fileSystem(operation: "copy", path: ".Store.sqlite.stepwise/step-0/store.sqlite", errno: EACCES)
             },
             leaves: .lockFile
