@@ -81,7 +81,7 @@ public struct StoreInspection: Sendable, Encodable {
         let tables = try tableNames.map { name in
             Table(
                 name: name,
-                rows: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(name.quotedDatabaseIdentifier)") ?? 0)
+                rows: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(name.quotedSQLIdentifier)") ?? 0)
         }
         var inspection = StoreInspection(
             store: path,

@@ -56,10 +56,10 @@ struct StoreVerification {
                     try Int.fetchOne(
                         db,
                         sql: """
-                            SELECT COUNT(*) FROM \(entity.tableName.quotedDatabaseIdentifier) AS "e"
-                            WHERE "e".\(column.quotedDatabaseIdentifier) IS NOT NULL
-                              AND NOT EXISTS (SELECT 1 FROM \(target.tableName.quotedDatabaseIdentifier) AS "t"
-                                              WHERE "t"."Z_PK" = "e".\(column.quotedDatabaseIdentifier))
+                            SELECT COUNT(*) FROM \(entity.tableName.quotedSQLIdentifier) AS "e"
+                            WHERE "e".\(column.quotedSQLIdentifier) IS NOT NULL
+                              AND NOT EXISTS (SELECT 1 FROM \(target.tableName.quotedSQLIdentifier) AS "t"
+                                              WHERE "t"."Z_PK" = "e".\(column.quotedSQLIdentifier))
                             """) ?? 0
                 if dangling > 0 {
                     throw fail("\(dangling) \(entity.name).\(relationship.name) keys point to no \(target.name)")

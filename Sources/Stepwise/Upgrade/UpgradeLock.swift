@@ -20,8 +20,10 @@ final class UpgradeLock: Sendable {
         try fileSystem.willLock(files.lockFile, site: "lock.open")
         let descriptor = open(files.lockFile.path, O_RDWR | O_CREAT, 0o600)
         guard descriptor >= 0 else {
+            // Read errno first: building the lock file's URL below can overwrite it.
+            let reason = String(cString: strerror(errno))
             throw UpgradeError(
-                .fileSystem(operation: "lock", path: files.lockFile.path, reason: String(cString: strerror(errno))),
+                .fileSystem(operation: "lock", path: files.lockFile.path, reason: reason),
                 storePath: files.store.path, site: "lock.open")
         }
         let deadline = Date().addingTimeInterval(timeout)

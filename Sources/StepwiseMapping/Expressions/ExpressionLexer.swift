@@ -95,6 +95,10 @@ struct ExpressionLexer {
             throw Self.error("expected '\(first)\(first)', found a single '\(first)'", at: start)
         case "-":
             throw Self.error("expected a number after '-' (arithmetic is not supported)", at: start)
+        case "+", "*", "/":
+            throw Self.error(
+                "unexpected '\(first)': arithmetic is not supported; compute the value in a FUNCTION of the entity policy",
+                at: start)
         default:
             throw Self.error("unexpected character '\(first)'", at: start)
         }

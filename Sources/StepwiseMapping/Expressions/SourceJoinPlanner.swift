@@ -39,10 +39,10 @@ public struct SourceJoinPlanner: Sendable, Hashable {
 
         /// `LEFT JOIN "TABLE" AS "j1" ON "j1"."Z_PK" = "s"."ZFOREIGNKEY"`.
         public var sql: String {
-            let on = "\(alias.quotedDatabaseIdentifier).\("Z_PK".quotedDatabaseIdentifier)"
-            let key = "\(parentAlias.quotedDatabaseIdentifier).\(foreignKeyColumn.quotedDatabaseIdentifier)"
-            let qualified = (schema.map { "\($0.quotedDatabaseIdentifier)." } ?? "") + table.quotedDatabaseIdentifier
-            return "LEFT JOIN \(qualified) AS \(alias.quotedDatabaseIdentifier) ON \(on) = \(key)"
+            let on = "\(alias.quotedSQLIdentifier).\("Z_PK".quotedSQLIdentifier)"
+            let key = "\(parentAlias.quotedSQLIdentifier).\(foreignKeyColumn.quotedSQLIdentifier)"
+            let qualified = (schema.map { "\($0.quotedSQLIdentifier)." } ?? "") + table.quotedSQLIdentifier
+            return "LEFT JOIN \(qualified) AS \(alias.quotedSQLIdentifier) ON \(on) = \(key)"
         }
     }
 
@@ -76,8 +76,8 @@ public struct SourceJoinPlanner: Sendable, Hashable {
 
     /// `"ZTABLE" AS "s"`.
     public var fromClause: String {
-        (schema.map { "\($0.quotedDatabaseIdentifier)." } ?? "") + sourceEntity.tableName.quotedDatabaseIdentifier
-            + " AS \(alias.quotedDatabaseIdentifier)"
+        (schema.map { "\($0.quotedSQLIdentifier)." } ?? "") + sourceEntity.tableName.quotedSQLIdentifier
+            + " AS \(alias.quotedSQLIdentifier)"
     }
 
     /// The joins as SQL, separated by spaces; empty when there are none.
@@ -170,6 +170,6 @@ public struct ResolvedKeyPath: Sendable, Hashable {
 
     /// The quoted column reference, `"j1"."ZCONTINENT"`.
     public var sql: String {
-        "\(tableAlias.quotedDatabaseIdentifier).\(column.quotedDatabaseIdentifier)"
+        "\(tableAlias.quotedSQLIdentifier).\(column.quotedSQLIdentifier)"
     }
 }

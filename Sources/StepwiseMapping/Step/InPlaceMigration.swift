@@ -34,16 +34,16 @@ enum InPlaceMigration {
         where try entityTables.contains(
             String.fetchOne(db, sql: "SELECT tbl_name FROM sqlite_master WHERE name = ?", arguments: [index]) ?? "")
         {
-            try db.execute(sql: "DROP INDEX \(index.quotedDatabaseIdentifier)")
+            try db.execute(sql: "DROP INDEX \(index.quotedSQLIdentifier)")
         }
         for table in plan.droppedTables + [StoreLayout.modelCacheTableName] {
-            try db.execute(sql: "DROP TABLE IF EXISTS \(table.quotedDatabaseIdentifier)")
+            try db.execute(sql: "DROP TABLE IF EXISTS \(table.quotedSQLIdentifier)")
         }
         var temporaryNames = 0
         var pendingTableRenames: [(from: String, to: String)] = []
         for table in plan.tables {
             guard let sourceName = table.source else { continue }
-            let quotedTable = sourceName.quotedDatabaseIdentifier
+            let quotedTable = sourceName.quotedSQLIdentifier
             if !table.removedEntityNumbers.isEmpty {
                 try db.execute(
                     sql:
@@ -51,7 +51,7 @@ enum InPlaceMigration {
                 )
             }
             for column in table.droppedColumns {
-                try db.execute(sql: "ALTER TABLE \(quotedTable) DROP COLUMN \(column.quotedDatabaseIdentifier)")
+                try db.execute(sql: "ALTER TABLE \(quotedTable) DROP COLUMN \(column.quotedSQLIdentifier)")
             }
             let renames = table.keptColumns.filter { $0.key != $0.value }
             var staged: [(String, String)] = []
@@ -60,42 +60,42 @@ enum InPlaceMigration {
                 let temporary = "stepwise_renaming_\(temporaryNames)"
                 try db.execute(
                     sql:
-                        "ALTER TABLE \(quotedTable) RENAME COLUMN \(sourceColumn.quotedDatabaseIdentifier) TO \(temporary.quotedDatabaseIdentifier)"
+                        "ALTER TABLE \(quotedTable) RENAME COLUMN \(sourceColumn.quotedSQLIdentifier) TO \(temporary.quotedSQLIdentifier)"
                 )
                 staged.append((temporary, destinationColumn))
             }
             for (temporary, destinationColumn) in staged {
                 try db.execute(
                     sql:
-                        "ALTER TABLE \(quotedTable) RENAME COLUMN \(temporary.quotedDatabaseIdentifier) TO \(destinationColumn.quotedDatabaseIdentifier)"
+                        "ALTER TABLE \(quotedTable) RENAME COLUMN \(temporary.quotedSQLIdentifier) TO \(destinationColumn.quotedSQLIdentifier)"
                 )
             }
             for (column, value, numbers) in table.addedColumns {
                 try db.execute(
-                    sql: "ALTER TABLE \(quotedTable) ADD COLUMN \(column.name.quotedDatabaseIdentifier) \(column.type)")
+                    sql: "ALTER TABLE \(quotedTable) ADD COLUMN \(column.name.quotedSQLIdentifier) \(column.type)")
                 if !value.isNull, !numbers.isEmpty {
                     try db.execute(
                         sql:
-                            "UPDATE \(quotedTable) SET \(column.name.quotedDatabaseIdentifier) = ? WHERE \"Z_ENT\" IN (\(numbers.map(String.init).joined(separator: ", ")))",
+                            "UPDATE \(quotedTable) SET \(column.name.quotedSQLIdentifier) = ? WHERE \"Z_ENT\" IN (\(numbers.map(String.init).joined(separator: ", ")))",
                         arguments: [value])
                 }
             }
             for (column, value, numbers) in table.defaultsForNull where !value.isNull {
                 try db.execute(
                     sql:
-                        "UPDATE \(quotedTable) SET \(column.quotedDatabaseIdentifier) = ? WHERE \(column.quotedDatabaseIdentifier) IS NULL AND \"Z_ENT\" IN (\(numbers.map(String.init).joined(separator: ", ")))",
+                        "UPDATE \(quotedTable) SET \(column.quotedSQLIdentifier) = ? WHERE \(column.quotedSQLIdentifier) IS NULL AND \"Z_ENT\" IN (\(numbers.map(String.init).joined(separator: ", ")))",
                     arguments: [value])
             }
             if sourceName != table.destination.name {
                 temporaryNames += 1
                 let temporary = "stepwise_renaming_\(temporaryNames)"
-                try db.execute(sql: "ALTER TABLE \(quotedTable) RENAME TO \(temporary.quotedDatabaseIdentifier)")
+                try db.execute(sql: "ALTER TABLE \(quotedTable) RENAME TO \(temporary.quotedSQLIdentifier)")
                 pendingTableRenames.append((temporary, table.destination.name))
             }
         }
         for (temporary, name) in pendingTableRenames {
             try db.execute(
-                sql: "ALTER TABLE \(temporary.quotedDatabaseIdentifier) RENAME TO \(name.quotedDatabaseIdentifier)")
+                sql: "ALTER TABLE \(temporary.quotedSQLIdentifier) RENAME TO \(name.quotedSQLIdentifier)")
         }
         for table in plan.tables where table.source == nil {
             try db.execute(sql: table.destination.createStatement)

@@ -126,12 +126,12 @@ extension MigrationManager {
         let created = db.changesCount
         guard created > 0 else { return 0 }
         // 2. Copy the rows, computing every attribute in SQL.
-        let columnList = (["Z_PK", "Z_ENT", "Z_OPT"] + columns).map(\.quotedDatabaseIdentifier).joined(separator: ", ")
+        let columnList = (["Z_PK", "Z_ENT", "Z_OPT"] + columns).map(\.quotedSQLIdentifier).joined(separator: ", ")
         let valueList = (["\"m\".\"destination_pk\"", "?", "1"] + values).joined(separator: ", ")
         do {
             try db.execute(
                 sql: """
-                    INSERT INTO "main".\(destinationEntity.tableName.quotedDatabaseIdentifier) (\(columnList))
+                    INSERT INTO "main".\(destinationEntity.tableName.quotedSQLIdentifier) (\(columnList))
                     SELECT \(valueList)
                     FROM \(lookup.qualifiedName) AS "m"
                     JOIN \(sourceTable) ON "s"."Z_PK" = "m"."source_pk" \(joins)

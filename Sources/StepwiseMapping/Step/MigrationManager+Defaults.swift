@@ -63,10 +63,10 @@ extension MigrationManager {
         switch layout.storage {
         case .inverseForeignKey(let table, let column, let orderColumn?):
             sql =
-                "UPDATE \"main\".\(table.quotedDatabaseIdentifier) SET \(orderColumn.quotedDatabaseIdentifier) = ? WHERE \"Z_PK\" = ? AND \(column.quotedDatabaseIdentifier) = ?"
+                "UPDATE \"main\".\(table.quotedSQLIdentifier) SET \(orderColumn.quotedSQLIdentifier) = ? WHERE \"Z_PK\" = ? AND \(column.quotedSQLIdentifier) = ?"
         case .joinTable(let table, let sourceColumn, let destinationColumn, let orderColumn?):
             sql =
-                "UPDATE \"main\".\(table.quotedDatabaseIdentifier) SET \(orderColumn.quotedDatabaseIdentifier) = ? WHERE \(destinationColumn.quotedDatabaseIdentifier) = ? AND \(sourceColumn.quotedDatabaseIdentifier) = ?"
+                "UPDATE \"main\".\(table.quotedSQLIdentifier) SET \(orderColumn.quotedSQLIdentifier) = ? WHERE \(destinationColumn.quotedSQLIdentifier) = ? AND \(sourceColumn.quotedSQLIdentifier) = ?"
         default:
             return
         }

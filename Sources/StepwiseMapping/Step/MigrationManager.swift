@@ -154,14 +154,14 @@ public final class MigrationManager {
         // pass 2's walk over destination instances, which it streams in order (covering).
         try db.execute(
             sql: """
-                CREATE TEMP TABLE \(table.name.quotedDatabaseIdentifier) (
+                CREATE TEMP TABLE \(table.name.quotedSQLIdentifier) (
                     source_pk INTEGER NOT NULL,
                     destination_pk INTEGER NOT NULL,
                     destination_entity INTEGER NOT NULL,
                     PRIMARY KEY (source_pk, destination_pk)
                 ) WITHOUT ROWID;
-                CREATE INDEX temp.\("\(table.name)_destination".quotedDatabaseIdentifier)
-                    ON \(table.name.quotedDatabaseIdentifier) (destination_pk, destination_entity);
+                CREATE INDEX temp.\("\(table.name)_destination".quotedSQLIdentifier)
+                    ON \(table.name.quotedSQLIdentifier) (destination_pk, destination_entity);
                 """)
         lookupTables.append(table)
         return table
@@ -178,7 +178,7 @@ struct LookupTable {
     let mappingModel: String?
 
     var name: String { "stepwise_map_\(index)" }
-    var qualifiedName: String { "temp.\(name.quotedDatabaseIdentifier)" }
+    var qualifiedName: String { "temp.\(name.quotedSQLIdentifier)" }
 }
 
 extension StoreLayout {

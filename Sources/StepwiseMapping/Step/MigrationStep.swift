@@ -170,8 +170,8 @@ public struct MigrationStep: Sendable {
         try queue.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA synchronous = OFF")
             try db.execute(
-                sql: "ATTACH DATABASE ? AS \(Self.sourceSchema.quotedDatabaseIdentifier)", arguments: [source.path])
-            defer { try? db.execute(sql: "DETACH DATABASE \(Self.sourceSchema.quotedDatabaseIdentifier)") }
+                sql: "ATTACH DATABASE ? AS \(Self.sourceSchema.quotedSQLIdentifier)", arguments: [source.path])
+            defer { try? db.execute(sql: "DETACH DATABASE \(Self.sourceSchema.quotedSQLIdentifier)") }
             try db.inTransaction {
                 let manager = MigrationManager(
                     db: db, sourceModel: sourceModel, destinationModel: destinationModel, sourceLayout: sourceLayout,
@@ -309,7 +309,7 @@ public struct MigrationStep: Sendable {
     static func objectCount(in db: Database, layout: StoreLayout) throws -> Int {
         try layout.entities.filter(\.isRoot).reduce(0) { total, entity in
             total
-                + (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(entity.tableName.quotedDatabaseIdentifier)") ?? 0)
+                + (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(entity.tableName.quotedSQLIdentifier)") ?? 0)
         }
     }
 

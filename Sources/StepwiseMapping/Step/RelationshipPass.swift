@@ -136,23 +136,23 @@ extension MigrationManager {
             JOIN \(owners.qualifiedName) AS "o" ON "o"."source_pk" = "p"."owner"
             JOIN (\(targetUnion)) AS "t" ON "t"."source_pk" = "p"."target"
             """
-        func table(_ name: String) -> String { "\"main\".\(name.quotedDatabaseIdentifier)" }
+        func table(_ name: String) -> String { "\"main\".\(name.quotedSQLIdentifier)" }
         switch relationship.storage {
         case .foreignKey(let column, let entityColumn, _):
-            let entityAssignment = entityColumn.map { ", \($0.quotedDatabaseIdentifier) = \"x\".target_entity" } ?? ""
+            let entityAssignment = entityColumn.map { ", \($0.quotedSQLIdentifier) = \"x\".target_entity" } ?? ""
             try db.execute(
                 sql: """
                     UPDATE \(table(destinationEntity.tableName))
-                    SET \(column.quotedDatabaseIdentifier) = "x".target\(entityAssignment)
+                    SET \(column.quotedSQLIdentifier) = "x".target\(entityAssignment)
                     FROM (\(mapped)) AS "x"
                     WHERE \(table(destinationEntity.tableName)).\"Z_PK\" = "x".owner
                     """)
         case .inverseForeignKey(let inverseTable, let column, let orderColumn):
-            let orderAssignment = orderColumn.map { ", \($0.quotedDatabaseIdentifier) = \"x\".position" } ?? ""
+            let orderAssignment = orderColumn.map { ", \($0.quotedSQLIdentifier) = \"x\".position" } ?? ""
             try db.execute(
                 sql: """
                     UPDATE \(table(inverseTable))
-                    SET \(column.quotedDatabaseIdentifier) = "x".owner\(orderAssignment)
+                    SET \(column.quotedSQLIdentifier) = "x".owner\(orderAssignment)
                     FROM (\(mapped)) AS "x"
                     WHERE \(table(inverseTable)).\"Z_PK\" = "x".target
                     """)
@@ -165,7 +165,7 @@ extension MigrationManager {
             }
             try db.execute(
                 sql: """
-                    INSERT OR IGNORE INTO \(table(joinTable)) (\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")))
+                    INSERT OR IGNORE INTO \(table(joinTable)) (\(columns.map(\.quotedSQLIdentifier).joined(separator: ", ")))
                     SELECT \(values.joined(separator: ", ")) FROM (\(mapped)) AS "x"
                     """)
         }
@@ -181,24 +181,24 @@ extension MigrationManager {
                     let inverseName = relationship.inverse,
                     let target = destinationLayout.entity(named: relationship.destination)
                 else { continue }
-                let table = "\"main\".\(entity.tableName.quotedDatabaseIdentifier)"
-                let targetTable = "\"main\".\(target.tableName.quotedDatabaseIdentifier)"
+                let table = "\"main\".\(entity.tableName.quotedSQLIdentifier)"
+                let targetTable = "\"main\".\(target.tableName.quotedSQLIdentifier)"
                 if case .foreignKey(let inverseColumn, _, _) = target.relationship(named: inverseName)?.storage {
                     // One-to-one: fill this side from the other where only the other was set.
                     try db.execute(
                         sql: """
-                            UPDATE \(table) SET \(column.quotedDatabaseIdentifier) = (
-                                SELECT "t"."Z_PK" FROM \(targetTable) AS "t" WHERE "t".\(inverseColumn.quotedDatabaseIdentifier) = \(table)."Z_PK" LIMIT 1)
-                            WHERE \(column.quotedDatabaseIdentifier) IS NULL AND "Z_ENT" IN (\(entity.subentityNumbers.map(String.init).joined(separator: ", ")))
+                            UPDATE \(table) SET \(column.quotedSQLIdentifier) = (
+                                SELECT "t"."Z_PK" FROM \(targetTable) AS "t" WHERE "t".\(inverseColumn.quotedSQLIdentifier) = \(table)."Z_PK" LIMIT 1)
+                            WHERE \(column.quotedSQLIdentifier) IS NULL AND "Z_ENT" IN (\(entity.subentityNumbers.map(String.init).joined(separator: ", ")))
                             """)
                 }
                 if let orderColumn {
                     try db.execute(
                         sql: """
-                            UPDATE \(table) SET \(orderColumn.quotedDatabaseIdentifier) = "x".position
-                            FROM (SELECT "Z_PK" AS pk, ROW_NUMBER() OVER (PARTITION BY \(column.quotedDatabaseIdentifier) ORDER BY "Z_PK") * 1024 AS position
-                                  FROM \(table) WHERE \(column.quotedDatabaseIdentifier) IS NOT NULL) AS "x"
-                            WHERE \(table)."Z_PK" = "x".pk AND \(table).\(orderColumn.quotedDatabaseIdentifier) IS NULL
+                            UPDATE \(table) SET \(orderColumn.quotedSQLIdentifier) = "x".position
+                            FROM (SELECT "Z_PK" AS pk, ROW_NUMBER() OVER (PARTITION BY \(column.quotedSQLIdentifier) ORDER BY "Z_PK") * 1024 AS position
+                                  FROM \(table) WHERE \(column.quotedSQLIdentifier) IS NOT NULL) AS "x"
+                            WHERE \(table)."Z_PK" = "x".pk AND \(table).\(orderColumn.quotedSQLIdentifier) IS NULL
                             """)
                 }
             }

@@ -22,7 +22,7 @@ struct SourceRelationshipPath {
         guard !components.isEmpty, path.allSatisfy({ !$0.hasPrefix("@") || $0.contains("nionOf") }) else {
             return nil
         }
-        func table(_ name: String) -> String { "\(schema.quotedDatabaseIdentifier).\(name.quotedDatabaseIdentifier)" }
+        func table(_ name: String) -> String { "\(schema.quotedSQLIdentifier).\(name.quotedSQLIdentifier)" }
         var clauses = ["FROM \(table(entity.tableName)) AS \"p0\""]
         var alias = "p0"
         var position = "NULL"
@@ -34,23 +34,23 @@ struct SourceRelationshipPath {
             switch relationship.storage {
             case .foreignKey(let column, _, _):
                 clauses.append(
-                    "JOIN \(table(destination.tableName)) AS \"\(next)\" ON \"\(next)\".\"Z_PK\" = \"\(alias)\".\(column.quotedDatabaseIdentifier)"
+                    "JOIN \(table(destination.tableName)) AS \"\(next)\" ON \"\(next)\".\"Z_PK\" = \"\(alias)\".\(column.quotedSQLIdentifier)"
                 )
                 position = "NULL"
             case .inverseForeignKey(let inverseTable, let column, let orderColumn):
                 clauses.append(
-                    "JOIN \(table(inverseTable)) AS \"\(next)\" ON \"\(next)\".\(column.quotedDatabaseIdentifier) = \"\(alias)\".\"Z_PK\""
+                    "JOIN \(table(inverseTable)) AS \"\(next)\" ON \"\(next)\".\(column.quotedSQLIdentifier) = \"\(alias)\".\"Z_PK\""
                 )
-                position = orderColumn.map { "\"\(next)\".\($0.quotedDatabaseIdentifier)" } ?? "NULL"
+                position = orderColumn.map { "\"\(next)\".\($0.quotedSQLIdentifier)" } ?? "NULL"
             case .joinTable(let joinTable, let sourceColumn, let destinationColumn, let orderColumn):
                 let link = "l\(index + 1)"
                 clauses.append(
-                    "JOIN \(table(joinTable)) AS \"\(link)\" ON \"\(link)\".\(sourceColumn.quotedDatabaseIdentifier) = \"\(alias)\".\"Z_PK\""
+                    "JOIN \(table(joinTable)) AS \"\(link)\" ON \"\(link)\".\(sourceColumn.quotedSQLIdentifier) = \"\(alias)\".\"Z_PK\""
                 )
                 clauses.append(
-                    "JOIN \(table(destination.tableName)) AS \"\(next)\" ON \"\(next)\".\"Z_PK\" = \"\(link)\".\(destinationColumn.quotedDatabaseIdentifier)"
+                    "JOIN \(table(destination.tableName)) AS \"\(next)\" ON \"\(next)\".\"Z_PK\" = \"\(link)\".\(destinationColumn.quotedSQLIdentifier)"
                 )
-                position = orderColumn.map { "\"\(link)\".\($0.quotedDatabaseIdentifier)" } ?? "NULL"
+                position = orderColumn.map { "\"\(link)\".\($0.quotedSQLIdentifier)" } ?? "NULL"
             }
             alias = next
             entity = destination

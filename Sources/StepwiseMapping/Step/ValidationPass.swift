@@ -16,14 +16,14 @@ extension MigrationManager {
         progress?(.validating)
         for entity in destinationLayout.entities where !entity.isAbstract {
             guard let modelEntity = destinationModel[entity: entity.name] else { continue }
-            let table = "\"main\".\(entity.tableName.quotedDatabaseIdentifier)"
+            let table = "\"main\".\(entity.tableName.quotedSQLIdentifier)"
             for attribute in destinationModel.allAttributes(of: modelEntity)
             where !attribute.isOptional && !attribute.isTransient {
                 guard let column = entity.attribute(named: attribute.name)?.column else { continue }
                 if let key = try Int64.fetchOne(
                     db,
                     sql:
-                        "SELECT \"Z_PK\" FROM \(table) WHERE \"Z_ENT\" = ? AND \(column.quotedDatabaseIdentifier) IS NULL LIMIT 1",
+                        "SELECT \"Z_PK\" FROM \(table) WHERE \"Z_ENT\" = ? AND \(column.quotedSQLIdentifier) IS NULL LIMIT 1",
                     arguments: [entity.number])
                 {
                     throw try violation(
@@ -40,12 +40,12 @@ extension MigrationManager {
 
     private func validate(_ relationship: Relationship, of entity: EntityLayout) throws {
         guard let layout = entity.relationship(named: relationship.name) else { return }
-        let table = "\"main\".\(entity.tableName.quotedDatabaseIdentifier)"
+        let table = "\"main\".\(entity.tableName.quotedSQLIdentifier)"
         if case .foreignKey(let column, _, _) = layout.storage, !relationship.isOptional {
             if let key = try Int64.fetchOne(
                 db,
                 sql:
-                    "SELECT \"Z_PK\" FROM \(table) WHERE \"Z_ENT\" = ? AND \(column.quotedDatabaseIdentifier) IS NULL LIMIT 1",
+                    "SELECT \"Z_PK\" FROM \(table) WHERE \"Z_ENT\" = ? AND \(column.quotedSQLIdentifier) IS NULL LIMIT 1",
                 arguments: [entity.number])
             {
                 throw try violation(
@@ -60,10 +60,10 @@ extension MigrationManager {
             return
         case .inverseForeignKey(let inverseTable, let column, _):
             countSQL =
-                "(SELECT COUNT(*) FROM \"main\".\(inverseTable.quotedDatabaseIdentifier) AS \"d\" WHERE \"d\".\(column.quotedDatabaseIdentifier) = \"e\".\"Z_PK\")"
+                "(SELECT COUNT(*) FROM \"main\".\(inverseTable.quotedSQLIdentifier) AS \"d\" WHERE \"d\".\(column.quotedSQLIdentifier) = \"e\".\"Z_PK\")"
         case .joinTable(let joinTable, let sourceColumn, _, _):
             countSQL =
-                "(SELECT COUNT(*) FROM \"main\".\(joinTable.quotedDatabaseIdentifier) AS \"d\" WHERE \"d\".\(sourceColumn.quotedDatabaseIdentifier) = \"e\".\"Z_PK\")"
+                "(SELECT COUNT(*) FROM \"main\".\(joinTable.quotedSQLIdentifier) AS \"d\" WHERE \"d\".\(sourceColumn.quotedSQLIdentifier) = \"e\".\"Z_PK\")"
         }
         var conditions: [String] = []
         if relationship.minCount > 0 { conditions.append("\(countSQL) < \(relationship.minCount)") }
@@ -92,15 +92,15 @@ extension MigrationManager {
                     continue
                 }
                 guard case .foreignKey(let column, _, _) = relationship.storage else { continue }
-                let table = "\"main\".\(entity.tableName.quotedDatabaseIdentifier)"
-                let targetTable = "\"main\".\(target.tableName.quotedDatabaseIdentifier)"
+                let table = "\"main\".\(entity.tableName.quotedSQLIdentifier)"
+                let targetTable = "\"main\".\(target.tableName.quotedSQLIdentifier)"
                 if let key = try Int64.fetchOne(
                     db,
                     sql: """
                         SELECT "e"."Z_PK" FROM \(table) AS "e"
-                        WHERE "e".\(column.quotedDatabaseIdentifier) IS NOT NULL
+                        WHERE "e".\(column.quotedSQLIdentifier) IS NOT NULL
                           AND "e"."Z_ENT" IN (\(entity.subentityNumbers.map(String.init).joined(separator: ", ")))
-                          AND NOT EXISTS (SELECT 1 FROM \(targetTable) AS "t" WHERE "t"."Z_PK" = "e".\(column.quotedDatabaseIdentifier)
+                          AND NOT EXISTS (SELECT 1 FROM \(targetTable) AS "t" WHERE "t"."Z_PK" = "e".\(column.quotedSQLIdentifier)
                                           AND "t"."Z_ENT" IN (\(target.subentityNumbers.map(String.init).joined(separator: ", "))))
                         LIMIT 1
                         """)
@@ -122,13 +122,13 @@ extension MigrationManager {
     ) throws {
         func exists(_ layout: EntityLayout, _ column: String) -> String {
             """
-            EXISTS (SELECT 1 FROM "main".\(layout.tableName.quotedDatabaseIdentifier) AS "r"
-                    WHERE "r"."Z_PK" = "j".\(column.quotedDatabaseIdentifier)
+            EXISTS (SELECT 1 FROM "main".\(layout.tableName.quotedSQLIdentifier) AS "r"
+                    WHERE "r"."Z_PK" = "j".\(column.quotedSQLIdentifier)
                       AND "r"."Z_ENT" IN (\(layout.subentityNumbers.map(String.init).joined(separator: ", "))))
             """
         }
         let rows =
-            "SELECT \"j\".\(sourceColumn.quotedDatabaseIdentifier) FROM \"main\".\(joinTable.quotedDatabaseIdentifier) AS \"j\""
+            "SELECT \"j\".\(sourceColumn.quotedSQLIdentifier) FROM \"main\".\(joinTable.quotedSQLIdentifier) AS \"j\""
         if let key = try Int64.fetchOne(
             db,
             sql: "\(rows) WHERE \(exists(entity, sourceColumn)) AND NOT \(exists(target, destinationColumn)) LIMIT 1")
@@ -175,7 +175,7 @@ extension MigrationManager {
             // row's own entity (from its Z_ENT) names the mapping that carried it.
             let number = try Int.fetchOne(
                 db,
-                sql: "SELECT \"Z_ENT\" FROM \"main\".\(entity.tableName.quotedDatabaseIdentifier) WHERE \"Z_PK\" = ?",
+                sql: "SELECT \"Z_ENT\" FROM \"main\".\(entity.tableName.quotedSQLIdentifier) WHERE \"Z_PK\" = ?",
                 arguments: [destinationKey])
             let rowEntity = number.flatMap { destinationLayout.entity(number: $0)?.name } ?? entity.name
             if let mapping = model.entityMappings.first(where: {

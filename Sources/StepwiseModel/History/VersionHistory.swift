@@ -52,7 +52,9 @@ public struct VersionHistory: Sendable, Hashable {
                 reason:
                     "the names don't share a common stem (\(stems.sorted().map { "'\($0)'" }.joined(separator: ", ")))")
         }
-        let sorted = names.sorted { NaturalKey($0) < NaturalKey($1) }
+        // Equal keys are ordered by the names themselves, so the pair reported below doesn't
+        // depend on the order a bundle's folder listed its versions in.
+        let sorted = names.sorted { (NaturalKey($0), $0) < (NaturalKey($1), $1) }
         for (first, second) in zip(sorted, sorted.dropFirst()) where NaturalKey(first) == NaturalKey(second) {
             throw .ambiguousOrder([first, second], reason: "'\(first)' and '\(second)' name the same version number")
         }

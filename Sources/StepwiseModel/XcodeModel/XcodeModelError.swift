@@ -39,7 +39,8 @@ public struct XcodeModelError: Error, Sendable, Hashable, CustomStringConvertibl
             return
                 "\(path) has no 'contents' file: it uses the pre-Xcode 4 binary model format ('elements'/'layout'). Open it in Xcode 4 or later and save it to convert it to the XML format."
         case .malformed(let reason):
-            return "\(path) is not a readable Core Data model: \(reason)"
+            return
+                "\(path) is not a readable Core Data model: \(reason). Restore the file from version control, or open the model in Xcode to repair it."
         case .invalidValue(let element, let attribute, let value):
             let shown = value.map { "'\($0)'" } ?? "missing"
             return "\(path): \(element) has \(shown) for '\(attribute)'. Fix the model file in Xcode."

@@ -81,7 +81,10 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         case .invalidValue(let entity, let property, let reason):
             return "\(path): invalid value for \(entity).\(property): \(reason)."
         case .sqlite(let code, let message):
-            return "\(path): SQLite error \(code): \(message)"
+            // SQLITE_CORRUPT (11) and SQLITE_NOTADB (26), with any extended code: nothing to retry.
+            let damaged = [11, 26].contains(code & 0xFF)
+            let advice = damaged ? ". The store is damaged; restore it from a backup." : ""
+            return "\(path): SQLite error \(code): \(message)\(advice)"
         case .io(let reason):
             return "\(path): \(reason)"
         case .alreadyExists:

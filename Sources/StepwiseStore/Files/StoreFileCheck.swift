@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Checks that a path holds a whole SQLite database before SQLite is let near it.
 ///
 /// SQLite itself reports a zero-length file as an empty database and may *write* to it,
@@ -31,6 +37,16 @@ public enum StoreFileCheck {
         let path = url.path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            // `fileExists` follows links: a link to nothing, or a loop of links, is not "no file".
+            if let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: path) {
+                var status = stat()
+                let reason = stat(path, &status) == 0 ? "" : " (\(String(cString: strerror(errno))))"
+                throw StoreError(
+                    path: path,
+                    kind: .io(
+                        "it is a symbolic link to \(destination) that can't be followed\(reason); point it at the store file"
+                    ))
+            }
             throw StoreError(path: path, kind: .notFound)
         }
         guard !isDirectory.boolValue else { throw StoreError(path: path, kind: .isDirectory) }

@@ -371,6 +371,17 @@ struct LayoutPlanner {
     /// SQLite names are case-insensitive; two equal names would make the DDL fail later,
     /// so report them now with the model's words.
     private func checkNamesAreUnique(tables: [TableLayout], indexes: [IndexLayout]) throws(StoreError) {
+        // An entity named `_METADATA` would take Core Data's own table: say so, not "case".
+        let reserved = [
+            StoreLayout.modelCacheTableName, StoreLayout.primaryKeyTable.name, StoreLayout.metadataTable.name,
+        ]
+        for table in tables where reserved.contains(table.name.uppercased()) {
+            if case .entity(let root) = table.kind {
+                throw unsupported(
+                    "entity '\(root)' would be stored in \(table.name), a table Core Data keeps for itself; rename the entity"
+                )
+            }
+        }
         var tableNames: Set<String> = [StoreLayout.modelCacheTableName]
         for table in tables {
             guard tableNames.insert(table.name.uppercased()).inserted else {

@@ -15,3 +15,13 @@ enum SQLIdentifier {
         names.map(quote).joined(separator: ", ")
     }
 }
+
+extension String {
+    /// The string as a double-quoted SQL identifier, its own double quotes doubled.
+    ///
+    /// Use it for every table, column and index name put in SQL: they come from model files.
+    /// GRDB's `quotedDatabaseIdentifier` wraps a name in quotes without doubling the quotes
+    /// inside it, so an entity named `X"; DROP TABLE "Z_METADATA"; --` would end the
+    /// identifier early and the rest of its name would be read as SQL.
+    public var quotedSQLIdentifier: String { SQLIdentifier.quote(self) }
+}

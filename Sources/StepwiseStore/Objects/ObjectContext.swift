@@ -259,5 +259,5 @@ extension ObjectID: DatabaseValueConvertible {
 
 extension String {
     /// The string as a quoted SQL identifier: model names come from files and may be keywords.
-    var quoted: String { quotedDatabaseIdentifier }
+    var quoted: String { quotedSQLIdentifier }
 }
