@@ -66,9 +66,9 @@ enum BenchStore {
     }
 
     private static func insertSQL(table: String, columns: [String]) -> String {
-        let names = (["Z_PK", "Z_ENT", "Z_OPT"] + columns).map(\.quotedDatabaseIdentifier)
+        let names = (["Z_PK", "Z_ENT", "Z_OPT"] + columns).map(\.quotedSQLIdentifier)
         return
-            "INSERT INTO \(table.quotedDatabaseIdentifier) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
+            "INSERT INTO \(table.quotedSQLIdentifier) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
     }
 
     private static func entity(_ name: String, in layout: StoreLayout) throws -> EntityLayout {
