@@ -13,12 +13,14 @@ import StepwiseModel
 /// stores: `NaN` is stored as NULL ("SQLite converts NaN to NULL", `sqlite3_bind_double`),
 /// so it is only seeded into optional attributes; and `-0.0` reads back as `0.0`.
 public enum SeededEdgeCases {
-    /// Text: empty, combining marks, emoji sequences, right-to-left scripts and a bidi
-    /// override, SQL metacharacters, whitespace and control characters, several scripts at
-    /// once, and a string of more than 4096 bytes.
+    /// Text: empty, combining marks and the same text precomposed (equal for Swift's `==`,
+    /// different bytes for SQLite), emoji sequences, right-to-left scripts and a bidi override,
+    /// SQL metacharacters, whitespace and control characters, several scripts at once, and a
+    /// string of more than 4096 bytes.
     public static let strings: [String] = [
         "",
         "e\u{301}cole c\u{327}a\u{300} n\u{303}",
+        "\u{E9}cole \u{E7}\u{E0} \u{F1}",
         "👩🏽‍💻 🇫🇷 🎉🧑‍🤝‍🧑",
         "مرحبا بالعالم",
         "שלום עולם 123",
@@ -85,6 +87,14 @@ public enum SeededEdgeCases {
 
     /// The edge cases for one attribute type, as column values (before SQLite's rules).
     public static func values(for type: AttributeType) -> [DatabaseValue] {
+        byType[type] ?? []
+    }
+
+    /// Every type's edge cases, computed once: a seeded store asks for them on every other row.
+    private static let byType: [AttributeType: [DatabaseValue]] = Dictionary(
+        uniqueKeysWithValues: AttributeType.allCases.map { ($0, computeValues(for: $0)) })
+
+    private static func computeValues(for type: AttributeType) -> [DatabaseValue] {
         switch type {
         case .integer16, .integer32, .integer64: integers(type).map(\.databaseValue)
         case .boolean: [0.databaseValue, 1.databaseValue]
