@@ -1,0 +1,168 @@
+import Foundation
+import GRDB
+import StepwiseModel
+import StepwiseStore
+
+/// Checks that a store's pages and links are sound: what every upgraded (or seeded) store
+/// must pass whatever its data.
+///
+/// - `PRAGMA integrity_check` says `ok` (pages, records and every index against its table);
+/// - every to-one key names an existing row of the destination entity or a subentity, and its
+///   `Z<n>_<NAME>` entity column, when there is one, holds that row's `Z_ENT`;
+/// - every join-table row links existing rows of the right entities;
+/// - both keys of a one-to-one agree: when A's key names B, B's key names A.
+///
+/// ```swift
+/// let problems = try StoreConsistency.problems(inStoreAt: url, model: model)
+/// #expect(problems.isEmpty, "\(problems)")
+/// ```
+public enum StoreConsistency {
+    /// One thing found wrong.
+    public struct Problem: Sendable, Hashable, CustomStringConvertible {
+        /// The entity whose row is wrong; nil for a page-level problem.
+        public var entity: String?
+        /// The relationship concerned; nil for a page-level problem.
+        public var property: String?
+        /// The `Z_PK` of the first wrong row, when there is one.
+        public var primaryKey: Int64?
+        /// What is wrong.
+        public var reason: String
+
+        public var description: String {
+            guard let entity else { return reason }
+            let row = primaryKey.map { " (Z_PK \($0))" } ?? ""
+            return "\(entity)\(row).\(property ?? "?"): \(reason)"
+        }
+    }
+
+    /// The problems of the store at `url`, read as `model` lays it out; empty when sound.
+    public static func problems(inStoreAt url: URL, model: ObjectModel) throws -> [Problem] {
+        let layout = try StoreLayout(model: model)
+        let queue = try DatabaseQueue(path: url.path)
+        defer { try? queue.close() }
+        return try queue.read { db in try problems(in: db, layout: layout) }
+    }
+
+    /// The problems of the store open in `db`.
+    public static func problems(in db: Database, layout: StoreLayout) throws -> [Problem] {
+        let integrity = try String.fetchAll(db, sql: "PRAGMA integrity_check")
+        if integrity != ["ok"] {
+            return [Problem(reason: "integrity_check: \(integrity.prefix(3).joined(separator: "; "))")]
+        }
+        var found: [Problem] = []
+        for entity in layout.entities {
+            for relationship in entity.relationships where relationship.declaringEntity == entity.name {
+                guard let target = layout.entity(named: relationship.destination) else { continue }
+                switch relationship.storage {
+                case .foreignKey(let column, let entityColumn, _):
+                    found += try toOneProblems(
+                        db, entity, relationship, target, column: column, entityColumn: entityColumn, layout: layout)
+                case .joinTable(let table, let sourceColumn, let destinationColumn, _):
+                    found += try joinTableProblems(
+                        db, entity, relationship, target, table: table, sourceColumn: sourceColumn,
+                        destinationColumn: destinationColumn)
+                case .inverseForeignKey:
+                    continue  // checked from the to-one side
+                }
+            }
+        }
+        return found
+    }
+
+    private static func toOneProblems(
+        _ db: Database, _ entity: EntityLayout, _ relationship: RelationshipLayout, _ target: EntityLayout,
+        column: String, entityColumn: String?, layout: StoreLayout
+    ) throws -> [Problem] {
+        let table = entity.tableName.quotedDatabaseIdentifier
+        let targetTable = target.tableName.quotedDatabaseIdentifier
+        let key = column.quotedDatabaseIdentifier
+        let kinds = numbers(entity)
+        func problem(_ reason: String, _ primaryKey: Int64) -> Problem {
+            Problem(entity: entity.name, property: relationship.name, primaryKey: primaryKey, reason: reason)
+        }
+        if let row = try Row.fetchOne(
+            db,
+            sql: """
+                SELECT "e"."Z_PK", "e".\(key) FROM \(table) AS "e"
+                WHERE "e"."Z_ENT" IN (\(kinds)) AND "e".\(key) IS NOT NULL
+                  AND NOT EXISTS (SELECT 1 FROM \(targetTable) AS "t"
+                                  WHERE "t"."Z_PK" = "e".\(key) AND "t"."Z_ENT" IN (\(numbers(target))))
+                LIMIT 1
+                """)
+        {
+            return [problem("points to \(target.name) Z_PK \(row[1] as Int64? ?? -1), which doesn't exist", row[0])]
+        }
+        if let entityColumn,
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT "e"."Z_PK", "e".\(entityColumn.quotedDatabaseIdentifier), "t"."Z_ENT" FROM \(table) AS "e"
+                    JOIN \(targetTable) AS "t" ON "t"."Z_PK" = "e".\(key)
+                    WHERE "e"."Z_ENT" IN (\(kinds)) AND "e".\(entityColumn.quotedDatabaseIdentifier) IS NOT "t"."Z_ENT"
+                    LIMIT 1
+                    """)
+        {
+            return [
+                problem(
+                    "its entity column says Z_ENT \(row[1] as Int64? ?? -1), the row is Z_ENT \(row[2] as Int64? ?? -1)",
+                    row[0])
+            ]
+        }
+        // A one-to-one keeps a key on both sides; they must name each other.
+        guard let inverseName = relationship.inverse,
+            let inverse = target.relationship(named: inverseName), inverse.isToMany == false,
+            let inverseColumn = inverse.foreignKeyColumn
+        else { return [] }
+        if let primaryKey = try Int64.fetchOne(
+            db,
+            sql: """
+                SELECT "e"."Z_PK" FROM \(table) AS "e" JOIN \(targetTable) AS "t" ON "t"."Z_PK" = "e".\(key)
+                WHERE "e"."Z_ENT" IN (\(kinds)) AND "t".\(inverseColumn.quotedDatabaseIdentifier) IS NOT "e"."Z_PK"
+                LIMIT 1
+                """)
+        {
+            return [problem("its \(target.name) doesn't point back through '\(inverseName)'", primaryKey)]
+        }
+        return []
+    }
+
+    private static func joinTableProblems(
+        _ db: Database, _ entity: EntityLayout, _ relationship: RelationshipLayout, _ target: EntityLayout,
+        table: String, sourceColumn: String, destinationColumn: String
+    ) throws -> [Problem] {
+        func missing(_ layout: EntityLayout, _ column: String) -> String {
+            """
+            NOT EXISTS (SELECT 1 FROM \(layout.tableName.quotedDatabaseIdentifier) AS "r"
+                        WHERE "r"."Z_PK" = "j".\(column.quotedDatabaseIdentifier) AND "r"."Z_ENT" IN (\(numbers(layout))))
+            """
+        }
+        let rows = "FROM \(table.quotedDatabaseIdentifier) AS \"j\""
+        if let key = try Int64.fetchOne(
+            db,
+            sql:
+                "SELECT \"j\".\(sourceColumn.quotedDatabaseIdentifier) \(rows) WHERE \(missing(entity, sourceColumn)) LIMIT 1"
+        ) {
+            return [
+                Problem(
+                    entity: entity.name, property: relationship.name, primaryKey: key,
+                    reason: "\(table) links a \(entity.name) that doesn't exist")
+            ]
+        }
+        if let key = try Int64.fetchOne(
+            db,
+            sql:
+                "SELECT \"j\".\(sourceColumn.quotedDatabaseIdentifier) \(rows) WHERE \(missing(target, destinationColumn)) LIMIT 1"
+        ) {
+            return [
+                Problem(
+                    entity: entity.name, property: relationship.name, primaryKey: key,
+                    reason: "\(table) links it to a \(target.name) that doesn't exist")
+            ]
+        }
+        return []
+    }
+
+    private static func numbers(_ entity: EntityLayout) -> String {
+        entity.subentityNumbers.map(String.init).joined(separator: ", ")
+    }
+}

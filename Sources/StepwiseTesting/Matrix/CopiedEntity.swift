@@ -1,0 +1,74 @@
+import Stepwise
+import StepwiseMapping
+import StepwiseModel
+
+/// An entity whose rows an upgrade carries over one for one, through every step of a plan,
+/// and the attributes whose values it carries unchanged: what a matrix checks row by row.
+///
+/// An entity is copied by a step when exactly one entity mapping reads it, that mapping is a
+/// copy or transform mapping without filter and without policy (so it makes exactly one
+/// object per source row, in source order), and no other mapping of the step makes objects of
+/// the same destination entity. Renames are followed: `Person` in `Pets` is `Keeper` in
+/// `Pets 3`.
+///
+/// An attribute is carried unchanged when its mapping is a plain `$source.<name>` of the same
+/// type, without type widening, and without the default that replaces nil when an optional
+/// attribute becomes required. Every other attribute may rightly change, and isn't compared.
+struct CopiedEntity: Hashable {
+    /// The entity in the store's version.
+    var source: String
+    /// The same entity in the target version.
+    var destination: String
+    /// For each attribute carried unchanged: its name in the target version → its name in
+    /// the store's version.
+    var attributes: [String: String]
+
+    /// The entities every step of `plan` copies, from the plan's first version to its last.
+    static func entities(through plan: UpgradePlan, history: VersionHistory) -> [CopiedEntity] {
+        guard let first = history.version(named: plan.from) else { return [] }
+        var chains: [CopiedEntity] = first.entities.filter { !$0.isAbstract }.map { entity in
+            let names = first.allAttributes(of: entity).filter { !$0.isTransient }.map(\.name)
+            return CopiedEntity(
+                source: entity.name, destination: entity.name,
+                attributes: Dictionary(names.map { ($0, $0) }, uniquingKeysWith: { first, _ in first }))
+        }
+        for step in plan.steps {
+            guard let from = history.version(named: step.from), let to = history.version(named: step.to) else {
+                return []
+            }
+            chains = chains.compactMap { $0.following(step, from: from, to: to) }
+        }
+        return chains.sorted { $0.source < $1.source }
+    }
+
+    /// This chain one step further, or nil when the step doesn't copy its entity.
+    private func following(_ step: UpgradePlan.Step, from: ObjectModel, to: ObjectModel) -> CopiedEntity? {
+        let mappings = step.mappingModels.flatMap(\.entityMappings)
+        let reading = mappings.filter { $0.sourceEntity == destination && $0.kind != .remove && $0.kind != .add }
+        guard reading.count == 1, let mapping = reading.first, mapping.kind == .copy || mapping.kind == .transform,
+            mapping.filter == nil, mapping.policyName == nil,
+            let next = mapping.destinationEntity,
+            mappings.filter({ $0.destinationEntity == next && $0.kind != .remove }).count == 1,
+            let sourceEntity = from[entity: destination], let destinationEntity = to[entity: next],
+            !destinationEntity.isAbstract
+        else { return nil }
+        let sourceAttributes = from.allAttributes(of: sourceEntity)
+        let destinationAttributes = to.allAttributes(of: destinationEntity)
+        var carried: [String: String] = [:]
+        for (current, original) in attributes {
+            guard let old = sourceAttributes.first(where: { $0.name == current }) else { continue }
+            for propertyMapping in mapping.attributeMappings {
+                guard case .keyPath(.source, let path) = propertyMapping.valueExpression, path == [current],
+                    propertyMapping.widening == nil,
+                    propertyMapping.userInfo[MappingInference.defaultForNullKey] == nil,
+                    let new = destinationAttributes.first(where: { $0.name == propertyMapping.name }),
+                    new.type == old.type, !new.isTransient,
+                    // A required attribute with a default takes it where the source was nil.
+                    new.isOptional || !old.isOptional || new.defaultValue == nil
+                else { continue }
+                carried[new.name] = original
+            }
+        }
+        return CopiedEntity(source: source, destination: next, attributes: carried)
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import GRDB
+import StepwiseModel
+import StepwiseStore
+
+extension UpgradeMatrix {
+    /// Compares the row counts and carried values of the copied entities, between the seeded
+    /// store and the upgraded one; returns the number of values compared.
+    func compare(
+        _ copied: [CopiedEntity], seeded: URL, upgraded: URL, source: ObjectModel, target: ObjectModel, pair: Pair
+    ) throws -> Int {
+        let sourceLayout = try StoreLayout(model: source)
+        let targetLayout = try StoreLayout(model: target)
+        let before = try DatabaseQueue(path: seeded.path)
+        defer { try? before.close() }
+        let after = try DatabaseQueue(path: upgraded.path)
+        defer { try? after.close() }
+        var compared = 0
+        try before.read { sourceDB in
+            try after.read { targetDB in
+                for chain in copied {
+                    guard let from = sourceLayout.entity(named: chain.source),
+                        let to = targetLayout.entity(named: chain.destination)
+                    else { continue }
+                    compared += try compare(chain, from: from, sourceDB, to: to, targetDB, pair: pair)
+                }
+            }
+        }
+        return compared
+    }
+
+    private func compare(
+        _ chain: CopiedEntity, from: EntityLayout, _ sourceDB: Database, to: EntityLayout, _ targetDB: Database,
+        pair: Pair
+    ) throws -> Int {
+        let rowsSQL = "SELECT * FROM %@ WHERE \"Z_ENT\" = ? ORDER BY \"Z_PK\""
+        func count(_ entity: EntityLayout, _ db: Database) throws -> Int {
+            try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM \(entity.tableName.quotedDatabaseIdentifier) WHERE \"Z_ENT\" = ?",
+                arguments: [entity.number]) ?? 0
+        }
+        let (sourceCount, targetCount) = (try count(from, sourceDB), try count(to, targetDB))
+        guard sourceCount == targetCount else {
+            let renamed = chain.destination == chain.source ? "" : " (now '\(chain.destination)')"
+            throw UpgradeMatrixFailure(
+                pair: pair, check: .rowCount, entity: chain.source,
+                detail: "the seeded store has \(sourceCount) rows, the upgraded store \(targetCount)\(renamed)")
+        }
+        let columns = chain.attributes.sorted { $0.key < $1.key }.compactMap { destination, original in
+            from.attribute(named: original).flatMap { old in
+                to.attribute(named: destination).map { (original, destination, old.column, $0.column) }
+            }
+        }
+        guard !columns.isEmpty else { return 0 }
+        let sourceRows = try Row.fetchCursor(
+            sourceDB, sql: rowsSQL.replacingOccurrences(of: "%@", with: from.tableName.quotedDatabaseIdentifier),
+            arguments: [from.number])
+        let targetRows = try Row.fetchCursor(
+            targetDB, sql: rowsSQL.replacingOccurrences(of: "%@", with: to.tableName.quotedDatabaseIdentifier),
+            arguments: [to.number])
+        var compared = 0
+        while let before = try sourceRows.next(), let after = try targetRows.next() {
+            for (original, destination, oldColumn, newColumn) in columns {
+                let old = CanonicalValue(before[oldColumn] as DatabaseValue)
+                let new = CanonicalValue(after[newColumn] as DatabaseValue)
+                compared += 1
+                guard old == new else {
+                    let renamed = destination == original ? "" : " (now '\(chain.destination).\(destination)')"
+                    throw UpgradeMatrixFailure(
+                        pair: pair, check: .value, entity: chain.source, sourcePrimaryKey: before["Z_PK"],
+                        property: original,
+                        detail:
+                            "the seeded store holds \(old), the upgraded store holds \(new) (its Z_PK \(after["Z_PK"] as Int64? ?? -1))\(renamed)"
+                    )
+                }
+            }
+        }
+        return compared
+    }
+
+    /// Compares the stores two paths made; a difference names the object of the all-at-once
+    /// result and, for a copied entity, the seeded row it came from.
+    func compareContents(
+        _ direct: URL, _ stepwise: URL, path: String, copied: [CopiedEntity], seeded: SeededStore,
+        target: ObjectModel, pair: Pair
+    ) throws {
+        let first = try StoreContent.read(storeAt: direct, model: target, ignoring: ignoredProperties)
+        let second = try StoreContent.read(storeAt: stepwise, model: target, ignoring: ignoredProperties)
+        guard let difference = first.firstDifference(from: second) else { return }
+        var sourceKey: Int64?
+        var entity = difference.entity
+        if let key = difference.primaryKey, let chain = copied.first(where: { $0.destination == difference.entity }),
+            let position = first.objects[difference.entity]?.firstIndex(where: { $0.primaryKey == key })
+        {
+            // A copied entity keeps its rows' order: the n-th object is the n-th seeded row.
+            sourceKey = seeded.primaryKey(of: chain.source, row: position)
+            entity = chain.source == chain.destination ? chain.source : "\(chain.source) (now \(chain.destination))"
+        }
+        let object = difference.primaryKey.map { " for the object with Z_PK \($0)" } ?? ""
+        throw UpgradeMatrixFailure(
+            pair: pair, check: .pathIndependence, entity: entity, sourcePrimaryKey: sourceKey,
+            property: difference.property,
+            detail:
+                "upgrading all at once gives \(difference.first)\(object), \(path) gives \(difference.second)")
+    }
+}

@@ -1,0 +1,223 @@
+import Foundation
+import GRDB
+import StepwiseModel
+
+/// The value a seeded store gives each attribute of each row: a pure function of the seed,
+/// the concrete entity, the attribute, the row and, for unique values, the primary key.
+///
+/// Rows are spread deterministically, so that any 20 rows hold most edge cases:
+/// - even rows hold the type's edge cases (``SeededEdgeCases``) in turn, starting at a
+///   place that depends on the attribute, so two attributes don't line up;
+/// - odd rows hold ordinary random values;
+/// - every eighth row (row 3, 11, 19…) is nil when the attribute is optional, and the next
+///   one before it (row 7, 15…) holds the default value when the model gives one.
+///
+/// A value takes the attribute's `minValue` and `maxValue` into account (value bounds for
+/// numbers and dates, length bounds for text); NaN is only given to optional attributes,
+/// because SQLite stores it as NULL.
+///
+/// ```swift
+/// let values = SeededValues(seed: 7)
+/// let name = try values.value(of: attribute, entity: "Recipe", row: 3, primaryKey: 4)
+/// ```
+public struct SeededValues: Sendable {
+    /// The seed every value derives from.
+    public var seed: UInt64
+
+    /// Values for `seed`.
+    public init(seed: UInt64) {
+        self.seed = seed
+    }
+
+    /// The value row `row` (counting from 0) of the concrete entity `entity` holds for
+    /// `attribute`, as stored in its column: dates as seconds since 2001-01-01, Booleans as
+    /// 0 or 1, UUIDs as 16 bytes.
+    ///
+    /// - parameters:
+    ///   - isUnique: Whether the attribute must be unique across its table (it is part of a
+    ///     uniqueness constraint): the value is then derived from `primaryKey`, which is
+    ///     unique per table, and is never nil.
+    /// - throws: ``SeedingError`` when a unique value can't be made (a Boolean, or bounds
+    ///   narrower than the number of rows).
+    public func value(
+        of attribute: Attribute, entity: String, row: Int, primaryKey: Int64, isUnique: Bool = false
+    ) throws -> DatabaseValue {
+        let bounds = Bounds(attribute)
+        if isUnique {
+            return try uniqueValue(of: attribute, entity: entity, primaryKey: primaryKey, bounds: bounds)
+        }
+        let label = "\(entity).\(attribute.name)"
+        if attribute.isOptional && row % 8 == 3 { return .null }
+        if attribute.defaultValue != nil && row % 8 == 7 {
+            let value = Self.defaultValue(of: attribute)
+            if !value.isNull { return value }
+        }
+        var random = SplitMix64(seed: seed, label, row)
+        if row % 2 == 0 {
+            let edges = SeededEdgeCases.values(for: attribute.type).filter {
+                bounds.admits($0, type: attribute.type) && (attribute.isOptional || !Self.isNaN($0))
+            }
+            if !edges.isEmpty {
+                let start = Int(SplitMix64.hash(label) % UInt64(edges.count))
+                return edges[(row / 2 + start) % edges.count]
+            }
+        }
+        return ordinaryValue(of: attribute, entity: entity, bounds: bounds, random: &random)
+    }
+
+    /// An attribute's default value (`defaultValueString`) as a column value, or NULL, read
+    /// as Core Data reads it: `YES`/`NO` for numbers, seconds since 2001 for dates.
+    public static func defaultValue(of attribute: Attribute) -> DatabaseValue {
+        guard let text = attribute.defaultValue else { return .null }
+        switch attribute.type {
+        case .integer16, .integer32, .integer64, .boolean:
+            switch text.uppercased() {
+            case "YES", "TRUE": return 1.databaseValue
+            case "NO", "FALSE": return 0.databaseValue
+            default: return Int64(text).map(\.databaseValue) ?? Double(text).map { Int64($0).databaseValue } ?? .null
+            }
+        case .double, .float, .decimal, .date:
+            return Double(text).map(\.databaseValue) ?? .null
+        case .string, .uri:
+            return text.databaseValue
+        case .uuid, .binary, .transformable, .objectID:
+            return .null
+        }
+    }
+
+    // MARK: - Ordinary values
+
+    private static let words = [
+        "alpha", "bravo", "café", "delta", "écho", "foxtrot", "golf", "hôtel", "india", "juliett", "kilo", "lima",
+    ]
+
+    private func ordinaryValue(
+        of attribute: Attribute, entity: String, bounds: Bounds, random: inout SplitMix64
+    ) -> DatabaseValue {
+        switch attribute.type {
+        case .integer16, .integer32, .integer64:
+            let spread: Int64 =
+                attribute.type == .integer16 ? 1_000 : attribute.type == .integer32 ? 1_000_000 : 1 << 40
+            let (low, high) = bounds.integerRange(attribute.type, default: (-spread, spread))
+            return (low + Int64(random.next(below: Int(min(high - low, Int64(Int.max - 1))) + 1))).databaseValue
+        case .boolean:
+            return Int64(random.next(below: 2)).databaseValue
+        case .double, .float, .decimal, .date:
+            let spread = attribute.type == .date ? 3e9 : 1e6
+            let (low, high) = bounds.realRange(default: (-spread, spread))
+            var number = low + (high - low) * random.nextUnitDouble()
+            switch attribute.type {
+            case .float: number = Double(Float(number))
+            case .decimal: number = (number * 100).rounded() / 100
+            case .date: number = (number * 1000).rounded() / 1000
+            default: break
+            }
+            return min(max(number, low), high).databaseValue
+        case .string:
+            let text = "\(Self.words[random.next(below: Self.words.count)]) \(random.next(below: 10_000))"
+            return bounds.fitting(text).databaseValue
+        case .uri, .objectID:
+            let text =
+                "https://example.com/\(Self.words[random.next(below: Self.words.count)])/\(random.next(below: 10_000))"
+            return bounds.fitting(text).databaseValue
+        case .uuid:
+            return Self.bytes(of: Self.uuid(random.next(), random.next())).databaseValue
+        case .binary, .transformable:
+            let count = 1 + random.next(below: 64)
+            return Data((0..<count).map { _ in UInt8(truncatingIfNeeded: random.next()) }).databaseValue
+        }
+    }
+
+    // MARK: - Unique values
+
+    private func uniqueValue(
+        of attribute: Attribute, entity: String, primaryKey key: Int64, bounds: Bounds
+    ) throws -> DatabaseValue {
+        func unsatisfiable(_ reason: String) -> SeedingError {
+            SeedingError(.unsatisfiable(entity: entity, property: attribute.name, reason: reason))
+        }
+        switch attribute.type {
+        case .integer16, .integer32, .integer64:
+            let (low, high) = bounds.integerRange(attribute.type, default: nil)
+            let value: Int64
+            if bounds.isBounded {
+                value = low + key - 1
+            } else {
+                // The type's extremes first, then 0, 1, -1, 2, -2…
+                let offset = key - 3
+                value = key == 1 ? high : key == 2 ? low : (offset % 2 == 0 ? offset / 2 : -(offset + 1) / 2)
+            }
+            guard value >= low, value <= high else {
+                throw unsatisfiable("\(key) unique values don't fit between \(low) and \(high)")
+            }
+            return value.databaseValue
+        case .boolean:
+            guard key <= 2 else {
+                if attribute.isOptional { return .null }
+                throw unsatisfiable("a required Boolean takes only 2 unique values, and row \(key) needs a third")
+            }
+            return (key - 1).databaseValue
+        case .double, .float, .decimal, .date:
+            if bounds.isBounded {
+                let (low, high) = bounds.realRange(default: (0, 0))
+                let value = low + Double(key - 1)
+                guard value <= high else { throw unsatisfiable("\(key) unique values don't fit up to \(high)") }
+                return value.databaseValue
+            }
+            let extremes: (Double, Double) =
+                switch attribute.type {
+                case .date: (SeededEdgeCases.dates[0], SeededEdgeCases.dates[1])
+                case .decimal: (-1e20, 1e20)
+                default: (-.infinity, .infinity)
+                }
+            if key == 1 { return extremes.0.databaseValue }
+            if key == 2 { return extremes.1.databaseValue }
+            return (Double(key) * (attribute.type == .date ? 86_400 : 1) + 0.5).databaseValue
+        case .string, .uri, .objectID:
+            let edges = attribute.type == .string ? SeededEdgeCases.strings : SeededEdgeCases.uris
+            let suffix = attribute.type == .string ? " #\(key)" : "#\(key)"
+            let text = bounds.fittingUnique(edges[Int(key % Int64(edges.count))], suffix: suffix)
+            guard let text else { throw unsatisfiable("no unique text fits its length bounds") }
+            return text.databaseValue
+        case .uuid:
+            var random = SplitMix64(seed: seed, "\(entity).\(attribute.name)", Int(key))
+            return Self.bytes(of: Self.uuid(UInt64(bitPattern: key), random.next())).databaseValue
+        case .binary, .transformable:
+            var bytes = withUnsafeBytes(of: key.bigEndian) { Data($0) }
+            if key == 1 { return Data().databaseValue }
+            if key == 2 { bytes.append(Self.blob(count: 4_097, fill: 7)) }
+            return bytes.databaseValue
+        }
+    }
+
+    // MARK: - Helpers
+
+    /// `count` bytes of a deterministic pattern starting at `fill`.
+    public static func blob(count: Int, fill: UInt8) -> Data {
+        Data((0..<count).map { UInt8(truncatingIfNeeded: Int(fill) &+ $0 &* 31) })
+    }
+
+    /// A UUID's 16 bytes, as Core Data stores a UUID attribute.
+    public static func bytes(of uuid: UUID) -> Data {
+        withUnsafeBytes(of: uuid.uuid) { Data($0) }
+    }
+
+    /// A UUID made of two 64-bit numbers.
+    static func uuid(_ high: UInt64, _ low: UInt64) -> UUID {
+        var bytes = [UInt8](repeating: 0, count: 16)
+        for index in 0..<8 {
+            bytes[index] = UInt8(truncatingIfNeeded: high >> (56 - 8 * index))
+            bytes[8 + index] = UInt8(truncatingIfNeeded: low >> (56 - 8 * index))
+        }
+        return UUID(
+            uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9],
+                bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+            ))
+    }
+
+    static func isNaN(_ value: DatabaseValue) -> Bool {
+        if case .double(let number) = value.storage { return number.isNaN }
+        return false
+    }
+}

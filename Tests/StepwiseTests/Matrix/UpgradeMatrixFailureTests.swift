@@ -1,0 +1,178 @@
+import Foundation
+import GRDB
+import Stepwise
+import StepwiseMapping
+import StepwiseModel
+import StepwiseStore
+import StepwiseTesting
+import Testing
+
+/// Deliberately broken upgrades: each must fail its check, and the failure must name the
+/// pair, the entity, the seeded row and the property.
+@Suite("UpgradeMatrix: failures")
+struct UpgradeMatrixFailureTests {
+    /// The Recipes history with its mapping files from `Versions/`, and `stages` and `policies`.
+    func recipes(
+        stages: [MappingDirectory.StepKey: MigrationStage] = [:], policies: PolicyRegistry = SamplePolicies.registry
+    ) throws -> UpgradeMatrix {
+        let folder = Corpus.packageRoot.appendingPathComponent("Versions/Recipes.mappings")
+        let mappings = try MappingDirectory(contentsOf: folder, history: RecipesHistory.history).steps
+        return UpgradeMatrix(history: RecipesHistory.history, mappings: mappings, policies: policies, stages: stages)
+    }
+
+    func failureOf(_ body: () throws -> Void) -> UpgradeMatrixFailure? {
+        do {
+            try body()
+            return nil
+        } catch {
+            return error as? UpgradeMatrixFailure
+        }
+    }
+
+    @Test("a stage that rewrites a copied value fails the value check, naming the row and property")
+    func changedValue() throws {
+        let matrix = try recipes(stages: [
+            MappingDirectory.StepKey("Recipes 3", "Recipes 4"): MigrationStage(didMigrate: { db, _ in
+                try db.execute(sql: "UPDATE ZRECIPE SET ZNAME = 'tampered' WHERE Z_PK = 3")
+            })
+        ])
+        let pair = UpgradeMatrix.Pair(from: "Recipes 3", to: "Recipes 4")
+        let failure = try #require(failureOf { try matrix.check(pair) })
+        #expect(failure.check == .value)
+        #expect(failure.entity == "Recipe")
+        #expect(failure.sourcePrimaryKey == 3)
+        #expect(failure.property == "name")
+        #expect(
+            failure.description.hasPrefix(
+                "Recipes 3 → Recipes 4: value check failed for Recipe, source row Z_PK 3, property 'name': "))
+        #expect(failure.description.contains("the upgraded store holds \"tampered\""))
+        // Through the explicit step before it, the same row is still named by its seeded key.
+        let longer = try #require(
+            failureOf { try matrix.check(UpgradeMatrix.Pair(from: "Recipes 2", to: "Recipes 4")) })
+        #expect(longer.check == .value)
+        #expect(longer.property == "name")
+        #expect(longer.sourcePrimaryKey == 3)
+    }
+
+    @Test("a stage that deletes a copied row fails the row count check")
+    func lostRow() throws {
+        let matrix = try recipes(stages: [
+            MappingDirectory.StepKey("Recipes 3", "Recipes 4"): MigrationStage(didMigrate: { db, _ in
+                try db.execute(sql: "DELETE FROM ZUNITOFMEASURE WHERE Z_PK = 1")
+                try db.execute(sql: "UPDATE ZRECIPEINGREDIENT SET ZUNIT = NULL WHERE ZUNIT = 1")
+            })
+        ])
+        let failure = try #require(
+            failureOf { try matrix.check(UpgradeMatrix.Pair(from: "Recipes 3", to: "Recipes 4")) })
+        #expect(failure.check == .rowCount)
+        #expect(failure.entity == "UnitOfMeasure")
+        #expect(failure.description.contains("the seeded store has 20 rows, the upgraded store 19"))
+    }
+
+    @Test("a policy that throws on one row fails the upgrade, naming the entity, row and property")
+    func throwingPolicy() throws {
+        var policies = SamplePolicies.registry
+        policies.register("ChefNamePolicy") { ASCIINamePolicy() }
+        let matrix = try recipes(policies: policies)
+        let failure = try #require(failureOf { try matrix.check(UpgradeMatrix.Pair(from: "Recipes", to: "Recipes 4")) })
+        // The first chef whose seeded name isn't ASCII; Chef rows have keys 1, 2, 3…
+        let name = try #require(RecipesHistory.v1[entity: "Chef"]?.attribute(named: "name"))
+        let values = SeededValues(seed: UpgradeMatrix.defaultSeed)
+        let row = try #require(
+            try (0..<UpgradeMatrix.defaultRows).first { row in
+                let value = try values.value(of: name, entity: "Chef", row: row, primaryKey: Int64(row + 1))
+                return String.fromDatabaseValue(value)?.unicodeScalars.allSatisfy(\.isASCII) == false
+            })
+        #expect(failure.check == .upgrade)
+        #expect(failure.entity == "Chef")
+        #expect(failure.sourcePrimaryKey == Int64(row + 1))
+        #expect(failure.property == "name")
+        #expect(
+            failure.description.contains(
+                "Recipes → Recipes 4: upgrade failed for Chef, source row Z_PK \(row + 1), property 'name'"))
+        #expect(failure.description.contains("only ASCII names"))
+    }
+
+    @Test("a policy whose values differ on every run fails path independence, unless the property is ignored")
+    func pathDependentPolicy() throws {
+        let history = VersionHistory([TicketHistory.v1, TicketHistory.v2, TicketHistory.v3])
+        var policies = PolicyRegistry()
+        policies.register("SerialPolicy") { SerialPolicy() }
+        let mapping = MappingModel(
+            from: "Tickets", to: "Tickets 2",
+            entityMappings: [
+                EntityMapping(
+                    kind: .custom, source: "Ticket", destination: "Ticket", policyName: "SerialPolicy",
+                    attributeMappings: [PropertyMapping("title", .source("title"))])
+            ])
+        let mappings = [MappingDirectory.StepKey("Tickets", "Tickets 2"): [mapping]]
+        let pair = UpgradeMatrix.Pair(from: "Tickets", to: "Tickets 3")
+        let matrix = UpgradeMatrix(history: history, mappings: mappings, policies: policies)
+        let failure = try #require(failureOf { try matrix.check(pair) })
+        #expect(failure.check == .pathIndependence)
+        #expect(failure.entity == "Ticket")
+        #expect(failure.property == "serial")
+        #expect(failure.description.contains("stopping at Tickets 2 gives"))
+
+        let ignoring = UpgradeMatrix(
+            history: history, mappings: mappings, policies: policies, ignoring: ["Ticket.serial"])
+        let result = try ignoring.check(pair)
+        #expect(result.pathsCompared == 2)
+    }
+
+    @Test("a pair outside the matrix is refused")
+    func unknownPair() throws {
+        let matrix = UpgradeMatrix(history: RecipesHistory.history)
+        // Without mapping files only the inferable step is left.
+        #expect(matrix.cases.map(\.description) == ["Recipes 3 → Recipes 4"])
+        #expect(matrix.unreachable.count == 5)
+        let failure = try #require(failureOf { try matrix.check(UpgradeMatrix.Pair(from: "Recipes", to: "Recipes 2")) })
+        #expect(failure.check == .plan)
+        #expect(failure.description.contains("Recipes to Recipes 2.json"))
+    }
+}
+
+/// Recipes 1 → 2's chef-name functions, refusing names that aren't ASCII.
+final class ASCIINamePolicy: EntityMigrationPolicy {
+    override func function(named selector: String, arguments: [MappingValue], manager: MigrationManager) throws
+        -> MappingValue
+    {
+        guard let name = arguments.first?.stringValue else { return .null }
+        guard name.unicodeScalars.allSatisfy(\.isASCII) else {
+            throw MappingError(.invalidValue("only ASCII names can be split"), property: "name")
+        }
+        let parts = name.split(separator: " ", maxSplits: 1)
+        return .string(selector == "firstNameOf:" ? parts.first.map(String.init) ?? "" : parts.dropFirst().joined())
+    }
+}
+
+/// Gives every ticket a fresh serial: a different value on every run.
+final class SerialPolicy: EntityMigrationPolicy {
+    override func createDestinationInstances(
+        forSource source: StoredObject, in mapping: EntityMapping, manager: MigrationManager
+    ) throws {
+        let ticket = try manager.createDestinationInstance(forSource: source, in: mapping, policy: self)
+        try manager.destination.update(ticket, ["serial": UUID().uuidString])
+    }
+}
+
+/// Tickets gain a serial number (an explicit step with a policy), then an optional note
+/// (an inferred step).
+enum TicketHistory {
+    static let v1 = ObjectModel("Tickets") {
+        Entity("Ticket") { Attribute("title", .string) }
+    }
+    static let v2 = ObjectModel("Tickets 2") {
+        Entity("Ticket") {
+            Attribute("serial", .string)
+            Attribute("title", .string)
+        }
+    }
+    static let v3 = ObjectModel("Tickets 3") {
+        Entity("Ticket") {
+            Attribute("note", .string)
+            Attribute("serial", .string)
+            Attribute("title", .string)
+        }
+    }
+}
