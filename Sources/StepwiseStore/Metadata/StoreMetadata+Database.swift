@@ -30,6 +30,11 @@ extension StoreMetadata {
         guard let plistData = plist else {
             throw StoreError(path: path, kind: .invalidMetadata("Z_PLIST is NULL"))
         }
+        // PropertyListSerialization crashes, on Linux, on a binary list holding a set.
+        if BinaryPropertyListScan.containsSet(plistData) {
+            let reason = "Z_PLIST is not a dictionary of property-list values (it holds a set)"
+            throw StoreError(path: path, kind: .invalidMetadata(reason))
+        }
         let decoded: Any
         do {
             decoded = try PropertyListSerialization.propertyList(from: plistData, options: [], format: nil)
