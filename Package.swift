@@ -90,6 +90,21 @@ let package = Package(
             ],
             path: "Scripts/Benchmarks"
         ),
+        // Fuzz targets (issue 5): `Scripts/fuzz TARGET` builds each with libFuzzer and
+        // AddressSanitizer (`-sanitize=fuzzer,address -DFUZZING`, in .build-fuzz). A normal build
+        // compiles them without instrumentation into replay tools (`fuzz-model FILE|DIR…` runs
+        // each input once), so they are type-checked with the rest. Not products.
+        // CLibFuzzer only declares libFuzzer's LLVMFuzzerRunDriver: nothing to link.
+        .systemLibrary(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"),
+        .target(name: "FuzzDriver", dependencies: ["CLibFuzzer"], path: "Fuzz/Driver"),
+        .executableTarget(name: "fuzz-model", dependencies: ["FuzzDriver", "StepwiseModel"], path: "Fuzz/Model"),
+        .executableTarget(
+            name: "fuzz-mapping", dependencies: ["FuzzDriver", "StepwiseModel", "StepwiseMapping"],
+            path: "Fuzz/Mapping"),
+        .executableTarget(
+            name: "fuzz-expression", dependencies: ["FuzzDriver", "StepwiseMapping"], path: "Fuzz/Expression"),
+        .executableTarget(
+            name: "fuzz-metadata", dependencies: ["FuzzDriver", "StepwiseStore"], path: "Fuzz/Metadata"),
         .testTarget(
             name: "StepwiseModelTests",
             dependencies: [

@@ -475,6 +475,34 @@ struct XcodeModelReaderTests {
         #expect(reason.hasPrefix("not well-formed XML"))
     }
 
+    /// Found by `Scripts/fuzz model`: XMLParser accepts these without an error, and the
+    /// XMLDocument the reader used to build then crashed on libxml2's NULL document.
+    @Test(
+        "A contents file without any element is malformed, not a crash",
+        arguments: [Data(), Data([0]), Data([0xEF, 0xBB, 0xBF])])
+    func fileWithoutElementIsMalformed(_ data: Data) {
+        let expected = XcodeModelError(path: "/x/contents", kind: .malformed("not well-formed XML (no root element)"))
+        #expect(throws: expected) {
+            try XcodeModelReader.parse(data, versionName: "M", path: "/x/contents")
+        }
+    }
+
+    /// Found by `Scripts/fuzz model`: on Linux, XMLParser trapped on an element name that is
+    /// not UTF-8 (libxml2 falls back to Latin-1 and hands it the raw bytes).
+    @Test(
+        "A contents file that is not UTF-8 is malformed, naming the first bad byte",
+        arguments: [
+            (Data([0x3C, 0xFF, 0xFF, 0x00]), 1),
+            (Data(#"<model><entity name="Caf"#.utf8) + Data([0xE9]) + Data(#""/></model>"#.utf8), 24),
+            (Data([0xFE, 0xFF, 0x00, 0x3C]), 0),
+        ])
+    func nonUTF8FileIsMalformed(_ data: Data, offset: Int) {
+        let reason = "not UTF-8 at byte offset \(offset) (Xcode writes model files in UTF-8)"
+        #expect(throws: XcodeModelError(path: "/x/contents", kind: .malformed(reason))) {
+            try XcodeModelReader.parse(data, versionName: "M", path: "/x/contents")
+        }
+    }
+
     @Test("XML whose root is not <model> is malformed")
     func wrongRootElementIsMalformed() {
         let error = #expect(throws: XcodeModelError.self) {

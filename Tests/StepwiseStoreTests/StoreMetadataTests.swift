@@ -179,6 +179,40 @@ struct StoreMetadataTests {
         #expect(error.path == "/tmp/x.sqlite")
     }
 
+    /// Found by `Scripts/fuzz metadata`: on Linux, PropertyListSerialization crashed the process
+    /// on a binary property list holding a set (a mutated Moody store's `Z_PLIST`, whose top-level
+    /// dictionary marker became a set's). Both reads now refuse it.
+    @Test(
+        "A Z_PLIST holding a set is invalid metadata, not a crash",
+        arguments: [
+            // The fuzzer's input: Core Data's keys and values, in a set instead of a dictionary.
+            "YnBsaXN0MDDGAQIDBAUGBwkKCw4HXxAeTlNTdG9yZU1vZGVsVmVyc2lvbklkZW50aWZpZXJzW05TU3RvcmVUeXBlXxASX05TQXV0b1ZhY3V1"
+                + "bUxldmVsXxAZTlNTdG9yZU1vZGVsVmVyc2lvbkhhc2hlc18QHU5TUGVyc2lzdGVuY2VGcmFtZXdvcmtWZXJzaW9uXxAgTlNTdG9yZU1vZGVs"
+                + "VmVyc2lvbkhhc2hlc1ZlcnNpb26hCFBWU1FMaXRlUTLRDA1UUG9zdE8QIH8WUHRnvuHTe4wBKCqMqafhQTRPveBqxygCEdSXMfsSEQNPEAMI"
+                + "FTZCV3OTtri5wMLFyu3wAAAAAAAAAQEAAAAAAAAAEAAAAAAAAAAAAAAAAAAAAPI=",
+            // {"NSStoreType": {"SQLite"}}: a set as a value.
+            "YnBsaXN0MDDRAQJbTlNTdG9yZVR5cGXBA1ZTUUxpdGUICxcZAAAAAAAAAQEAAAAAAAAABAAAAAAAAAAAAAAAAAAAACA=",
+        ])
+    func setInPropertyListIsInvalidMetadata(_ base64: String) throws {
+        let plist = try #require(Data(base64Encoded: base64))
+        let directory = try TemporaryDirectory()
+        let url = directory.path("set.sqlite")
+        let dbQueue = try DatabaseQueue(path: url.path)
+        try dbQueue.write { db in
+            try db.execute(sql: StoreLayout.metadataTable.createStatement)
+            try db.execute(
+                sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, 'U', ?)", arguments: [plist])
+        }
+        let error = try #require(throws: StoreError.self) {
+            try dbQueue.read { db in try StoreMetadata.read(from: db, path: url.path) }
+        }
+        try dbQueue.close()
+        #expect(error.kind == .invalidMetadata("Z_PLIST is not a dictionary of property-list values (it holds a set)"))
+        #expect(error.path == url.path)
+        // The immutable read of an app's launch check answers "unknown" the same way.
+        #expect(StoreMetadata.readFromMainFile(at: url) == nil)
+    }
+
     @Test(arguments: [
         ("no row", nil as Data?, "Z_METADATA has no row for version 1"),
         ("garbage", Data("not a plist at all".utf8), "Z_PLIST is not a property list"),

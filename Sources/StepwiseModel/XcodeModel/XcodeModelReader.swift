@@ -41,25 +41,36 @@ public enum XcodeModelReader {
     public static func parse(_ data: Data, versionName: String, path: String = "<memory>") throws(XcodeModelError)
         -> ObjectModel
     {
-        // swift-corelibs-foundation's XMLDocument always parses in libxml2's recovery mode, so
-        // on Linux it accepts truncated files and mismatched tags. XMLParser still reports those
-        // errors: check well-formedness with it first.
-        let checker = XMLParser(data: data)
-        if !checker.parse() || checker.parserError != nil {
-            let code = (checker.parserError as NSError?)?.code ?? 0
+        // One pass of XMLParser builds the element tree. XMLDocument is not used: on Linux
+        // (swift-corelibs-foundation) every node it makes from parsed data retains itself and
+        // its document, so each document read leaked whole; it parses in libxml2's recovery
+        // mode, accepting truncated files and mismatched tags; and it crashes instead of
+        // throwing on a file with no element (empty, or a NUL byte). XMLParser reports those
+        // errors, and "no root element" is checked below.
+        //
+        // XMLParser itself traps (a force-unwrap in swift-corelibs-foundation) when libxml2
+        // hands it a name that is not UTF-8, which libxml2 does after falling back to Latin-1
+        // on a byte that is not UTF-8 (`<\u{FF}…`). Xcode writes model files in UTF-8, so
+        // anything else is refused before parsing.
+        if let offset = firstNonUTF8Offset(in: data) {
+            throw XcodeModelError(
+                path: path, kind: .malformed("not UTF-8 at byte offset \(offset) (Xcode writes model files in UTF-8)"))
+        }
+        let parser = XMLParser(data: data)
+        let builder = ElementTreeBuilder()
+        parser.delegate = builder
+        if !parser.parse() || parser.parserError != nil {
+            let code = (parser.parserError as NSError?)?.code ?? 0
             throw XcodeModelError(
                 path: path,
                 kind: .malformed(
-                    "not well-formed XML (XML parser error \(code) at line \(checker.lineNumber), column \(checker.columnNumber))"
+                    "not well-formed XML (XML parser error \(code) at line \(parser.lineNumber), column \(parser.columnNumber))"
                 ))
         }
-        let document: XMLDocument
-        do {
-            document = try XMLDocument(data: data, options: [])
-        } catch {
-            throw XcodeModelError(path: path, kind: .malformed("not well-formed XML (\(error.localizedDescription))"))
+        guard let root = builder.root else {
+            throw XcodeModelError(path: path, kind: .malformed("not well-formed XML (no root element)"))
         }
-        guard let root = document.rootElement(), root.name == "model" else {
+        guard root.name == "model" else {
             throw XcodeModelError(path: path, kind: .malformed("the root element is not <model>"))
         }
         let reader = ElementReader(path: path)
@@ -67,9 +78,71 @@ public enum XcodeModelReader {
         for element in root.elements(forName: "entity") {
             entities.append(try reader.entity(element))
         }
-        let identifier = root.attribute(forName: "userDefinedModelVersionIdentifier")?.stringValue
+        let identifier = root.string("userDefinedModelVersionIdentifier")
         let identifiers = identifier.map { $0.isEmpty ? [] : [$0] } ?? []
         return ObjectModel(versionName, versionIdentifiers: identifiers, entities: entities)
+    }
+
+    /// The offset of the first byte that doesn't start a valid UTF-8 sequence, nil when all of
+    /// `data` is UTF-8.
+    private static func firstNonUTF8Offset(in data: Data) -> Int? {
+        var decoder = UTF8()
+        var bytes = data.makeIterator()
+        var offset = 0
+        while true {
+            switch decoder.decode(&bytes) {
+            case .scalarValue(let scalar): offset += UTF8.width(scalar)
+            case .emptyInput: return nil
+            case .error: return offset
+            }
+        }
+    }
+}
+
+/// An element of a `contents` file: its name, attributes and child elements. The model format
+/// keeps everything in attributes, so text is not kept.
+private struct ModelElement {
+    var name: String
+    var attributes: [String: String]
+    var children: [ModelElement] = []
+
+    /// The child elements named `name`, in document order.
+    func elements(forName name: String) -> [ModelElement] {
+        children.filter { $0.name == name }
+    }
+
+    /// The attribute's value, nil when the attribute is absent.
+    func string(_ name: String) -> String? {
+        attributes[name]
+    }
+
+    /// Whether the attribute is `YES`, as Xcode writes booleans.
+    func flag(_ name: String) -> Bool {
+        string(name) == "YES"
+    }
+}
+
+/// Builds the ``ModelElement`` tree from XMLParser's events.
+private final class ElementTreeBuilder: NSObject, XMLParserDelegate {
+    /// The document's element once parsing ends; nil when it has none.
+    private(set) var root: ModelElement?
+    /// The open elements, outermost first.
+    private var open: [ModelElement] = []
+
+    func parser(
+        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
+        open.append(ModelElement(name: elementName, attributes: attributes))
+    }
+
+    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
+        guard let element = open.popLast() else { return }
+        if open.isEmpty {
+            root = element
+        } else {
+            open[open.count - 1].children.append(element)
+        }
     }
 }
 
@@ -77,7 +150,7 @@ public enum XcodeModelReader {
 private struct ElementReader {
     let path: String
 
-    func entity(_ element: XMLElement) throws(XcodeModelError) -> Entity {
+    func entity(_ element: ModelElement) throws(XcodeModelError) -> Entity {
         let name = try required(element, "name")
         var entity = Entity(
             name,
@@ -112,7 +185,7 @@ private struct ElementReader {
         return entity
     }
 
-    func attribute(_ element: XMLElement, entity: String) throws(XcodeModelError) -> Attribute {
+    func attribute(_ element: ModelElement, entity: String) throws(XcodeModelError) -> Attribute {
         let name = try required(element, "name")
         let typeName = element.string("attributeType")
         guard let typeName, let type = AttributeType(rawValue: typeName) else {
@@ -138,7 +211,7 @@ private struct ElementReader {
             userInfo: userInfo(element))
     }
 
-    func relationship(_ element: XMLElement, entity: String) throws(XcodeModelError) -> Relationship {
+    func relationship(_ element: ModelElement, entity: String) throws(XcodeModelError) -> Relationship {
         let name = try required(element, "name")
         guard let destination = element.string("destinationEntity") else {
             throw XcodeModelError(
@@ -169,7 +242,7 @@ private struct ElementReader {
             userInfo: userInfo(element))
     }
 
-    private func count(_ element: XMLElement, _ attribute: String, entity: String) throws(XcodeModelError) -> Int? {
+    private func count(_ element: ModelElement, _ attribute: String, entity: String) throws(XcodeModelError) -> Int? {
         guard let text = element.string(attribute) else { return nil }
         guard let value = Int(text), value >= 0 else {
             throw XcodeModelError(
@@ -181,7 +254,7 @@ private struct ElementReader {
         return value
     }
 
-    private func userInfo(_ element: XMLElement) -> [String: String] {
+    private func userInfo(_ element: ModelElement) -> [String: String] {
         var info: [String: String] = [:]
         for entry in element.elements(forName: "userInfo").flatMap({ $0.elements(forName: "entry") }) {
             if let key = entry.string("key") { info[key] = entry.string("value") ?? "" }
@@ -189,21 +262,11 @@ private struct ElementReader {
         return info
     }
 
-    private func required(_ element: XMLElement, _ attribute: String) throws(XcodeModelError) -> String {
+    private func required(_ element: ModelElement, _ attribute: String) throws(XcodeModelError) -> String {
         guard let value = element.string(attribute), !value.isEmpty else {
             throw XcodeModelError(
-                path: path, kind: .invalidValue(element: "<\(element.name ?? "?")>", attribute: attribute, value: nil))
+                path: path, kind: .invalidValue(element: "<\(element.name)>", attribute: attribute, value: nil))
         }
         return value
-    }
-}
-
-extension XMLElement {
-    fileprivate func string(_ name: String) -> String? {
-        attribute(forName: name)?.stringValue
-    }
-
-    fileprivate func flag(_ name: String) -> Bool {
-        string(name) == "YES"
     }
 }

@@ -26,9 +26,24 @@ extension StoreMetadata {
     }
 
     /// Decodes a `Z_METADATA` row's `Z_PLIST` blob.
-    static func decode(plist: Data?, uuid: String?, path: String) throws(StoreError) -> StoreMetadata {
+    ///
+    /// SPI for the metadata fuzz target (`Fuzz/Metadata`), which feeds it blobs without a store:
+    /// `@_spi(Fuzzing) import StepwiseStore`. Everyone else reads metadata with
+    /// ``read(from:path:)`` or ``readFromMainFile(at:)``.
+    /// - parameters:
+    ///   - plist: `Z_PLIST`; nil when the column is NULL.
+    ///   - uuid: `Z_UUID`; when nil, the list's own `NSStoreUUID` is used.
+    ///   - path: The store's path, named in errors.
+    /// - throws: ``StoreError`` with kind ``StoreError/Kind/invalidMetadata(_:)``.
+    @_spi(Fuzzing)
+    public static func decode(plist: Data?, uuid: String?, path: String) throws(StoreError) -> StoreMetadata {
         guard let plistData = plist else {
             throw StoreError(path: path, kind: .invalidMetadata("Z_PLIST is NULL"))
+        }
+        // PropertyListSerialization crashes, on Linux, on a binary list holding a set.
+        if BinaryPropertyListScan.containsSet(plistData) {
+            let reason = "Z_PLIST is not a dictionary of property-list values (it holds a set)"
+            throw StoreError(path: path, kind: .invalidMetadata(reason))
         }
         let decoded: Any
         do {
