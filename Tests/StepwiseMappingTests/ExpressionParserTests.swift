@@ -1,3 +1,4 @@
+import Foundation
 import StepwiseMapping
 import Testing
 
@@ -336,8 +337,72 @@ struct ExpressionParserTests {
         #expect(message.contains(example.message), "\(message)")
     }
 
+    /// Found by probing the expression fuzz target with long inputs: a few thousand `(` (or
+    /// `NOT`, `{`, `FUNCTION(`) overflowed the stack and crashed the process.
+    @Test(
+        "Nesting deeper than maximumNesting is a syntax error, not a stack overflow",
+        arguments: [
+            (String(repeating: "(", count: 10_000) + "a == 1" + String(repeating: ")", count: 10_000), true, 33),
+            (String(repeating: "NOT ", count: 10_000) + "a == 1", true, 129),
+            (String(repeating: "{", count: 10_000) + String(repeating: "}", count: 10_000), false, 33),
+            // Each `FUNCTION($source, "f:", ` is 24 scalars; the 32nd one's target is level 33.
+            (
+                String(repeating: #"FUNCTION($source, "f:", "#, count: 2_000) + "1"
+                    + String(repeating: ")", count: 2_000),
+                false, 1 + 31 * 24 + 9
+            ),
+        ])
+    func deepNestingIsASyntaxError(_ text: String, isPredicate: Bool, column: Int) {
+        let message =
+            "nested more than 32 levels deep (parentheses, NOT, lists and FUNCTION arguments); "
+            + "split the condition or move it into an entity policy"
+        #expect(ExpressionParser.maximumNesting == 32)
+        #expect(throws: MappingError(.syntax(message: message, line: 1, column: column))) {
+            if isPredicate {
+                _ = try ExpressionParser.parsePredicate(text)
+            } else {
+                _ = try ExpressionParser.parseExpression(text)
+            }
+        }
+    }
+
+    @Test("The deepest nesting allowed parses on a 512 KiB thread stack")
+    func deepestAllowedNestingFitsASmallStack() throws {
+        // 28 parentheses put the innermost comparison at level 29, its list at 30 and the `1`
+        // inside the inner list at 32: the limit.
+        let predicate = String(repeating: "(", count: 28) + "a == {{1}}" + String(repeating: ")", count: 28)
+        let tooDeep = "(" + predicate + ")"
+        let outcome = ThreadOutcome()
+        let thread = Thread {
+            outcome.set(
+                (try? ExpressionParser.parsePredicate(predicate)) != nil,
+                (try? ExpressionParser.parsePredicate(tooDeep)) == nil)
+        }
+        thread.stackSize = 512 * 1024
+        thread.start()
+        #expect(outcome.wait() == (true, true))
+    }
+
     @Test func syntaxErrorDescriptionNamesThePlace() throws {
         let error = #expect(throws: MappingError.self) { try ExpressionParser.parsePredicate("a ==") }
         #expect(error?.description == "syntax error at line 1, column 5: expected an expression, found end of input")
+    }
+}
+
+/// What a parse on another thread found, handed back to the test.
+private final class ThreadOutcome: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var value = (false, false)
+
+    /// Records the outcome; called once, on the other thread.
+    func set(_ first: Bool, _ second: Bool) {
+        value = (first, second)
+        done.signal()
+    }
+
+    /// Waits for ``set(_:_:)``; the semaphore orders the write before this read.
+    func wait() -> (Bool, Bool) {
+        done.wait()
+        return value
     }
 }

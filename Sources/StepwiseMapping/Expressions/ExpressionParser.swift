@@ -19,10 +19,22 @@
 /// Every error is a ``MappingError`` of kind ``MappingError/Kind/syntax(message:line:column:)``
 /// whose 1-based line and column point at the offending token (columns count Unicode scalars),
 /// and whose message says what was expected there.
+///
+/// Parentheses, `NOT`, lists and `FUNCTION` arguments nest at most ``maximumNesting`` levels deep.
 public struct ExpressionParser {
+    /// How deep parentheses, `NOT`s, lists `{…}` and `FUNCTION` arguments may nest, together.
+    ///
+    /// The parser recurses once per level, so without a limit a text of a few thousand `(`
+    /// overflowed the stack and crashed the process (found by `Scripts/fuzz expression`). Real
+    /// mapping expressions nest a few levels; 32 levels stay well inside a 512 KiB thread stack,
+    /// the smallest a secondary thread gets on Apple platforms, even in a debug build.
+    public static let maximumNesting = 32
+
     private var lexer: ExpressionLexer
     /// The next token, not yet consumed.
     private var current: ExpressionToken
+    /// The levels of nesting open at ``current``.
+    private var depth = 0
 
     private init(_ text: String) throws(MappingError) {
         lexer = ExpressionLexer(text)
@@ -74,6 +86,9 @@ public struct ExpressionParser {
 
     /// `NOT not | primary`: NOT binds tightest, to the next comparison or parenthesized group.
     private mutating func notPredicate() throws(MappingError) -> Predicate {
+        // Every cycle of predicate recursion (a parenthesized group, a NOT) passes here.
+        try enterNesting()
+        defer { depth -= 1 }
         if current.isKeyword("NOT") || current.isSymbol("!") {
             try advance()
             return .not(try notPredicate())
@@ -171,6 +186,9 @@ public struct ExpressionParser {
     // MARK: - Expressions
 
     private mutating func expression() throws(MappingError) -> Expression {
+        // Every cycle of expression recursion (a list element, a FUNCTION argument) passes here.
+        try enterNesting()
+        defer { depth -= 1 }
         let token = current
         switch token.kind {
         case .variable(let name):
@@ -314,6 +332,16 @@ public struct ExpressionParser {
 
     private mutating func advance() throws(MappingError) {
         current = try lexer.next()
+    }
+
+    /// Opens one level of nesting at ``current``, or throws past ``maximumNesting``.
+    private mutating func enterNesting() throws(MappingError) {
+        guard depth < Self.maximumNesting else {
+            throw Self.error(
+                "nested more than \(Self.maximumNesting) levels deep (parentheses, NOT, lists and FUNCTION "
+                    + "arguments); split the condition or move it into an entity policy", at: current)
+        }
+        depth += 1
     }
 
     private mutating func expectClosing(
