@@ -503,6 +503,34 @@ struct XcodeModelReaderTests {
         }
     }
 
+    /// Found by `Scripts/fuzz model`: on Linux, XMLParser with a delegate crashed on a
+    /// processing instruction without data (`<?x?>`); its DTD callbacks force-unwrap too.
+    @Test(
+        "Processing instructions and document type declarations are malformed",
+        arguments: [
+            (#"<model><?x?></model>"#, "a processing instruction at byte offset 7"),
+            (#"<?xml version="1.0"?><?xml-stylesheet?><model/>"#, "a processing instruction at byte offset 21"),
+            (#"<?xml-x?><model/>"#, "a processing instruction at byte offset 0"),
+            (#"<!DOCTYPE model [<!ENTITY e "x">]><model name="&e;"/>"#, "a document type declaration at byte offset 0"),
+        ])
+    func processingInstructionsAndDTDsAreMalformed(_ xml: String, _ what: String) {
+        let expected = XcodeModelError(
+            path: "/x/contents", kind: .malformed("\(what) (Xcode writes none in a model file)"))
+        #expect(throws: expected) {
+            try XcodeModelReader.parse(Data(xml.utf8), versionName: "M", path: "/x/contents")
+        }
+    }
+
+    @Test("Comments and CDATA may hold what looks like markup")
+    func commentsAndCDATAAreSkipped() throws {
+        let xml = """
+            \u{FEFF}<?xml version="1.0" encoding="UTF-8"?>
+            <!-- <?not a pi?> <!DOCTYPE no> --><model><![CDATA[<?x?><!x>]]><entity name="A"/></model>
+            """
+        let model = try XcodeModelReader.parse(Data(xml.utf8), versionName: "M", path: "p")
+        #expect(model.entities.map(\.name) == ["A"])
+    }
+
     @Test("XML whose root is not <model> is malformed")
     func wrongRootElementIsMalformed() {
         let error = #expect(throws: XcodeModelError.self) {

@@ -56,6 +56,15 @@ public enum XcodeModelReader {
             throw XcodeModelError(
                 path: path, kind: .malformed("not UTF-8 at byte offset \(offset) (Xcode writes model files in UTF-8)"))
         }
+        //
+        // With a delegate set, XMLParser also crashes on a processing instruction without data
+        // (`<?x?>`: it takes the length of libxml2's NULL), and its DTD callbacks force-unwrap
+        // what libxml2 hands them. Xcode writes neither, so both are refused before parsing.
+        if let (offset, what) = firstUnsupportedMarkup(in: data) {
+            throw XcodeModelError(
+                path: path,
+                kind: .malformed("\(what) at byte offset \(offset) (Xcode writes none in a model file)"))
+        }
         let parser = XMLParser(data: data)
         let builder = ElementTreeBuilder()
         parser.delegate = builder
@@ -81,6 +90,52 @@ public enum XcodeModelReader {
         let identifier = root.string("userDefinedModelVersionIdentifier")
         let identifiers = identifier.map { $0.isEmpty ? [] : [$0] } ?? []
         return ObjectModel(versionName, versionIdentifiers: identifiers, entities: entities)
+    }
+
+    /// The first processing instruction (other than the XML declaration that may open the file)
+    /// or document type declaration, outside comments and CDATA sections; nil when there is none.
+    ///
+    /// `<` can't appear in an attribute value, so outside comments and CDATA every `<` opens
+    /// markup. An unterminated comment or section ends the scan; XMLParser reports it.
+    private static func firstUnsupportedMarkup(in data: Data) -> (offset: Int, what: String)? {
+        let bytes = [UInt8](data)
+        func starts(_ text: [UInt8], at index: Int) -> Bool {
+            bytes[index...].starts(with: text)
+        }
+        func end(of terminator: [UInt8], from index: Int) -> Int {
+            var index = index
+            while index < bytes.count, !starts(terminator, at: index) { index += 1 }
+            return min(index + terminator.count, bytes.count)
+        }
+        let declaration = Array("<?xml".utf8)
+        var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        // `<?xml` then white space: the declaration, not a processing instruction `<?xml-…?>`.
+        let afterDeclaration = index + declaration.count
+        if starts(declaration, at: index), afterDeclaration < bytes.count,
+            [0x20, 0x09, 0x0D, 0x0A].contains(bytes[afterDeclaration])
+        {
+            index = end(of: Array("?>".utf8), from: afterDeclaration)
+        }
+        let comment = Array("<!--".utf8)
+        let cdata = Array("<![CDATA[".utf8)
+        while index < bytes.count {
+            guard bytes[index] == UInt8(ascii: "<"), index + 1 < bytes.count else {
+                index += 1
+                continue
+            }
+            if starts(comment, at: index) {
+                index = end(of: Array("-->".utf8), from: index + comment.count)
+            } else if starts(cdata, at: index) {
+                index = end(of: Array("]]>".utf8), from: index + cdata.count)
+            } else if bytes[index + 1] == UInt8(ascii: "?") {
+                return (index, "a processing instruction")
+            } else if bytes[index + 1] == UInt8(ascii: "!") {
+                return (index, "a document type declaration")
+            } else {
+                index += 1
+            }
+        }
+        return nil
     }
 
     /// The offset of the first byte that doesn't start a valid UTF-8 sequence, nil when all of
