@@ -226,6 +226,11 @@ struct ExpressionParserTests {
         .aggregate([.source("a"), .constant(.array([1, 2]))]),
         .function(
             target: .variable(.manager), selector: "a:b:", arguments: [.constant(.null), .source("x", "@count")]),
+        // Found by the expression fuzz target's round-trip oracle: `#1a` was written `SELF.1a`.
+        .evaluatedObject("1a"),
+        .evaluatedObject("name", "2nd"),
+        .source("1", "@count"),
+        .keyPath(root: .destination, path: ["0"]),
     ]
 
     @Test(arguments: builtExpressions)
@@ -236,6 +241,8 @@ struct ExpressionParserTests {
     @Test func descriptionsReadLikeCoreData() {
         #expect(Expression.evaluatedObject("chef", "name").description == "chef.name")
         #expect(Expression.evaluatedObject("in").description == "SELF.in")
+        #expect(Expression.evaluatedObject("1a").description == "SELF.#1a")
+        #expect(Expression.source("x", "9").description == "$source.x.#9")
         #expect(
             Predicate.or([.and([Self.test("a", 1), Self.test("b", 2)]), .not(.or([Self.test("c", 3)]))]).description
                 == "(a == 1 AND b == 2) OR NOT (c == 3)")

@@ -57,13 +57,14 @@ public indirect enum Expression: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .keyPath(.evaluatedObject, let path):
+            let components = path.map(Self.keyDescription)
             // A bare key path reads best (`name == "x"`); a reserved word can't start one.
             guard let first = path.first, ExpressionParser.isPlainIdentifier(first) else {
-                return ([ExpressionVariable.evaluatedObject.description] + path).joined(separator: ".")
+                return ([ExpressionVariable.evaluatedObject.description] + components).joined(separator: ".")
             }
-            return path.joined(separator: ".")
+            return components.joined(separator: ".")
         case .keyPath(let root, let path):
-            return ([root.description] + path).joined(separator: ".")
+            return ([root.description] + path.map(Self.keyDescription)).joined(separator: ".")
         case .constant(let value):
             return value.literalDescription
         case .function(let target, let selector, let arguments):
@@ -73,6 +74,18 @@ public indirect enum Expression: Sendable, Hashable, CustomStringConvertible {
         case .aggregate(let elements):
             return "{\(elements.map(\.description).joined(separator: ", "))}"
         }
+    }
+}
+
+extension Expression {
+    /// One key-path component as the parser reads it after a dot: a key that doesn't start
+    /// like a word (`1a`, a key only a `#` can introduce) keeps its `#`; keywords need none
+    /// there, and collection operators (`@count`) are written as they are.
+    static func keyDescription(_ key: String) -> String {
+        guard let first = key.unicodeScalars.first, first != "@", !ExpressionLexer.isWordStart(first) else {
+            return key
+        }
+        return "#" + key
     }
 }
 
