@@ -44,6 +44,9 @@ struct WideningSample: Sendable, CustomTestStringConvertible {
         WideningSample(.double, .string, 1.0.databaseValue, "1.0".databaseValue),
         WideningSample(.double, .string, 0.1.databaseValue, "0.1".databaseValue),
         WideningSample(.double, .string, (0.1 + 0.2).databaseValue, "0.30000000000000004".databaseValue),
+        WideningSample(.double, .string, (1.0 / 3).databaseValue, "0.3333333333333333".databaseValue),
+        WideningSample(
+            .double, .string, Double.greatestFiniteMagnitude.databaseValue, "1.7976931348623157e+308".databaseValue),
         WideningSample(.float, .string, Double(Float(0.1)).databaseValue, "0.10000000149011612".databaseValue),
         WideningSample(.decimal, .string, 12.25.databaseValue, "12.25".databaseValue),
         WideningSample(.decimal, .string, 3.databaseValue, "3".databaseValue),
@@ -112,7 +115,9 @@ struct TypeWideningTests {
     /// Stores `value` in a column declared as Core Data declares the source type, then reads it
     /// back through the widening's SQL.
     private func convert(_ value: DatabaseValue, with widening: TypeWidening) throws -> DatabaseValue {
-        let database = try DatabaseQueue()
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in SQLExpressionCompiler.registerFunctions(in: db) }
+        let database = try DatabaseQueue(configuration: configuration)
         return try database.write { db in
             try db.execute(sql: "CREATE TABLE t (\"ZVALUE\" \(ColumnType(widening.source).rawValue))")
             try db.execute(sql: "INSERT INTO t VALUES (?)", arguments: [value])

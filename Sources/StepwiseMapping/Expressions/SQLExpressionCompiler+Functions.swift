@@ -16,9 +16,13 @@ extension SQLExpressionCompiler {
     ///   value unchanged, so numbers still compare as numbers.
     /// - `stepwise_glob_escape(x)`: text as a GLOB pattern matching only itself.
     /// - `stepwise_like_glob(x)`: an `NSPredicate` `LIKE` pattern as the equivalent GLOB pattern.
+    /// - `stepwise_double_text(x)`: a REAL as the text a String attribute stores for a Double
+    ///   (Swift's shortest exact spelling); any other value unchanged. Type widenings to String
+    ///   (``TypeWidening/sqlExpression(converting:)``) call it.
     ///
-    /// They run the same Swift code as ``ExpressionEvaluator``, which is what makes SQL and
-    /// Swift agree on folded text. All are deterministic, so SQLite may factor them out.
+    /// They run the same Swift code as ``ExpressionEvaluator`` and the row-by-row path, which is
+    /// what makes SQL and Swift agree on folded text and on numbers written as text. All are
+    /// deterministic, so SQLite may factor them out.
     public static func registerFunctions(in db: Database) {
         for function in functions {
             db.add(function: function)
@@ -30,6 +34,7 @@ extension SQLExpressionCompiler {
     static let foldCaseDiacriticsFunction = "stepwise_fold_case_diacritics"
     static let globEscapeFunction = "stepwise_glob_escape"
     static let likeGlobFunction = "stepwise_like_glob"
+    static let doubleTextFunction = "stepwise_double_text"
 
     /// The folding function for `options`, nil when there is nothing to fold.
     static func foldFunction(_ options: ComparisonOptions) -> String? {
@@ -51,6 +56,10 @@ extension SQLExpressionCompiler {
         },
         textFunction(globEscapeFunction, otherwise: .null) { TextMatching.globEscaped($0) },
         textFunction(likeGlobFunction, otherwise: .null) { TextMatching.globPattern(TextMatching.likePattern($0)) },
+        DatabaseFunction(doubleTextFunction, argumentCount: 1, pure: true) { values in
+            guard case .double(let number) = values[0].storage else { return values[0] }
+            return ValueConversion.text(of: number)
+        },
     ]
 
     private enum NonText {

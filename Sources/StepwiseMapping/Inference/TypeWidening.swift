@@ -79,7 +79,9 @@ public struct TypeWidening: Sendable, Hashable, Codable, CustomStringConvertible
 
     /// The SQL expression that converts the source column `column` (already quoted, e.g.
     /// `"ZRATING"` or `t."ZRATING"`) to the destination type: the reference for the migration
-    /// engine, tested against SQLite.
+    /// engine, tested against SQLite. Conversions of a Double, Float or Decimal to String call
+    /// `stepwise_double_text`: run them on a connection with
+    /// ``SQLExpressionCompiler/registerFunctions(in:)``.
     public func sqlExpression(converting column: String) -> String {
         let x = column
         switch (source, destination) {
@@ -88,11 +90,9 @@ public struct TypeWidening: Sendable, Hashable, Codable, CustomStringConvertible
         case (.integer16, .string), (.integer32, .string), (.integer64, .string), (.boolean, .string):
             return "CAST(\(x) AS TEXT)"
         case (.double, .string), (.float, .string), (.decimal, .string):
-            // SQLite 3.40's CAST(real AS TEXT) keeps 15 significant digits, which doesn't
-            // always read back as the same REAL; `%!.17g` always does, but spells 0.1 as
-            // 0.10000000000000001. Use the 15-digit text when it is exact.
-            return
-                "CASE WHEN typeof(\(x)) = 'real' AND CAST(CAST(\(x) AS TEXT) AS REAL) <> \(x) THEN printf('%!.17g', \(x)) ELSE CAST(\(x) AS TEXT) END"
+            // Not CAST(x AS TEXT): SQLite 3.40 keeps 15 significant digits, which don't always
+            // read back as the same number. Swift spells it, as the row-by-row path does.
+            return ValueConversion.doubleTextSQL(x)
         case (.date, .string):
             // TIMESTAMP columns hold seconds since 2001-01-01 00:00:00 UTC (NSDate's reference
             // date); 978307200 is that instant in Unix time.

@@ -89,6 +89,10 @@ extension MigrationManager {
                 arguments = fragment.arguments
                 if let widening = mapping.attributeMappings.first(where: { $0.name == attribute.name })?.widening {
                     sql = widening.sqlExpression(converting: sql)
+                } else if attribute.type == .string {
+                    // A Double would otherwise be spelled by the column's affinity, with 15
+                    // digits: not always the same number, nor the row-by-row path's text.
+                    sql = ValueConversion.stringAttributeSQL(sql)
                 }
                 if !attribute.isOptional, !defaultValue.isNull {
                     // Core Data's inferred mapping gives a required attribute its default

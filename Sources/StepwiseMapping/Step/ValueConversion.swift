@@ -97,6 +97,9 @@ enum ValueConversion {
 
     /// Converts an evaluated value for a destination attribute of `type`: numbers to the
     /// column's kind, scalars to text for String attributes (the lossless widenings).
+    ///
+    /// A Double stored in a String attribute is written as ``text(of:)``, as the set-based path
+    /// and the inferred widening write it.
     static func value(_ value: MappingValue, for attribute: Attribute) throws -> DatabaseValue {
         switch (value, attribute.type) {
         case (.null, _):
@@ -114,7 +117,7 @@ enum ValueConversion {
         case (.integer(let number), .string):
             return String(number).databaseValue
         case (.double(let number), .string):
-            return textOfDouble(number).databaseValue
+            return text(of: number).databaseValue
         case (.string(let text), .integer16), (.string(let text), .integer32), (.string(let text), .integer64):
             guard let number = Int64(text) else {
                 throw MappingError(
@@ -130,11 +133,34 @@ enum ValueConversion {
         }
     }
 
-    /// Text for a Double as SQLite's `CAST(x AS TEXT)` writes it, so the Swift and SQL paths agree.
-    static func textOfDouble(_ number: Double) -> String {
-        if number.isFinite, number.rounded() == number, abs(number) < 1e15 {
-            return String(format: "%.1f", number)
+    /// The text a Double is stored as in a String attribute: Swift's shortest spelling that
+    /// reads back as the same number (`0.1`, `1.0`, `0.3333333333333333`, `1e+20`, `inf`).
+    ///
+    /// SQL paths call it too, as `stepwise_double_text(x)`
+    /// (``SQLExpressionCompiler/registerFunctions(in:)``): SQLite's own `CAST(x AS TEXT)` keeps
+    /// 15 digits, and its `printf('%!.17g')` misses the last digit of some large and tiny numbers
+    /// (SQLite 3.40 writes 1.7976931348623157e+308 as `1.7976931348623155e+308`).
+    static func text(of number: Double) -> String {
+        number.description
+    }
+
+    /// SQL that writes `x` as text: a REAL as ``text(of:)``, anything else as `CAST(x AS TEXT)`.
+    /// The inferred Double, Float and Decimal → String widenings use it.
+    static func doubleTextSQL(_ x: String) -> String {
+        "CASE WHEN typeof(\(x)) = 'real' THEN \(SQLExpressionCompiler.doubleTextFunction)(\(x)) ELSE CAST(\(x) AS TEXT) END"
+    }
+
+    /// SQL for the value an explicit mapping's `fragment` stores in a String attribute on the
+    /// set-based path: a REAL becomes ``text(of:)``; anything else is stored as it is, as on the
+    /// row-by-row path (the column's TEXT affinity spells integers itself). Without this the
+    /// column's affinity would write a REAL with 15 digits, not always the same number.
+    static func stringAttributeSQL(_ fragment: String) -> String {
+        let function = SQLExpressionCompiler.doubleTextFunction
+        // A column reference (`"s"."ZNAME"`, the common case) is tested in SQL first, so that
+        // text, the usual content, doesn't pay for a call into Swift.
+        if fragment.wholeMatch(of: /"[^"]*"\."(?:[^"]|"")*"/) != nil {
+            return "CASE WHEN typeof(\(fragment)) = 'real' THEN \(function)(\(fragment)) ELSE \(fragment) END"
         }
-        return String(number)
+        return "\(function)(\(fragment))"
     }
 }
