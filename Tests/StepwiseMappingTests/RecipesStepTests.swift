@@ -80,6 +80,33 @@ struct RecipesStepTests {
         #expect(result.orphanIngredients == 0)
     }
 
+    /// SQLite keeps "Café" written with é and with e + U+0301 apart; Swift's `String` equality
+    /// doesn't. The cuisine cache is keyed by bytes, so each spelling gets its own Cuisine.
+    @Test func oneToTwoKeepsCanonicallyEquivalentCuisinesApart() throws {
+        let source = directory.path("Cafés.sqlite")
+        let precomposed = "Caf\u{E9}"
+        let decomposed = "Cafe\u{301}"
+        try StepFixtures.store(at: source, model: RecipesHistory.v1) { objects in
+            for (index, cuisine) in [precomposed, decomposed, precomposed].enumerated() {
+                try objects.insert("Recipe", ["name": "Recipe \(index)", "cuisine": cuisine])
+            }
+        }
+        let destination = directory.path("Cafés 2.sqlite")
+        try step(RecipesHistory.v1, RecipesHistory.v2, [SampleMappings.recipes1to2])
+            .run(source: source, destination: destination)
+        let cuisines = try read(destination, RecipesHistory.v2) { objects in
+            try objects.fetch("Cuisine").map { cuisine in
+                (Array((cuisine.string("name") ?? "").unicodeScalars), try objects.related(cuisine.id, "recipes").count)
+            }
+        }
+        #expect(cuisines.count == 2)
+        #expect(
+            cuisines.map(\.0).sorted { $0.count < $1.count } == [
+                Array(precomposed.unicodeScalars), Array(decomposed.unicodeScalars),
+            ])
+        #expect(cuisines.map(\.1).sorted() == [1, 2])
+    }
+
     @Test func theDestinationHasTheNewVersionsMetadataAndTheSourcesUUID() throws {
         let source = try seededV1()
         let destination = directory.path("Recipes 2.sqlite")

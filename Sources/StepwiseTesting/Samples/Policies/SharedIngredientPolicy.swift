@@ -41,12 +41,6 @@ public final class SharedIngredientPolicy: EntityMigrationPolicy {
     }
 
     private func findOrCreate(_ entity: String, named name: String, manager: MigrationManager) throws -> ObjectID {
-        let key = "SharedIngredientPolicy.\(entity)"
-        var cache = manager.userInfo[key] as? [String: ObjectID] ?? [:]
-        if let found = cache[name] { return found }
-        let made = try manager.destination.insert(entity, ["name": name])
-        cache[name] = made
-        manager.userInfo[key] = cache
-        return made
+        try manager.distinctObject(entity, named: name, cacheKey: "SharedIngredientPolicy.\(entity)")
     }
 }

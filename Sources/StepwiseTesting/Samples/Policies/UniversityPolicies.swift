@@ -27,10 +27,7 @@ public final class CountryNormalizationPolicy: EntityMigrationPolicy {
     ) throws {
         let university = try manager.createDestinationInstance(forSource: source, in: mapping, policy: self)
         guard let name = source.string("country") else { return }
-        var cache = manager.userInfo[Self.cacheKey] as? [String: ObjectID] ?? [:]
-        let country = try cache[name] ?? manager.destination.insert("Country", ["name": name])
-        cache[name] = country
-        manager.userInfo[Self.cacheKey] = cache
+        let country = try manager.distinctObject("Country", named: name, cacheKey: Self.cacheKey)
         try manager.destination.setToOne(university, "country", to: country)
     }
 }
