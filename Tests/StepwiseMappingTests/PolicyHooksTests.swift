@@ -303,6 +303,16 @@ struct PolicyHooksTests {
         #expect(!FileManager.default.fileExists(atPath: destination.path))
     }
 
+    @Test func aModuleQualifiedNameFindsThePolicyRegisteredWithoutItsModule() {
+        let registry = SamplePolicies.registry
+        #expect(registry.contains("CuisinePolicy"))
+        #expect(registry.contains("Migrations.Country5ToCountry6Policy"))
+        #expect(registry.makePolicy(named: "Migrations.Country5ToCountry6Policy") is Country5ToCountry6Policy)
+        #expect(!registry.contains("Migrations.NotRegistered"))
+        #expect(!registry.contains("CuisinePolicy.Other"))
+        #expect(registry.makePolicy(named: "NotRegistered") == nil)
+    }
+
     @Test func anUnregisteredPolicyIsAnUnknownPolicyError() throws {
         let error = #expect(throws: MappingError.self) {
             try run([Shelf.mapping(bookPolicy: "MyApp.NotRegistered")], policies: SamplePolicies.registry)

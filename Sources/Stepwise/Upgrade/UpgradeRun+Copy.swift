@@ -34,6 +34,7 @@ extension UpgradeRun {
             }
             let plan = try upgrader.planner
                 .plan(from: identified.name, to: target)
+            try checkPolicies(of: plan)
             journal.state = .running
             journal.from = plan.from
             journal.to = plan.to
@@ -48,6 +49,27 @@ extension UpgradeRun {
             // Nothing was committed and the original is untouched: drop the work directory.
             try? fileSystem.remove(workDirectory, site: "work.remove-after-error")
             throw error
+        }
+    }
+
+    /// Refuses a plan that names a policy the upgrader has no registration for, before step 1
+    /// runs: the step that needs it may come after minutes of earlier steps. The error is the
+    /// one that step would throw, so callers see one error whenever it is found.
+    func checkPolicies(of plan: UpgradePlan) throws {
+        for (index, step) in plan.steps.enumerated() {
+            for model in step.mappingModels {
+                for mapping in model.entityMappings {
+                    guard let name = mapping.policyName, !name.isEmpty, !upgrader.policies.contains(name) else {
+                        continue
+                    }
+                    throw UpgradeError(
+                        .stepFailed(
+                            index: index + 1, count: plan.steps.count, from: step.from, to: step.to,
+                            underlying: MappingError(
+                                .unknownPolicy(name), mappingModel: model.name, entityMapping: mapping.name)),
+                        storePath: files.store.path)
+                }
+            }
         }
     }
 

@@ -14,10 +14,17 @@ public struct PolicyRegistry: Sendable {
 
     /// A new instance of the policy registered as `name`, or nil.
     public func makePolicy(named name: String) -> EntityMigrationPolicy? {
-        if let make = factories[name] { return make() }
-        if let dot = name.lastIndex(of: "."), let make = factories[String(name[name.index(after: dot)...])] {
-            return make()
-        }
+        factory(named: name)?()
+    }
+
+    /// Whether ``makePolicy(named:)`` finds a policy for `name`, without making one.
+    public func contains(_ name: String) -> Bool {
+        factory(named: name) != nil
+    }
+
+    private func factory(named name: String) -> (@Sendable () -> EntityMigrationPolicy)? {
+        if let make = factories[name] { return make }
+        if let dot = name.lastIndex(of: ".") { return factories[String(name[name.index(after: dot)...])] }
         return nil
     }
 

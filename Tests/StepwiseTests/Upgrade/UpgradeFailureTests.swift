@@ -45,6 +45,30 @@ struct UpgradeFailureTests {
         return registry
     }
 
+    @Test("a policy of step 2 that isn't registered is refused before step 1 runs")
+    func unregisteredPolicyOfALaterStepIsFoundWhenPlanning() throws {
+        let fixture = try UpgradeFixture("Recipes")
+        let before = StoreBytes(fixture.store)
+        var policies = PolicyRegistry()
+        policies.register("ChefNamePolicy") { ChefNamePolicy() }
+        policies.register("CuisinePolicy") { CuisinePolicy() }
+        let recorder = UpgradeRecorder()
+        let upgrader = try fixture.upgrader(policies: policies, progress: recorder.record)
+        let error = try #require(throws: UpgradeError.self) { try upgrader.upgradeIfNeeded(storeAt: fixture.store) }
+        guard case .stepFailed(let index, let count, let from, let to, _) = error.kind else {
+            Issue.record("expected stepFailed, got \(error)")
+            return
+        }
+        #expect(index == 2 && count == 3 && from == "Recipes 2" && to == "Recipes 3")
+        #expect(error.mappingError?.kind == .unknownPolicy("SharedIngredientPolicy"))
+        #expect(error.mappingError?.entityMapping == "IngredientToIngredient")
+        #expect(error.description.contains("register it with PolicyRegistry.register(\"SharedIngredientPolicy\")"))
+        // No step ran, nothing was planned for a resume, and the work folder is gone.
+        #expect(!recorder.events.map { "\($0)" }.contains { $0.contains("planned") || $0.contains("step") })
+        #expect(!FileManager.default.fileExists(atPath: fixture.files.workDirectory.path))
+        #expect(StoreBytes(fixture.store) == before)
+    }
+
     @Test("a policy that throws at row 3 of step 2: typed error, store untouched, then resume")
     func policyFailureThenResume() throws {
         let fixture = try UpgradeFixture("Recipes")
