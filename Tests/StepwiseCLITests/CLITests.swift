@@ -131,6 +131,21 @@ struct CLITests {
         #expect(result.standardOutput.isEmpty)
     }
 
+    @Test func inspectingAStoreOfNoKnownVersionReportsItAndSaysSoOnStandardError() throws {
+        _ = try SampleHistories.write(to: directory.url)
+        let store = directory.path("University.sqlite").path
+        let created = try runner.run([
+            "create", store, "--models", directory.path("University.xcdatamodeld").path,
+        ])
+        #expect(created.status == 0, "\(created.standardError)")
+        let result = try runner.run(["inspect", store, "--models", directory.path("Recipes.xcdatamodeld").path])
+        #expect(result.status == 1)
+        #expect(result.standardOutput.contains("Version      no match"))
+        #expect(result.standardOutput.contains("Problem"))
+        #expect(result.standardError.hasPrefix("error: "))
+        #expect(result.standardError.contains("Recipes"))
+    }
+
     @Test func anUnknownVersionNameListsTheAvailableOnes() throws {
         let bundle = try writeRecipesBundle()
         let result = try runner.run(["schema", "--models", bundle.path, "--version", "Recipes 9"])

@@ -40,7 +40,8 @@ struct InspectCommand: ParsableCommand {
             printReport(inspection, identified: history != nil)
         }
         if let error = inspection.identificationError {
-            if json { StandardError.print("error: \(error)") }
+            // The report (stdout) says it as "Problem"; stderr gets it too, for scripts and logs.
+            StandardError.print("error: \(error)")
             throw ExitCode.failure
         }
         if !inspection.consistent { throw ExitCode.failure }
