@@ -89,7 +89,7 @@ extension MigrationManager {
                 arguments = fragment.arguments
                 if let widening = mapping.attributeMappings.first(where: { $0.name == attribute.name })?.widening {
                     sql = widening.sqlExpression(converting: sql)
-                } else if attribute.type == .string {
+                } else if attribute.type == .string, !Self.isTextColumn(expression, of: sourceEntity) {
                     // A Double would otherwise be spelled by the column's affinity, with 15
                     // digits: not always the same number, nor the row-by-row path's text.
                     sql = ValueConversion.stringAttributeSQL(sql)
@@ -151,6 +151,13 @@ extension MigrationManager {
             sql: "UPDATE \"main\".\"Z_PRIMARYKEY\" SET \"Z_MAX\" = \"Z_MAX\" + ? WHERE \"Z_ENT\" = ?",
             arguments: [created, root])
         return created
+    }
+
+    /// Whether `expression` reads a VARCHAR column of the source entity (`$source.name`): TEXT
+    /// affinity stores numbers as text, so such a column never holds a REAL to convert.
+    private static func isTextColumn(_ expression: Expression, of sourceEntity: EntityLayout) -> Bool {
+        guard case .keyPath(.source, let path) = expression, path.count == 1 else { return false }
+        return sourceEntity.attribute(named: path[0])?.columnType == .varchar
     }
 
     /// Streams the source rows through the policy, one at a time.
