@@ -19,6 +19,10 @@ struct CreateCommand: ParsableCommand {
     var json = false
 
     func run() throws {
+        try JSONFailure.reporting(json: json, execute)
+    }
+
+    private func execute() throws {
         let bundle = try model.loadBundle()
         let version = try model.selectedVersion(in: bundle)
         let url = URL(fileURLWithPath: store)

@@ -52,6 +52,10 @@ struct DemoCommand: ParsableCommand {
     }
 
     func run() throws {
+        try JSONFailure.reporting(json: json, execute)
+    }
+
+    private func execute() throws {
         let started = Date()
         let workFolder =
             directory.map { URL(fileURLWithPath: $0) }

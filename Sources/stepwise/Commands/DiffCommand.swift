@@ -42,6 +42,10 @@ struct DiffCommand: ParsableCommand {
     var json = false
 
     func run() throws {
+        try JSONFailure.reporting(json: json, execute)
+    }
+
+    private func execute() throws {
         let bundle = try bundleOptions.load()
         let source = try bundle.version(named: from)
         let destination = try destinationVersion(in: bundle)

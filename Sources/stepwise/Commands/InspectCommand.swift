@@ -32,6 +32,10 @@ struct InspectCommand: ParsableCommand {
     var json = false
 
     func run() throws {
+        try JSONFailure.reporting(json: json, execute)
+    }
+
+    private func execute() throws {
         let history = try models.map { try ModelBundle(contentsOf: URL(fileURLWithPath: $0)).history }
         let inspection = try StoreInspection.inspect(storeAt: URL(fileURLWithPath: store), history: history)
         if json {

@@ -60,6 +60,10 @@ struct MatrixCommand: ParsableCommand {
     }
 
     func run() throws {
+        try JSONFailure.reporting(json: json, execute)
+    }
+
+    private func execute() throws {
         let matrix = try UpgradeMatrix(
             bundleAt: bundleOptions.url, mappingsAt: mappingOptions.mappings.map { URL(fileURLWithPath: $0) },
             policies: SamplePolicies.registry, ignoring: Set(ignore))

@@ -44,6 +44,10 @@ struct MigrateStepCommand: ParsableCommand {
     var json = false
 
     func run() throws {
+        try JSONFailure.reporting(json: json, execute)
+    }
+
+    private func execute() throws {
         let bundle = try bundleOptions.load()
         let sourceModel = try bundle.version(named: from)
         let destinationModel = try bundle.version(named: to)

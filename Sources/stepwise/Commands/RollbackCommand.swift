@@ -41,6 +41,10 @@ struct RollbackCommand: ParsableCommand {
     }
 
     func run() throws {
+        try JSONFailure.reporting(json: json, execute)
+    }
+
+    private func execute() throws {
         // Rolling back needs no model: the backup records its own version.
         let upgrader = Upgrader(history: VersionHistory([]), options: UpgradeOptions(lockTimeout: lockTimeout))
         let version = try upgrader.rollback(storeAt: URL(fileURLWithPath: store))

@@ -84,6 +84,10 @@ struct UpgradeCommand: ParsableCommand {
     }
 
     func run() throws {
+        try JSONFailure.reporting(json: json, execute)
+    }
+
+    private func execute() throws {
         let storeURL = URL(fileURLWithPath: store)
         guard FileManager.default.fileExists(atPath: storeURL.path) else {
             throw CommandFailure("no store at \(store). Check the path, or create one with `stepwise create`.")

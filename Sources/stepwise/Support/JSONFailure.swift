@@ -1,0 +1,85 @@
+import ArgumentParser
+import Foundation
+import Stepwise
+
+/// What a command run with `--json` prints on standard output when it fails:
+/// `{"error": {...}}`, so that a script reads the failing step, mapping, entity, property and
+/// row without parsing the message. The message still goes to standard error as
+/// `Error: <message>`, and the exit status is still 1.
+///
+/// Keys without a value are left out:
+///
+/// ```json
+/// {"error": {"message": "…", "type": "UpgradeError", "kind": "stepFailed", "path": "App.sqlite",
+///            "step": {"index": 2, "count": 3, "from": "Recipes 2", "to": "Recipes 3"},
+///            "mapping": {"mappingModel": "Recipes 2 → Recipes 3", "entityMapping": "IngredientToIngredient",
+///                        "entity": "Ingredient", "property": "name", "sourceRow": 3}}}
+/// ```
+struct JSONFailure: Encodable {
+    /// The step of an upgrade that failed, 1-based.
+    struct Step: Encodable {
+        var index: Int
+        var count: Int
+        var from: String
+        var to: String
+    }
+
+    /// Where in a mapping a step failed (``MappingError``'s fields).
+    struct Mapping: Encodable {
+        var file: String?
+        var mappingModel: String?
+        var entityMapping: String?
+        var entity: String?
+        var property: String?
+        /// The source row's primary key (`Z_PK`).
+        var sourceRow: Int64?
+    }
+
+    /// The error's full message, as printed on standard error.
+    var message: String
+    /// The error's type: `UpgradeError`, `MappingError`, `StoreError`, `PlanningError`, …
+    var type: String
+    /// The error's case, such as `stepFailed` or `unknownVersion`, when it has one.
+    var kind: String?
+    /// The file the error is about (a store, a model, a mapping file), when it names one.
+    var path: String?
+    var step: Step?
+    var mapping: Mapping?
+
+    init(_ error: any Error) {
+        message = "\(error)"
+        type = String(describing: Swift.type(of: error))
+        let children = Mirror(reflecting: error).children
+        if let kind = children.first(where: { $0.label == "kind" })?.value {
+            // "stepFailed(index: 2, …)" → "stepFailed"; a case without values prints its name.
+            self.kind = String(String(describing: kind).prefix { $0 != "(" })
+        }
+        path = children.first { $0.label == "path" || $0.label == "storePath" }?.value as? String
+        var mappingError = error as? MappingError
+        if let upgradeError = error as? UpgradeError {
+            if case .stepFailed(let index, let count, let from, let to, _) = upgradeError.kind {
+                step = Step(index: index, count: count, from: from, to: to)
+            }
+            mappingError = upgradeError.mappingError
+        }
+        if let mappingError {
+            mapping = Mapping(
+                file: mappingError.file, mappingModel: mappingError.mappingModel,
+                entityMapping: mappingError.entityMapping, entity: mappingError.entity,
+                property: mappingError.property, sourceRow: mappingError.sourcePrimaryKey)
+        }
+    }
+
+    /// Runs a command's body; with `json`, a failure is also printed as `{"error": {...}}` on
+    /// standard output before it is thrown on (ArgumentParser prints it on standard error).
+    /// An `ExitCode` is thrown on as it is: the command has printed its own output.
+    static func reporting(json: Bool, _ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch {
+            guard json, !(error is ExitCode) else { throw error }
+            try? JSONOutput.print(["error": JSONFailure(error)])
+            throw error
+        }
+    }
+}
