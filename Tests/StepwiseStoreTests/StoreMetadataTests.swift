@@ -170,6 +170,34 @@ struct StoreMetadataTests {
         #expect(try metadata.encodedPropertyList().prefix(8) == Data("bplist00".utf8))
     }
 
+    /// The same metadata gives the same Z_PLIST bytes, however its dictionaries were built:
+    /// PropertyListSerialization wrote entries in the dictionary's iteration order, which
+    /// changed with insertion order, capacity and (across runs) Swift's hash seed.
+    @Test func theSameMetadataEncodesToTheSameBytes() throws {
+        var forward: [String: Data] = [:]
+        var backward: [String: Data] = [:]
+        backward.reserveCapacity(256)
+        for index in 0..<24 { forward["Entity\(index)"] = Data(repeating: UInt8(index), count: 32) }
+        for index in (0..<24).reversed() { backward["Entity\(index)"] = Data(repeating: UInt8(index), count: 32) }
+        var extraForward: [String: PropertyListValue] = [:]
+        var extraBackward: [String: PropertyListValue] = [:]
+        extraBackward.reserveCapacity(256)
+        let extras: [(String, PropertyListValue)] = (0..<16).map { ("key\($0)", ["n": .int($0), "s": .string("\($0)")]) }
+        for (key, value) in extras { extraForward[key] = value }
+        for (key, value) in extras.reversed() { extraBackward[key] = value }
+        let one = StoreMetadata(
+            versionHashes: forward, versionIdentifiers: ["1"], storeUUID: "U", additionalEntries: extraForward)
+        let other = StoreMetadata(
+            versionHashes: backward, versionIdentifiers: ["1"], storeUUID: "U", additionalEntries: extraBackward)
+        #expect(one == other)
+        let bytes = try one.encodedPropertyList()
+        #expect(try other.encodedPropertyList() == bytes)
+        #expect(try one.encodedPropertyList() == bytes)
+        // And they read back as the same metadata.
+        let decoded = try PropertyListSerialization.propertyList(from: bytes, options: [], format: nil)
+        #expect(PropertyListValue(foundationValue: decoded) == .dictionary(one.propertyList))
+    }
+
     @Test func missingTableIsReported() throws {
         let dbQueue = try DatabaseQueue()
         let error = try #require(throws: StoreError.self) {

@@ -116,3 +116,25 @@ extension PropertyListValue: ExpressibleByStringLiteral, ExpressibleByIntegerLit
         self = .dictionary(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
 }
+
+/// Encodes as the property-list value it is, for `PropertyListEncoder`.
+///
+/// ``StoreMetadata/encodedPropertyList()`` writes `Z_PLIST` with `PropertyListEncoder` rather
+/// than `PropertyListSerialization`, which writes a dictionary's entries in its iteration order:
+/// on Linux that order changes with Swift's per-process hash seed, so the same metadata gave
+/// different bytes from one run to the next. The encoder gives the same bytes for the same value.
+extension PropertyListValue: Encodable {
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .string(let value): try container.encode(value)
+        case .int(let value): try container.encode(value)
+        case .double(let value): try container.encode(value)
+        case .bool(let value): try container.encode(value)
+        case .data(let value): try container.encode(value)
+        case .date(let value): try container.encode(value)
+        case .array(let values): try container.encode(values)
+        case .dictionary(let values): try container.encode(values)
+        }
+    }
+}

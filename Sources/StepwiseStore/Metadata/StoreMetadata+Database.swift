@@ -86,9 +86,11 @@ extension StoreMetadata {
         }
     }
 
-    /// ``propertyList`` encoded as a binary property list.
+    /// ``propertyList`` encoded as a binary property list: the same bytes for the same
+    /// metadata, in any process (see ``PropertyListValue``'s `Encodable` conformance).
     public func encodedPropertyList() throws -> Data {
-        let dictionary = propertyList.mapValues(\.foundationValue)
-        return try PropertyListSerialization.data(fromPropertyList: dictionary, format: .binary, options: 0)
+        let encoder = PropertyListEncoder()
+        encoder.outputFormat = .binary
+        return try encoder.encode(propertyList)
     }
 }
