@@ -182,7 +182,9 @@ struct StoreMetadataTests {
         var extraForward: [String: PropertyListValue] = [:]
         var extraBackward: [String: PropertyListValue] = [:]
         extraBackward.reserveCapacity(256)
-        let extras: [(String, PropertyListValue)] = (0..<16).map { ("key\($0)", ["n": .int($0), "s": .string("\($0)")]) }
+        let extras: [(String, PropertyListValue)] = (0..<16).map {
+            ("key\($0)", ["n": .int($0), "s": .string("\($0)")])
+        }
         for (key, value) in extras { extraForward[key] = value }
         for (key, value) in extras.reversed() { extraBackward[key] = value }
         let one = StoreMetadata(
