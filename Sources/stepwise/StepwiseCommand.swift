@@ -12,6 +12,9 @@ struct StepwiseCommand: ParsableCommand {
 
             Start with `stepwise demo`, then `stepwise inspect STORE --models BUNDLE`, `stepwise plan` and \
             `stepwise upgrade`.
+
+            Errors go to standard error, with a non-zero exit status. With --json, standard output holds one JSON \
+            object: the result, or {"error": {...}} naming the failed step, mapping, entity, property and row.
             """,
         version: StepwiseVersion.current,
         subcommands: [

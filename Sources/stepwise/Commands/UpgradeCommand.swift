@@ -29,7 +29,8 @@ struct UpgradeCommand: ParsableCommand {
             Progress goes to standard error: a bar with an ETA on a terminal, plain lines \
             otherwise (--progress). With --json, standard output is one JSON object: from, to, \
             upToDate, steps (from, to, kind, rows, seconds, inPlace, resumed), backupPath (with \
-            --keep-backup) and seconds.
+            --keep-backup) and seconds; if the upgrade fails, {"error": {...}} with the message, \
+            the failed step and the mapping, entity, property and source row it stopped at.
 
             Policies named by mapping files must be registered in code; this tool knows the \
             policies of the sample histories in Versions/ and of the corpus.
