@@ -38,7 +38,7 @@ extension UpgradeRun {
             journal.state = .running
             journal.from = plan.from
             journal.to = plan.to
-            journal.plan = plan.steps.map(Self.plannedStep)
+            journal.plan = plan.steps.map(plannedStep)
             journal.copy = try FileChecksum.checkpoint(copy, in: workDirectory)
             try save(journal)
             emit(.planned(from: plan.from, to: plan.to, steps: journal.plan.map(\.summary)))
@@ -139,10 +139,10 @@ extension UpgradeRun {
         return version
     }
 
-    static func plannedStep(_ step: UpgradePlan.Step) -> UpgradeJournal.PlannedStep {
+    func plannedStep(_ step: UpgradePlan.Step) -> UpgradeJournal.PlannedStep {
         UpgradeJournal.PlannedStep(
             from: step.from, to: step.to, kind: step.kind.rawValue,
-            mappingDigest: MappingDigest.digest(step.mappingModels))
+            mappingDigest: MappingDigest.digest(step.mappingModels, policies: upgrader.policies))
     }
 }
 

@@ -11,7 +11,7 @@ extension UpgradeRun {
         guard let from = journal.from, journal.to == target,
             let plan = try? upgrader.planner
                 .plan(from: from, to: target),
-            plan.steps.map(Self.plannedStep) == journal.plan
+            plan.steps.map(plannedStep) == journal.plan
         else { return nil }
         var journal = journal
         var keep: Set<String>

@@ -4,12 +4,29 @@
 /// a lookup tries the full name, then the part after the last dot.
 public struct PolicyRegistry: Sendable {
     private var factories: [String: @Sendable () -> EntityMigrationPolicy] = [:]
+    private var versions: [String: String] = [:]
 
     public init() {}
 
     /// Registers a policy under `name`; `make` creates a fresh instance per entity mapping run.
-    public mutating func register(_ name: String, _ make: @escaping @Sendable () -> EntityMigrationPolicy) {
+    ///
+    /// - parameter version: Change it when you change what the policy writes. An interrupted
+    ///   upgrade resumes from the checkpoints of its finished steps only when the plan's
+    ///   mappings and the versions of the policies they name are those it ran with; otherwise
+    ///   it starts over from the store, since a checkpoint holds what the old code wrote.
+    ///   Mapping files are compared by content; a policy is code, so its version is the only
+    ///   change Stepwise can see.
+    public mutating func register(
+        _ name: String, version: String = "", _ make: @escaping @Sendable () -> EntityMigrationPolicy
+    ) {
         factories[name] = make
+        versions[name] = version
+    }
+
+    /// The version `name` was registered with (``register(_:version:_:)``), found as
+    /// ``makePolicy(named:)`` finds the policy; nil when it isn't registered.
+    public func version(of name: String) -> String? {
+        registeredName(for: name).flatMap { versions[$0] }
     }
 
     /// A new instance of the policy registered as `name`, or nil.
@@ -23,9 +40,16 @@ public struct PolicyRegistry: Sendable {
     }
 
     private func factory(named name: String) -> (@Sendable () -> EntityMigrationPolicy)? {
-        if let make = factories[name] { return make }
-        if let dot = name.lastIndex(of: ".") { return factories[String(name[name.index(after: dot)...])] }
-        return nil
+        registeredName(for: name).flatMap { factories[$0] }
+    }
+
+    /// The registered name a mapping's policy name finds: the full name, then the part after
+    /// the last dot (`Migrations.ChefPolicy` finds `ChefPolicy`).
+    private func registeredName(for name: String) -> String? {
+        if factories[name] != nil { return name }
+        guard let dot = name.lastIndex(of: ".") else { return nil }
+        let unqualified = String(name[name.index(after: dot)...])
+        return factories[unqualified] != nil ? unqualified : nil
     }
 
     /// The registered names.

@@ -122,6 +122,26 @@ struct UpgradeFailureTests {
         #expect(try fixture.version() == "Recipes 4")
     }
 
+    @Test("a policy registered with a new version invalidates the checkpoints: the next run starts over")
+    func newPolicyVersionStartsOver() throws {
+        let fixture = try UpgradeFixture("Recipes")
+        _ = #expect(throws: UpgradeError.self) {
+            try fixture.upgrader(policies: Self.policies(failingAt: 1)).upgradeIfNeeded(storeAt: fixture.store)
+        }
+        let journal = try #require(UpgradeJournal.load(from: fixture.files.workDirectory))
+        #expect(journal.completed.map(\.index) == [1])
+        // Step 1 ran ChefNamePolicy unversioned; the new build says its output changed.
+        var policies = SamplePolicies.registry
+        policies.register("ChefNamePolicy", version: "2") { ChefNamePolicy() }
+        #expect(policies.version(of: "ChefNamePolicy") == "2")
+        #expect(policies.version(of: "Migrations.ChefNamePolicy") == "2")
+        #expect(policies.version(of: "CuisinePolicy") == "")
+        #expect(policies.version(of: "NotRegistered") == nil)
+        let report = try fixture.upgrader(policies: policies).upgradeIfNeeded(storeAt: fixture.store)
+        #expect(report.steps.map(\.resumed) == [false, false, false])
+        #expect(try fixture.version() == "Recipes 4")
+    }
+
     @Test("a damaged checkpoint is never trusted: the step is redone")
     func damagedCheckpointIsRedone() throws {
         let fixture = try UpgradeFixture("Recipes")
