@@ -26,6 +26,7 @@ extension UpgradeRun {
         do {
             try save(journal)
             let copy = try copyStore()
+            try checkIntegrity(of: copy)
             let identified = try identify(copy)
             if identified.name == target {
                 // Matched by its tables, or its main file's metadata lagged its WAL: nothing to do.
@@ -109,6 +110,32 @@ extension UpgradeRun {
         try fileSystem.sync(copy, site: "copy.sync")
         try fileSystem.sync(directory, site: "copy.sync-directory")
         return copy
+    }
+
+    /// Refuses a damaged store before any step reads it, with SQLite's `quick_check` (or
+    /// `integrity_check` for ``UpgradeOptions/Verification/full``) on the copy.
+    ///
+    /// SQLite has no checksums: a step reading a damaged store either fails halfway, saying
+    /// "malformed" as if the mapping were at fault, or, when the damage is a lost page of rows,
+    /// succeeds with those rows missing and a verified new store that hides the loss.
+    private func checkIntegrity(of copy: URL) throws {
+        let pragma = upgrader.options.verification == .full ? "integrity_check" : "quick_check"
+        let problems: [String]
+        do {
+            var configuration = Configuration()
+            configuration.readonly = true
+            let queue = try DatabaseQueue(path: copy.path, configuration: configuration)
+            defer { try? queue.close() }
+            problems = try queue.read { db in try String.fetchAll(db, sql: "PRAGMA \(pragma)") }
+        } catch {
+            throw StoreError(path: files.store.path, wrapping: error)
+        }
+        guard problems == ["ok"] else {
+            // SQLITE_CORRUPT: the error's description says the store is damaged and to restore it.
+            throw StoreError(
+                path: files.store.path,
+                kind: .sqlite(code: 11, message: "\(pragma) found: \(problems.prefix(3).joined(separator: "; "))"))
+        }
     }
 
     /// The copy's version, or the registry's error (newer than known, no match, inconsistent).
