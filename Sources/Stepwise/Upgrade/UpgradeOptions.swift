@@ -2,7 +2,8 @@ import Logging
 
 /// How ``Upgrader`` works. The defaults suit an app at launch.
 public struct UpgradeOptions: Sendable {
-    /// How thoroughly the upgraded store is checked before it replaces the original.
+    /// How thoroughly the store's copy is checked before the first step (a damaged store is
+    /// refused), and the upgraded store before it replaces the original.
     public enum Verification: String, Sendable, CaseIterable, Codable {
         /// `PRAGMA quick_check`: page structure and constraints, in about the time of a scan.
         case quick
@@ -15,8 +16,9 @@ public struct UpgradeOptions: Sendable {
     /// Keep the store as it was before the upgrade (with its `-wal` and `-shm`) in
     /// `<store>.stepwise-backup/`, for ``Upgrader/rollback(storeAt:)``.
     public var keepBackup: Bool
-    /// The check run on the upgraded store before the swap. Foreign keys and the metadata
-    /// are checked at either level.
+    /// The check run on the store's copy before the first step, and on the upgraded store
+    /// before the swap. Foreign keys and the metadata of the upgraded store are checked at
+    /// either level.
     public var verification: Verification
     /// How long to wait for another process's upgrade of the same store, in seconds.
     public var lockTimeout: Double

@@ -63,7 +63,7 @@ struct UpgradeCommand: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "How to check the upgraded store before the swap: quick (PRAGMA quick_check) or full (integrity_check).",
+            "How to check the store's copy before the first step and the upgraded store before the swap: quick (PRAGMA quick_check) or full (integrity_check).",
             valueName: "level"))
     var verify: UpgradeOptions.Verification = .quick
 
