@@ -115,9 +115,11 @@ extension UpgradeRun {
     /// Refuses a damaged store before any step reads it, with SQLite's `quick_check` (or
     /// `integrity_check` for ``UpgradeOptions/Verification/full``) on the copy.
     ///
-    /// SQLite has no checksums: a step reading a damaged store either fails halfway, saying
-    /// "malformed" as if the mapping were at fault, or, when the damage is a lost page of rows,
-    /// succeeds with those rows missing and a verified new store that hides the loss.
+    /// SQLite has no checksums. Without this a step reading a damaged store fails halfway,
+    /// saying "malformed" (or a mapping error on a garbled row) as if the mapping were at
+    /// fault; where no step reads the damage (an index, the free list) the upgrade goes on,
+    /// and an in-place step carries it into the new store, which then fails verification
+    /// with a message asking for a bug report. One check up front says what is wrong.
     private func checkIntegrity(of copy: URL) throws {
         let pragma = upgrader.options.verification == .full ? "integrity_check" : "quick_check"
         let problems: [String]
