@@ -103,18 +103,45 @@ public struct Upgrader: Sendable {
         }
     }
 
-    private func upgrade(_ files: StoreFiles) throws -> UpgradeReport {
+    /// Whether ``upgradeIfNeeded(storeAt:)-sync`` has work to do, by the check it starts with:
+    /// one immutable read of the main file's metadata, with no lock, no copy and no file
+    /// created. Use it to show "Upgrading your data…" only when an upgrade will run.
+    ///
+    /// `true` means the call will take the careful path (the lock, a copy that includes the
+    /// `-wal`, or recovery of an interrupted upgrade). That path may still find nothing to do:
+    /// a store matched by its tables rather than its hashes, or one whose `-wal` holds a newer
+    /// migration than its main file.
+    /// - throws: The errors ``upgradeIfNeeded(storeAt:)-sync`` throws before it takes the lock:
+    ///   ``StoreError`` for a missing or unreadable store, ``PlanningError`` for an unknown
+    ///   target version, ``RegistryError`` for an empty history.
+    public func needsUpgrade(storeAt url: URL) throws -> Bool {
+        let files = StoreFiles(store: url)
+        do {
+            return try !startingCheck(files).upToDate
+        } catch let error as FileSystemError {
+            throw UpgradeError(error, storePath: files.store.path)
+        }
+    }
+
+    /// The target, and whether the store is already there. A store that isn't is refused here
+    /// if it is missing or unreadable, before a lock file is created beside it.
+    private func startingCheck(_ files: StoreFiles) throws -> (target: String, upToDate: Bool) {
         guard let target = targetVersion else {
             throw RegistryError(path: files.store.path, kind: .emptyHistory)
         }
         if try UpgradeRun.isUpToDate(files, target: target, history: history, fileSystem: options.fileSystem) {
-            return .upToDate(at: target)
+            return (target, true)
         }
         if !options.fileSystem.exists(files.workDirectory) {
-            // Refuse a missing or unreadable store before creating a lock file beside it. (With a
-            // work directory, a crash may have left the store mid-swap: recovery must run.)
+            // With a work directory, a crash may have left the store mid-swap: recovery must run.
             try StoreFileCheck.check(files.store)
         }
+        return (target, false)
+    }
+
+    private func upgrade(_ files: StoreFiles) throws -> UpgradeReport {
+        let (target, upToDate) = try startingCheck(files)
+        if upToDate { return .upToDate(at: target) }
         let started = Date()
         var report = try UpgradeRun(upgrader: self, files: files, target: target).run()
         // Up to date after all (another process upgraded it while this one waited for the

@@ -103,6 +103,28 @@ struct UpgraderChainTests {
         #expect(fixture.directoryListing() == listing, "no -wal, -shm, lock or work directory appears")
     }
 
+    @Test("needsUpgrade: true before, false after, and it creates or changes no file")
+    func needsUpgradeIsTheCheapCheck() throws {
+        let fixture = try UpgradeFixture("Recipes")
+        let bytes = StoreBytes(fixture.store)
+        let listing = fixture.directoryListing()
+        let recorder = UpgradeRecorder()
+        #expect(try fixture.upgrader(fileSystem: recorder.fileSystem()).needsUpgrade(storeAt: fixture.store))
+        #expect(recorder.sites.isEmpty, "needsUpgrade reached \(recorder.sites)")
+        #expect(StoreBytes(fixture.store) == bytes)
+        #expect(fixture.directoryListing() == listing)
+        // --to the store's own version: nothing to do.
+        #expect(try !fixture.upgrader(to: "Recipes").needsUpgrade(storeAt: fixture.store))
+
+        _ = try fixture.upgrader().upgradeIfNeeded(storeAt: fixture.store)
+        #expect(try !fixture.upgrader().needsUpgrade(storeAt: fixture.store))
+
+        let missing = fixture.directory.path("Missing.sqlite")
+        let error = try #require(throws: StoreError.self) { try fixture.upgrader().needsUpgrade(storeAt: missing) }
+        #expect(error.kind == .notFound)
+        #expect(!FileManager.default.fileExists(atPath: fixture.directory.path(".Missing.sqlite.stepwise-lock").path))
+    }
+
     @Test("the async variant and the event stream give the same result")
     func asyncVariants() async throws {
         let fixture = try UpgradeFixture("Events")
