@@ -53,23 +53,21 @@ public struct Upgrader: Sendable {
         self.options = options
     }
 
-    /// An upgrader for an `.xcdatamodeld` bundle and its mapping files.
+    /// An upgrader for an `.xcdatamodeld` bundle and its mapping models: the `.xcmappingmodel`
+    /// folders beside the bundle, and the mapping folder (see ``MappingDirectory``).
     ///
     /// - parameters:
     ///   - bundleAt: The model bundle. Its current version is the target unless
     ///     ``UpgradeOptions/targetVersion`` says otherwise.
-    ///   - mappingsAt: The folder of mapping files; defaults to `<Name>.mappings` beside the
-    ///     bundle, and may be missing when every step can be inferred.
+    ///   - mappingsAt: The folder of mapping files (JSON files, `.xcmappingmodel` folders or
+    ///     both); defaults to `<Name>.mappings` beside the bundle, and may be missing when every
+    ///     step can be inferred.
     public init(
         bundleAt bundleURL: URL, mappingsAt mappingsURL: URL? = nil, policies: PolicyRegistry = PolicyRegistry(),
         stages: [MappingDirectory.StepKey: MigrationStage] = [:], options: UpgradeOptions = UpgradeOptions()
     ) throws {
         let bundle = try ModelBundle(contentsOf: bundleURL)
-        let folder = mappingsURL ?? MappingDirectory.defaultURL(for: bundleURL)
-        var mappings: [MappingDirectory.StepKey: [MappingModel]] = [:]
-        if mappingsURL != nil || FileManager.default.fileExists(atPath: folder.path) {
-            mappings = try MappingDirectory(contentsOf: folder, history: bundle.history).steps
-        }
+        let mappings = try MappingDirectory(bundleAt: bundleURL, mappingsAt: mappingsURL, history: bundle.history).steps
         var options = options
         if options.targetVersion == nil { options.targetVersion = bundle.current.name }
         self.init(history: bundle.history, mappings: mappings, policies: policies, stages: stages, options: options)

@@ -6,6 +6,14 @@ public struct MappingError: Error, Sendable, Hashable, CustomStringConvertible {
         case syntax(message: String, line: Int, column: Int)
         /// The mapping file is not valid JSON of the documented shape.
         case invalidFile(String)
+        /// An Xcode mapping model's archived value (`valueexpressiondata`, `userinfodata`) is not
+        /// a keyed archive Stepwise can read.
+        case unreadableArchive(String)
+        /// An Xcode mapping model holds an archived class or expression Stepwise can't run;
+        /// `className` is the archive's class name.
+        case unsupportedExpression(className: String, reason: String)
+        /// A mapping file fits no pair of the history's versions, or several.
+        case noMatchingVersions(String)
         /// The mapping names an entity its model version doesn't have.
         case unknownEntity(String, version: String)
         /// The mapping names a property its entity doesn't have.
@@ -83,6 +91,14 @@ public struct MappingError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(prefix)syntax error at line \(line), column \(column): \(message)"
         case .invalidFile(let reason):
             return "\(prefix)invalid mapping file: \(reason)"
+        case .unreadableArchive(let reason):
+            return
+                "\(prefix)the archived value can't be read: \(reason). Open the mapping model in Xcode and set the value again, or convert it (stepwise convert) and write the value in a JSON mapping file"
+        case .unsupportedExpression(let className, let reason):
+            return
+                "\(prefix)Stepwise can't run an archived \(className): \(reason). Rewrite the value with $source key paths, constants or FUNCTION on $manager or $entityPolicy, or convert the mapping model (stepwise convert) and edit the JSON"
+        case .noMatchingVersions(let reason):
+            return "\(prefix)\(reason)"
         case .unknownEntity(let name, let version):
             return "\(prefix)model version '\(version)' has no entity '\(name)'"
         case .unknownProperty(let entity, let property, let version):

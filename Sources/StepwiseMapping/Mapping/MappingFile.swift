@@ -56,7 +56,9 @@ public enum MappingFile {
             throw MappingError(.invalidFile("can't read it: \(error.localizedDescription)"), file: url.path)
         }
         do {
-            return try decode(data, source: source, destination: destination)
+            var model = try decode(data, source: source, destination: destination)
+            model.origin = MappingOrigin(path: url.path, format: .json, binding: .fileHeader)
+            return model
         } catch let error as MappingError {
             throw error.adding(file: url.path)
         }
@@ -85,106 +87,8 @@ public enum MappingFile {
                 .invalidFile(
                     "it maps '\(file.source)' → '\(file.destination)', not '\(source.name)' → '\(destination.name)'"))
         }
-        let mappings = try file.entityMappings.map { try entityMapping($0, source: source, destination: destination) }
+        let mappings = try file.entityMappings.map { try $0.draft.checked(source: source, destination: destination) }
         return MappingModel(name: file.name, from: source.name, to: destination.name, entityMappings: mappings)
-    }
-
-    private static func entityMapping(_ item: FileEntityMapping, source: ObjectModel, destination: ObjectModel) throws
-        -> EntityMapping
-    {
-        let name = item.name ?? EntityMapping.defaultName(source: item.source, destination: item.destination)
-        func fail(_ error: MappingError, property: String? = nil) -> MappingError {
-            error.adding(entityMapping: name, entity: item.destination ?? item.source, property: property)
-        }
-        let sourceEntity = try item.source.map { entityName -> Entity in
-            guard let entity = source[entity: entityName] else {
-                throw fail(MappingError(.unknownEntity(entityName, version: source.name)))
-            }
-            return entity
-        }
-        let destinationEntity = try item.destination.map { entityName -> Entity in
-            guard let entity = destination[entity: entityName] else {
-                throw fail(MappingError(.unknownEntity(entityName, version: destination.name)))
-            }
-            return entity
-        }
-        let kind =
-            item.kind
-            ?? (sourceEntity == nil
-                ? .add : destinationEntity == nil ? .remove : item.policy == nil ? .transform : .custom)
-        var filter: Predicate?
-        if let text = item.filter {
-            do {
-                let predicate = try ExpressionParser.parsePredicate(text)
-                if let sourceEntity { try SourceKeyPathCheck.check(predicate, from: sourceEntity, in: source) }
-                filter = predicate
-            } catch {
-                throw fail(error, property: "filter")
-            }
-        }
-        var attributes: [PropertyMapping] = []
-        var relationships: [PropertyMapping] = []
-        if let destinationEntity {
-            let destinationAttributes = destination.allAttributes(of: destinationEntity).filter { !$0.isTransient }
-            let destinationRelationships = destination.allRelationships(of: destinationEntity).filter {
-                !$0.isTransient
-            }
-            for key in (item.attributes ?? [:]).keys
-            where !destinationAttributes.contains(where: { $0.name == key }) {
-                throw fail(
-                    MappingError(
-                        .unknownProperty(entity: destinationEntity.name, property: key, version: destination.name)))
-            }
-            for key in (item.relationships ?? [:]).keys
-            where !destinationRelationships.contains(where: { $0.name == key }) {
-                throw fail(
-                    MappingError(
-                        .unknownProperty(entity: destinationEntity.name, property: key, version: destination.name)))
-            }
-            let checked = sourceEntity.map { (entity: $0, model: source) }
-            let copyMatching = (item.copyMatchingProperties ?? true) && sourceEntity != nil
-            // Same-named properties are copied only attribute to attribute and relationship
-            // to relationship: an attribute that became a relationship needs a written mapping.
-            let sourceAttributes = sourceEntity.map { Set(source.allAttributes(of: $0).map(\.name)) } ?? []
-            let sourceRelationships = sourceEntity.map { Set(source.allRelationships(of: $0).map(\.name)) } ?? []
-            for attribute in destinationAttributes {
-                if let text = item.attributes?[attribute.name] {
-                    attributes.append(
-                        PropertyMapping(
-                            attribute.name,
-                            try parse(text, source: checked, fail: { fail($0, property: attribute.name) })))
-                } else if copyMatching, sourceAttributes.contains(attribute.name) {
-                    attributes.append(PropertyMapping(attribute.name, .keyPath(root: .source, path: [attribute.name])))
-                }
-            }
-            for relationship in destinationRelationships {
-                if let text = item.relationships?[relationship.name] {
-                    relationships.append(
-                        PropertyMapping(
-                            relationship.name,
-                            try parse(text, source: checked, fail: { fail($0, property: relationship.name) })))
-                } else if copyMatching, sourceRelationships.contains(relationship.name) {
-                    relationships.append(
-                        PropertyMapping(relationship.name, .keyPath(root: .source, path: [relationship.name])))
-                }
-            }
-        }
-        return EntityMapping(
-            name: name, kind: kind, source: item.source, destination: item.destination, filter: filter,
-            policyName: item.policy, attributeMappings: attributes, relationshipMappings: relationships,
-            userInfo: item.userInfo ?? [:])
-    }
-
-    private static func parse(
-        _ text: String, source: (entity: Entity, model: ObjectModel)?, fail: (MappingError) -> MappingError
-    ) throws -> Expression {
-        do {
-            let expression = try ExpressionParser.parseExpression(text)
-            if let source { try SourceKeyPathCheck.check(expression, from: source.entity, in: source.model) }
-            return expression
-        } catch {
-            throw fail(error)
-        }
     }
 
     private static func describe(_ error: any Error) -> String {
@@ -233,5 +137,13 @@ public enum MappingFile {
         var attributes: [String: String]?
         var relationships: [String: String]?
         var userInfo: [String: String]?
+
+        var draft: EntityMappingDraft {
+            EntityMappingDraft(
+                name: name, kind: kind, source: source, destination: destination, filter: filter, policy: policy,
+                copyMatchingProperties: copyMatchingProperties ?? true,
+                attributes: (attributes ?? [:]).mapValues { .text($0) },
+                relationships: (relationships ?? [:]).mapValues { .text($0) }, userInfo: userInfo ?? [:])
+        }
     }
 }

@@ -5,8 +5,8 @@
 /// Several mapping models may form one step: they run in sequence into the same destination
 /// (the "StepOne/StepTwo" way of splitting a big migration).
 ///
-/// Write one in Swift, load one from a JSON file (``MappingFile``), or infer one from two
-/// versions (``MappingInference``).
+/// Write one in Swift, load one from a JSON file (``MappingFile``) or an Xcode mapping model
+/// (``XcodeMappingModel``), or infer one from two versions (``MappingInference``).
 public struct MappingModel: Sendable, Hashable {
     /// A name for messages; defaults to "<source> → <destination>".
     public var name: String
@@ -18,16 +18,20 @@ public struct MappingModel: Sendable, Hashable {
     public var entityMappings: [EntityMapping]
     /// Whether the mapping was inferred rather than written.
     public var isInferred: Bool
+    /// The file the mapping was read from and how it was bound to its two versions; nil for a
+    /// mapping written in code or inferred.
+    public var origin: MappingOrigin?
 
     public init(
         name: String? = nil, from sourceVersion: String, to destinationVersion: String,
-        entityMappings: [EntityMapping], isInferred: Bool = false
+        entityMappings: [EntityMapping], isInferred: Bool = false, origin: MappingOrigin? = nil
     ) {
         self.name = name ?? "\(sourceVersion) → \(destinationVersion)"
         self.sourceVersion = sourceVersion
         self.destinationVersion = destinationVersion
         self.entityMappings = entityMappings
         self.isInferred = isInferred
+        self.origin = origin
     }
 
     /// The entity mapping with this name.

@@ -123,11 +123,7 @@ public struct UpgradeMatrix: Sendable {
         stages: [MappingDirectory.StepKey: MigrationStage] = [:], ignoring ignoredProperties: Set<String> = []
     ) throws {
         let bundle = try ModelBundle(contentsOf: bundleURL)
-        let folder = mappingsURL ?? MappingDirectory.defaultURL(for: bundleURL)
-        var mappings: [MappingDirectory.StepKey: [MappingModel]] = [:]
-        if mappingsURL != nil || FileManager.default.fileExists(atPath: folder.path) {
-            mappings = try MappingDirectory(contentsOf: folder, history: bundle.history).steps
-        }
+        let mappings = try MappingDirectory(bundleAt: bundleURL, mappingsAt: mappingsURL, history: bundle.history).steps
         self.init(
             history: bundle.history, mappings: mappings, policies: policies, stages: stages,
             ignoring: ignoredProperties)

@@ -13,8 +13,11 @@ public enum SamplePolicies {
         registry.register("UniversityEstYearPolicy") { UniversityEstYearPolicy() }
         registry.register("CountryNormalizationPolicy") { CountryNormalizationPolicy() }
         registry.register("EventConversionPolicy") { EventConversionPolicy() }
-        registry.register("Country5ToCountry6Policy") { Country5ToCountry6Policy() }
-        registry.register("Post2ToPost3MigrationPolicy") { Post2ToPost3MigrationPolicy() }
+        // Under the module-qualified class names the corpus's .xcmappingmodel files use.
+        registry.register("Migrations.Country5ToCountry6Policy") { Country5ToCountry6Policy() }
+        registry.register("CoreDataMigration_Example.Post2ToPost3MigrationPolicy") {
+            Post2ToPost3MigrationPolicy()
+        }
         return registry
     }
 }

@@ -27,14 +27,15 @@ struct MappingOptions: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "A folder of mapping files (*.json). Defaults to <bundle name>.mappings beside the bundle.",
+            "A folder of mapping files: Stepwise JSON files, Xcode .xcmappingmodel folders, or both. Defaults to <bundle name>.mappings beside the bundle; .xcmappingmodel folders beside the bundle are always read.",
             valueName: "dir"),
         completion: .directory)
     var mappings: String?
 
-    /// The mapping files of `bundle`: from `--mappings`, else the folder beside the bundle.
+    /// The mapping models of `bundle`: the .xcmappingmodel folders beside it, and the mapping
+    /// folder (`--mappings`, else `<Name>.mappings` beside the bundle).
     func load(for bundle: ModelBundle) throws -> MappingDirectory {
-        let folder = mappings.map { URL(fileURLWithPath: $0) } ?? MappingDirectory.defaultURL(for: bundle.url)
-        return try MappingDirectory(contentsOf: folder, history: bundle.history)
+        try MappingDirectory(
+            bundleAt: bundle.url, mappingsAt: mappings.map { URL(fileURLWithPath: $0) }, history: bundle.history)
     }
 }
