@@ -66,10 +66,7 @@ let package = Package(
         // Helpers for app teams' tests: temporary directories, seeded stores, corpus access.
         .target(
             name: "StepwiseTesting",
-            dependencies: ["Stepwise", "StepwiseModel", "StepwiseStore", "StepwiseMapping"],
-            // The corpus's mapping models written as Stepwise mapping files, one folder per
-            // bundle (the corpus itself is never copied into the repo): see CorpusMappings.
-            resources: [.copy("CorpusMappings")]
+            dependencies: ["Stepwise", "StepwiseModel", "StepwiseStore", "StepwiseMapping"]
         ),
         .executableTarget(
             name: "stepwise",

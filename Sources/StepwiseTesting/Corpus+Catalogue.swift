@@ -12,6 +12,15 @@ extension Corpus {
         url(store.path)
     }
 
+    /// The corpus's `.xcmappingmodel` folders for a bundle, beside it as in the projects they
+    /// come from (corpus README §3), in file-name order. Never edit them in place: copy one first.
+    public func mappingModels(_ bundle: CorpusBundle) throws -> [URL] {
+        let folder = url(bundle).deletingLastPathComponent()
+        return try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+            .filter { $0.hasSuffix(".xcmappingmodel") }
+            .map { folder.appendingPathComponent($0) }
+    }
+
     /// Reads a corpus bundle with ``ModelBundle``: every version, validated, in history order.
     public func modelBundle(_ bundle: CorpusBundle) throws -> ModelBundle {
         try ModelBundle(contentsOf: url(bundle))

@@ -3,8 +3,8 @@ import GRDB
 import StepwiseTesting
 import Testing
 
-/// `stepwise upgrade` on copies of real Core Data stores, with the corpus's mapping models
-/// written as Stepwise mapping files (``CorpusMappings``). Each test reads its expectations
+/// `stepwise upgrade` on copies of real Core Data stores, with the corpus's own `.xcmappingmodel`
+/// files, which the CLI finds beside the bundle. Each test reads its expectations
 /// from a second, untouched copy of the same store.
 @Suite("stepwise upgrade on the corpus", .enabled(if: Corpus.shouldRunTests, "needs ../shared/corpus"))
 struct CorpusUpgradeCLITests {
@@ -30,7 +30,7 @@ struct CorpusUpgradeCLITests {
         let result = try CommandRunner().run(
             [
                 "upgrade", store.path, "--models", corpus.url(bundle.path).path,
-                "--mappings", try CorpusMappings.folder(for: bundle).path, "--json",
+                "--json",
             ] + arguments)
         #expect(result.status == 0, "\(result.standardError)")
         return try result.json()

@@ -8,11 +8,11 @@ import Testing
 
 /// Runs the steps of one corpus history, one at a time, on copies of the corpus stores.
 ///
-/// Explicit steps use the corpus's mapping models written as Stepwise mapping files: the
-/// folder ``CorpusMappings/folder(for:)`` of StepwiseTesting (one file per `.xcmappingmodel`,
-/// named after it). A step without a file
-/// there is inferred, like the corpus steps that have no mapping model (Moody 1 → 2,
-/// wibosco 3 → 4). Policies come from ``SamplePolicies/registry``, which holds the corpus's.
+/// Explicit steps use the corpus's own `.xcmappingmodel` files, found beside the bundle as
+/// ``MappingDirectory`` finds them. A step without one is inferred, like the corpus steps that
+/// have no mapping model (Moody 1 → 2, wibosco 3 → 4). Policies come from
+/// ``SamplePolicies/registry``, which registers the corpus's under the class names its mapping
+/// models use.
 ///
 /// Every step checks that its source files are byte-identical afterwards: a step reads a
 /// private copy and never writes to its source.
@@ -27,13 +27,8 @@ struct CorpusStepRunner {
         corpus = try Corpus.required()
         self.bundle = bundle
         models = try corpus.modelBundle(bundle)
-        mappings = try MappingDirectory(contentsOf: try Self.mappingFolder(bundle), history: models.history)
+        mappings = try MappingDirectory(bundleAt: corpus.url(bundle), history: models.history)
         directory = try TemporaryDirectory(prefix: "stepwise-corpus-steps")
-    }
-
-    /// The folder of a bundle's Stepwise mapping files, inside this target's resources.
-    static func mappingFolder(_ bundle: CorpusBundle) throws -> URL {
-        try CorpusMappings.folder(for: bundle)
     }
 
     /// Version `number` of the bundle, counting from 1.

@@ -288,13 +288,15 @@ extension BadInputWorkspace {
         try bytes.write(to: store)
     }
 
-    /// Copies a corpus store with the Apptentive bundle and its mapping files into the
-    /// workspace, so the corpus itself is never opened.
+    /// Copies a corpus store with the Apptentive bundle and the mapping models beside it into
+    /// the workspace, so the corpus itself is never opened.
     func copyCorpusStore(_ store: CorpusStore) throws {
         guard let corpus = try Corpus.locate() else { throw BadInputSetupError.missingCorpus }
         _ = try corpus.copyStore(store, to: url)
         try copyTree(corpus.url(store.bundle), to: path("ATDataModel.xcdatamodeld"))
-        try copyTree(CorpusMappings.folder(for: store.bundle), to: path("ATDataModel.mappings"))
+        for mappingModel in try corpus.mappingModels(store.bundle) {
+            try copyTree(mappingModel, to: path(mappingModel.lastPathComponent))
+        }
     }
 
     /// Copies a folder's files with this process's default permissions: the corpus's

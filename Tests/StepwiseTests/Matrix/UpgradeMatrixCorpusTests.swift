@@ -14,7 +14,7 @@ struct UpgradeMatrixCorpusTests {
         try CorpusBundle.allCases.map { bundle in
             let corpus = try Corpus.required()
             return try UpgradeMatrix(
-                bundleAt: corpus.url(bundle.path), mappingsAt: CorpusMappings.folder(for: bundle),
+                bundleAt: corpus.url(bundle.path),
                 policies: SamplePolicies.registry, ignoring: ignored)
         }
     }

@@ -49,7 +49,7 @@ struct UpgradeCorpusTests {
         let copy = try corpus.copyStore(store, to: directory.url)
         let bundle = try corpus.modelBundle(store.bundle)
         let upgrader = try Upgrader(
-            bundleAt: corpus.url(store.bundle), mappingsAt: CorpusMappings.folder(for: store.bundle),
+            bundleAt: corpus.url(store.bundle),
             policies: SamplePolicies.registry)
         let report = try upgrader.upgradeIfNeeded(storeAt: copy)
         #expect(report.from == store.version)
@@ -81,7 +81,7 @@ struct UpgradeCorpusTests {
         let copy = try corpus.copyStore(store, to: directory.url)
         let before = StoreBytes(copy)
         let upgrader = try Upgrader(
-            bundleAt: corpus.url(store.bundle), mappingsAt: CorpusMappings.folder(for: store.bundle),
+            bundleAt: corpus.url(store.bundle),
             policies: SamplePolicies.registry)
         let report = try upgrader.upgradeIfNeeded(storeAt: copy)
         #expect(report.upToDate)
@@ -95,7 +95,7 @@ struct UpgradeCorpusTests {
         let directory = try TemporaryDirectory(prefix: "stepwise-corpus-upgrade")
         let copy = try corpus.copyStore(try CorpusStore.named("WW"), to: directory.url)
         let upgrader = try Upgrader(
-            bundleAt: corpus.url(.wibosco), mappingsAt: CorpusMappings.folder(for: .wibosco),
+            bundleAt: corpus.url(.wibosco),
             policies: SamplePolicies.registry)
         _ = try upgrader.upgradeIfNeeded(storeAt: copy)
         let snapshot = try StoreSnapshot(of: copy)
@@ -110,7 +110,7 @@ struct UpgradeCorpusTests {
         let copy = try corpus.copyStore(CorpusStore.corrupt, to: directory.url)
         let before = StoreBytes(copy)
         let upgrader = try Upgrader(
-            bundleAt: corpus.url(.apptentive), mappingsAt: CorpusMappings.folder(for: .apptentive),
+            bundleAt: corpus.url(.apptentive),
             policies: SamplePolicies.registry)
         let error = try #require(throws: RegistryError.self) { try upgrader.upgradeIfNeeded(storeAt: copy) }
         guard case .inconsistent(let problem) = error.kind else {
