@@ -102,6 +102,11 @@ let package = Package(
             name: "fuzz-expression", dependencies: ["FuzzDriver", "StepwiseMapping"], path: "Fuzz/Expression"),
         .executableTarget(
             name: "fuzz-metadata", dependencies: ["FuzzDriver", "StepwiseStore"], path: "Fuzz/Metadata"),
+        .executableTarget(
+            name: "fuzz-xcmapping", dependencies: ["FuzzDriver", "StepwiseModel", "StepwiseMapping"],
+            path: "Fuzz/XcodeMapping"),
+        .executableTarget(
+            name: "fuzz-archive", dependencies: ["FuzzDriver", "StepwiseMapping"], path: "Fuzz/Archive"),
         .testTarget(
             name: "StepwiseModelTests",
             dependencies: [

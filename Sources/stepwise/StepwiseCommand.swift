@@ -20,7 +20,7 @@ struct StepwiseCommand: ParsableCommand {
         subcommands: [
             DemoCommand.self, InspectCommand.self, CreateCommand.self, SchemaCommand.self, DiffCommand.self,
             MigrateStepCommand.self, PlanCommand.self, UpgradeCommand.self, RollbackCommand.self,
-            MatrixCommand.self, SamplesCommand.self,
+            MatrixCommand.self, ConvertCommand.self, SamplesCommand.self,
         ]
     )
 }

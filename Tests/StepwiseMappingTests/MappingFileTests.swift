@@ -307,9 +307,10 @@ struct MappingFileTests {
         for (file, text) in sample.mappingFiles.sorted(by: { $0.key < $1.key }) {
             let url = mappings.url.appendingPathComponent(file)
             let header = try MappingFile.header(of: url)
-            let model = try MappingFile.decode(
+            var model = try MappingFile.decode(
                 Data(text.utf8), source: try #require(bundle.history.version(named: header.source)),
                 destination: try #require(bundle.history.version(named: header.destination)))
+            model.origin = MappingOrigin(path: url.path, format: .json, binding: .fileHeader)
             expected[MappingDirectory.StepKey(header.source, header.destination), default: []].append(model)
         }
         #expect(Set(mappings.steps.keys) == Set(expected.keys))

@@ -3,8 +3,8 @@ import StepwiseStore
 
 /// Decodes the user info Xcode archives into a mapping model (`userinfodata`): an archived
 /// `NSDictionary` whose keys and values are strings, as the mapping editor writes them.
-enum ArchivedDictionary {
-    static func strings(_ data: Data) throws(MappingError) -> [String: String] {
+package enum ArchivedDictionary {
+    package static func strings(_ data: Data) throws(MappingError) -> [String: String] {
         do {
             let archive = try KeyedArchive(data)
             guard let root = archive.top["root"], let object = try archive.object(root) else { return [:] }

@@ -18,12 +18,12 @@ import StepwiseStore
 ///
 /// A class or a form outside this table is a ``MappingError/Kind/unsupportedExpression(className:reason:)``,
 /// never skipped: a value Stepwise can't run must not silently become nil.
-enum ArchivedExpression {
+package enum ArchivedExpression {
     /// The deepest nesting read, as ``ExpressionParser`` allows for written expressions.
     static let maximumDepth = 32
 
     /// The expression archived in `data` under the key `root`.
-    static func decode(_ data: Data) throws(MappingError) -> Expression {
+    package static func decode(_ data: Data) throws(MappingError) -> Expression {
         let archive: KeyedArchive
         do {
             archive = try KeyedArchive(data)

@@ -12,11 +12,11 @@ import StepwiseStore
 /// own attributes and relationships by name. Property types live deeper, in the editor's UML
 /// stereotypes, and are not read: names alone tell versions apart well enough to fall back on,
 /// and the bound mapping is then checked property by property anyway.
-enum ModelSnapshot {
+package enum ModelSnapshot {
     /// Entity name → the names of its own properties; nil when the copy can't be read this way.
-    typealias Signature = [String: Set<String>]
+    package typealias Signature = [String: Set<String>]
 
-    static func signature(of data: Data) -> Signature? {
+    package static func signature(of data: Data) -> Signature? {
         guard let archive = try? KeyedArchive(data), let root = archive.top["root"] else { return nil }
         func object(_ value: BinaryPropertyList.Value?) -> KeyedArchive.Object? {
             guard case .uid(let uid)? = value else { return nil }
@@ -46,7 +46,7 @@ enum ModelSnapshot {
     }
 
     /// The same signature for a model version.
-    static func signature(of model: ObjectModel) -> Signature {
+    package static func signature(of model: ObjectModel) -> Signature {
         var signature: Signature = [:]
         for entity in model.entities {
             signature[entity.name] = Set(entity.attributes.map(\.name) + entity.relationships.map(\.name))

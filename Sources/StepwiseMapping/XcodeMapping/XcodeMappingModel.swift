@@ -57,7 +57,7 @@ public enum XcodeMappingModel {
     }
 
     /// Binds a read document to two versions, as ``load(_:history:)`` documents.
-    static func bind(_ document: XcodeMappingDocument, history: VersionHistory) throws(MappingError) -> MappingModel {
+    package static func bind(_ document: XcodeMappingDocument, history: VersionHistory) throws(MappingError) -> MappingModel {
         let drafts = try document.entityMappings.map { object throws(MappingError) in try draft(object) }
         let name = URL(fileURLWithPath: document.path).deletingPathExtension().lastPathComponent
         func model(_ source: ObjectModel, _ destination: ObjectModel, _ binding: MappingOrigin.Binding)

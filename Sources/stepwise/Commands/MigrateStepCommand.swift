@@ -10,8 +10,9 @@ struct MigrateStepCommand: ParsableCommand {
         abstract: "Run one migration step from SOURCE into a new DEST store (for debugging a step).",
         discussion: """
             Never modifies SOURCE: the step reads a private copy (with its -wal). The mapping is \
-            read from --mappings (default: <bundle name>.mappings beside the bundle) or, when \
-            there is no mapping file for the step, inferred.
+            the step's .xcmappingmodel beside the bundle or its mapping file in --mappings (default: \
+            <bundle name>.mappings beside the bundle) or, when there is none, inferred. --infer \
+            infers it anyway, to compare Core Data's lightweight migration with the written mapping.
 
             Policies named by mapping files must be registered in code; this tool knows the \
             policies of the sample histories in Versions/ and of the corpus.
@@ -40,6 +41,9 @@ struct MigrateStepCommand: ParsableCommand {
 
     @OptionGroup var mappingOptions: MappingOptions
 
+    @Flag(name: .long, help: "Infer the mapping even when a mapping model or file covers the step.")
+    var infer = false
+
     @Flag(name: .long, help: "Print the step report as JSON.")
     var json = false
 
@@ -51,10 +55,9 @@ struct MigrateStepCommand: ParsableCommand {
         let bundle = try bundleOptions.load()
         let sourceModel = try bundle.version(named: from)
         let destinationModel = try bundle.version(named: to)
-        let directory = try mappingOptions.load(for: bundle)
+        let mappingModels = infer ? [] : try mappingOptions.load(for: bundle).mappingModels(from: from, to: to)
         let step = MigrationStep(
-            from: sourceModel, to: destinationModel,
-            mappingModels: directory.mappingModels(from: from, to: to),
+            from: sourceModel, to: destinationModel, mappingModels: mappingModels,
             policies: SamplePolicies.registry)
         let report = try step.run(source: URL(fileURLWithPath: source), destination: URL(fileURLWithPath: destination))
         if json {

@@ -13,7 +13,10 @@ struct PlanCommand: ParsableCommand {
             bundle's current version (or --to) with the fewest explicit (heavyweight) steps: explicit \
             mappings from the mapping folder, in any direction, and inferred steps between consecutive \
             versions. Consecutive inferred steps whose mappings compose exactly run as one pass, shown \
-            as "inferred, one pass via" the versions they skip. Nothing is migrated.
+            as "inferred, one pass via" the versions they skip. Each explicit step names its mapping \
+            files (JSON or .xcmappingmodel) and how each was bound to the step's versions: by its \
+            model paths, its embedded model copies, or the one pair its entity mappings fit. Nothing \
+            is migrated.
 
             Formats: text (default), json, dot (Graphviz) and mermaid draw the version graph with the \
             plan's steps highlighted.
@@ -58,7 +61,7 @@ struct PlanCommand: ParsableCommand {
                 print("It is up to date with '\(target)': nothing to do.")
             }
             for (index, step) in plan.steps.enumerated() {
-                let models = step.mappingModels.map(\.name).joined(separator: ", ")
+                let models = step.mappingModels.map(Self.describe).joined(separator: ", ")
                 let policies = Set(step.mappingModels.flatMap(\.entityMappings).compactMap(\.policyName)).sorted()
                 let policyText = policies.isEmpty ? "" : "; policies \(policies.joined(separator: ", "))"
                 let via = step.via.isEmpty ? "" : ", one pass via \(step.via.joined(separator: ", "))"
@@ -76,11 +79,20 @@ struct PlanCommand: ParsableCommand {
                     steps: plan.steps.map {
                         PlanReport.Step(
                             from: $0.from, to: $0.to, kind: $0.kind.rawValue, via: $0.via,
-                            mappingModels: $0.mappingModels.map(\.name))
+                            mappingModels: $0.mappingModels.map(\.name),
+                            mappingFiles: $0.mappingModels.compactMap(\.origin))
                     }))
         case .dot, .mermaid:
             print(try graph(plan, planner: planner, history: bundle.history))
         }
+    }
+
+    /// A mapping model as a plan lists it: the file it came from and how it was bound to its
+    /// versions (`Migration2to3.xcmappingmodel, bound by model paths`); its name when it came
+    /// from no file (inferred, or written in code).
+    static func describe(_ model: MappingModel) -> String {
+        guard let origin = model.origin else { return model.name }
+        return "\(URL(fileURLWithPath: origin.path).lastPathComponent), bound by \(origin.binding)"
     }
 
     /// The version graph, with the plan's steps highlighted. A merged step highlights the
@@ -124,6 +136,9 @@ private struct PlanReport: Encodable {
         /// The versions a merged step passes through in one pass; empty otherwise.
         var via: [String]
         var mappingModels: [String]
+        /// The file of each mapping model read from one: `path`, `format` (`json` or
+        /// `xcmappingmodel`) and `binding` (how it was bound to the step's versions).
+        var mappingFiles: [MappingOrigin]
     }
 
     var store: String
