@@ -130,7 +130,10 @@ struct EventsStepTests {
         #expect(models.map(\.name) == [Self.stepOne, Self.stepTwo])
         // The same mappings as the sample files' text; the directory also records each file.
         #expect(models.map { $0.origin?.format } == [.json, .json])
-        #expect(models.map { var model = $0; model.origin = nil; return model } == (try sampleModels()))
+        #expect(
+            models.map {
+                var model = $0; model.origin = nil; return model
+            } == (try sampleModels()))
         let (destination, report) = try run(models, source: try seeded())
         #expect(report.mappingModels == [Self.stepOne, Self.stepTwo])
         #expect(try converted(destination).printedDates.first == "Jan 1, 2001")

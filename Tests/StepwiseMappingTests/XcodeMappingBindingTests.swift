@@ -20,7 +20,9 @@ struct XcodeMappingBindingTests {
 
     /// A copy of `Migration1to2.xcmappingmodel` whose `xcmapping.xml` went through `edit`.
     func editedCopy(_ edit: (String) throws -> String) throws -> URL {
-        let original = try corpus.mappingModels(.wibosco).first { $0.lastPathComponent == "Migration1to2.xcmappingmodel" }
+        let original = try corpus.mappingModels(.wibosco).first {
+            $0.lastPathComponent == "Migration1to2.xcmappingmodel"
+        }
         let source = try #require(original).appendingPathComponent("xcmapping.xml")
         let copy = directory.path("Edited-\(UUID().uuidString).xcmappingmodel")
         try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
@@ -49,7 +51,9 @@ struct XcodeMappingBindingTests {
         #expect(model.sourceVersion == "CoreDataMigration_Example")
         #expect(model.destinationVersion == "CoreDataMigration_Example 2")
         #expect(model.origin?.binding == .modelSnapshots)
-        #expect(model.entityMapping(named: "PostToPost")?.propertyMapping(named: "hexColor")?.valueExpression == .source("color"))
+        #expect(
+            model.entityMapping(named: "PostToPost")?.propertyMapping(named: "hexColor")?.valueExpression
+                == .source("color"))
     }
 
     @Test func stalePathsWithoutCopiesFallBackToTheOnePairTheEntityMappingsFit() throws {
@@ -81,7 +85,8 @@ struct XcodeMappingBindingTests {
         let copy = try editedCopy { $0.replacingOccurrences(of: ">hexColor<", with: ">hexColour<") }
         let error = try #require(throws: MappingError.self) { try XcodeMappingModel.load(copy, history: history) }
         #expect(
-            error.kind == .unknownProperty(entity: "Post", property: "hexColour", version: "CoreDataMigration_Example 2"))
+            error.kind
+                == .unknownProperty(entity: "Post", property: "hexColour", version: "CoreDataMigration_Example 2"))
         #expect(error.file == copy.path)
         #expect(error.entityMapping == "PostToPost")
         #expect(error.description.contains("hexColour"))

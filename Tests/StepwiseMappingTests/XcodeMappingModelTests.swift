@@ -4,7 +4,6 @@ import StepwiseModel
 import StepwiseTesting
 import Testing
 
-
 /// The corpus's own `.xcmappingmodel` files read exactly as corpus README §3 describes them.
 @Suite("Xcode mapping models", .enabled(if: Corpus.shouldRunTests, "needs ../shared/corpus"))
 struct XcodeMappingModelTests {
@@ -61,7 +60,8 @@ struct XcodeMappingModelTests {
             destination: "CoreDataMigration_Example 2", objects: 5, orphans: 0, entityMappings: ["PostToPost"]),
         Expected(
             bundle: .wibosco, file: "Migration2to3", source: "CoreDataMigration_Example 2",
-            destination: "CoreDataMigration_Example 3", objects: 9, orphans: 0, entityMappings: ["ToColor", "PostToPost"]),
+            destination: "CoreDataMigration_Example 3", objects: 9, orphans: 0,
+            entityMappings: ["ToColor", "PostToPost"]),
     ]
 
     static func url(_ bundle: CorpusBundle, _ file: String) throws -> URL {
@@ -121,7 +121,9 @@ struct XcodeMappingModelTests {
         let document = try XcodeMappingDocument(contentsOf: Self.url(.moody, "Moody 2-Moody 3"))
         let written = document.entityMappings.flatMap { mapping in
             mapping.relationshipMappings.compactMap { property in
-                property.sourceKeyPath.map { "\(mapping.resolvedName).\(property.name): \($0) / \(property.sourceMappingName ?? "-")" }
+                property.sourceKeyPath.map {
+                    "\(mapping.resolvedName).\(property.name): \($0) / \(property.sourceMappingName ?? "-")"
+                }
             }
         }
         #expect(

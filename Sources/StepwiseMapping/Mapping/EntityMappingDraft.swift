@@ -86,12 +86,14 @@ struct EntityMappingDraft {
             for key in attributes.keys.sorted() where !destinationAttributes.contains(where: { $0.name == key }) {
                 throw fail(
                     MappingError(
-                        .unknownProperty(entity: destinationEntity.name, property: key, version: destinationModel.name)))
+                        .unknownProperty(entity: destinationEntity.name, property: key, version: destinationModel.name))
+                )
             }
             for key in relationships.keys.sorted() where !destinationRelationships.contains(where: { $0.name == key }) {
                 throw fail(
                     MappingError(
-                        .unknownProperty(entity: destinationEntity.name, property: key, version: destinationModel.name)))
+                        .unknownProperty(entity: destinationEntity.name, property: key, version: destinationModel.name))
+                )
             }
             // Same-named properties are copied only attribute to attribute and relationship
             // to relationship: an attribute that became a relationship needs a written mapping.

@@ -61,7 +61,8 @@ public struct MappingDirectory: Sendable {
         }
         let known = Set(documents.keys.map(\.standardizedFileURL.path))
         let files =
-            Array(documents.keys) + Self.mappingFiles(in: folder).filter { !known.contains($0.standardizedFileURL.path) }
+            Array(documents.keys)
+            + Self.mappingFiles(in: folder).filter { !known.contains($0.standardizedFileURL.path) }
         try self.init(folder: folder, files: files, documents: documents, history: history)
     }
 

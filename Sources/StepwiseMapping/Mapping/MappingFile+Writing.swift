@@ -31,12 +31,14 @@ extension MappingFile {
         let sourceAttributes = sourceEntity.map { Set(source.allAttributes(of: $0).map(\.name)) } ?? []
         let sourceRelationships = sourceEntity.map { Set(source.allRelationships(of: $0).map(\.name)) } ?? []
         let destinationEntity = mapping.destinationEntity.flatMap { destination[entity: $0] }
-        let destinationAttributes = destinationEntity.map {
-            destination.allAttributes(of: $0).filter { !$0.isTransient }.map(\.name)
-        } ?? []
-        let destinationRelationships = destinationEntity.map {
-            destination.allRelationships(of: $0).filter { !$0.isTransient }.map(\.name)
-        } ?? []
+        let destinationAttributes =
+            destinationEntity.map {
+                destination.allAttributes(of: $0).filter { !$0.isTransient }.map(\.name)
+            } ?? []
+        let destinationRelationships =
+            destinationEntity.map {
+                destination.allRelationships(of: $0).filter { !$0.isTransient }.map(\.name)
+            } ?? []
         // Copying same-named properties by default is right unless a property the source has
         // is deliberately left at its default.
         let unmappedCopies =
@@ -57,7 +59,8 @@ extension MappingFile {
         let deducedKind: EntityMapping.Kind =
             mapping.sourceEntity == nil
             ? .add : mapping.destinationEntity == nil ? .remove : mapping.policyName == nil ? .transform : .custom
-        let defaultName = EntityMapping.defaultName(source: mapping.sourceEntity, destination: mapping.destinationEntity)
+        let defaultName = EntityMapping.defaultName(
+            source: mapping.sourceEntity, destination: mapping.destinationEntity)
         return WrittenEntityMapping(
             name: mapping.name == defaultName ? nil : mapping.name,
             kind: mapping.kind == deducedKind ? nil : mapping.kind,

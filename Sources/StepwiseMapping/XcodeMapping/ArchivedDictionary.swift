@@ -9,12 +9,15 @@ package enum ArchivedDictionary {
             let archive = try KeyedArchive(data)
             guard let root = archive.top["root"], let object = try archive.object(root) else { return [:] }
             guard object.className == "NSDictionary" || object.className == "NSMutableDictionary" else {
-                throw MappingError(.unsupportedExpression(className: object.className, reason: "user info that is not a dictionary"))
+                throw MappingError(
+                    .unsupportedExpression(className: object.className, reason: "user info that is not a dictionary"))
             }
             var result: [String: String] = [:]
             for (key, value) in try archive.entries(of: object) {
                 guard case .string(let keyText)? = try archive.value(key) else {
-                    throw MappingError(.unsupportedExpression(className: object.className, reason: "a user info key that is not a string"))
+                    throw MappingError(
+                        .unsupportedExpression(
+                            className: object.className, reason: "a user info key that is not a string"))
                 }
                 switch try archive.value(value) {
                 case .string(let text)?: result[keyText] = text
@@ -24,7 +27,8 @@ package enum ArchivedDictionary {
                 default:
                     throw MappingError(
                         .unsupportedExpression(
-                            className: object.className, reason: "the user info value of '\(keyText)' is not a string or number"))
+                            className: object.className,
+                            reason: "the user info value of '\(keyText)' is not a string or number"))
                 }
             }
             return result

@@ -41,7 +41,8 @@ package enum ArchivedExpression {
 
         func expression(_ uid: Int, depth: Int) throws(MappingError) -> Expression {
             guard depth < ArchivedExpression.maximumDepth else {
-                throw MappingError(.unreadableArchive("expressions nested deeper than \(ArchivedExpression.maximumDepth) levels"))
+                throw MappingError(
+                    .unreadableArchive("expressions nested deeper than \(ArchivedExpression.maximumDepth) levels"))
             }
             guard let object = try read({ () throws(BinaryPropertyList.FormatError) in try archive.object(uid) }) else {
                 throw MappingError(.unreadableArchive("an expression is missing (a reference to $null)"))
@@ -53,7 +54,10 @@ package enum ArchivedExpression {
             case "NSVariableExpression":
                 let name = try string(object, "NSVariable")
                 guard let variable = ExpressionVariable(rawValue: name), variable != .evaluatedObject else {
-                    throw unsupported(object, "the variable $\(name); mappings know $source, $destination, $manager, $entityPolicy and $entityMapping")
+                    throw unsupported(
+                        object,
+                        "the variable $\(name); mappings know $source, $destination, $manager, $entityPolicy and $entityMapping"
+                    )
                 }
                 return .variable(variable)
             case "NSSelfExpression":
@@ -124,9 +128,10 @@ package enum ArchivedExpression {
         /// `NSData`, `NSString` and arrays of these.
         private func constant(_ uid: Int, depth: Int) throws(MappingError) -> MappingValue {
             guard depth < ArchivedExpression.maximumDepth else {
-                throw MappingError(.unreadableArchive("values nested deeper than \(ArchivedExpression.maximumDepth) levels"))
+                throw MappingError(
+                    .unreadableArchive("values nested deeper than \(ArchivedExpression.maximumDepth) levels"))
             }
-            guard let value = try read({ () throws(BinaryPropertyList.FormatError) in try archive.value(uid) }) else {
+            guard let value = try archiveValue(uid) else {
                 return .null
             }
             switch value {
@@ -156,7 +161,9 @@ package enum ArchivedExpression {
                     return .data(data)
                 case "NSArray", "NSMutableArray":
                     var values: [MappingValue] = []
-                    for element in try read({ () throws(BinaryPropertyList.FormatError) in try archive.elements(of: object) }) {
+                    for element in try read({ () throws(BinaryPropertyList.FormatError) in
+                        try archive.elements(of: object)
+                    }) {
                         values.append(try constant(element, depth: depth + 1))
                     }
                     return .array(values)
@@ -182,11 +189,15 @@ package enum ArchivedExpression {
 
         private func string(_ object: KeyedArchive.Object, _ key: String) throws(MappingError) -> String {
             guard case .uid(let uid)? = object.fields[key],
-                case .string(let text)? = try read({ () throws(BinaryPropertyList.FormatError) in try archive.value(uid) })
+                case .string(let text)? = try archiveValue(uid)
             else {
                 throw unsupported(object, "no \(key)")
             }
             return text
+        }
+
+        private func archiveValue(_ uid: Int) throws(MappingError) -> BinaryPropertyList.Value? {
+            try read { () throws(BinaryPropertyList.FormatError) in try archive.value(uid) }
         }
 
         private func unsupported(_ object: KeyedArchive.Object, _ reason: String) -> MappingError {

@@ -116,7 +116,8 @@ package struct XcodeMappingDocument: Sendable {
                 .invalidFile("xcmapping.xml holds \(models.count) mapping model objects (XDDEVMAPPINGMODEL), not one"))
         }
         var reached: Set<String> = [model.id]
-        func follow(_ object: StoredObject, _ relationship: String, type: String) throws(MappingError) -> [StoredObject] {
+        func follow(_ object: StoredObject, _ relationship: String, type: String) throws(MappingError) -> [StoredObject]
+        {
             var found: [StoredObject] = []
             for id in object.references[relationship] ?? [] {
                 guard let target = objects[id], target.type == type else {

@@ -57,7 +57,9 @@ public enum XcodeMappingModel {
     }
 
     /// Binds a read document to two versions, as ``load(_:history:)`` documents.
-    package static func bind(_ document: XcodeMappingDocument, history: VersionHistory) throws(MappingError) -> MappingModel {
+    package static func bind(_ document: XcodeMappingDocument, history: VersionHistory) throws(MappingError)
+        -> MappingModel
+    {
         let drafts = try document.entityMappings.map { object throws(MappingError) in try draft(object) }
         let name = URL(fileURLWithPath: document.path).deletingPathExtension().lastPathComponent
         func model(_ source: ObjectModel, _ destination: ObjectModel, _ binding: MappingOrigin.Binding)
@@ -100,8 +102,10 @@ public enum XcodeMappingModel {
                 do {
                     fits.append(try model(versions[i], versions[j], .entityMappings))
                 } catch {
-                    let fitting = drafts.prefix { (try? $0.checked(source: versions[i], destination: versions[j])) != nil }
-                        .count
+                    let fitting = drafts.prefix {
+                        (try? $0.checked(source: versions[i], destination: versions[j])) != nil
+                    }
+                    .count
                     if fitting > (closest?.fitting ?? -1) {
                         closest = (fitting, "'\(versions[i].name)' → '\(versions[j].name)'", error)
                     }

@@ -153,7 +153,9 @@ private struct ElementReader {
             userInfo: userInfo(element))
     }
 
-    private func count(_ element: XMLElementTree.Element, _ attribute: String, entity: String) throws(XcodeModelError) -> Int? {
+    private func count(_ element: XMLElementTree.Element, _ attribute: String, entity: String) throws(XcodeModelError)
+        -> Int?
+    {
         guard let text = element.string(attribute) else { return nil }
         guard let value = Int(text), value >= 0 else {
             throw XcodeModelError(

@@ -95,7 +95,8 @@ package struct KeyedArchive: Sendable {
         }
         let values = try elements(of: object)
         guard keys.count == values.count else {
-            throw BinaryPropertyList.FormatError("\(object.className) has \(keys.count) keys for \(values.count) values")
+            throw BinaryPropertyList.FormatError(
+                "\(object.className) has \(keys.count) keys for \(values.count) values")
         }
         var entries: [(key: Int, value: Int)] = []
         for (key, value) in zip(keys, values) {

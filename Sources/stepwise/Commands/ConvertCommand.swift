@@ -28,7 +28,9 @@ struct ConvertCommand: ParsableCommand {
 
     @OptionGroup var bundleOptions: BundleOptions
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Write the JSON to this file instead of standard output.", valueName: "file"))
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp("Write the JSON to this file instead of standard output.", valueName: "file"))
     var output: String?
 
     func run() throws {
