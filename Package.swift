@@ -72,6 +72,7 @@ let package = Package(
             name: "stepwise",
             dependencies: [
                 "Stepwise", "StepwiseModel", "StepwiseStore", "StepwiseMapping", "StepwiseTesting",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

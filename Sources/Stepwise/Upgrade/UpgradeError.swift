@@ -15,6 +15,10 @@ public struct UpgradeError: Error, Sendable, CustomStringConvertible {
         case insufficientSpace(neededBytes: Int64, availableBytes: Int64)
         /// A step failed; the underlying error names the mapping, entity and source row.
         case stepFailed(index: Int, count: Int, from: String, to: String, underlying: any Error & Sendable)
+        /// Strict mode (``UpgradeOptions/strict``) refused a step that drops data no mapping
+        /// declared; `drops` lists each with its count (nil when it couldn't be counted
+        /// before the step ran).
+        case dropsData(index: Int, count: Int, from: String, to: String, drops: [DroppedData])
         /// The upgraded store failed a check before the swap; it was discarded.
         case verificationFailed(String)
         /// A file-system call failed (`site` names the call).
@@ -60,6 +64,10 @@ public struct UpgradeError: Error, Sendable, CustomStringConvertible {
         case .stepFailed(let index, let count, let from, let to, let underlying):
             return
                 "\(store)step \(index) of \(count) ('\(from)' → '\(to)') failed: \(underlying). The store was not changed; fix the mapping or data and run the upgrade again."
+        case .dropsData(let index, let count, let from, let to, let drops):
+            let list = drops.map(\.description).joined(separator: "; ")
+            return
+                "\(store)step \(index) of \(count) ('\(from)' → '\(to)') would drop data no mapping declares: \(list). Strict mode refused the upgrade; the store was not changed. To keep the data, write an explicit mapping for this step that carries it (`stepwise diff` shows what the inferred step does). To drop it on purpose, leave the attribute out of that explicit mapping, or give the entity an entity mapping with no destination. Or turn strict mode off (UpgradeOptions.strict, --strict) to let the step drop it."
         case .verificationFailed(let reason):
             return
                 "\(store)the upgraded store failed verification (\(reason)); it was discarded and the store was not changed. Please report this with the store's model versions."

@@ -56,6 +56,8 @@ struct UpgradeJournal: Codable, Sendable, Equatable {
         var seconds: Double
         var inPlace: Bool
         var output: Checkpoint
+        /// What the step dropped; nil in journals written before drops were recorded.
+        var drops: [DroppedData]?
     }
 
     /// The planned steps, to check that a resumed upgrade follows the same plan.

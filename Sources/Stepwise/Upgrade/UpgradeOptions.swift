@@ -22,6 +22,13 @@ public struct UpgradeOptions: Sendable {
     public var verification: Verification
     /// How long to wait for another process's upgrade of the same store, in seconds.
     public var lockTimeout: Double
+    /// Refuse any step that would drop data no mapping declared: an inferred step's removed
+    /// entity or attribute that holds values, or an entity an explicit mapping left out
+    /// (``DroppedData``). The refusal comes before step 1 wherever the drop can be counted
+    /// in the store up front, else when the step has run (before the swap); either way the
+    /// store is not changed. Off by default, like Core Data: drops are then recorded in
+    /// ``UpgradeReport/Step/drops`` and logged as warnings.
+    public var strict: Bool
     /// Receives ``UpgradeEvent``s as the upgrade runs, on the upgrading thread.
     public var progress: (@Sendable (UpgradeEvent) -> Void)?
     /// Where the upgrade logs. Silent by default: a library must not print.
@@ -31,12 +38,13 @@ public struct UpgradeOptions: Sendable {
 
     public init(
         targetVersion: String? = nil, keepBackup: Bool = false, verification: Verification = .quick,
-        lockTimeout: Double = 60, progress: (@Sendable (UpgradeEvent) -> Void)? = nil, logger: Logger = .silent
+        lockTimeout: Double = 60, strict: Bool = false, progress: (@Sendable (UpgradeEvent) -> Void)? = nil, logger: Logger = .silent
     ) {
         self.targetVersion = targetVersion
         self.keepBackup = keepBackup
         self.verification = verification
         self.lockTimeout = lockTimeout
+        self.strict = strict
         self.progress = progress
         self.logger = logger
     }

@@ -28,6 +28,9 @@ public struct UpgradeReport: Sendable, Hashable, Codable {
         public var inPlace: Bool
         /// Whether this step's output came from an earlier, interrupted run's checkpoint.
         public var resumed: Bool
+        /// What the step dropped, counted before it ran (``StepReport/drops``); empty when
+        /// it dropped nothing.
+        public var drops: [DroppedData] = []
     }
 
     /// The store's version before the call.

@@ -36,6 +36,7 @@ extension UpgradeRun {
             let plan = try upgrader.planner
                 .plan(from: identified.name, to: target)
             try checkPolicies(of: plan)
+            try checkDrops(of: plan, countedIn: copy)
             journal.state = .running
             journal.from = plan.from
             journal.to = plan.to

@@ -75,13 +75,14 @@ extension UpgradeRun {
                 report = try makeStep(planned, index: index).run(
                     source: source, destination: output,
                     sourceIsPrivateCopy: upgrader.stages[stepKey(planned)]?.willMigrate == nil)
+                try checkDrops(report, index: index, count: count)
                 try fileSystem.sync(output, site: "step.sync")
                 try fileSystem.sync(directory, site: "step.sync-directory")
                 journal.completed.append(
                     UpgradeJournal.CompletedStep(
                         index: index, from: planned.from, to: planned.to, kind: planned.kind.rawValue,
                         rows: report.rows, objects: report.objects, seconds: report.seconds, inPlace: report.inPlace,
-                        output: try FileChecksum.checkpoint(output, in: workDirectory)))
+                        output: try FileChecksum.checkpoint(output, in: workDirectory), drops: report.drops))
                 try save(journal)
             } catch let crash as SimulatedCrash {
                 throw crash
@@ -91,7 +92,10 @@ extension UpgradeRun {
                 var failure = UpgradeError(
                     .stepFailed(index: index, count: count, from: planned.from, to: planned.to, underlying: error),
                     storePath: files.store.path)
-                if let fileSystemError = error as? FileSystemError {
+                if let refusal = error as? UpgradeError {
+                    // Strict mode's refusal: already says which step and what it drops.
+                    failure = refusal
+                } else if let fileSystemError = error as? FileSystemError {
                     // Not the step's mapping at fault: report the call that failed, as it is.
                     failure = UpgradeError(fileSystemError, storePath: files.store.path)
                 }

@@ -113,7 +113,8 @@ final class UpgradeRun {
                 UpgradeReport.Step(
                     from: step.from, to: step.to, kind: step.kind, rows: step.rows, objects: step.objects,
                     seconds: step.seconds,
-                    inPlace: step.inPlace, resumed: resumedAll || resumedSteps.contains(step.index))
+                    inPlace: step.inPlace, resumed: resumedAll || resumedSteps.contains(step.index),
+                    drops: step.drops ?? [])
             },
             backupPath: journal.keepBackup ? files.backupDirectory.path : nil,
             seconds: Date().timeIntervalSince(started))

@@ -58,7 +58,7 @@ private struct DiffBuilder {
         var diffs: [PropertyDiff] = []
         for property in destination.allProperties(of: destinationEntity) where !property.isTransient {
             let propertyMapping = entityMapping.propertyMapping(named: property.name)
-            guard let sourceName = propertyMapping?.valueExpression.flatMap(Self.sourceName(of:)),
+            guard let sourceName = propertyMapping?.valueExpression.flatMap(MappingInference.sourceProperty(readBy:)),
                 let sourceProperty = sourceProperties.first(where: { $0.name == sourceName })
             else {
                 diffs.append(added(property, expression: propertyMapping?.valueExpression))
@@ -153,15 +153,5 @@ private struct DiffBuilder {
     private static func kind(of property: Property) -> PropertyDiff.Kind {
         if case .relationship = property { return .relationship }
         return .attribute
-    }
-
-    /// The source property an inferred expression reads: `$source.name`, or the source
-    /// instances of `destinationInstancesForEntityMappingNamed:sourceInstances:`.
-    private static func sourceName(of expression: Expression) -> String? {
-        if case .keyPath(.source, let path) = expression, path.count == 1 { return path[0] }
-        if let call = MappingInference.destinationInstancesCall(in: expression), call.sourceKeyPath.count == 1 {
-            return call.sourceKeyPath[0]
-        }
-        return nil
     }
 }

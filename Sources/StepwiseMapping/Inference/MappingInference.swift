@@ -134,4 +134,15 @@ public enum MappingInference {
         else { return nil }
         return (name, path)
     }
+
+    /// The source property an inferred property mapping reads: `name` for `$source.name`, or
+    /// for the source instances of ``relationshipExpression(mappingNamed:sourceRelationship:)``;
+    /// nil for any other expression.
+    public static func sourceProperty(readBy expression: Expression) -> String? {
+        if case .keyPath(.source, let path) = expression, path.count == 1 { return path[0] }
+        if let call = destinationInstancesCall(in: expression), call.sourceKeyPath.count == 1 {
+            return call.sourceKeyPath[0]
+        }
+        return nil
+    }
 }

@@ -84,15 +84,16 @@ public struct MigrationStep: Sendable {
             if !sourceIsPrivateCopy { removeStoreFiles(at: workingSource) }
         }
         do {
-            let sourceMetadata = try prepareSource(workingSource, layout: sourceLayout)
+            let (sourceMetadata, drops) = try prepareSource(workingSource, layout: sourceLayout, models: models)
             var metadata = StoreMetadata(model: destinationModel, uuid: sourceMetadata.storeUUID)
             for (key, value) in sourceMetadata.additionalEntries where metadata.additionalEntries[key] == nil {
                 metadata.additionalEntries[key] = value
             }
-            if let report = try migrateInPlace(
+            if var report = try migrateInPlace(
                 from: workingSource, to: destination, models: models, sourceLayout: sourceLayout,
                 destinationLayout: destinationLayout, metadata: metadata, started: started)
             {
+                report.drops = drops
                 return report
             }
             try StoreCreator.createStore(at: destination, layout: destinationLayout, metadata: metadata)
@@ -104,7 +105,7 @@ public struct MigrationStep: Sendable {
                 kind: models.allSatisfy(\.isInferred) ? "inferred" : "explicit",
                 mappingModels: models.map(\.name), entityMappings: reports,
                 rows: reports.reduce(0) { $0 + $1.instances },
-                objects: objects, seconds: Date().timeIntervalSince(started), inPlace: false)
+                objects: objects, seconds: Date().timeIntervalSince(started), inPlace: false, drops: drops)
         } catch {
             // Whatever is at `destination` now was written by this step (an existing file was
             // refused above), so it is safe to delete: a failed step leaves nothing behind.
@@ -141,7 +142,11 @@ public struct MigrationStep: Sendable {
     }
 
     /// Folds the copy's WAL into its main file, runs `willMigrate`, and reads its metadata.
-    private func prepareSource(_ url: URL, layout: StoreLayout) throws -> StoreMetadata {
+    /// Folds the source's WAL in, runs `willMigrate`, then reads the source's metadata and
+    /// counts what the step will drop (``DroppedData``) in the source as the mappings see it.
+    private func prepareSource(
+        _ url: URL, layout: StoreLayout, models: [MappingModel]
+    ) throws -> (StoreMetadata, [DroppedData]) {
         let queue = try DatabaseQueue(path: url.path)
         defer { try? queue.close() }
         // A TRUNCATE checkpoint moves every committed WAL frame into the main file, so the
@@ -152,7 +157,13 @@ public struct MigrationStep: Sendable {
         if let willMigrate = stage.willMigrate {
             try queue.write { db in try willMigrate(db, ObjectContext(db, layout: layout)) }
         }
-        return try queue.read { db in try StoreMetadata.read(from: db, path: url.path) }
+        let drops = DroppedData.planned(by: models, from: sourceModel, to: destinationModel)
+        return try queue.read { db in
+            (
+                try StoreMetadata.read(from: db, path: url.path),
+                try DropCounter(layout: layout).counting(drops, in: db)
+            )
+        }
     }
 
     /// Runs every mapping model into the destination, then validates and writes metadata.

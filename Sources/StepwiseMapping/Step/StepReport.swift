@@ -31,4 +31,13 @@ public struct StepReport: Sendable, Hashable, Codable {
     /// Whether the step altered a copy of the source in place (`ALTER TABLE`) instead of
     /// building a new file row by row or set by set.
     public var inPlace: Bool
+    /// What the step dropped, counted in its source before it ran: rows of entities no
+    /// mapping carried, and, for an inferred step, values of removed properties. Empty when
+    /// it dropped nothing.
+    public var drops: [DroppedData] = []
+
+    /// The drops a mapping didn't declare that lost data (a count above zero).
+    public var undeclaredDrops: [DroppedData] {
+        drops.filter(\.losesUndeclaredData)
+    }
 }

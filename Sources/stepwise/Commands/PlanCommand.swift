@@ -1,8 +1,10 @@
 import ArgumentParser
 import Foundation
+import GRDB
 import Stepwise
 import StepwiseMapping
 import StepwiseModel
+import StepwiseStore
 
 struct PlanCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -17,6 +19,12 @@ struct PlanCommand: ParsableCommand {
             files (JSON or .xcmappingmodel) and how each was bound to the step's versions: by its \
             model paths, its embedded model copies, or the one pair its entity mappings fit. Nothing \
             is migrated.
+
+            Dropped data: under each step, what it drops, counted in the store: rows of an \
+            entity no mapping carries (removed from the model, or left out of an explicit \
+            mapping), non-null values of a removed attribute, links of a removed relationship. A \
+            count that depends on earlier steps' policies is taken when the step runs. JSON: a \
+            "drops" array of {step, from, to, entity, property, kind, reason, count, declared}.
 
             Formats: text (default), json, dot (Graphviz) and mermaid draw the version graph with the \
             plan's steps highlighted.
@@ -45,7 +53,12 @@ struct PlanCommand: ParsableCommand {
     func run() throws {
         let bundle = try bundleOptions.load()
         let directory = try mappingOptions.load(for: bundle)
-        let identification = try VersionRegistry(history: bundle.history).identify(storeAt: URL(fileURLWithPath: store))
+        // One private copy serves identification and the drop counts: the store itself,
+        // its -wal and its -shm are never opened.
+        let snapshot = try StoreSnapshot(of: URL(fileURLWithPath: store))
+        defer { snapshot.close() }
+        let registry = VersionRegistry(history: bundle.history)
+        let identification = try reading(snapshot) { db in try registry.identify(db, path: store) }
         guard let version = identification.version else {
             throw ValidationError(
                 "\(store) is inconsistent: \(identification.problem ?? "its metadata and tables disagree"). It can't be upgraded."
@@ -54,6 +67,7 @@ struct PlanCommand: ParsableCommand {
         let target = to ?? bundle.current.name
         let planner = UpgradePlanner(history: bundle.history, mappings: directory.steps)
         let plan = try planner.plan(from: version.name, to: target)
+        let drops = try reading(snapshot) { db in try plan.drops(countedIn: db, history: bundle.history) }
         switch format {
         case .text:
             print("\(store) is at '\(version.name)' (matched by \(identification.matchedBy?.rawValue ?? "?")).")
@@ -67,9 +81,18 @@ struct PlanCommand: ParsableCommand {
                 let via = step.via.isEmpty ? "" : ", one pass via \(step.via.joined(separator: ", "))"
                 print(
                     "  \(index + 1). \(step.from) → \(step.to)  \(step.kind.rawValue)\(via) (\(models)\(policyText))")
+                for drop in drops[index] where drop.count != 0 {
+                    let later = drop.count == nil ? ", counted when the step runs" : ""
+                    print("       drops \(drop)\(later)")
+                }
             }
             if !plan.steps.isEmpty {
                 print("\(plan.steps.count) step(s) to '\(target)', \(plan.explicitStepCount) explicit.")
+            }
+            if drops.joined().contains(where: \.losesUndeclaredData) {
+                print(
+                    "Some steps drop data no mapping declares (listed under them). `stepwise upgrade --strict` refuses them; a mapping that carries the data, or an entity mapping with no destination, settles each."
+                )
             }
         case .json:
             try JSONOutput.print(
@@ -81,9 +104,28 @@ struct PlanCommand: ParsableCommand {
                             from: $0.from, to: $0.to, kind: $0.kind.rawValue, via: $0.via,
                             mappingModels: $0.mappingModels.map(\.name),
                             mappingFiles: $0.mappingModels.compactMap(\.origin))
+                    },
+                    drops: zip(plan.steps.indices, drops).flatMap { index, stepDrops in
+                        stepDrops.map { PlanReport.Drop(step: index + 1, of: plan.steps[index], $0) }
                     }))
         case .dot, .mermaid:
             print(try graph(plan, planner: planner, history: bundle.history))
+        }
+    }
+
+    /// Runs `body` on the snapshot; errors other than the registry's and the store's are
+    /// reported against the store.
+    private func reading<T>(_ snapshot: StoreSnapshot, _ body: (Database) throws -> T) throws -> T {
+        do {
+            return try snapshot.database.read(body)
+        } catch let error as RegistryError {
+            throw error
+        } catch let error as StoreError {
+            throw error
+        } catch let error as PlanningError {
+            throw error
+        } catch {
+            throw StoreError(path: store, wrapping: error)
         }
     }
 
@@ -147,4 +189,51 @@ private struct PlanReport: Encodable {
     var matchedBy: String?
     var upToDate: Bool
     var steps: [Step]
+    /// What the steps drop, counted in the store (`count` null when it can't be counted
+    /// before the step runs).
+    var drops: [Drop]
+
+    /// One ``DroppedData`` of one step.
+    struct Drop: Encodable {
+        /// The step, 1-based.
+        var step: Int
+        var from: String
+        var to: String
+        var entity: String
+        var property: String?
+        var kind: DroppedData.Kind
+        var reason: DroppedData.Reason
+        var count: Int?
+        var declared: Bool
+
+        init(step: Int, of planned: UpgradePlan.Step, _ drop: DroppedData) {
+            self.step = step
+            from = planned.from
+            to = planned.to
+            entity = drop.entity
+            property = drop.property
+            kind = drop.kind
+            reason = drop.reason
+            count = drop.count
+            declared = drop.isDeclared
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case step, from, to, entity, property, kind, reason, count, declared
+        }
+
+        /// Every key, absent values as `null`.
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(step, forKey: .step)
+            try container.encode(from, forKey: .from)
+            try container.encode(to, forKey: .to)
+            try container.encode(entity, forKey: .entity)
+            try container.encode(property, forKey: .property)
+            try container.encode(kind, forKey: .kind)
+            try container.encode(reason, forKey: .reason)
+            try container.encode(count, forKey: .count)
+            try container.encode(declared, forKey: .declared)
+        }
+    }
 }

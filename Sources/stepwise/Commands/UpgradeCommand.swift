@@ -28,9 +28,15 @@ struct UpgradeCommand: ParsableCommand {
 
             Progress goes to standard error: a bar with an ETA on a terminal, plain lines \
             otherwise (--progress). With --json, standard output is one JSON object: from, to, \
-            upToDate, steps (from, to, kind, rows, seconds, inPlace, resumed), backupPath (with \
-            --keep-backup) and seconds; if the upgrade fails, {"error": {...}} with the message, \
-            the failed step and the mapping, entity, property and source row it stopped at.
+            upToDate, steps (from, to, kind, rows, seconds, inPlace, resumed, drops), backupPath \
+            (with --keep-backup) and seconds; if the upgrade fails, {"error": {...}} with the \
+            message, the failed step and the mapping, entity, property and source row it stopped at.
+
+            Dropped data: Core Data's lightweight migration drops removed entities and attributes \
+            silently. Stepwise lists what each step dropped (rows, non-null values, links) under \
+            the step, and in each step's "drops" with --json. With --strict it refuses instead, \
+            unless a mapping declares the drop (an entity mapping with no destination); the \
+            refusal names the step, entity, attribute and count. `stepwise plan` counts them first.
 
             Policies named by mapping files must be registered in code; this tool knows the \
             policies of the sample histories in Versions/ and of the corpus.
@@ -73,6 +79,13 @@ struct UpgradeCommand: ParsableCommand {
             "How long to wait for another upgrade of the same store, in seconds.", valueName: "seconds"))
     var lockTimeout: Double = 60
 
+    @Flag(
+        name: .long,
+        help: ArgumentHelp(
+            "Refuse, before the swap and where it can before step 1, any step that would drop data no mapping declares: a removed entity or attribute holding values, or an entity left out of an explicit mapping. The store is not changed."
+        ))
+    var strict = false
+
     @OptionGroup var progressOptions: ProgressOptions
 
     @Flag(name: .long, help: "Print the upgrade report as one JSON object on standard output.")
@@ -96,7 +109,7 @@ struct UpgradeCommand: ParsableCommand {
         let renderer = ProgressRenderer(
             style: progressOptions.style, estimateRows: { StoreObjectCount.estimate(storeAt: storeURL) })
         let options = UpgradeOptions(
-            targetVersion: to, keepBackup: keepBackup, verification: verify, lockTimeout: lockTimeout,
+            targetVersion: to, keepBackup: keepBackup, verification: verify, lockTimeout: lockTimeout, strict: strict,
             progress: renderer.handler)
         let report: UpgradeReport
         do {

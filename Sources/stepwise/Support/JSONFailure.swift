@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Stepwise
+import StepwiseMapping
 
 /// What a command run with `--json` prints on standard output when it fails:
 /// `{"error": {...}}`, so that a script reads the failing step, mapping, entity, property and
@@ -45,6 +46,8 @@ struct JSONFailure: Encodable {
     var path: String?
     var step: Step?
     var mapping: Mapping?
+    /// What a step would drop, when strict mode refused it (`kind` `dropsData`).
+    var drops: [DroppedData]?
 
     init(_ error: any Error) {
         message = "\(error)"
@@ -59,6 +62,10 @@ struct JSONFailure: Encodable {
         if let upgradeError = error as? UpgradeError {
             if case .stepFailed(let index, let count, let from, let to, _) = upgradeError.kind {
                 step = Step(index: index, count: count, from: from, to: to)
+            }
+            if case .dropsData(let index, let count, let from, let to, let drops) = upgradeError.kind {
+                step = Step(index: index, count: count, from: from, to: to)
+                self.drops = drops
             }
             mappingError = upgradeError.mappingError
         }

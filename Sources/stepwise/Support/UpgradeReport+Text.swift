@@ -9,6 +9,7 @@ extension UpgradeReport {
     /// Upgraded App.sqlite from 'Recipes' to 'Recipes 4' in 3 steps, 1.42 s.
     ///   1. Recipes → Recipes 2    explicit   4,016 objects  0.61 s
     ///   3. Recipes 3 → Recipes 4  inferred   4,016 objects  0.02 s  in place
+    ///        dropped 1004 non-null values of Recipe.notes (removed from the model)
     /// Backup: App.sqlite.stepwise-backup (undo with `stepwise rollback App.sqlite`)
     /// ```
     func textLines(store: String) -> [String] {
@@ -28,6 +29,7 @@ extension UpgradeReport {
             lines.append(
                 "  \(offset + 1). \(versions)  \(kind)  \(TextFormat.grouped(step.objects)) objects  \(String(format: "%.2f", step.seconds)) s\(noteText)"
             )
+            lines += step.drops.filter { $0.count != 0 }.map { "       dropped \($0)" }
         }
         if let backupPath {
             lines.append("Backup: \(backupPath) (undo with `stepwise rollback \(store)`)")

@@ -1,0 +1,64 @@
+import GRDB
+import StepwiseMapping
+import StepwiseModel
+import StepwiseStore
+
+extension UpgradePlan {
+    /// What each step would drop from a store at ``from``, counted in that store before any
+    /// step runs: one array per step, in order.
+    ///
+    /// Step 1's drops are counted exactly. A later step's drop is traced back through the
+    /// steps before it to the store's own entity and property (renames followed) and counted
+    /// there, when every step on the way makes its entity one for one (no policy, no filter)
+    /// and reads the property as a plain `$source.name`. Otherwise its count stays nil: it is
+    /// counted when the step runs (``StepReport/drops``).
+    ///
+    /// - parameters:
+    ///   - db: A connection to the store (or a copy of it) at ``from``.
+    ///   - history: The history the plan was made from.
+    public func drops(countedIn db: Database, history: VersionHistory) throws -> [[DroppedData]] {
+        guard let first = history.version(named: from) else {
+            throw PlanningError(.unknownVersion(from, available: history.names))
+        }
+        let counter = DropCounter(layout: try StoreLayout(model: first))
+        var result: [[DroppedData]] = []
+        for (index, step) in steps.enumerated() {
+            guard let source = history.version(named: step.from), let destination = history.version(named: step.to)
+            else { throw PlanningError(.unknownVersion(step.from, available: history.names)) }
+            var drops = DroppedData.planned(by: step.mappingModels, from: source, to: destination)
+            // Where each drop's data lives in the store, when the earlier steps let it be traced.
+            let traced = drops.map { Self.trace($0, back: steps[..<index]) }
+            let counted = try counter.counting(traced.compactMap { $0 }, in: db)
+            var next = counted.makeIterator()
+            for position in drops.indices where traced[position] != nil {
+                drops[position].count = next.next()?.count
+            }
+            result.append(drops)
+        }
+        return result
+    }
+
+    /// The drop as it reads in the version `earlier` starts from, or nil when some step on
+    /// the way doesn't carry its entity one for one or its property as a plain key path.
+    private static func trace(_ drop: DroppedData, back earlier: ArraySlice<Step>) -> DroppedData? {
+        var traced = drop
+        for step in earlier.reversed() {
+            let makers = step.mappingModels.flatMap(\.entityMappings).filter {
+                $0.destinationEntity == traced.entity && $0.kind != .remove && $0.kind != .add
+            }
+            guard makers.count == 1, let maker = makers.first, maker.kind == .copy || maker.kind == .transform,
+                maker.policyName == nil, maker.filter == nil, let sourceEntity = maker.sourceEntity
+            else { return nil }
+            if let property = traced.property {
+                guard let propertyMapping = maker.propertyMapping(named: property),
+                    propertyMapping.userInfo[MappingInference.defaultForNullKey] == nil,
+                    let sourceProperty = propertyMapping.valueExpression.flatMap(
+                        MappingInference.sourceProperty(readBy:))
+                else { return nil }
+                traced.property = sourceProperty
+            }
+            traced.entity = sourceEntity
+        }
+        return traced
+    }
+}

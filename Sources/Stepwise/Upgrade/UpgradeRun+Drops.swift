@@ -1,0 +1,55 @@
+import Foundation
+import GRDB
+import StepwiseMapping
+import StepwiseStore
+
+extension UpgradeRun {
+    /// Strict mode, before step 1: counts in the copy what every step of the plan would drop
+    /// (``UpgradePlan/drops(countedIn:history:)``) and refuses the first step that would lose
+    /// data no mapping declared. Nothing is counted when strict mode is off: each step counts
+    /// its own drops as it runs, for the report.
+    ///
+    /// A drop that can't be traced back to the store (after a policy, say) has no count yet;
+    /// it doesn't refuse here, and ``checkDrops(_:index:count:)`` refuses it once its step has
+    /// counted it, still before the swap.
+    func checkDrops(of plan: UpgradePlan, countedIn copy: URL) throws {
+        guard upgrader.options.strict, !plan.steps.isEmpty else { return }
+        let drops: [[DroppedData]]
+        do {
+            var configuration = Configuration()
+            configuration.readonly = true
+            let queue = try DatabaseQueue(path: copy.path, configuration: configuration)
+            defer { try? queue.close() }
+            drops = try queue.read { db in try plan.drops(countedIn: db, history: upgrader.history) }
+        } catch {
+            throw StoreError(path: files.store.path, wrapping: error)
+        }
+        for (offset, step) in plan.steps.enumerated() {
+            let refused = drops[offset].filter { !$0.isDeclared && ($0.count ?? 0) > 0 }
+            guard !refused.isEmpty else { continue }
+            throw UpgradeError(
+                .dropsData(index: offset + 1, count: plan.steps.count, from: step.from, to: step.to, drops: refused),
+                storePath: files.store.path)
+        }
+    }
+
+    /// After a step ran, before it is journaled: logs what it dropped and, in strict mode,
+    /// refuses it when it lost data no mapping declared. The step's output is then discarded
+    /// like any failed step's, and the store is untouched.
+    func checkDrops(_ report: StepReport, index: Int, count: Int) throws {
+        for drop in report.drops where drop.losesUndeclaredData {
+            logger.warning(
+                "step drops data",
+                metadata: [
+                    "step": "\(index)/\(count)", "from": "\(report.from)", "to": "\(report.to)",
+                    "drop": "\(drop)",
+                ])
+        }
+        guard upgrader.options.strict else { return }
+        let refused = report.undeclaredDrops
+        guard !refused.isEmpty else { return }
+        throw UpgradeError(
+            .dropsData(index: index, count: count, from: report.from, to: report.to, drops: refused),
+            storePath: files.store.path)
+    }
+}

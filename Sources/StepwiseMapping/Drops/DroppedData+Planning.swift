@@ -1,0 +1,102 @@
+import StepwiseModel
+
+extension DroppedData {
+    /// What a step running `models` from `source` to `destination` drops, not yet counted.
+    ///
+    /// - **Entities.** A concrete source entity that no entity mapping carries to a
+    ///   destination loses its rows: ``Reason/droppedByMapping`` when an explicit mapping
+    ///   with no destination names it, ``Reason/leftOutOfMapping`` when an explicit mapping
+    ///   leaves out an entity that the destination still has, ``Reason/removedFromModel``
+    ///   otherwise. Abstract entities have no rows of their own and are never listed.
+    /// - **Properties**, for an inferred step only: a stored source property that the
+    ///   entity's mapping doesn't read. A relationship is listed only when its inverse isn't
+    ///   carried either: otherwise the links survive through the inverse.
+    ///
+    /// An explicit mapping's property mappings are the team's own decisions (expressions and
+    /// policies may read any property), so its properties are not listed.
+    ///
+    /// - parameters:
+    ///   - models: The step's mapping models; empty means the inferred one, which has no
+    ///     property drops listed until it is inferred and passed here.
+    ///   - source: The step's source version.
+    ///   - destination: The step's destination version.
+    public static func planned(
+        by models: [MappingModel], from source: ObjectModel, to destination: ObjectModel
+    ) -> [DroppedData] {
+        DropPlanner(models: models, source: source, destination: destination).drops()
+    }
+}
+
+/// Finds a step's drops for ``DroppedData/planned(by:from:to:)``.
+private struct DropPlanner {
+    let source: ObjectModel
+    let destination: ObjectModel
+    let mappings: [EntityMapping]
+    let isInferred: Bool
+
+    init(models: [MappingModel], source: ObjectModel, destination: ObjectModel) {
+        self.source = source
+        self.destination = destination
+        mappings = models.flatMap(\.entityMappings)
+        isInferred = !models.isEmpty && models.allSatisfy(\.isInferred)
+    }
+
+    func drops() -> [DroppedData] {
+        var drops: [DroppedData] = []
+        for entity in source.entities where !entity.isAbstract {
+            let reading = mappings.filter { $0.sourceEntity == entity.name }
+            let carrying = reading.filter(Self.carries)
+            guard !carrying.isEmpty else {
+                drops.append(DroppedData(entity: entity.name, kind: .entity, reason: reason(forRowsOf: entity, reading)))
+                continue
+            }
+            guard isInferred else { continue }
+            let read = Set(carrying.flatMap(Self.sourcePropertiesRead))
+            for property in source.allProperties(of: entity) where !property.isTransient && !read.contains(property.name) {
+                switch property {
+                case .attribute:
+                    drops.append(
+                        DroppedData(entity: entity.name, property: property.name, kind: .attribute, reason: .removedFromModel))
+                case .relationship(let relationship):
+                    guard !isCarried(relationship.inverse, ofKind: relationship.destination) else { continue }
+                    drops.append(
+                        DroppedData(
+                            entity: entity.name, property: property.name, kind: .relationship, reason: .removedFromModel))
+                }
+            }
+        }
+        return drops
+    }
+
+    private func reason(forRowsOf entity: Entity, _ reading: [EntityMapping]) -> DroppedData.Reason {
+        if isInferred { return .removedFromModel }
+        if reading.contains(where: { $0.kind == .remove }) { return .droppedByMapping }
+        return destination[entity: entity.name] == nil ? .removedFromModel : .leftOutOfMapping
+    }
+
+    /// Whether some mapping of an entity of kind `entityName` (it or a subentity) reads the
+    /// relationship `name`: then its links survive the step.
+    private func isCarried(_ name: String?, ofKind entityName: String) -> Bool {
+        guard let name, let kind = source[entity: entityName] else { return false }
+        return mappings.contains { mapping in
+            guard Self.carries(mapping), let sourceName = mapping.sourceEntity, let entity = source[entity: sourceName],
+                source.entity(entity, isKindOf: kind)
+            else { return false }
+            return Self.sourcePropertiesRead(by: mapping).contains(name)
+        }
+    }
+
+    /// Whether a mapping does something with its source rows: makes destination objects of
+    /// them, or hands them to a policy (which may make anything).
+    private static func carries(_ mapping: EntityMapping) -> Bool {
+        guard mapping.sourceEntity != nil else { return false }
+        if let policy = mapping.policyName, !policy.isEmpty { return true }
+        return mapping.destinationEntity != nil && mapping.kind != .remove && mapping.kind != .add
+    }
+
+    private static func sourcePropertiesRead(by mapping: EntityMapping) -> [String] {
+        (mapping.attributeMappings + mapping.relationshipMappings).compactMap {
+            $0.valueExpression.flatMap(MappingInference.sourceProperty(readBy:))
+        }
+    }
+}

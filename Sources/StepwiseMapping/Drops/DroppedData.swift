@@ -1,0 +1,129 @@
+/// Data a migration step leaves behind: the rows of a source entity no mapping carries, or the
+/// values of a source property the destination doesn't keep.
+///
+/// Core Data's lightweight migration drops removed entities and attributes without a word,
+/// and so does an explicit mapping model that leaves an entity out. Stepwise names every such
+/// drop: `stepwise diff` marks them, `stepwise plan` counts them in a store,
+/// ``StepReport/drops`` records what a step dropped, and an upgrade in strict mode refuses
+/// any drop a mapping didn't declare.
+///
+/// ```swift
+/// let drops = DroppedData.planned(by: [mapping], from: v1, to: v2)
+/// // [Post.color: attribute, removedFromModel]
+/// ```
+///
+/// A drop names its entity and property in the step's *source* version. Counts are taken
+/// over the entity's own rows (its `Z_ENT`), so a property an entity inherits is counted once
+/// per entity that holds it.
+///
+/// ## Topics
+/// - ``planned(by:from:to:)``
+/// - ``Reason``
+/// - ``Kind``
+public struct DroppedData: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// Why the data is dropped.
+    public enum Reason: String, Sendable, Hashable, Codable, CaseIterable {
+        /// The entity or property is only in the source version, and the step is inferred
+        /// (or its explicit mapping says nothing about it): Core Data's lightweight migration
+        /// drops it.
+        case removedFromModel
+        /// The entity is in both versions, but the step's explicit mapping has no entity
+        /// mapping for it: an omission, not a decision.
+        case leftOutOfMapping
+        /// An explicit entity mapping with no destination drops the rows on purpose.
+        case droppedByMapping
+    }
+
+    /// What is dropped.
+    public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
+        /// Whole rows of the entity (``DroppedData/count`` counts rows).
+        case entity
+        /// An attribute's values (``DroppedData/count`` counts non-null values).
+        case attribute
+        /// A relationship whose inverse isn't kept either, so its links are lost
+        /// (``DroppedData/count`` counts links).
+        case relationship
+    }
+
+    /// The source entity.
+    public var entity: String
+    /// The source property, nil for ``Kind/entity``.
+    public var property: String?
+    public var kind: Kind
+    public var reason: Reason
+    /// Rows, non-null values or links dropped; nil until counted in a store, or when they
+    /// can't be counted before the step runs (see ``StepReport/drops`` for what it dropped).
+    public var count: Int?
+
+    public init(entity: String, property: String? = nil, kind: Kind, reason: Reason, count: Int? = nil) {
+        self.entity = entity
+        self.property = property
+        self.kind = kind
+        self.reason = reason
+        self.count = count
+    }
+
+    /// Whether a mapping asked for it (``Reason/droppedByMapping``): strict mode allows it.
+    public var isDeclared: Bool {
+        reason == .droppedByMapping
+    }
+
+    /// Whether data that a mapping didn't declare is, or may be, lost: strict mode refuses it.
+    /// A drop counted as zero loses nothing; an uncounted one may.
+    public var losesUndeclaredData: Bool {
+        !isDeclared && count != 0
+    }
+
+    /// `Post.color` or `Tag`.
+    public var place: String {
+        property.map { "\(entity).\($0)" } ?? entity
+    }
+
+    /// `1001 values of Post.color (removed from the model)`, `20 rows of Tag (left out of the
+    /// mapping)`, `links of Country.continent (removed from the model)` when not counted.
+    public var description: String {
+        let unit: String
+        switch kind {
+        case .entity: unit = count == 1 ? "row" : "rows"
+        case .attribute: unit = count == 1 ? "non-null value" : "non-null values"
+        case .relationship: unit = count == 1 ? "link" : "links"
+        }
+        let amount = count.map { "\($0) \(unit)" } ?? unit
+        return "\(amount) of \(place) (\(reason.explanation))"
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case entity, property, kind, reason, count, declared
+    }
+
+    /// Encodes every key, absent values as `null`, plus `declared` (``isDeclared``).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(entity, forKey: .entity)
+        try container.encode(property, forKey: .property)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(reason, forKey: .reason)
+        try container.encode(count, forKey: .count)
+        try container.encode(isDeclared, forKey: .declared)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        entity = try container.decode(String.self, forKey: .entity)
+        property = try container.decodeIfPresent(String.self, forKey: .property)
+        kind = try container.decode(Kind.self, forKey: .kind)
+        reason = try container.decode(Reason.self, forKey: .reason)
+        count = try container.decodeIfPresent(Int.self, forKey: .count)
+    }
+}
+
+extension DroppedData.Reason {
+    /// "removed from the model", "left out of the mapping", "dropped by the mapping".
+    public var explanation: String {
+        switch self {
+        case .removedFromModel: "removed from the model"
+        case .leftOutOfMapping: "left out of the mapping"
+        case .droppedByMapping: "dropped by the mapping"
+        }
+    }
+}
