@@ -38,7 +38,8 @@ public struct UpgradeOptions: Sendable {
 
     public init(
         targetVersion: String? = nil, keepBackup: Bool = false, verification: Verification = .quick,
-        lockTimeout: Double = 60, strict: Bool = false, progress: (@Sendable (UpgradeEvent) -> Void)? = nil, logger: Logger = .silent
+        lockTimeout: Double = 60, strict: Bool = false, progress: (@Sendable (UpgradeEvent) -> Void)? = nil,
+        logger: Logger = .silent
     ) {
         self.targetVersion = targetVersion
         self.keepBackup = keepBackup

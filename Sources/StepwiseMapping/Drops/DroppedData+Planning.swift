@@ -4,10 +4,12 @@ extension DroppedData {
     /// What a step running `models` from `source` to `destination` drops, not yet counted.
     ///
     /// - **Entities.** A concrete source entity that no entity mapping carries to a
-    ///   destination loses its rows: ``Reason/droppedByMapping`` when an explicit mapping
-    ///   with no destination names it, ``Reason/leftOutOfMapping`` when an explicit mapping
-    ///   leaves out an entity that the destination still has, ``Reason/removedFromModel``
-    ///   otherwise. Abstract entities have no rows of their own and are never listed.
+    ///   destination (or hands to a policy) loses its rows. An inferred step:
+    ///   ``Reason/removedFromModel``. An explicit one: ``Reason/droppedByMapping`` when an
+    ///   entity mapping with no destination names it, ``Reason/leftOutOfMapping`` when no
+    ///   entity mapping names it although the destination still has it, else
+    ///   ``Reason/removedWithExplicitMapping``. Abstract entities have no rows of their own
+    ///   and are never listed.
     /// - **Properties**, for an inferred step only: a stored source property that the
     ///   entity's mapping doesn't read. A relationship is listed only when its inverse isn't
     ///   carried either: otherwise the links survive through the inverse.
@@ -47,21 +49,25 @@ private struct DropPlanner {
             let reading = mappings.filter { $0.sourceEntity == entity.name }
             let carrying = reading.filter(Self.carries)
             guard !carrying.isEmpty else {
-                drops.append(DroppedData(entity: entity.name, kind: .entity, reason: reason(forRowsOf: entity, reading)))
+                drops.append(
+                    DroppedData(entity: entity.name, kind: .entity, reason: reason(forRowsOf: entity, reading)))
                 continue
             }
             guard isInferred else { continue }
             let read = Set(carrying.flatMap(Self.sourcePropertiesRead))
-            for property in source.allProperties(of: entity) where !property.isTransient && !read.contains(property.name) {
+            for property in source.allProperties(of: entity)
+            where !property.isTransient && !read.contains(property.name) {
                 switch property {
                 case .attribute:
                     drops.append(
-                        DroppedData(entity: entity.name, property: property.name, kind: .attribute, reason: .removedFromModel))
+                        DroppedData(
+                            entity: entity.name, property: property.name, kind: .attribute, reason: .removedFromModel))
                 case .relationship(let relationship):
                     guard !isCarried(relationship.inverse, ofKind: relationship.destination) else { continue }
                     drops.append(
                         DroppedData(
-                            entity: entity.name, property: property.name, kind: .relationship, reason: .removedFromModel))
+                            entity: entity.name, property: property.name, kind: .relationship, reason: .removedFromModel
+                        ))
                 }
             }
         }
@@ -71,7 +77,7 @@ private struct DropPlanner {
     private func reason(forRowsOf entity: Entity, _ reading: [EntityMapping]) -> DroppedData.Reason {
         if isInferred { return .removedFromModel }
         if reading.contains(where: { $0.kind == .remove }) { return .droppedByMapping }
-        return destination[entity: entity.name] == nil ? .removedFromModel : .leftOutOfMapping
+        return destination[entity: entity.name] == nil ? .removedWithExplicitMapping : .leftOutOfMapping
     }
 
     /// Whether some mapping of an entity of kind `entityName` (it or a subentity) reads the

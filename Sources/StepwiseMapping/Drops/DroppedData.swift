@@ -32,6 +32,11 @@ public struct DroppedData: Sendable, Hashable, Codable, CustomStringConvertible 
         case leftOutOfMapping
         /// An explicit entity mapping with no destination drops the rows on purpose.
         case droppedByMapping
+        /// The entity is only in the source version, and the step's explicit mapping, written
+        /// against a destination without it, has no entity mapping for it: Xcode's mapping
+        /// editor makes none for a removed entity. Counted as declared: the mapping's author
+        /// saw the removal.
+        case removedWithExplicitMapping
     }
 
     /// What is dropped.
@@ -63,9 +68,10 @@ public struct DroppedData: Sendable, Hashable, Codable, CustomStringConvertible 
         self.count = count
     }
 
-    /// Whether a mapping asked for it (``Reason/droppedByMapping``): strict mode allows it.
+    /// Whether an explicit mapping asked for it (``Reason/droppedByMapping``, or
+    /// ``Reason/removedWithExplicitMapping``): strict mode allows it.
     public var isDeclared: Bool {
-        reason == .droppedByMapping
+        reason == .droppedByMapping || reason == .removedWithExplicitMapping
     }
 
     /// Whether data that a mapping didn't declare is, or may be, lost: strict mode refuses it.
@@ -79,7 +85,7 @@ public struct DroppedData: Sendable, Hashable, Codable, CustomStringConvertible 
         property.map { "\(entity).\($0)" } ?? entity
     }
 
-    /// `1001 values of Post.color (removed from the model)`, `20 rows of Tag (left out of the
+    /// `1001 non-null values of Post.color (removed from the model)`, `20 rows of Tag (left out of the
     /// mapping)`, `links of Country.continent (removed from the model)` when not counted.
     public var description: String {
         let unit: String
@@ -124,6 +130,7 @@ extension DroppedData.Reason {
         case .removedFromModel: "removed from the model"
         case .leftOutOfMapping: "left out of the mapping"
         case .droppedByMapping: "dropped by the mapping"
+        case .removedWithExplicitMapping: "removed from the model, not in the step's mapping"
         }
     }
 }

@@ -8,6 +8,36 @@ extension MappingDiff {
         self.init(
             from: mapping.sourceVersion, to: mapping.destinationVersion,
             entities: mapping.entityMappings.map(builder.entityDiff))
+        markDrops(DroppedData.planned(by: [mapping], from: source, to: destination), source: source)
+    }
+
+    /// Marks each entry whose data is dropped, and adds an entry for each source entity the
+    /// mapping has no entity mapping for.
+    private mutating func markDrops(_ drops: [DroppedData], source: ObjectModel) {
+        for drop in drops {
+            guard let property = drop.property else {
+                if let index = entities.firstIndex(where: { $0.change == .removed && $0.name == drop.entity }) {
+                    entities[index].dropped = drop.reason
+                } else {
+                    entities.append(
+                        EntityDiff(
+                            name: drop.entity, change: drop.reason == .leftOutOfMapping ? .leftOut : .removed,
+                            mapping: "", mappingKind: .remove,
+                            isAbstract: source[entity: drop.entity]?.isAbstract ?? false,
+                            dropped: drop.reason))
+                }
+                continue
+            }
+            guard
+                let entityIndex = entities.firstIndex(where: {
+                    ($0.change == .kept || $0.change == .renamed) && ($0.oldName ?? $0.name) == drop.entity
+                }),
+                let propertyIndex = entities[entityIndex].properties.firstIndex(where: {
+                    $0.change == .removed && $0.name == property
+                })
+            else { continue }
+            entities[entityIndex].properties[propertyIndex].dropped = drop.reason
+        }
     }
 }
 
@@ -17,11 +47,16 @@ private struct DiffBuilder {
     let source: ObjectModel
     let destination: ObjectModel
 
-    /// The destination entity a source entity becomes, by the mapping.
+    /// The destination entity a source entity becomes, by the mapping. An entity the mapping
+    /// doesn't name (an explicit mapping often leaves out abstract parents) continues as the
+    /// destination entity of the same name.
     func continuation(ofSource name: String?) -> String? {
         guard let name else { return nil }
-        return mapping.entityMappings.first { $0.sourceEntity == name && $0.destinationEntity != nil }?
-            .destinationEntity
+        if let mapped = mapping.entityMappings.first(where: { $0.sourceEntity == name && $0.destinationEntity != nil })
+        {
+            return mapped.destinationEntity
+        }
+        return mapping.entityMappings.contains { $0.sourceEntity == name } ? nil : destination[entity: name]?.name
     }
 
     func entityDiff(_ entityMapping: EntityMapping) -> EntityDiff {

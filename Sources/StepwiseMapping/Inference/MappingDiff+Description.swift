@@ -1,8 +1,9 @@
 extension MappingDiff: CustomStringConvertible {
     /// The diff as text, one line per entity and per changed property.
     ///
-    /// Markers: `=` unchanged, `~` changed or renamed, `+` added, `-` removed. Properties kept
-    /// as they were are counted, not listed.
+    /// Markers: `=` unchanged, `~` changed or renamed, `+` added, `-` removed or left out.
+    /// Properties kept as they were are counted, not listed. Entries whose data the step
+    /// drops end in "rows dropped", "values dropped" or "links dropped".
     public var description: String {
         (["\(from) → \(to)"] + entities.flatMap(\.lines)).joined(separator: "\n")
     }
@@ -16,8 +17,12 @@ extension EntityDiff {
         switch change {
         case .added:
             header = "+ \(name): added (\(abstract)mapping \(mapping))"
+        case .removed where mapping.isEmpty:
+            header = "- \(name): removed (\(abstract)no mapping)"
         case .removed:
             header = "- \(name): removed (\(abstract)mapping \(mapping))"
+        case .leftOut:
+            header = "- \(name): left out of the mapping (\(abstract)in both versions)"
         case .renamed:
             header = "~ \(name): renamed from \(oldName ?? "?") (\(abstract)mapping \(mapping))"
         case .kept where mappingKind == .copy && parent == nil:
@@ -27,6 +32,7 @@ extension EntityDiff {
         case .kept:
             header = "~ \(name): changed (\(abstract)mapping \(mapping))"
         }
+        if dropped != nil { header += ", rows dropped" }
         var lines = ["  " + header]
         if let parent {
             lines.append("      parent: \(parent.from ?? "none") → \(parent.to ?? "none")")
@@ -63,6 +69,7 @@ extension PropertyDiff {
             marker = "~"
             details = [type]
         }
+        if dropped != nil { details.append(kind == .relationship ? "links dropped" : "values dropped") }
         return "\(marker) \(name): \((details + notes).joined(separator: ", "))"
     }
 }

@@ -17,7 +17,9 @@ import StepwiseModel
 /// ```
 ///
 /// Entities come in the mapping's order: destination entities (kept, renamed or added), then
-/// removed source entities. A kept or renamed entity lists every stored property it ends up
+/// removed source entities, then source entities the mapping leaves out (``EntityDiff/Change/leftOut``).
+/// Every entry whose data the step drops is marked (``EntityDiff/dropped``,
+/// ``PropertyDiff/dropped``), as ``DroppedData/planned(by:from:to:)`` finds them. A kept or renamed entity lists every stored property it ends up
 /// with (inherited ones included), then the source properties it drops. Added and removed
 /// entities list no properties. It is `Codable`, for `stepwise diff --json`.
 ///
@@ -67,6 +69,9 @@ public struct EntityDiff: Sendable, Hashable, Codable {
         case added
         /// Only in the source: its rows are dropped.
         case removed
+        /// In both versions, but the (explicit) mapping has no entity mapping for it: its rows
+        /// are dropped by omission.
+        case leftOut
     }
 
     /// The parent before and after, for an entity whose place in a hierarchy changes.
@@ -109,10 +114,14 @@ public struct EntityDiff: Sendable, Hashable, Codable {
     public var parent: ParentChange?
     /// The entity's properties, for kept and renamed entities.
     public var properties: [PropertyDiff]
+    /// Why the entity's rows are dropped, when they are (``DroppedData``); nil when they are
+    /// carried, or when it has no rows of its own (abstract).
+    public var dropped: DroppedData.Reason?
 
     public init(
         name: String, oldName: String? = nil, change: Change, mapping: String, mappingKind: EntityMapping.Kind,
-        isAbstract: Bool = false, parent: ParentChange? = nil, properties: [PropertyDiff] = []
+        isAbstract: Bool = false, parent: ParentChange? = nil, properties: [PropertyDiff] = [],
+        dropped: DroppedData.Reason? = nil
     ) {
         self.name = name
         self.oldName = oldName
@@ -122,6 +131,7 @@ public struct EntityDiff: Sendable, Hashable, Codable {
         self.isAbstract = isAbstract
         self.parent = parent
         self.properties = properties
+        self.dropped = dropped
     }
 
     /// The entry of the property with this name (its destination name, or its source name when removed).
@@ -130,7 +140,7 @@ public struct EntityDiff: Sendable, Hashable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case name, oldName, change, mapping, mappingKind, isAbstract, parent, properties
+        case name, oldName, change, mapping, mappingKind, isAbstract, parent, properties, dropped
     }
 
     /// Encodes every key, absent values as `null`, so JSON readers see a stable shape.
@@ -144,6 +154,7 @@ public struct EntityDiff: Sendable, Hashable, Codable {
         try container.encode(isAbstract, forKey: .isAbstract)
         try container.encode(parent, forKey: .parent)
         try container.encode(properties, forKey: .properties)
+        try container.encode(dropped, forKey: .dropped)
     }
 }
 
@@ -184,10 +195,13 @@ public struct PropertyDiff: Sendable, Hashable, Codable {
     public var widening: TypeWidening?
     /// Other changes in words: "becomes optional", "to-one → to-many", "moved from Vehicle to Car"…
     public var notes: [String]
+    /// Why a removed property's values (or a relationship's links) are dropped
+    /// (``DroppedData``); nil when nothing is lost, e.g. a relationship whose inverse is kept.
+    public var dropped: DroppedData.Reason?
 
     public init(
         name: String, oldName: String? = nil, kind: Kind, change: Change, type: String, oldType: String? = nil,
-        widening: TypeWidening? = nil, notes: [String] = []
+        widening: TypeWidening? = nil, notes: [String] = [], dropped: DroppedData.Reason? = nil
     ) {
         self.name = name
         self.oldName = oldName
@@ -197,10 +211,11 @@ public struct PropertyDiff: Sendable, Hashable, Codable {
         self.oldType = oldType
         self.widening = widening
         self.notes = notes
+        self.dropped = dropped
     }
 
     private enum CodingKeys: String, CodingKey {
-        case name, oldName, kind, change, type, oldType, widening, notes
+        case name, oldName, kind, change, type, oldType, widening, notes, dropped
     }
 
     /// Encodes every key, absent values as `null`; ``widening`` as its ``TypeWidening/userInfoValue``
@@ -215,6 +230,7 @@ public struct PropertyDiff: Sendable, Hashable, Codable {
         try container.encode(oldType, forKey: .oldType)
         try container.encode(widening?.userInfoValue, forKey: .widening)
         try container.encode(notes, forKey: .notes)
+        try container.encode(dropped, forKey: .dropped)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -228,5 +244,6 @@ public struct PropertyDiff: Sendable, Hashable, Codable {
         widening = try container.decodeIfPresent(String.self, forKey: .widening).flatMap(
             TypeWidening.init(userInfoValue:))
         notes = try container.decode([String].self, forKey: .notes)
+        dropped = try container.decodeIfPresent(DroppedData.Reason.self, forKey: .dropped)
     }
 }

@@ -47,11 +47,16 @@ extension UpgradeMatrix {
         }
 
         let direct = try copy(seededURL, into: directory.path("direct"))
-        try upgrade(direct, stoppingAt: [pair.to], pair: pair)
+        let reports = try upgrade(direct, stoppingAt: [pair.to], pair: pair)
         try checkResult(direct, target: target, pair: pair, path: nil)
         let copied = CopiedEntity.entities(through: plan, history: history)
         let values = try compare(
             copied, seeded: seededURL, upgraded: direct, source: source, target: target, pair: pair)
+        if let report = reports.first {
+            try checkNoEntityEmptied(
+                seeded: seededURL, upgraded: direct, source: source, target: target, report: report, pair: pair)
+        }
+        let unchecked = try uncovered(copied: copied, upgraded: direct, target: target)
 
         var paths = 1
         if unmerged.steps.count > 1 {
@@ -67,7 +72,7 @@ extension UpgradeMatrix {
         return PairResult(
             pair: pair, steps: plan.steps.map { "\($0.from) → \($0.to) (\($0.kind.rawValue))" },
             seededRows: seeded.totalRows, copiedEntities: copied.map(\.source), valuesCompared: values,
-            pathsCompared: paths, seconds: Date().timeIntervalSince(started))
+            pathsCompared: paths, seconds: Date().timeIntervalSince(started), unchecked: unchecked)
     }
 
     // MARK: - Upgrades
@@ -83,11 +88,14 @@ extension UpgradeMatrix {
         return destination
     }
 
-    /// Upgrades the store to each version of `stops` in turn, one ``Upgrader`` call each.
-    private func upgrade(_ store: URL, stoppingAt stops: [String], pair: Pair) throws {
+    /// Upgrades the store to each version of `stops` in turn, one ``Upgrader`` call each;
+    /// returns their reports.
+    @discardableResult
+    private func upgrade(_ store: URL, stoppingAt stops: [String], pair: Pair) throws -> [UpgradeReport] {
+        var reports: [UpgradeReport] = []
         for stop in stops {
             do {
-                _ = try upgrader(to: stop).upgradeIfNeeded(storeAt: store)
+                reports.append(try upgrader(to: stop).upgradeIfNeeded(storeAt: store))
             } catch {
                 let mappingError = (error as? UpgradeError)?.mappingError
                 // A row named by step 1 is a row of the seeded store; a later step's isn't.
@@ -102,6 +110,7 @@ extension UpgradeMatrix {
                     property: mappingError?.property, detail: "\(error)\(via)")
             }
         }
+        return reports
     }
 
     /// The metadata and consistency checks of an upgraded store.

@@ -31,7 +31,10 @@ import StepwiseModel
 /// 4. **Values**: such an entity's attributes that every step maps by a plain `$source.name`
 ///    of the same type hold the same values, compared row by row in `Z_PK` order, byte for
 ///    byte (`"é"` and `"e\u{301}"` differ).
-/// 5. **Path independence**: when the plan has several steps, a second copy is upgraded
+/// 5. **No entity emptied**: an entity both versions have, which the seeded store fills, still
+///    has rows after the upgrade, unless an entity mapping with no destination (or
+///    ``allowedDrops``) declares the drop. This catches an entity an explicit mapping leaves out.
+/// 6. **Path independence**: when the plan has several steps, a second copy is upgraded
 ///    stopping at every version (``UpgradePlanner/mergesInferredSteps`` off, one call per
 ///    step), and both results must hold the same objects: every attribute of every entity,
 ///    and relationships compared by the related objects' attributes; primary keys, `Z_OPT`
@@ -69,6 +72,9 @@ public struct UpgradeMatrix: Sendable {
     /// Properties (`"Entity.property"`) left out of the path-independence comparison: those a
     /// policy fills with values that differ on every run, such as a fresh `UUID()`.
     public let ignoredProperties: Set<String>
+    /// Entities (by name) whose rows an upgrade may drop although both versions of a pair
+    /// have them: drops declared here rather than by an entity mapping with no destination.
+    public let allowedDrops: Set<String>
     /// Every pair of a version and a later one the planner reaches from it, oldest first.
     public let cases: [Pair]
     /// The pairs of a version and a later one that no plan reaches (a step that can't be
@@ -83,16 +89,19 @@ public struct UpgradeMatrix: Sendable {
     ///   - policies: The policies the mappings name.
     ///   - stages: Custom work around particular steps, as given to ``Upgrader``.
     ///   - ignoredProperties: `"Entity.property"` names left out of the path comparison.
+    ///   - allowedDrops: Entities whose rows may be dropped although both ends of a pair have
+    ///     them (see ``allowedDrops``).
     public init(
         history: VersionHistory, mappings: [MappingDirectory.StepKey: [MappingModel]] = [:],
         policies: PolicyRegistry = PolicyRegistry(), stages: [MappingDirectory.StepKey: MigrationStage] = [:],
-        ignoring ignoredProperties: Set<String> = []
+        ignoring ignoredProperties: Set<String> = [], allowingDrops allowedDrops: Set<String> = []
     ) {
         self.history = history
         self.mappings = mappings
         self.policies = policies
         self.stages = stages
         self.ignoredProperties = ignoredProperties
+        self.allowedDrops = allowedDrops
         let planner = UpgradePlanner(history: history, mappings: mappings, stepsKeptApart: Set(stages.keys))
         var cases: [Pair] = []
         var unreachable: [Pair] = []
@@ -120,13 +129,14 @@ public struct UpgradeMatrix: Sendable {
     ///     bundle, and may be missing when every step can be inferred.
     public init(
         bundleAt bundleURL: URL, mappingsAt mappingsURL: URL? = nil, policies: PolicyRegistry = PolicyRegistry(),
-        stages: [MappingDirectory.StepKey: MigrationStage] = [:], ignoring ignoredProperties: Set<String> = []
+        stages: [MappingDirectory.StepKey: MigrationStage] = [:], ignoring ignoredProperties: Set<String> = [],
+        allowingDrops allowedDrops: Set<String> = []
     ) throws {
         let bundle = try ModelBundle(contentsOf: bundleURL)
         let mappings = try MappingDirectory(bundleAt: bundleURL, mappingsAt: mappingsURL, history: bundle.history).steps
         self.init(
             history: bundle.history, mappings: mappings, policies: policies, stages: stages,
-            ignoring: ignoredProperties)
+            ignoring: ignoredProperties, allowingDrops: allowedDrops)
     }
 
     /// The planner ``Upgrader`` uses for these mappings and stages.

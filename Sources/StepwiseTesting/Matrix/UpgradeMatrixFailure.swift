@@ -26,6 +26,8 @@ public struct UpgradeMatrixFailure: Error, Sendable, CustomStringConvertible {
         case rowCount
         /// A copied attribute's value changed.
         case value
+        /// An entity both versions have lost all its rows, and no mapping declared the drop.
+        case droppedRows
         /// Upgrading all at once and stopping at each version gave different stores.
         case pathIndependence
     }
@@ -66,6 +68,7 @@ public struct UpgradeMatrixFailure: Error, Sendable, CustomStringConvertible {
     private static let names: [Check: String] = [
         .plan: "planning", .seeding: "seeding", .upgrade: "upgrade", .metadata: "metadata check",
         .consistency: "consistency check", .rowCount: "row count check", .value: "value check",
+        .droppedRows: "dropped rows check",
         .pathIndependence: "path independence check",
     ]
 }

@@ -6,29 +6,40 @@ import StepwiseModel
 struct DiffCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "diff",
-        abstract: "Show what an inferred (lightweight) migration between two model versions does.",
+        abstract: "Show what a migration step between two model versions does, and the data it drops.",
         discussion: """
-            Infers the mapping Core Data's lightweight migration would use between two versions of \
-            a bundle, plus lossless type widenings (Integer 16 → 32 → 64, integer → Double, \
-            Float → Double, scalar → String), and prints per entity and property what is kept, \
-            renamed, added, removed or widened, and which entities change parent.
+            With no mapping files for the step, infers the mapping Core Data's lightweight \
+            migration would use between two versions of a bundle, plus lossless type widenings \
+            (Integer 16 → 32 → 64, integer → Double, Float → Double, scalar → String). With \
+            mapping files for the step (.xcmappingmodel beside the bundle, or in --mappings), \
+            describes those; --inferred describes the inferred mapping anyway. Prints per entity \
+            and property what is kept, renamed, added, removed or widened, and which entities \
+            change parent.
+
+            Dropped data is marked: a removed entity ("rows dropped"), a removed attribute \
+            ("values dropped"), a removed relationship whose inverse isn't kept ("links \
+            dropped"), and an entity that an explicit mapping leaves out although both versions \
+            have it ("left out of the mapping"). `stepwise plan STORE` counts them in a store.
 
             When the step can't be inferred, prints every reason with a fix and exits with status 1: \
             write an explicit mapping model for that step.
 
-            Markers: = unchanged, ~ changed or renamed, + added, - removed.
+            Markers: = unchanged, ~ changed or renamed, + added, - removed or left out.
 
             Example:
               stepwise diff --models Moody.xcdatamodeld --from Moody --to "Moody 2"
               stepwise diff --models Versions/Recipes.xcdatamodeld --from "Recipes 3" --json
 
-            With --json, prints {"inferable": true, "from", "to", "entities": [...]} or \
-            {"inferable": false, "from", "to", "problems": [{"entity", "property", "reason", \
-            "message", "fix"}]}.
+            With --json, prints {"inferable": true, "mapping": "inferred" or "explicit", \
+            "mappingFiles", "from", "to", "entities": [...]} (each entity and property with \
+            "dropped": null or the reason) or {"inferable": false, "from", "to", "problems": \
+            [{"entity", "property", "reason", "message", "fix"}]}.
             """
     )
 
     @OptionGroup var bundleOptions: BundleOptions
+
+    @OptionGroup var mappingOptions: MappingOptions
 
     @Option(name: .long, help: ArgumentHelp("The source version's name, e.g. 'Moody'.", valueName: "name"))
     var from: String
@@ -38,7 +49,10 @@ struct DiffCommand: ParsableCommand {
         help: ArgumentHelp("The destination version's name. Defaults to the version after --from.", valueName: "name"))
     var to: String?
 
-    @Flag(name: .long, help: "Print a JSON object (keys: inferable, from, to, and entities or problems).")
+    @Flag(name: .long, help: "Describe the inferred mapping even when the step has mapping files.")
+    var inferred = false
+
+    @Flag(name: .long, help: "Print a JSON object (keys: inferable, mapping, from, to, and entities or problems).")
     var json = false
 
     func run() throws {
@@ -49,6 +63,24 @@ struct DiffCommand: ParsableCommand {
         let bundle = try bundleOptions.load()
         let source = try bundle.version(named: from)
         let destination = try destinationVersion(in: bundle)
+        let explicit =
+            inferred
+            ? []
+            : try mappingOptions.load(for: bundle).steps[MappingDirectory.StepKey(source.name, destination.name)] ?? []
+        if !explicit.isEmpty {
+            // Several mapping models for one step run in turn; together they are the step's mapping.
+            let combined = MappingModel(
+                from: source.name, to: destination.name, entityMappings: explicit.flatMap(\.entityMappings))
+            let diff = MappingDiff(combined, from: source, to: destination)
+            if json {
+                try JSONOutput.print(
+                    InferableOutput(diff, mapping: "explicit", mappingFiles: explicit.compactMap(\.origin)))
+            } else {
+                print("Explicit mapping: \(explicit.map(PlanCommand.describe).joined(separator: ", "))")
+                print(diff)
+            }
+            return
+        }
         let mapping: MappingModel
         do {
             mapping = try MappingInference.inferMapping(from: source, to: destination)
@@ -59,7 +91,7 @@ struct DiffCommand: ParsableCommand {
         }
         let diff = MappingDiff(mapping, from: source, to: destination)
         if json {
-            try JSONOutput.print(InferableOutput(diff))
+            try JSONOutput.print(InferableOutput(diff, mapping: "inferred", mappingFiles: []))
         } else {
             print(diff)
         }
@@ -91,11 +123,17 @@ struct DiffCommand: ParsableCommand {
 /// `stepwise diff --json` when the mapping is inferable.
 private struct InferableOutput: Encodable {
     let inferable = true
+    /// `inferred`, or `explicit` when the step's mapping files were described.
+    let mapping: String
+    /// The files of an explicit step's mapping models.
+    let mappingFiles: [MappingOrigin]
     let from: String
     let to: String
     let entities: [EntityDiff]
 
-    init(_ diff: MappingDiff) {
+    init(_ diff: MappingDiff, mapping: String, mappingFiles: [MappingOrigin]) {
+        self.mapping = mapping
+        self.mappingFiles = mappingFiles
         from = diff.from
         to = diff.to
         entities = diff.entities

@@ -9,6 +9,8 @@ struct MatrixOutcome: Encodable {
     var seconds: Double
     /// The failure's message; left out when the pair passed.
     var error: String?
+    /// What no check covered (``UpgradeMatrix/PairResult/unchecked``); empty when the pair failed.
+    var unchecked: [String] = []
 }
 
 /// `stepwise matrix --json`: `{"pairs": [...], "failures": n, "unreachable": [...]}`.
@@ -68,6 +70,17 @@ enum MatrixTable {
             lines.append("")
             for failure in failures {
                 lines.append("✗ \(failure.error ?? "\(failure.from) → \(failure.to) failed")")
+            }
+        }
+        let partial = outcomes.filter { $0.ok && !$0.unchecked.isEmpty }
+        if !partial.isEmpty {
+            lines.append("")
+            lines.append("Not covered by a row or value check (made by policies, new, or converted):")
+            for outcome in partial {
+                let shown = outcome.unchecked.prefix(8).joined(separator: ", ")
+                let more =
+                    outcome.unchecked.count > 8 ? " and \(outcome.unchecked.count - 8) more (--json lists all)" : ""
+                lines.append("  \(outcome.from) → \(outcome.to): \(shown)\(more)")
             }
         }
         if !unreachable.isEmpty {
