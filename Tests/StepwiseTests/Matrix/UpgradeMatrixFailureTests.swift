@@ -120,6 +120,44 @@ struct UpgradeMatrixFailureTests {
         #expect(result.pathsCompared == 2)
     }
 
+    /// The Recipes mappings with `Cuisine` left out of `Recipes 2 to Recipes 3.json`, as the
+    /// issue's new user did with `Tag`: both versions have the entity, and the upgrade empties it.
+    func recipesLeavingOutCuisine(declaring: Bool = false, allowing: Set<String> = []) throws -> UpgradeMatrix {
+        let folder = Corpus.packageRoot.appendingPathComponent("Versions/Recipes.mappings")
+        var mappings = try MappingDirectory(contentsOf: folder, history: RecipesHistory.history).steps
+        let key = MappingDirectory.StepKey("Recipes 2", "Recipes 3")
+        var models = try #require(mappings[key]).map { $0.leavingOut(entity: "Cuisine") }
+        if declaring {
+            models[0].entityMappings.append(EntityMapping(kind: .remove, source: "Cuisine", destination: nil))
+        }
+        mappings[key] = models
+        return UpgradeMatrix(
+            history: RecipesHistory.history, mappings: mappings, policies: SamplePolicies.registry,
+            allowingDrops: allowing)
+    }
+
+    @Test("an entity left out of an explicit mapping fails the dropped rows check, unless the drop is declared")
+    func leftOutEntity() throws {
+        let pair = UpgradeMatrix.Pair(from: "Recipes 2", to: "Recipes 3")
+        let failure = try #require(failureOf { try recipesLeavingOutCuisine().check(pair) })
+        #expect(failure.check == .droppedRows)
+        #expect(failure.entity == "Cuisine")
+        #expect(failure.description.contains("the seeded store has 20 rows and the upgraded store none"))
+        #expect(
+            failure.description.contains(
+                "step 1 (Recipes 2 → Recipes 3, explicit) drops its rows (left out of the mapping)"))
+        // Declared by an entity mapping with no destination, or by the matrix: it passes.
+        try recipesLeavingOutCuisine(declaring: true).check(pair)
+        try recipesLeavingOutCuisine(allowing: ["Cuisine"]).check(pair)
+    }
+
+    @Test("a passing pair lists what no check covered")
+    func uncheckedIsListed() throws {
+        let result = try recipes().check(UpgradeMatrix.Pair(from: "Recipes 3", to: "Recipes 4"))
+        // Recipes 4 adds Chef.email, Recipe.notes and Recipe.prepMinutes: no value to compare.
+        #expect(result.unchecked == ["Chef.email", "Recipe.notes", "Recipe.prepMinutes"])
+    }
+
     @Test("a pair outside the matrix is refused")
     func unknownPair() throws {
         let matrix = UpgradeMatrix(history: RecipesHistory.history)
