@@ -66,7 +66,8 @@ struct DiffCommandTests {
 
     /// Text and JSON: exit 0 with a diff, or exit 1 with the reasons on standard output.
     private func checkDiff(_ pair: DiffPair, bundle: String) throws {
-        let arguments = ["diff", "--models", bundle, "--from", pair.from, "--to", pair.to]
+        // --inferred: these pairs check inference, also for steps that have mapping files.
+        let arguments = ["diff", "--models", bundle, "--from", pair.from, "--to", pair.to, "--inferred"]
         let text = try runner.run(arguments)
         #expect(text.status == (pair.isInferable ? 0 : 1), "\(text.standardError)")
         #expect(text.standardError.isEmpty)
@@ -92,11 +93,14 @@ struct DiffCommandTests {
                     Set(entity.keys)
                         == [
                             "name", "oldName", "change", "mapping", "mappingKind", "isAbstract", "parent", "properties",
+                            "dropped",
                         ])
                 for property in entity["properties"] as? [[String: Any]] ?? [] {
                     #expect(
                         Set(property.keys)
-                            == ["name", "oldName", "kind", "change", "type", "oldType", "widening", "notes"])
+                            == [
+                                "name", "oldName", "kind", "change", "type", "oldType", "widening", "notes", "dropped",
+                            ])
                 }
             }
             #expect(json["problems"] == nil)
@@ -112,7 +116,9 @@ struct DiffCommandTests {
     }
 
     @Test func reportsEveryReasonWithItsFix() throws {
-        let result = try runner.run(["diff", "--models", recipesBundle, "--from", "Recipes", "--to", "Recipes 2"])
+        let result = try runner.run([
+            "diff", "--models", recipesBundle, "--from", "Recipes", "--to", "Recipes 2", "--inferred",
+        ])
         #expect(result.status == 1)
         #expect(
             result.standardOutput == """
@@ -135,7 +141,7 @@ struct DiffCommandTests {
 
     @Test func jsonNamesEachProblemsReason() throws {
         let result = try runner.run([
-            "diff", "--models", recipesBundle, "--from", "Recipes 2", "--to", "Recipes 3", "--json",
+            "diff", "--models", recipesBundle, "--from", "Recipes 2", "--to", "Recipes 3", "--json", "--inferred",
         ])
         #expect(result.status == 1)
         let problems = try #require(try result.json()["problems"] as? [[String: Any]])
@@ -144,6 +150,23 @@ struct DiffCommandTests {
         #expect(problems.first?["property"] as? String == "ingredients")
         let reason = try #require(problems.first?["reason"] as? [String: [String: String]])
         #expect(reason == ["relationshipDestinationChange": ["from": "Ingredient", "to": "RecipeIngredient"]])
+    }
+
+    @Test func describesAStepsExplicitMappingWhenItHasOne() throws {
+        let result = try runner.run([
+            "diff", "--models", recipesBundle, "--from", "Recipes 2", "--to", "Recipes 3", "--json",
+        ])
+        #expect(result.status == 0, "\(result.standardError)")
+        let json = try result.json()
+        #expect(json["mapping"] as? String == "explicit")
+        let files = try #require(json["mappingFiles"] as? [[String: Any]])
+        #expect(
+            files.map { URL(fileURLWithPath: $0["path"] as? String ?? "").lastPathComponent } == [
+                "Recipes 2 to Recipes 3.json"
+            ])
+        let entities = try #require(json["entities"] as? [[String: Any]])
+        // The mapping carries every Recipes 2 entity: nothing is dropped.
+        #expect(entities.allSatisfy { $0["dropped"] is NSNull })
     }
 
     @Test func toDefaultsToTheNextVersion() throws {

@@ -74,7 +74,8 @@ struct MappingDiffTests {
                 PropertyDiff(
                     name: "author", kind: .relationship, change: .kept, type: "to-many Author",
                     oldType: "to-one Author", notes: ["to-one → to-many"]),
-                PropertyDiff(name: "color", kind: .attribute, change: .removed, type: "String"),
+                PropertyDiff(
+                    name: "color", kind: .attribute, change: .removed, type: "String", dropped: .removedFromModel),
             ])
         let author = try #require(try diff().entity(named: "Author"))
         #expect(
@@ -143,9 +144,9 @@ struct MappingDiffTests {
                       ~ views: widened Integer 16 → Integer 32
                       + hexColor: String, NULL in existing rows
                       ~ author: to-many Author, to-one → to-many
-                      - color: String
+                      - color: String, values dropped
                   = Tag: unchanged (1 property)
-                  - Draft: removed (mapping DraftTo)
+                  - Draft: removed (mapping DraftTo), rows dropped
                 """)
     }
 
@@ -168,14 +169,19 @@ struct MappingDiffTests {
         let article = try #require(entities.first { $0["name"] as? String == "Article" })
         #expect(
             Set(article.keys)
-                == ["name", "oldName", "change", "mapping", "mappingKind", "isAbstract", "parent", "properties"])
+                == [
+                    "name", "oldName", "change", "mapping", "mappingKind", "isAbstract", "parent", "properties",
+                    "dropped",
+                ])
         #expect(article["change"] as? String == "renamed")
         #expect(article["mappingKind"] as? String == "transform")
         let parent = try #require(article["parent"] as? [String: Any])
         #expect(parent["from"] is NSNull && parent["to"] as? String == "Content")
         let properties = try #require(article["properties"] as? [[String: Any]])
         let views = try #require(properties.first { $0["name"] as? String == "views" })
-        #expect(Set(views.keys) == ["name", "oldName", "kind", "change", "type", "oldType", "widening", "notes"])
+        #expect(
+            Set(views.keys)
+                == ["name", "oldName", "kind", "change", "type", "oldType", "widening", "notes", "dropped"])
         #expect(views["widening"] as? String == "integer16→integer32")
         #expect(views["oldName"] is NSNull)
         #expect(entities.first { $0["name"] as? String == "Tag" }?["parent"] is NSNull)

@@ -16,8 +16,8 @@ extension MappingFile {
     ///   - source: Its source version.
     ///   - destination: Its destination version.
     public static func encode(_ model: MappingModel, source: ObjectModel, destination: ObjectModel) throws -> Data {
-        let file = WrittenFile(
-            name: model.name, source: model.sourceVersion, destination: model.destinationVersion,
+        let file = FileModel(
+            name: model.name, source: model.sourceVersion, destination: model.destinationVersion, order: nil,
             entityMappings: model.entityMappings.map { written($0, source: source, destination: destination) })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -25,7 +25,7 @@ extension MappingFile {
     }
 
     private static func written(_ mapping: EntityMapping, source: ObjectModel, destination: ObjectModel)
-        -> WrittenEntityMapping
+        -> FileEntityMapping
     {
         let sourceEntity = mapping.sourceEntity.flatMap { source[entity: $0] }
         let sourceAttributes = sourceEntity.map { Set(source.allAttributes(of: $0).map(\.name)) } ?? []
@@ -61,7 +61,7 @@ extension MappingFile {
             ? .add : mapping.destinationEntity == nil ? .remove : mapping.policyName == nil ? .transform : .custom
         let defaultName = EntityMapping.defaultName(
             source: mapping.sourceEntity, destination: mapping.destinationEntity)
-        return WrittenEntityMapping(
+        return FileEntityMapping(
             name: mapping.name == defaultName ? nil : mapping.name,
             kind: mapping.kind == deducedKind ? nil : mapping.kind,
             source: mapping.sourceEntity, destination: mapping.destinationEntity,
@@ -69,25 +69,5 @@ extension MappingFile {
             copyMatchingProperties: copiesMatching || sourceEntity == nil ? nil : false,
             attributes: values(mapping.attributeMappings), relationships: values(mapping.relationshipMappings),
             userInfo: mapping.userInfo.isEmpty ? nil : mapping.userInfo)
-    }
-
-    private struct WrittenFile: Encodable {
-        var name: String
-        var source: String
-        var destination: String
-        var entityMappings: [WrittenEntityMapping]
-    }
-
-    private struct WrittenEntityMapping: Encodable {
-        var name: String?
-        var kind: EntityMapping.Kind?
-        var source: String?
-        var destination: String?
-        var filter: String?
-        var policy: String?
-        var copyMatchingProperties: Bool?
-        var attributes: [String: String]?
-        var relationships: [String: String]?
-        var userInfo: [String: String]?
     }
 }

@@ -118,7 +118,9 @@ public enum MappingFile {
         var order: Int?
     }
 
-    private struct FileModel: Decodable {
+    /// The file's JSON shape, read by ``decode(_:source:destination:)`` and written by
+    /// ``encode(_:source:destination:)``; absent keys are nil and are not written.
+    struct FileModel: Codable {
         var name: String?
         var source: String
         var destination: String
@@ -126,7 +128,8 @@ public enum MappingFile {
         var entityMappings: [FileEntityMapping]
     }
 
-    private struct FileEntityMapping: Decodable {
+    /// One entity mapping of ``FileModel``.
+    struct FileEntityMapping: Codable {
         var name: String?
         var kind: EntityMapping.Kind?
         var source: String?
