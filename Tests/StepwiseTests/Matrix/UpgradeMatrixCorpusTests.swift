@@ -1,5 +1,6 @@
 import Foundation
 import Stepwise
+import StepwiseMapping
 import StepwiseTesting
 import Testing
 
@@ -21,6 +22,25 @@ struct UpgradeMatrixCorpusTests {
 
     static func matrix(for pair: UpgradeMatrix.Pair) throws -> UpgradeMatrix {
         try #require(try matrices.get().first { $0.history.version(named: pair.from) != nil })
+    }
+
+    @Test("Apptentive's v4 → v5 mapping model without ATMessageSender fails the dropped rows check")
+    func leftOutEntityFails() throws {
+        let matrix = try Self.matrix(for: UpgradeMatrix.Pair(from: "ATDataModel 4", to: "ATDataModel 5"))
+        let key = MappingDirectory.StepKey("ATDataModel 4", "ATDataModel 5")
+        var mappings = matrix.mappings
+        mappings[key] = try #require(mappings[key]).map { $0.leavingOut(entity: "ATMessageSender") }
+        let edited = UpgradeMatrix(
+            history: matrix.history, mappings: mappings, policies: matrix.policies, ignoring: Self.ignored)
+        for pair in [("ATDataModel 4", "ATDataModel 5"), ("ATDataModel 2", "ATDataModel 6")] {
+            let failure = try #require(
+                throws: UpgradeMatrixFailure.self,
+                "\(pair)"
+            ) { try edited.check(UpgradeMatrix.Pair(from: pair.0, to: pair.1), rows: 10) }
+            #expect(failure.check == .droppedRows)
+            #expect(failure.entity == "ATMessageSender")
+            #expect(failure.description.contains("(left out of the mapping)"), "\(failure)")
+        }
     }
 
     @Test("every later version is reachable from every version")
