@@ -81,9 +81,13 @@ public enum XcodeMappingModel {
             return try model(source, destination, .modelPaths)
         }
         // 2. The embedded model copies, matched by their entity and property names.
+        // Each version's signature is computed once, for both ends, and only when needed.
+        var versionSignatures: [ModelSnapshot.Signature]?
         let snapshotMatch = { (data: Data?) -> ObjectModel? in
             guard let signature = data.flatMap(ModelSnapshot.signature(of:)) else { return nil }
-            let matches = history.versions.filter { ModelSnapshot.signature(of: $0) == signature }
+            let signatures = versionSignatures ?? history.versions.map(ModelSnapshot.signature(of:))
+            versionSignatures = signatures
+            let matches = zip(history.versions, signatures).filter { $0.1 == signature }.map(\.0)
             return matches.count == 1 ? matches[0] : nil
         }
         if let source = snapshotMatch(document.sourceModelData),

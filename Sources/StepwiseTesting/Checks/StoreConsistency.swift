@@ -73,9 +73,9 @@ public enum StoreConsistency {
         _ db: Database, _ entity: EntityLayout, _ relationship: RelationshipLayout, _ target: EntityLayout,
         column: String, entityColumn: String?, layout: StoreLayout
     ) throws -> [Problem] {
-        let table = entity.tableName.quotedDatabaseIdentifier
-        let targetTable = target.tableName.quotedDatabaseIdentifier
-        let key = column.quotedDatabaseIdentifier
+        let table = entity.tableName.quotedSQLIdentifier
+        let targetTable = target.tableName.quotedSQLIdentifier
+        let key = column.quotedSQLIdentifier
         let kinds = numbers(entity)
         func problem(_ reason: String, _ primaryKey: Int64) -> Problem {
             Problem(entity: entity.name, property: relationship.name, primaryKey: primaryKey, reason: reason)
@@ -96,9 +96,9 @@ public enum StoreConsistency {
             let row = try Row.fetchOne(
                 db,
                 sql: """
-                    SELECT "e"."Z_PK", "e".\(entityColumn.quotedDatabaseIdentifier), "t"."Z_ENT" FROM \(table) AS "e"
+                    SELECT "e"."Z_PK", "e".\(entityColumn.quotedSQLIdentifier), "t"."Z_ENT" FROM \(table) AS "e"
                     JOIN \(targetTable) AS "t" ON "t"."Z_PK" = "e".\(key)
-                    WHERE "e"."Z_ENT" IN (\(kinds)) AND "e".\(entityColumn.quotedDatabaseIdentifier) IS NOT "t"."Z_ENT"
+                    WHERE "e"."Z_ENT" IN (\(kinds)) AND "e".\(entityColumn.quotedSQLIdentifier) IS NOT "t"."Z_ENT"
                     LIMIT 1
                     """)
         {
@@ -117,7 +117,7 @@ public enum StoreConsistency {
             db,
             sql: """
                 SELECT "e"."Z_PK" FROM \(table) AS "e" JOIN \(targetTable) AS "t" ON "t"."Z_PK" = "e".\(key)
-                WHERE "e"."Z_ENT" IN (\(kinds)) AND "t".\(inverseColumn.quotedDatabaseIdentifier) IS NOT "e"."Z_PK"
+                WHERE "e"."Z_ENT" IN (\(kinds)) AND "t".\(inverseColumn.quotedSQLIdentifier) IS NOT "e"."Z_PK"
                 LIMIT 1
                 """)
         {
@@ -132,15 +132,15 @@ public enum StoreConsistency {
     ) throws -> [Problem] {
         func missing(_ layout: EntityLayout, _ column: String) -> String {
             """
-            NOT EXISTS (SELECT 1 FROM \(layout.tableName.quotedDatabaseIdentifier) AS "r"
-                        WHERE "r"."Z_PK" = "j".\(column.quotedDatabaseIdentifier) AND "r"."Z_ENT" IN (\(numbers(layout))))
+            NOT EXISTS (SELECT 1 FROM \(layout.tableName.quotedSQLIdentifier) AS "r"
+                        WHERE "r"."Z_PK" = "j".\(column.quotedSQLIdentifier) AND "r"."Z_ENT" IN (\(numbers(layout))))
             """
         }
-        let rows = "FROM \(table.quotedDatabaseIdentifier) AS \"j\""
+        let rows = "FROM \(table.quotedSQLIdentifier) AS \"j\""
         if let key = try Int64.fetchOne(
             db,
             sql:
-                "SELECT \"j\".\(sourceColumn.quotedDatabaseIdentifier) \(rows) WHERE \(missing(entity, sourceColumn)) LIMIT 1"
+                "SELECT \"j\".\(sourceColumn.quotedSQLIdentifier) \(rows) WHERE \(missing(entity, sourceColumn)) LIMIT 1"
         ) {
             return [
                 Problem(
@@ -151,7 +151,7 @@ public enum StoreConsistency {
         if let key = try Int64.fetchOne(
             db,
             sql:
-                "SELECT \"j\".\(sourceColumn.quotedDatabaseIdentifier) \(rows) WHERE \(missing(target, destinationColumn)) LIMIT 1"
+                "SELECT \"j\".\(sourceColumn.quotedSQLIdentifier) \(rows) WHERE \(missing(target, destinationColumn)) LIMIT 1"
         ) {
             return [
                 Problem(

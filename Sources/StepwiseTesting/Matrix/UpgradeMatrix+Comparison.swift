@@ -36,7 +36,7 @@ extension UpgradeMatrix {
         let rowsSQL = "SELECT * FROM %@ WHERE \"Z_ENT\" = ? ORDER BY \"Z_PK\""
         func count(_ entity: EntityLayout, _ db: Database) throws -> Int {
             try Int.fetchOne(
-                db, sql: "SELECT COUNT(*) FROM \(entity.tableName.quotedDatabaseIdentifier) WHERE \"Z_ENT\" = ?",
+                db, sql: "SELECT COUNT(*) FROM \(entity.tableName.quotedSQLIdentifier) WHERE \"Z_ENT\" = ?",
                 arguments: [entity.number]) ?? 0
         }
         let (sourceCount, targetCount) = (try count(from, sourceDB), try count(to, targetDB))
@@ -53,10 +53,10 @@ extension UpgradeMatrix {
         }
         guard !columns.isEmpty else { return 0 }
         let sourceRows = try Row.fetchCursor(
-            sourceDB, sql: rowsSQL.replacingOccurrences(of: "%@", with: from.tableName.quotedDatabaseIdentifier),
+            sourceDB, sql: rowsSQL.replacingOccurrences(of: "%@", with: from.tableName.quotedSQLIdentifier),
             arguments: [from.number])
         let targetRows = try Row.fetchCursor(
-            targetDB, sql: rowsSQL.replacingOccurrences(of: "%@", with: to.tableName.quotedDatabaseIdentifier),
+            targetDB, sql: rowsSQL.replacingOccurrences(of: "%@", with: to.tableName.quotedSQLIdentifier),
             arguments: [to.number])
         var compared = 0
         while let before = try sourceRows.next(), let after = try targetRows.next() {
