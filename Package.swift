@@ -129,7 +129,14 @@ let package = Package(
             name: "StepwiseTests",
             dependencies: ["Stepwise", "StepwiseTesting", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        .testTarget(name: "StepwiseCLITests", dependencies: ["stepwise", "StepwiseTesting"]),
+        .testTarget(name: "StepwiseCLITests", dependencies: ["stepwise", "stepwise-store-holder", "StepwiseTesting"]),
+        // A child process for the shared-store tests: holds a store open, with or without
+        // StoreAccess, writing rows. Not a product.
+        .executableTarget(
+            name: "stepwise-store-holder",
+            dependencies: ["Stepwise", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Tests/StoreHolder"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -11,6 +11,8 @@ import Foundation
 ///   a `rename`, never a copy.
 /// - `.Model.sqlite.stepwise-lock`: the lock file. It is never deleted: deleting a lock
 ///   file lets two processes lock two different files.
+/// - `.Model.sqlite.stepwise-access`: the access lock file (``StoreAccess``), never deleted
+///   either.
 /// - `Model.sqlite.stepwise-backup/`: the store before the last upgrade, when kept.
 public struct StoreFiles: Sendable, Hashable {
     /// SQLite's companion suffixes, in the order a generation is moved *out*: companions
@@ -44,6 +46,12 @@ public struct StoreFiles: Sendable, Hashable {
     /// `.<store>.stepwise/`: an upgrade's work directory.
     public var workDirectory: URL {
         directory.appendingPathComponent(".\(name).stepwise", isDirectory: true)
+    }
+
+    /// `.<store>.stepwise-access`: the file ``StoreAccess`` holders lock shared, and an
+    /// upgrade or rollback exclusively (see ``StoreAccess`` for why it isn't the lock file).
+    public var accessLockFile: URL {
+        directory.appendingPathComponent(".\(name).stepwise-access")
     }
 
     /// `.<store>.stepwise-lock`: the file the cross-process lock is taken on.

@@ -16,6 +16,10 @@ struct StoreRollback {
         let fileSystem = options.fileSystem
         let lock = try UpgradeLock(files: files, timeout: options.lockTimeout, fileSystem: fileSystem)
         defer { withExtendedLifetime(lock) {} }
+        // A rollback swaps generations like an upgrade: nobody may hold the store meanwhile.
+        let access = try StoreAccessGate.exclusive(
+            files, timeout: options.lockTimeout, fileSystem: fileSystem, emit: { options.progress?($0) })
+        defer { withExtendedLifetime(access) {} }
         let recovery = UpgradeRecovery(files: files, fileSystem: fileSystem, logger: options.logger)
         if case .finishedSwap(let journal) = try recovery.recover(), journal.purpose == .rollback {
             // An interrupted rollback was just finished: that was this call's job.
@@ -32,6 +36,8 @@ struct StoreRollback {
         var journal = UpgradeJournal(state: .restoring, original: UpgradeJournal.Fingerprint(of: files))
         journal.purpose = .rollback
         journal.to = version
+        try StoreAccessGate.waitForBareConnections(
+            files, timeout: options.lockTimeout, emit: { options.progress?($0) })
         try journal.save(in: files.workDirectory, fileSystem: fileSystem)
         options.logger.notice("rolling back to the backup", metadata: ["store": "\(files.store.path)"])
         _ = try recovery.finishSwap(journal)

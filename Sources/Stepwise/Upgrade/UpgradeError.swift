@@ -11,6 +11,15 @@ public struct UpgradeError: Error, Sendable, CustomStringConvertible {
         /// Another process (or another upgrader in this one) held the store's upgrade lock
         /// for longer than ``UpgradeOptions/lockTimeout``.
         case lockTimeout(seconds: Double)
+        /// The store stayed in use for longer than ``UpgradeOptions/lockTimeout``: processes
+        /// holding it open through ``StoreAccess`` (`bareConnection` false), or, at the swap,
+        /// a WAL-mode SQLite connection that doesn't follow that protocol (`bareConnection`
+        /// true). `processIDs` names them where the platform can. The store was not changed.
+        case storeInUse(processIDs: [Int32], seconds: Double, bareConnection: Bool)
+        /// The store changed on disk while it was being upgraded (a process wrote to it
+        /// without ``StoreAccess``): the upgraded copy would lose those writes, so it was
+        /// discarded.
+        case storeChangedDuringUpgrade
         /// The store's file system has less free space than the upgrade needs.
         case insufficientSpace(neededBytes: Int64, availableBytes: Int64)
         /// A step failed; the underlying error names the mapping, entity and source row.
@@ -58,6 +67,20 @@ public struct UpgradeError: Error, Sendable, CustomStringConvertible {
         case .lockTimeout(let seconds):
             return
                 "\(store)another upgrade of this store is running and didn't finish within \(Self.format(seconds)) s. Wait for it, or raise the lock timeout (--lock-timeout)."
+        case .storeInUse(let pids, let seconds, let bare):
+            let who =
+                pids.isEmpty
+                ? "another process"
+                : "\(pids.count == 1 ? "process" : "processes") \(pids.map(String.init).joined(separator: ", "))"
+            if bare {
+                return
+                    "\(store)the store is open in \(who) through a SQLite connection that doesn't hold StoreAccess, and it didn't close within \(Self.format(seconds)) s: swapping the store under it would leave it reading and writing a file that is no longer the store. The store was not changed. Close that connection, open the store through StoreAccess (Upgrader.openDatabasePool), and run the upgrade again."
+            }
+            return
+                "\(store)the store is in use by \(who) (holding StoreAccess), which didn't close it within \(Self.format(seconds)) s. The store was not changed. Close the store in those processes (an app extension or helper), or raise the lock timeout (--lock-timeout), and run the upgrade again."
+        case .storeChangedDuringUpgrade:
+            return
+                "\(store)the store changed while it was being upgraded: a process wrote to it without holding StoreAccess, and the upgraded copy would have lost those writes. It was discarded and the store was not changed. Open the store only through StoreAccess, then run the upgrade again."
         case .insufficientSpace(let needed, let available):
             return
                 "\(store)the upgrade needs about \(Self.megabytes(needed)) free beside the store but only \(Self.megabytes(available)) is available. Free some space and try again; the store was not changed."

@@ -4,6 +4,11 @@ import StepwiseMapping
 /// ``stepStarted(index:count:from:to:kind:)``, ``rows(step:entityMapping:done:total:)`` and
 /// ``stepFinished(index:count:report:)``.
 public enum UpgradeEvent: Sendable {
+    /// The upgrade waits for other processes to close the store: `processIDs` (empty where
+    /// the platform can't name them) hold it through ``StoreAccess``, or, when
+    /// `bareConnection` is true, have a SQLite connection open on it outside that protocol.
+    /// Sent when the wait starts, then about once a second.
+    case waitingForStore(processIDs: [Int32], bareConnection: Bool)
     /// A previous run's journal was found: `completedSteps` steps are kept, not redone.
     case resuming(completedSteps: Int)
     /// The store (and its `-wal`) is being copied into the work directory.

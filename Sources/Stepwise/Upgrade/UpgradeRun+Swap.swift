@@ -11,6 +11,7 @@ extension UpgradeRun {
     /// 4. save the journal as `swappingOut`: **the commit point**. From here a crash is
     ///    finished by the next call, never undone (see ``GenerationSwap`` for the rest).
     func verifyAndSwap(_ journal: inout UpgradeJournal) throws {
+        // (Steps 1–3 below, then the checks of checkNobodyElseUsesTheStore, then step 4.)
         if journal.state == .running {
             guard let last = journal.completed.last, let targetModel = upgrader.history.version(named: target) else {
                 throw UpgradeError(.verificationFailed("no step produced a store"), storePath: files.store.path)
@@ -37,6 +38,7 @@ extension UpgradeRun {
             try fileSystem.remove(output.deletingLastPathComponent(), site: "swap.remove-last-step")
         }
         guard journal.state == .verified else { return }
+        try checkNobodyElseUsesTheStore(&journal)
         emit(.swapping)
         journal.state = .swappingOut
         try save(journal)
@@ -48,6 +50,23 @@ extension UpgradeRun {
             throw UpgradeError(
                 .verificationFailed("the upgraded store changed on disk after it was verified"),
                 storePath: files.store.path)
+        }
+    }
+}
+
+extension UpgradeRun {
+    /// The last checks before the commit point, for processes that don't hold ``StoreAccess``
+    /// (those that do are kept out by the exclusive access lock this run holds):
+    /// 1. wait, up to the lock timeout, for WAL-mode connections still open on the store
+    ///    (``OpenConnectionCheck``): the swap would go under them;
+    /// 2. refuse if the store changed since it was copied: those writes are not in the
+    ///    upgraded store, so swapping it in would lose them. The work directory is deleted
+    ///    (its checkpoints are of a stale copy) and the store is left as it is.
+    func checkNobodyElseUsesTheStore(_ journal: inout UpgradeJournal) throws {
+        try StoreAccessGate.waitForBareConnections(files, timeout: upgrader.options.lockTimeout, emit: emit)
+        guard journal.original == UpgradeJournal.Fingerprint(of: files) else {
+            try? fileSystem.remove(workDirectory, site: "swap.remove-stale")
+            throw UpgradeError(.storeChangedDuringUpgrade, storePath: files.store.path)
         }
     }
 }

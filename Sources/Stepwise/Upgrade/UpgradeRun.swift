@@ -52,6 +52,12 @@ final class UpgradeRun {
     func run() throws -> UpgradeReport {
         let lock = try UpgradeLock(files: files, timeout: upgrader.options.lockTimeout, fileSystem: fileSystem)
         defer { withExtendedLifetime(lock) {} }
+        // The access lock, exclusively, from before the copy to after the swap: a StoreAccess
+        // holder writing during the run would lose its writes at the swap, and one reading
+        // across it would keep reading a file that is no longer the store.
+        let access = try StoreAccessGate.exclusive(
+            files, timeout: upgrader.options.lockTimeout, fileSystem: fileSystem, emit: emit)
+        defer { withExtendedLifetime(access) {} }
         logger.info("upgrade started", metadata: ["store": "\(files.store.path)", "target": "\(target)"])
 
         var resumable: UpgradeJournal?

@@ -48,6 +48,8 @@ struct JSONFailure: Encodable {
     var mapping: Mapping?
     /// What a step would drop, when strict mode refused it (`kind` `dropsData`).
     var drops: [DroppedData]?
+    /// The processes that kept the store open, when it was in use (`kind` `storeInUse`).
+    var processIDs: [Int32]?
 
     init(_ error: any Error) {
         message = "\(error)"
@@ -62,6 +64,9 @@ struct JSONFailure: Encodable {
         if let upgradeError = error as? UpgradeError {
             if case .stepFailed(let index, let count, let from, let to, _) = upgradeError.kind {
                 step = Step(index: index, count: count, from: from, to: to)
+            }
+            if case .storeInUse(let pids, _, _) = upgradeError.kind {
+                processIDs = pids
             }
             if case .dropsData(let index, let count, let from, let to, let drops) = upgradeError.kind {
                 step = Step(index: index, count: count, from: from, to: to)

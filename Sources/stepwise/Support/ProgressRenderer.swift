@@ -66,6 +66,8 @@ final class ProgressRenderer: @unchecked Sendable {
     /// The store's object count, once estimated (`.some(nil)`: it couldn't be).
     private var storeRows: Int??
     private var lastDraw = Date.distantPast
+    /// The last "waiting for processes" line, printed again only when it changes.
+    private var lastWaiting: String?
     private var lineIsOpen = false
 
     /// - parameters:
@@ -99,6 +101,15 @@ final class ProgressRenderer: @unchecked Sendable {
 
     private func render(_ event: UpgradeEvent) {
         switch event {
+        case .waitingForStore(let pids, let bare):
+            let count =
+                pids.isEmpty
+                ? "other processes"
+                : "\(pids.count) \(pids.count == 1 ? "process" : "processes") (\(pids.map(String.init).joined(separator: ", ")))"
+            let how = bare ? " (an open SQLite connection outside StoreAccess)" : ""
+            let line = "Waiting for \(count) to close the store\(how)…"
+            if line != lastWaiting { status(line) }
+            lastWaiting = line
         case .resuming(let completed):
             permanent("Resuming an interrupted upgrade: \(completed) step(s) already done are kept.")
         case .copying(let bytes):

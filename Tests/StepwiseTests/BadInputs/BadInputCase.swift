@@ -61,8 +61,9 @@ struct BadInputCase: Sendable, CustomTestStringConvertible {
 enum Leftovers: Sendable {
     /// Nothing is added, removed or changed.
     case nothing
-    /// Only the upgrade's lock file, `.<store>.stepwise-lock`, empty. It is never deleted, by
-    /// design: deleting a lock file lets two processes lock two different files.
+    /// Only the upgrade's lock file, `.<store>.stepwise-lock`, empty, and the access lock file
+    /// `.<store>.stepwise-access` (empty, once the upgrade got as far as taking it). Neither is
+    /// ever deleted, by design: deleting a lock file lets two processes lock two different files.
     case lockFile(store: String)
     /// The lock file, and the work folder `.<store>.stepwise/` whose journal records the
     /// failure: the next call resumes after the last completed step (README, recovery table).
@@ -82,26 +83,38 @@ enum Leftovers: Sendable {
             #expect(after == before, "\(after.changes(since: before))", sourceLocation: location)
         case .lockFile(let store):
             let lock = ".\(store).stepwise-lock"
+            let access = ".\(store).stepwise-access"
+            #expect(
+                after.entries[access] == nil || after.entries[access] == .file(Data()), "access lock file not empty",
+                sourceLocation: location)
             #expect(after.entries[lock] == .file(Data()), "no empty lock file \(lock)", sourceLocation: location)
-            let rest = after.filter { $0 != lock }
+            let rest = after.filter { $0 != lock && $0 != access }
             #expect(rest == before, "\(rest.changes(since: before))", sourceLocation: location)
         case .lockFileAndFailedRun(let store):
             let lock = ".\(store).stepwise-lock"
+            let access = ".\(store).stepwise-access"
+            #expect(
+                after.entries[access] == nil || after.entries[access] == .file(Data()), "access lock file not empty",
+                sourceLocation: location)
             let work = ".\(store).stepwise"
             #expect(after.entries[lock] == .file(Data()), "no empty lock file \(lock)", sourceLocation: location)
             let journal = UpgradeJournal.load(from: workspace.path(work))
             #expect(journal?.state == .failed, "the journal should record the failure", sourceLocation: location)
             #expect(journal?.failure?.isEmpty == false, sourceLocation: location)
-            let rest = after.filter { $0 != lock && $0 != work && !$0.hasPrefix(work + "/") }
+            let rest = after.filter { $0 != lock && $0 != access && $0 != work && !$0.hasPrefix(work + "/") }
             #expect(rest == before, "\(rest.changes(since: before))", sourceLocation: location)
         case .upgradedStore(let store):
             let lock = ".\(store).stepwise-lock"
+            let access = ".\(store).stepwise-access"
+            #expect(
+                after.entries[access] == nil || after.entries[access] == .file(Data()), "access lock file not empty",
+                sourceLocation: location)
             let storeFiles = Set(["", "-wal", "-shm", "-journal"].map { store + $0 })
             #expect(after.entries[lock] == .file(Data()), "no empty lock file \(lock)", sourceLocation: location)
             #expect(after.entries[".\(store).stepwise"] == nil, "work folder left", sourceLocation: location)
             #expect(after.entries["\(store).stepwise-backup"] == nil, "backup kept", sourceLocation: location)
             let inputs = before.filter { !storeFiles.contains($0) }
-            let rest = after.filter { !storeFiles.contains($0) && $0 != lock }
+            let rest = after.filter { !storeFiles.contains($0) && $0 != lock && $0 != access }
             #expect(rest == inputs, "\(rest.changes(since: inputs))", sourceLocation: location)
         }
     }

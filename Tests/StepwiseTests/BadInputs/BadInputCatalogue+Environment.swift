@@ -27,8 +27,9 @@ extension BadInputCatalogue {
             .environment, "a read-only folder that already holds the lock file\(rootNote("the work folder's mkdir"))",
             arrange: { workspace in
                 try workspace.writeRecipesStore()
-                // Lock files are never deleted: any earlier upgrade leaves one.
+                // Lock files are never deleted: any earlier upgrade leaves both.
                 try Data().write(to: workspace.path(".Store.sqlite.stepwise-lock"))
+                try Data().write(to: workspace.path(".Store.sqlite.stepwise-access"))
                 if !BadInputWorkspace.isRoot { try workspace.makeReadOnly(workspace.url) }
             },
             act: { workspace in

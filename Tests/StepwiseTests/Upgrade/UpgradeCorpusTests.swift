@@ -119,11 +119,11 @@ struct UpgradeCorpusTests {
         }
         #expect(problem.contains("ATDataModel 3") && problem.contains("ATDataModel 2"))
         #expect(StoreBytes(copy) == before)
-        // Only the lock file (never deleted, by design) is new beside the store.
+        // Only the lock files (never deleted, by design) are new beside the store.
         let added = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter {
             $0.contains("stepwise")
         }
-        #expect(added == [".ATDataModel.sqlite.stepwise-lock"])
+        #expect(added.sorted() == [".ATDataModel.sqlite.stepwise-access", ".ATDataModel.sqlite.stepwise-lock"])
     }
 }
 

@@ -176,6 +176,33 @@ struct UpgradeFailureTests {
         #expect(try fixture.strings("SELECT ZLASTNAME FROM ZCHEF").contains("Arrival"))
     }
 
+    @Test("a store written during the upgrade without StoreAccess is not swapped out: its writes stay")
+    func storeWrittenDuringTheUpgradeIsNotSwappedOut() throws {
+        let fixture = try UpgradeFixture("Recipes")
+        let store = fixture.store
+        // A process outside the protocol adds a chef while step 1 runs, and closes again.
+        let upgrader = try fixture.upgrader(progress: { event in
+            guard case .stepStarted(1, _, _, _, _) = event else { return }
+            let queue = try? DatabaseQueue(path: store.path)
+            try? queue?.write { db in
+                _ = try ObjectContext(db, layout: StoreLayout(model: RecipesHistory.v1))
+                    .insert("Chef", ["name": "Late Arrival", "training": "none"])
+            }
+            try? queue?.close()
+        })
+        let error = try #require(throws: UpgradeError.self) { try upgrader.upgradeIfNeeded(storeAt: store) }
+        guard case .storeChangedDuringUpgrade = error.kind else {
+            Issue.record("expected storeChangedDuringUpgrade, got \(error)")
+            return
+        }
+        #expect(!FileManager.default.fileExists(atPath: fixture.files.workDirectory.path))
+        #expect(try fixture.strings("SELECT ZNAME FROM ZCHEF").contains("Late Arrival"))
+        // The next call starts over from the store as it now is.
+        let report = try fixture.upgrader().upgradeIfNeeded(storeAt: store)
+        #expect(report.steps.map(\.resumed) == [false, false, false])
+        #expect(try fixture.strings("SELECT ZLASTNAME FROM ZCHEF").contains("Arrival"))
+    }
+
     @Test("not enough disk space is refused before anything is written")
     func insufficientSpace() throws {
         let fixture = try UpgradeFixture("Recipes")

@@ -103,6 +103,8 @@ struct UpgradeFaultInjectionTests {
         "work.remove-after-error", "work.remove-stale", "work.remove-up-to-date",  // refusals, races
         "rollback.mkdir", "rollback.remove-work-directory", "rollback.sync-store-directory",
         "rollback.take-backup",  // UpgradeBackupTests.rollbackCrashAtEverySite
+        "access.shared",  // StoreAccess, outside an upgrade (StoreAccessTests)
+        "swap.remove-stale",  // UpgradeFailureTests.storeWrittenDuringTheUpgradeIsNotSwappedOut
     ]
     /// Best-effort cleanup on the way out of a step (`try?`): a fault there is ignored by
     /// design, and whatever stays behind is in a step folder the runner deletes.

@@ -38,8 +38,11 @@ struct UpgraderChainTests {
         #expect(report.steps.allSatisfy { !$0.resumed })
         #expect(try fixture.version() == fixture.latest)
         #expect(try countOfFirstEntity(fixture) == before, "rows of the history's first entity were lost")
-        // Nothing is left beside the store but the lock file.
-        #expect(fixture.directoryListing().filter { $0.hasPrefix(".Store.sqlite") } == [".Store.sqlite.stepwise-lock"])
+        // Nothing is left beside the store but the lock files.
+        #expect(
+            fixture.directoryListing().filter { $0.hasPrefix(".Store.sqlite") } == [
+                ".Store.sqlite.stepwise-access", ".Store.sqlite.stepwise-lock",
+            ])
         #expect(!FileManager.default.fileExists(atPath: fixture.store.path + "-wal"))
     }
 

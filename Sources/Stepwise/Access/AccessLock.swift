@@ -1,0 +1,69 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A `flock` on a store's access lock file (``StoreFiles/accessLockFile``): shared for a
+/// ``StoreAccess`` holder, exclusive for an upgrade or a rollback. The kernel drops it when
+/// the descriptor closes or the process dies. `flock` locks belong to an open file
+/// description, so holders in one process exclude each other exactly as across processes.
+final class AccessLock: Sendable {
+    enum Mode {
+        case shared
+        case exclusive
+    }
+
+    /// Why the lock wasn't taken in time.
+    struct Timeout: Error {
+        /// The processes holding the lock when the wait ended, where the platform names them.
+        var holders: [Int32]
+    }
+
+    private let descriptor: Int32
+
+    /// Takes the lock, polling every 20 ms for up to `timeout` seconds. `waiting` is called
+    /// when the wait starts and then about once a second, with the holders' pids (empty where
+    /// the platform can't name them).
+    ///
+    /// - throws: ``Timeout``, or ``FileSystemError`` when the file can't be opened.
+    init(
+        _ url: URL, mode: Mode, timeout: Double, site: String, fileSystem: FileSystem,
+        waiting: (_ holders: [Int32]) -> Void = { _ in }
+    ) throws {
+        try fileSystem.willLock(url, site: site)
+        let descriptor = open(url.path, O_RDWR | O_CREAT, 0o600)
+        guard descriptor >= 0 else {
+            throw FileSystemError(
+                operation: "lock", path: url.path, reason: String(cString: strerror(errno)), site: site)
+        }
+        let operation = (mode == .shared ? LOCK_SH : LOCK_EX) | LOCK_NB
+        let deadline = Date().addingTimeInterval(timeout)
+        var nextReport = Date()
+        while flock(descriptor, operation) != 0 {
+            let code = errno
+            guard code == EWOULDBLOCK || code == EINTR else {
+                close(descriptor)
+                throw FileSystemError(
+                    operation: "lock", path: url.path, reason: String(cString: strerror(code)), site: site)
+            }
+            guard Date() < deadline else {
+                close(descriptor)
+                throw Timeout(holders: LockHolders.flockHolders(of: url) ?? [])
+            }
+            if Date() >= nextReport {
+                waiting(LockHolders.flockHolders(of: url) ?? [])
+                nextReport = Date().addingTimeInterval(1)
+            }
+            usleep(20_000)
+        }
+        self.descriptor = descriptor
+    }
+
+    deinit {
+        // Closing the descriptor releases the lock.
+        close(descriptor)
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import StepwiseStore
+
+/// The upgrader's side of ``StoreAccess``: waiting for holders and open connections to go
+/// away, with progress events, and the typed error when they don't.
+enum StoreAccessGate {
+    /// Takes the store's access lock exclusively, waiting up to `timeout` seconds for
+    /// ``StoreAccess`` holders to close the store.
+    ///
+    /// - throws: ``UpgradeError/Kind/storeInUse(processIDs:seconds:bareConnection:)``.
+    static func exclusive(
+        _ files: StoreFiles, timeout: Double, fileSystem: FileSystem, emit: (UpgradeEvent) -> Void
+    ) throws -> AccessLock {
+        do {
+            return try AccessLock(
+                files.accessLockFile, mode: .exclusive, timeout: timeout, site: "access.lock", fileSystem: fileSystem,
+                waiting: { holders in emit(.waitingForStore(processIDs: holders, bareConnection: false)) })
+        } catch let waitedOut as AccessLock.Timeout {
+            throw UpgradeError(
+                .storeInUse(processIDs: waitedOut.holders, seconds: timeout, bareConnection: false),
+                storePath: files.store.path)
+        } catch let error as FileSystemError {
+            throw UpgradeError(error, storePath: files.store.path)
+        }
+    }
+
+    /// Waits up to `timeout` seconds, polling every 20 ms, until no process has a WAL-mode
+    /// connection open on the store (``OpenConnectionCheck``).
+    ///
+    /// - throws: ``UpgradeError/Kind/storeInUse(processIDs:seconds:bareConnection:)`` with
+    ///   `bareConnection` set.
+    static func waitForBareConnections(_ files: StoreFiles, timeout: Double, emit: (UpgradeEvent) -> Void) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        var nextReport = Date()
+        while true {
+            let holders = OpenConnectionCheck.holders(of: files)
+            if holders.isEmpty { return }
+            guard Date() < deadline else {
+                throw UpgradeError(
+                    .storeInUse(processIDs: holders, seconds: timeout, bareConnection: true),
+                    storePath: files.store.path)
+            }
+            if Date() >= nextReport {
+                emit(.waitingForStore(processIDs: holders, bareConnection: true))
+                nextReport = Date().addingTimeInterval(1)
+            }
+            usleep(20_000)
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import GRDB
+
+extension Upgrader {
+    /// Opens the store as a GRDB `DatabasePool` that holds a ``StoreAccess`` for its whole
+    /// lifetime, once the store is at this upgrader's target: the one line an app or an
+    /// extension opens its store with.
+    ///
+    /// ```swift
+    /// // The app, at launch:
+    /// try upgrader.upgradeIfNeeded(storeAt: storeURL)
+    /// let dbPool = try upgrader.openDatabasePool(storeAt: storeURL)
+    ///
+    /// // A widget or extension:
+    /// guard try !upgrader.needsUpgrade(storeAt: storeURL) else { return .openAppToFinishUpdating }
+    /// let dbPool = try upgrader.openDatabasePool(storeAt: storeURL)
+    /// ```
+    ///
+    /// The claim is taken first, then the store's version is checked: no upgrade can start in
+    /// between. It is released when the pool is deallocated (GRDB keeps the configuration, and
+    /// with it the claim, as long as the pool lives). Until then every upgrade of the store
+    /// waits, then fails with ``UpgradeError/Kind/storeInUse(processIDs:seconds:bareConnection:)``.
+    ///
+    /// - parameters:
+    ///   - url: The store.
+    ///   - configuration: GRDB's configuration for the pool.
+    /// - throws: ``StoreAccessError``: ``StoreAccessError/Kind/needsUpgrade(target:)`` when
+    ///   the store is older than the target, ``StoreAccessError/Kind/upgradeRunning(seconds:)``
+    ///   when an upgrade held it for longer than ``UpgradeOptions/lockTimeout``; GRDB's errors
+    ///   when the pool can't open.
+    public func openDatabasePool(storeAt url: URL, configuration: Configuration = Configuration()) throws
+        -> DatabasePool
+    {
+        let (access, configuration) = try claim(url, configuration)
+        defer { withExtendedLifetime(access) {} }
+        return try DatabasePool(path: url.path, configuration: configuration)
+    }
+
+    /// Opens the store as a GRDB `DatabaseQueue` that holds a ``StoreAccess`` for its whole
+    /// lifetime, once the store is at this upgrader's target. See
+    /// ``openDatabasePool(storeAt:configuration:)``.
+    public func openDatabaseQueue(storeAt url: URL, configuration: Configuration = Configuration()) throws
+        -> DatabaseQueue
+    {
+        let (access, configuration) = try claim(url, configuration)
+        defer { withExtendedLifetime(access) {} }
+        return try DatabaseQueue(path: url.path, configuration: configuration)
+    }
+
+    /// Takes the claim, refuses an outdated store, and ties the claim to `configuration`.
+    private func claim(_ url: URL, _ configuration: Configuration) throws -> (StoreAccess, Configuration) {
+        let access = try StoreAccess(storeAt: url, timeout: options.lockTimeout)
+        if try needsUpgrade(storeAt: url) {
+            access.close()
+            throw StoreAccessError(
+                .needsUpgrade(target: targetVersion ?? history.names.last ?? "?"), storePath: url.path)
+        }
+        var configuration = configuration
+        // The closure keeps `access` alive for as long as the database keeps its configuration.
+        configuration.prepareDatabase { _ in withExtendedLifetime(access) {} }
+        return (access, configuration)
+    }
+}
