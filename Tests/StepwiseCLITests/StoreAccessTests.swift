@@ -207,6 +207,28 @@ struct StoreAccessTests {
     }
 }
 
+extension StoreAccessTests {
+    @Test("stepwise rollback reports the wait and the refusal, in text and JSON")
+    func rollbackReportsTheWait() throws {
+        let fixture = try RecipesStoreFixture()
+        let upgraded = try CommandRunner().run(fixture.upgradeArguments("--keep-backup", "--progress", "none"))
+        #expect(upgraded.status == 0, "\(upgraded.standardError)")
+        // The holder keeps the upgraded store open without writing.
+        let holder = try Holder(store: fixture.store, mode: "access", writeSeconds: 0, in: fixture.directory)
+        let before = fixture.storeBytes()
+        let result = try CommandRunner().run(["rollback", fixture.store.path, "--lock-timeout", "1.5", "--json"])
+        #expect(result.status != 0)
+        #expect(result.standardError.contains("Waiting for"), "\(result.standardError)")
+        let failure = try #require(try result.json()["error"] as? [String: Any])
+        #expect(failure["kind"] as? String == "storeInUse")
+        #expect(fixture.storeBytes() == before)
+        try holder.stop()
+        let rolledBack = try CommandRunner().run(["rollback", fixture.store.path, "--json"])
+        #expect(rolledBack.status == 0, "\(rolledBack.standardError)")
+        #expect(try rolledBack.json()["restoredVersion"] as? String == "Recipes")
+    }
+}
+
 /// Collects ``UpgradeEvent``s from the upgrading thread.
 final class EventLog: @unchecked Sendable {
     // @unchecked: `lock` guards `events`.

@@ -12,8 +12,8 @@ import Foundation
 /// It relies on the lock SQLite's unix VFS keeps on the `-shm` file: every connection to a
 /// WAL-mode database holds a shared POSIX lock on the wal-index's "DMS" (dead-man switch)
 /// slot for as long as it is open, and the last connection to close takes it exclusively
-/// to clean up (https://sqlite.org/walformat.html, "2.3.2 The DMS lock"; in `os_unix.c` the
-/// slot is byte `UNIX_SHM_DMS` = 120 + 8 = 128 of the `-shm` file).
+/// to clean up (https://sqlite.org/walformat.html, the section on the DMS lock; in
+/// `os_unix.c` the slot is byte `UNIX_SHM_DMS` = 120 + 8 = 128 of the `-shm` file).
 ///
 /// What it can't see: a connection in rollback-journal mode (it keeps no lock between
 /// transactions), a connection that opens after the check, and, off Linux, more than one
@@ -27,6 +27,9 @@ enum OpenConnectionCheck {
     static func holders(of files: StoreFiles) -> [Int32] {
         let shm = files.file("-shm")
         guard FileManager.default.fileExists(atPath: shm.path) else { return [] }
+        // Each open WAL-mode connection holds a shared lock on the DMS slot, byte 128 of the
+        // -shm in the unix VFS (https://sqlite.org/walformat.html, on the DMS lock; checked on
+        // this platform: /proc/locks lists "POSIX ADVISORY READ <pid> … 128 128" per connection).
         if let holders = LockHolders.posixHolders(of: shm, byte: deadManSwitchByte) {
             return holders
         }

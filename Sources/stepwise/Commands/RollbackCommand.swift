@@ -14,7 +14,10 @@ struct RollbackCommand: ParsableCommand {
             the upgrade uses, and prints the restored version. The upgraded store, and anything \
             written to it since, is discarded; the backup is used up.
 
-            Quit the app using the store first: no process may have it open meanwhile.
+            Quit the app using the store first: no process may have it open meanwhile. A process \
+            holding it (through StoreAccess, or with an open WAL connection) makes the rollback \
+            wait up to --lock-timeout seconds, saying so on standard error, then fail with the \
+            store unchanged (JSON error kind "storeInUse", with "processIDs" where known).
 
             Example:
               stepwise upgrade App.sqlite --models Model.xcdatamodeld --keep-backup
@@ -46,8 +49,17 @@ struct RollbackCommand: ParsableCommand {
 
     private func execute() throws {
         // Rolling back needs no model: the backup records its own version.
-        let upgrader = Upgrader(history: VersionHistory([]), options: UpgradeOptions(lockTimeout: lockTimeout))
-        let version = try upgrader.rollback(storeAt: URL(fileURLWithPath: store))
+        let renderer = ProgressRenderer(style: .lines)
+        let upgrader = Upgrader(
+            history: VersionHistory([]), options: UpgradeOptions(lockTimeout: lockTimeout, progress: renderer.handler))
+        let version: String?
+        do {
+            version = try upgrader.rollback(storeAt: URL(fileURLWithPath: store))
+        } catch {
+            renderer.finish()
+            throw error
+        }
+        renderer.finish()
         if json {
             try JSONOutput.print(RollbackReport(store: store, restoredVersion: version))
         } else if let version {
