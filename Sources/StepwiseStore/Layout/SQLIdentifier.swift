@@ -7,7 +7,10 @@ import Foundation
 enum SQLIdentifier {
     /// `name` as a double-quoted SQL identifier, with embedded quotes doubled.
     static func quote(_ name: String) -> String {
-        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        // Almost no name holds a double quote: skip replacingOccurrences, whose scan and copy
+        // took a third of the row-by-row step's CPU in a profile (it runs per row, per column).
+        guard name.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + name + "\"" }
+        return "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
     /// The names quoted and separated by commas: `"A", "B"`.
