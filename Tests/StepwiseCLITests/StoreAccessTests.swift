@@ -190,6 +190,19 @@ struct StoreAccessTests {
         #expect(!access.isOpen)
     }
 
+    @Test("openDatabasePool creates a missing store at the target version")
+    func openDatabasePoolCreatesAMissingStore() throws {
+        let fixture = try RecipesStoreFixture()
+        let store = fixture.directory.path("New.sqlite")
+        let upgrader = try upgrader(fixture, timeout: 1)
+        var pool: DatabasePool? = try upgrader.openDatabasePool(storeAt: store)
+        let tables = try pool?.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master") } ?? []
+        #expect(tables.contains("ZUNITOFMEASURE"))
+        try pool?.close()
+        pool = nil
+        #expect(try !upgrader.needsUpgrade(storeAt: store))
+    }
+
     @Test("stepwise upgrade reports the wait and the refusal, in text and JSON")
     func cliReportsTheWait() throws {
         let fixture = try RecipesStoreFixture()

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StepwiseStore
 
 extension Upgrader {
     /// Opens the store as a GRDB `DatabasePool` that holds a ``StoreAccess`` for its whole
@@ -17,7 +18,8 @@ extension Upgrader {
     /// ```
     ///
     /// The claim is taken first, then the store's version is checked: no upgrade can start in
-    /// between. It is released when the pool is deallocated (GRDB keeps the configuration, and
+    /// between. A store that doesn't exist yet (a first launch) is created, empty, at the
+    /// target version, as Core Data creates a store it is asked to add. It is released when the pool is deallocated (GRDB keeps the configuration, and
     /// with it the claim, as long as the pool lives). Until then every upgrade of the store
     /// waits, then fails with ``UpgradeError/Kind/storeInUse(processIDs:seconds:bareConnection:)``.
     ///
@@ -47,9 +49,25 @@ extension Upgrader {
         return try DatabaseQueue(path: url.path, configuration: configuration)
     }
 
+    /// Creates an empty store at the target version when there is none, under the upgrade
+    /// lock so that two processes launching at once don't both create it.
+    private func createIfMissing(_ url: URL) throws {
+        let files = StoreFiles(store: url)
+        func isMissing() -> Bool {
+            ["", "-wal", "-journal"].allSatisfy { !FileManager.default.fileExists(atPath: files.file($0).path) }
+                && !FileManager.default.fileExists(atPath: files.workDirectory.path)
+        }
+        guard isMissing() else { return }
+        let lock = try UpgradeLock(files: files, timeout: options.lockTimeout, fileSystem: options.fileSystem)
+        defer { withExtendedLifetime(lock) {} }
+        guard isMissing(), let target = targetVersion, let model = history.version(named: target) else { return }
+        _ = try StoreCreator.createStore(at: url, model: model)
+    }
+
     /// Takes the claim, refuses an outdated store, and ties the claim to `configuration`.
     private func claim(_ url: URL, _ configuration: Configuration) throws -> (StoreAccess, Configuration) {
         let access = try StoreAccess(storeAt: url, timeout: options.lockTimeout)
+        try createIfMissing(url)
         if try needsUpgrade(storeAt: url) {
             access.close()
             throw StoreAccessError(
