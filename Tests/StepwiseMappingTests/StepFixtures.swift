@@ -16,7 +16,12 @@ enum StepFixtures {
     /// Runs `body` in a write transaction on the store at `url`.
     static func write(_ url: URL, _ model: ObjectModel, _ body: (ObjectContext) throws -> Void) throws {
         let layout = try StoreLayout(model: model)
-        let queue = try DatabaseQueue(path: url.path)
+        // Tests read shared fixtures in parallel: when one connection closes as the last one,
+        // SQLite takes an exclusive lock to checkpoint and delete the -wal, and a connection
+        // opening at that moment would fail with SQLITE_BUSY instead of waiting.
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        let queue = try DatabaseQueue(path: url.path, configuration: configuration)
         defer { try? queue.close() }
         try queue.write { db in try body(ObjectContext(db, layout: layout)) }
     }
@@ -24,7 +29,12 @@ enum StepFixtures {
     /// Reads the store at `url` through its objects.
     static func read<T>(_ url: URL, _ model: ObjectModel, _ body: (ObjectContext) throws -> T) throws -> T {
         let layout = try StoreLayout(model: model)
-        let queue = try DatabaseQueue(path: url.path)
+        // Tests read shared fixtures in parallel: when one connection closes as the last one,
+        // SQLite takes an exclusive lock to checkpoint and delete the -wal, and a connection
+        // opening at that moment would fail with SQLITE_BUSY instead of waiting.
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        let queue = try DatabaseQueue(path: url.path, configuration: configuration)
         defer { try? queue.close() }
         return try queue.read { db in try body(ObjectContext(db, layout: layout)) }
     }
@@ -41,7 +51,9 @@ enum StepFixtures {
 
     /// `Z_PRIMARYKEY` as `name → Z_MAX`.
     static func maxima(_ url: URL) throws -> [String: Int] {
-        let queue = try DatabaseQueue(path: url.path)
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)  // shared fixtures, read in parallel: see `read`
+        let queue = try DatabaseQueue(path: url.path, configuration: configuration)
         defer { try? queue.close() }
         return try queue.read { db in
             Dictionary(
