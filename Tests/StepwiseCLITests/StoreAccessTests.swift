@@ -111,9 +111,14 @@ struct StoreAccessTests {
         let holder = try Holder(store: fixture.store, mode: "access", writeSeconds: 0.3, in: fixture.directory)
         try holder.wait(for: "idle")
         let before = fixture.storeBytes()
-        #expect(throws: UpgradeError.self) {
+        let error = try #require(throws: UpgradeError.self) {
             try upgrader(fixture, timeout: 0.5).upgradeIfNeeded(storeAt: fixture.store)
         }
+        guard case .storeInUse(_, let seconds, let bare) = error.kind else {
+            Issue.record("expected storeInUse, got \(error)")
+            return
+        }
+        #expect(seconds == 0.5 && !bare)
         #expect(fixture.storeBytes() == before)
         try holder.stop()
         #expect(try childRecipes(in: fixture.store) == holder.written)
@@ -178,10 +183,17 @@ struct StoreAccessTests {
         #expect(tables.contains("ZUNITOFMEASURE"))
         // While the pool lives, an upgrade (here a rollback-free re-run to an older target
         // would be refused anyway) can't take the store: a second upgrader times out.
-        #expect(throws: UpgradeError.self) {
+        let refusal = try #require(throws: UpgradeError.self) {
             try Upgrader(history: RecipesHistory.history, options: UpgradeOptions(lockTimeout: 0.3))
                 .rollback(storeAt: fixture.store)
         }
+        guard case .storeInUse(let pids, _, false) = refusal.kind else {
+            Issue.record("expected storeInUse, got \(refusal)")
+            return
+        }
+        #if os(Linux)
+            #expect(pids == [ProcessInfo.processInfo.processIdentifier])
+        #endif
         try pool?.close()
         pool = nil
         let access = try StoreAccess(storeAt: fixture.store, timeout: 1)

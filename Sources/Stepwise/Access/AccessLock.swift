@@ -6,8 +6,9 @@ import Foundation
     import Darwin
 #endif
 
-/// A `flock` on a store's access lock file (``StoreFiles/accessLockFile``): shared for a
-/// ``StoreAccess`` holder, exclusive for an upgrade or a rollback. The kernel drops it when
+/// A `flock` on a file beside a store: the access lock file (``StoreFiles/accessLockFile``),
+/// shared for a ``StoreAccess`` holder and exclusive for an upgrade or a rollback, or the
+/// upgrade lock file (``UpgradeLock``). The kernel drops it when
 /// the descriptor closes or the process dies. `flock` locks belong to an open file
 /// description, so holders in one process exclude each other exactly as across processes.
 final class AccessLock: Sendable {
@@ -28,16 +29,20 @@ final class AccessLock: Sendable {
     /// when the wait starts and then about once a second, with the holders' pids (empty where
     /// the platform can't name them).
     ///
-    /// - throws: ``Timeout``, or ``FileSystemError`` when the file can't be opened.
+    /// - parameters:
+    ///   - site: The fault-injection site of opening the file, also named when opening
+    ///     fails; `flockSite` (default: `site`) is named when `flock` itself fails.
+    /// - throws: ``Timeout``, or ``FileSystemError`` when the file can't be opened or locked.
     init(
-        _ url: URL, mode: Mode, timeout: Double, site: String, fileSystem: FileSystem,
+        _ url: URL, mode: Mode, timeout: Double, site: String, flockSite: String? = nil, fileSystem: FileSystem,
         waiting: (_ holders: [Int32]) -> Void = { _ in }
     ) throws {
         try fileSystem.willLock(url, site: site)
         let descriptor = open(url.path, O_RDWR | O_CREAT, 0o600)
         guard descriptor >= 0 else {
-            throw FileSystemError(
-                operation: "lock", path: url.path, reason: String(cString: strerror(errno)), site: site)
+            // Read errno first: building the file's path below can overwrite it.
+            let reason = String(cString: strerror(errno))
+            throw FileSystemError(operation: "lock", path: url.path, reason: reason, site: site)
         }
         let operation = (mode == .shared ? LOCK_SH : LOCK_EX) | LOCK_NB
         let deadline = Date().addingTimeInterval(timeout)
@@ -47,7 +52,7 @@ final class AccessLock: Sendable {
             guard code == EWOULDBLOCK || code == EINTR else {
                 close(descriptor)
                 throw FileSystemError(
-                    operation: "lock", path: url.path, reason: String(cString: strerror(code)), site: site)
+                    operation: "lock", path: url.path, reason: String(cString: strerror(code)), site: flockSite ?? site)
             }
             guard Date() < deadline else {
                 close(descriptor)

@@ -16,12 +16,16 @@ extension UpgradeMatrix {
         let sourceLayout = try StoreLayout(model: source)
         let targetLayout = try StoreLayout(model: target)
         let kept = source.entities.filter { !$0.isAbstract && target[entity: $0.name].map { !$0.isAbstract } == true }
+        let seededStore = try Self.readOnly(seeded)
+        defer { try? seededStore.close() }
+        let upgradedStore = try Self.readOnly(upgraded)
+        defer { try? upgradedStore.close() }
         for entity in kept.map(\.name).sorted() where !allowedDrops.contains(entity) {
             guard let from = sourceLayout.entity(named: entity), let to = targetLayout.entity(named: entity) else {
                 continue
             }
-            let before = try Self.rowCount(of: from, inStoreAt: seeded)
-            guard before > 0, try Self.rowCount(of: to, inStoreAt: upgraded) == 0 else { continue }
+            let before = try Self.rowCount(of: from, in: seededStore)
+            guard before > 0, try Self.rowCount(of: to, in: upgradedStore) == 0 else { continue }
             let drops = report.steps.enumerated().flatMap { offset, step in
                 step.drops.filter { $0.entity == entity && $0.kind == .entity }.map { (offset + 1, step, $0) }
             }
@@ -44,11 +48,13 @@ extension UpgradeMatrix {
     /// computed by an expression).
     func uncovered(copied: [CopiedEntity], upgraded: URL, target: ObjectModel) throws -> [String] {
         let layout = try StoreLayout(model: target)
+        let store = try Self.readOnly(upgraded)
+        defer { try? store.close() }
         var names: [String] = []
         for entity in target.entities.sorted(by: { $0.name < $1.name }) where !entity.isAbstract {
             guard let chain = copied.first(where: { $0.destination == entity.name }) else {
                 if let entityLayout = layout.entity(named: entity.name),
-                    try Self.rowCount(of: entityLayout, inStoreAt: upgraded) > 0
+                    try Self.rowCount(of: entityLayout, in: store) > 0
                 {
                     names.append(entity.name)
                 }
@@ -62,13 +68,16 @@ extension UpgradeMatrix {
         return names
     }
 
-    /// The entity's own rows (its `Z_ENT`) in a store.
-    private static func rowCount(of entity: EntityLayout, inStoreAt url: URL) throws -> Int {
+    /// A read-only connection to one of the check's stores.
+    private static func readOnly(_ url: URL) throws -> DatabaseQueue {
         var configuration = Configuration()
         configuration.readonly = true
-        let queue = try DatabaseQueue(path: url.path, configuration: configuration)
-        defer { try? queue.close() }
-        return try queue.read { db in
+        return try DatabaseQueue(path: url.path, configuration: configuration)
+    }
+
+    /// The entity's own rows (its `Z_ENT`) in a store.
+    private static func rowCount(of entity: EntityLayout, in queue: DatabaseQueue) throws -> Int {
+        try queue.read { db in
             try Int.fetchOne(
                 db, sql: "SELECT COUNT(*) FROM \(entity.tableName.quotedSQLIdentifier) WHERE \"Z_ENT\" = ?",
                 arguments: [entity.number]) ?? 0

@@ -146,9 +146,16 @@ struct UpgradeMatrixFailureTests {
         #expect(
             failure.description.contains(
                 "step 1 (Recipes 2 → Recipes 3, explicit) drops its rows (left out of the mapping)"))
-        // Declared by an entity mapping with no destination, or by the matrix: it passes.
-        try recipesLeavingOutCuisine(declaring: true).check(pair)
-        try recipesLeavingOutCuisine(allowing: ["Cuisine"]).check(pair)
+        // Declared by an entity mapping with no destination, or by the matrix: it passes, and
+        // Cuisine is neither copied nor counted as covered.
+        for matrix in [
+            try recipesLeavingOutCuisine(declaring: true), try recipesLeavingOutCuisine(allowing: ["Cuisine"]),
+        ] {
+            let result = try matrix.check(pair)
+            #expect(result.pair == pair)
+            #expect(!result.copiedEntities.contains("Cuisine"))
+            #expect(result.copiedEntities.contains("Chef"))
+        }
     }
 
     @Test("a passing pair lists what no check covered")
