@@ -30,14 +30,16 @@ struct StoreRollback {
             throw UpgradeError(.noBackup(backupPath: files.backupDirectory.path), storePath: files.store.path)
         }
         let version = BackupInfo.load(from: files.backupDirectory)?.version
+        // A WAL connection outside StoreAccess would keep using the upgraded generation: wait
+        // for it before anything is written.
+        try StoreAccessGate.waitForBareConnections(
+            files, timeout: options.lockTimeout, emit: { options.progress?($0) })
         // Whatever an interrupted upgrade left (checkpoints) is about a store being replaced.
         try fileSystem.remove(files.workDirectory, site: "rollback.remove-work-directory")
         try fileSystem.createDirectory(files.workDirectory, site: "rollback.mkdir")
         var journal = UpgradeJournal(state: .restoring, original: UpgradeJournal.Fingerprint(of: files))
         journal.purpose = .rollback
         journal.to = version
-        try StoreAccessGate.waitForBareConnections(
-            files, timeout: options.lockTimeout, emit: { options.progress?($0) })
         try journal.save(in: files.workDirectory, fileSystem: fileSystem)
         options.logger.notice("rolling back to the backup", metadata: ["store": "\(files.store.path)"])
         _ = try recovery.finishSwap(journal)

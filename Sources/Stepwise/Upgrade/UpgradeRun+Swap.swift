@@ -8,10 +8,11 @@ extension UpgradeRun {
     ///    failure, and stop: the original is untouched;
     /// 2. rename it to `incoming/<store name>` and sync `incoming/` and the work directory;
     /// 3. save the journal as `verified`, with the file's checksum;
-    /// 4. save the journal as `swappingOut`: **the commit point**. From here a crash is
+    /// 4. wait for connections outside ``StoreAccess`` and refuse a store changed since the
+    ///    copy (``checkNobodyElseUsesTheStore(_:)``);
+    /// 5. save the journal as `swappingOut`: **the commit point**. From here a crash is
     ///    finished by the next call, never undone (see ``GenerationSwap`` for the rest).
     func verifyAndSwap(_ journal: inout UpgradeJournal) throws {
-        // (Steps 1–3 below, then the checks of checkNobodyElseUsesTheStore, then step 4.)
         if journal.state == .running {
             guard let last = journal.completed.last, let targetModel = upgrader.history.version(named: target) else {
                 throw UpgradeError(.verificationFailed("no step produced a store"), storePath: files.store.path)
@@ -38,7 +39,7 @@ extension UpgradeRun {
             try fileSystem.remove(output.deletingLastPathComponent(), site: "swap.remove-last-step")
         }
         guard journal.state == .verified else { return }
-        try checkNobodyElseUsesTheStore(&journal)
+        try checkNobodyElseUsesTheStore(journal)
         emit(.swapping)
         journal.state = .swappingOut
         try save(journal)
@@ -62,7 +63,7 @@ extension UpgradeRun {
     /// 2. refuse if the store changed since it was copied: those writes are not in the
     ///    upgraded store, so swapping it in would lose them. The work directory is deleted
     ///    (its checkpoints are of a stale copy) and the store is left as it is.
-    func checkNobodyElseUsesTheStore(_ journal: inout UpgradeJournal) throws {
+    func checkNobodyElseUsesTheStore(_ journal: UpgradeJournal) throws {
         try StoreAccessGate.waitForBareConnections(files, timeout: upgrader.options.lockTimeout, emit: emit)
         guard journal.original == UpgradeJournal.Fingerprint(of: files) else {
             try? fileSystem.remove(workDirectory, site: "swap.remove-stale")
