@@ -37,11 +37,31 @@ struct UpgradeJournal: Codable, Sendable, Equatable {
 
     /// A store file the journal vouches for: where it is, in the work directory, and what
     /// its bytes hash to.
+    /// A file the journal trusts (see ``FileChecksum`` for how it is checked).
     struct Checkpoint: Codable, Sendable, Equatable {
         /// The path relative to the work directory.
         var file: String
+        /// With ``identity``, SHA-256 of the file's size, head and tail; without (journals of
+        /// earlier versions), of the whole file.
         var sha256: String
         var bytes: Int64
+        var identity: FileIdentity?
+
+        /// The same file, recorded under the path it was renamed to (a rename keeps the
+        /// inode and the modification time).
+        func renamed(to file: String) -> Checkpoint {
+            var moved = self
+            moved.file = file
+            return moved
+        }
+    }
+
+    /// Which file a checkpoint recorded, and its last modification.
+    struct FileIdentity: Codable, Sendable, Equatable {
+        var device: UInt64
+        var inode: UInt64
+        var size: Int64
+        var modifiedNanoseconds: Int64
     }
 
     /// One finished step.

@@ -16,9 +16,7 @@ extension UpgradeRun {
         var journal = journal
         var keep: Set<String>
         // The last output may already have moved to incoming/ (verified) just before a crash.
-        let movedFinal = journal.completed.last.map {
-            UpgradeJournal.Checkpoint(file: "incoming/\(files.name)", sha256: $0.output.sha256, bytes: $0.output.bytes)
-        }
+        let movedFinal = journal.completed.last.map { $0.output.renamed(to: "incoming/\(files.name)") }
         if journal.completed.count == journal.plan.count, let final = journal.final ?? movedFinal,
             FileChecksum.verify(final, in: workDirectory)
         {
@@ -72,9 +70,14 @@ extension UpgradeRun {
             do {
                 try fileSystem.remove(directory, site: "step.remove-unfinished")
                 try fileSystem.createDirectory(directory, site: "step.mkdir")
+                // Step 1 may consume the copy of the original (an in-place step moves it into
+                // its own directory): if it fails, or the process dies, the journal's copy
+                // checkpoint no longer verifies and the next call copies the original again.
+                // A later step's source is an earlier step's checkpoint, kept for a resume.
+                let isPrivate = upgrader.stages[stepKey(planned)]?.willMigrate == nil
                 report = try makeStep(planned, index: index).run(
-                    source: source, destination: output,
-                    sourceIsPrivateCopy: upgrader.stages[stepKey(planned)]?.willMigrate == nil)
+                    source: source, destination: output, sourceIsPrivateCopy: isPrivate,
+                    consumingSource: isPrivate && index == 1)
                 try checkDrops(report, index: index, count: count)
                 try fileSystem.sync(output, site: "step.sync")
                 try fileSystem.sync(directory, site: "step.sync-directory")

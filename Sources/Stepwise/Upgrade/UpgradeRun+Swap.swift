@@ -32,8 +32,7 @@ extension UpgradeRun {
             try fileSystem.rename(output, to: swap.incomingFile(""), site: "swap.incoming.rename")
             try fileSystem.sync(swap.incoming, site: "swap.incoming.sync")
             try fileSystem.sync(workDirectory, site: "swap.incoming.sync-work-directory")
-            journal.final = UpgradeJournal.Checkpoint(
-                file: "incoming/\(files.name)", sha256: last.output.sha256, bytes: last.output.bytes)
+            journal.final = last.output.renamed(to: "incoming/\(files.name)")
             journal.state = .verified
             try save(journal)
             try fileSystem.remove(output.deletingLastPathComponent(), site: "swap.remove-last-step")

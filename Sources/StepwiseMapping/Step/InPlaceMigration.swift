@@ -7,34 +7,75 @@ import StepwiseStore
 ///
 /// Everything happens in one transaction, in this order, so that each statement sees the
 /// tables it needs:
-/// 1. drop every index of the entity tables (`DROP COLUMN` refuses indexed columns, and index
-///    names contain column names, so they are all recreated at the end);
+/// 1. drop the indexes over columns that disappear (`DROP COLUMN` refuses indexed columns);
+///    every other index stays, and SQLite's renames carry it along;
 /// 2. drop the tables that disappear, and `Z_MODELCACHE` (Core Data's cached copy of the
 ///    *old* model, which would now be wrong);
 /// 3. per kept table: delete the rows of removed entities, drop unused columns, rename kept
-///    columns (through temporary names, so `a→b, b→a` can't collide), add new columns and
-///    store their defaults, fill NULLs where a column became required, rename the table;
-/// 4. create the new tables and every index of the destination layout;
+///    columns (through temporary names, so `a→b, b→a` can't collide), add new columns with
+///    their defaults, fill NULLs where a column became required, rename the table;
+/// 4. create the new tables, then make the indexes the destination layout's
+///    (``InPlaceIndexes``): an index whose name or columns changed is rebuilt, the others
+///    are kept as they are, without a sort of their table;
 /// 5. rewrite `Z_PRIMARYKEY`'s names and parents (keeping each root's `Z_MAX`).
 ///
-/// Then the schema is compared with the destination layout's. If anything differs, the
-/// transaction is rolled back and ``InPlaceMigration/Rejected`` is thrown: the caller deletes
-/// the file and rebuilds the destination row by row instead. An in-place result is never
+/// **Rows are rewritten only where SQLite must.** A new column that every row of its table
+/// takes is added with its default in the column definition (`ADD COLUMN … DEFAULT 0`), which
+/// SQLite records in the schema alone: existing rows read it without being written. Only a
+/// default limited to some of a table's entities (the others must read NULL) is stored with
+/// an `UPDATE`. `DROP COLUMN` rewrites its table (SQLite re-encodes every record without the
+/// column), and filling NULLs rewrites the rows that held one.
+///
+/// Then the schema is compared with the destination layout's. If anything differs,
+/// ``InPlaceMigration/Rejected`` is thrown. ``rehearse(_:schemaOf:destination:)`` runs the same
+/// statements first on an empty copy of the source's schema, so the real file is only altered
+/// once the result is known to be exactly the destination's: an in-place result is never
 /// trusted without that check.
 enum InPlaceMigration {
     /// The altered schema isn't exactly the destination's.
-    struct Rejected: Error {
+    struct Rejected: Error, CustomStringConvertible {
         var differences: [SchemaDifference]
+
+        var description: String {
+            let listed = differences.prefix(3).map { "\($0)" }.joined(separator: "; ")
+            return "the altered store's schema isn't the destination's (\(listed)); please report this as a bug"
+        }
+    }
+
+    /// Runs `plan` on an empty in-memory database holding `source`'s schema (tables, indexes,
+    /// views, triggers; no rows). Returns false when SQLite refuses a statement or the result
+    /// isn't exactly the destination's schema: the step must then rebuild instead.
+    ///
+    /// The statements are the ones ``apply(_:in:destination:)`` will run on the real file, and
+    /// what they do to a schema doesn't depend on the rows (the layout has no CHECK or NOT
+    /// NULL constraints an added column could violate), so a rehearsal that passes means the
+    /// real run yields the destination's schema. That is what lets the real run alter its file
+    /// without a rollback journal.
+    static func rehearse(_ plan: InPlacePlan, schemaOf source: Database, destination: StoreLayout) throws -> Bool {
+        let statements = try String.fetchAll(
+            source,
+            sql: #"""
+                SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite\_%' ESCAPE '\'
+                ORDER BY CASE type WHEN 'table' THEN 0 WHEN 'index' THEN 1 WHEN 'view' THEN 2 ELSE 3 END, rowid
+                """#)
+        let rehearsal = try DatabaseQueue()
+        do {
+            try rehearsal.write { db in
+                for statement in statements { try db.execute(sql: statement) }
+                try apply(plan, in: db, destination: destination)
+            }
+            return true
+        } catch is Rejected {
+            return false
+        } catch is DatabaseError {
+            return false
+        }
     }
 
     static func apply(_ plan: InPlacePlan, in db: Database, destination: StoreLayout) throws {
-        let entityTables = plan.tables.compactMap(\.source) + plan.droppedTables
-        for index in try String.fetchAll(
-            db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL")
-        where try entityTables.contains(
-            String.fetchOne(db, sql: "SELECT tbl_name FROM sqlite_master WHERE name = ?", arguments: [index]) ?? "")
-        {
-            try db.execute(sql: "DROP INDEX \(index.quotedSQLIdentifier)")
+        for table in plan.tables {
+            guard let sourceName = table.source else { continue }
+            try InPlaceIndexes.dropIndexes(on: table.droppedColumns, of: sourceName, in: db)
         }
         for table in plan.droppedTables + [StoreLayout.modelCacheTableName] {
             try db.execute(sql: "DROP TABLE IF EXISTS \(table.quotedSQLIdentifier)")
@@ -71,8 +112,15 @@ enum InPlaceMigration {
                 )
             }
             for (column, value, numbers) in table.addedColumns {
-                try db.execute(
-                    sql: "ALTER TABLE \(quotedTable) ADD COLUMN \(column.name.quotedSQLIdentifier) \(column.type)")
+                let definition = "\(column.name.quotedSQLIdentifier) \(column.type)"
+                // Every row of the table takes the value: let the schema hold it, no row written.
+                if !value.isNull, Set(numbers).isSuperset(of: table.destination.entityNumbers),
+                    let literal = try SQLLiteral.exact(value, in: db)
+                {
+                    try db.execute(sql: "ALTER TABLE \(quotedTable) ADD COLUMN \(definition) DEFAULT \(literal)")
+                    continue
+                }
+                try db.execute(sql: "ALTER TABLE \(quotedTable) ADD COLUMN \(definition)")
                 if !value.isNull, !numbers.isEmpty {
                     try db.execute(
                         sql:
@@ -100,9 +148,7 @@ enum InPlaceMigration {
         for table in plan.tables where table.source == nil {
             try db.execute(sql: table.destination.createStatement)
         }
-        for index in destination.indexes {
-            try db.execute(sql: index.createStatement)
-        }
+        try InPlaceIndexes.reconcile(with: destination, in: db)
         try db.execute(
             sql:
                 "DELETE FROM \"Z_PRIMARYKEY\" WHERE \"Z_ENT\" NOT IN (\(destination.primaryKeyRows.map { String($0.entityNumber) }.joined(separator: ", ")))"

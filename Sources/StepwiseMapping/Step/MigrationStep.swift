@@ -66,9 +66,16 @@ public struct MigrationStep: Sendable {
     ///   - sourceIsPrivateCopy: Pass `true` when `source` is already a checkpointed copy
     ///     nobody else uses (the step runner's own intermediate file): it is then read in
     ///     place instead of copied. `willMigrate` stages write to it.
+    ///   - consumingSource: Pass `true` when, moreover, the caller is done with `source` once
+    ///     the step has run (the step runner's copy of the original store, which it deletes
+    ///     afterwards): an in-place step then moves the file to `destination` and alters it
+    ///     there instead of copying it. On failure the source may be gone; the caller must be
+    ///     able to make it again.
     /// - throws: ``MappingError`` naming the mapping, entity, property and source row;
     ///   ``StoreError`` for unreadable stores.
-    public func run(source: URL, destination: URL, sourceIsPrivateCopy: Bool = false) throws -> StepReport {
+    public func run(
+        source: URL, destination: URL, sourceIsPrivateCopy: Bool = false, consumingSource: Bool = false
+    ) throws -> StepReport {
         let started = Date()
         // Refuse an existing destination before anything else: on failure the step deletes
         // what it wrote at `destination`, which must never be somebody else's file.
@@ -79,9 +86,10 @@ public struct MigrationStep: Sendable {
         let models = try resolvedMappingModels()
         let sourceLayout = try StoreLayout(model: sourceModel)
         let destinationLayout = try StoreLayout(model: destinationModel)
-        let workingSource = sourceIsPrivateCopy ? source : try privateCopy(of: source, beside: destination)
+        let readsInPlace = sourceIsPrivateCopy || consumingSource
+        let workingSource = readsInPlace ? source : try privateCopy(of: source, beside: destination)
         defer {
-            if !sourceIsPrivateCopy { removeStoreFiles(at: workingSource) }
+            if !readsInPlace { removeStoreFiles(at: workingSource) }
         }
         do {
             let (sourceMetadata, drops) = try prepareSource(workingSource, layout: sourceLayout, models: models)
@@ -90,7 +98,8 @@ public struct MigrationStep: Sendable {
                 metadata.additionalEntries[key] = value
             }
             if var report = try migrateInPlace(
-                from: workingSource, to: destination, models: models, sourceLayout: sourceLayout,
+                from: workingSource, to: destination, consumingSource: consumingSource, models: models,
+                sourceLayout: sourceLayout,
                 destinationLayout: destinationLayout, metadata: metadata, started: started)
             {
                 report.drops = drops
@@ -238,18 +247,43 @@ public struct MigrationStep: Sendable {
         return (reports, objects)
     }
 
-    /// Tries the in-place path (``InPlacePlan``): copy the source to the destination and alter
-    /// the copy. Returns nil, leaving nothing at `destination`, when the step needs rows
-    /// rewritten or the altered schema isn't exactly the destination's.
+    /// Tries the in-place path (``InPlacePlan``): alter a copy of the source (or, when the
+    /// source is consumed, the source itself, moved to `destination`) instead of rebuilding.
+    /// Returns nil, leaving nothing at `destination` and the source where it was, when the
+    /// step needs rows rewritten or the altered schema wouldn't be exactly the destination's.
+    ///
+    /// **Without a rollback journal.** The plan is first rehearsed on an empty copy of the
+    /// schema (``InPlaceMigration/rehearse(_:schemaOf:destination:)``), so the real run is only
+    /// started once it is known to succeed; its file is then altered with `journal_mode = OFF`
+    /// and `synchronous = OFF`. That is safe because the file is private and disposable until
+    /// the caller records it: if anything fails or the process dies midway, the file is
+    /// deleted (here, or by the upgrade's resume, which trusts only journaled, checksummed
+    /// files), never repaired. A rollback journal would hold a copy of every page `DROP COLUMN`
+    /// rewrites: as big as the table, for nothing. Durability comes from one `fsync` at the end.
     private func migrateInPlace(
-        from source: URL, to destination: URL, models: [MappingModel], sourceLayout: StoreLayout,
-        destinationLayout: StoreLayout, metadata: StoreMetadata, started: Date
+        from source: URL, to destination: URL, consumingSource: Bool, models: [MappingModel],
+        sourceLayout: StoreLayout, destinationLayout: StoreLayout, metadata: StoreMetadata, started: Date
     ) throws -> StepReport? {
         guard models.count == 1, stage.willMigrate == nil,
             let plan = InPlacePlan.make(mapping: models[0], source: sourceLayout, destination: destinationLayout)
         else { return nil }
-        // The working source was checkpointed by prepareSource, so its main file is whole.
-        try fileSystem.copyFile(source, to: destination, site: "step.in-place-copy")
+        let sourceQueue = try readOnlyQueue(source)
+        let rehearsed = try sourceQueue.read { db in
+            try InPlaceMigration.rehearse(plan, schemaOf: db, destination: destinationLayout)
+        }
+        try sourceQueue.close()
+        guard rehearsed else {
+            logger.debug("in-place step rejected by its rehearsal")
+            return nil
+        }
+        // The working source was checkpointed by prepareSource, so its main file is whole and
+        // its -wal empty (SQLite deletes it when the last connection closes).
+        if consumingSource {
+            try fileSystem.rename(source, to: destination, site: "step.in-place-take-source")
+            removeStoreFiles(at: source)
+        } else {
+            try fileSystem.copyFile(source, to: destination, site: "step.in-place-copy")
+        }
         var configuration = Configuration()
         configuration.prepareDatabase { db in SQLExpressionCompiler.registerFunctions(in: db) }
         var reports: [StepReport.EntityMappingReport] = []
@@ -257,6 +291,12 @@ public struct MigrationStep: Sendable {
         do {
             let queue = try DatabaseQueue(path: destination.path, configuration: configuration)
             defer { try? queue.close() }
+            let journalMode = try queue.writeWithoutTransaction { db in
+                let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "delete"
+                try db.execute(sql: "PRAGMA journal_mode = OFF")
+                try db.execute(sql: "PRAGMA synchronous = OFF")
+                return mode
+            }
             try queue.write { db in
                 try InPlaceMigration.apply(plan, in: db, destination: destinationLayout)
                 let manager = MigrationManager(
@@ -276,15 +316,23 @@ public struct MigrationStep: Sendable {
                 }
             }
             objects = try queue.writeWithoutTransaction { db in
-                _ = try Row.fetchAll(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+                // Back to the source's journal mode (a Core Data store is in WAL mode), which
+                // is recorded in the file's header.
+                let known = ["delete", "truncate", "persist", "memory", "wal"]
+                let restored = known.contains(journalMode.lowercased()) ? journalMode.uppercased() : "DELETE"
+                _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = \(restored)")
                 return try Self.objectCount(in: db, layout: destinationLayout)
             }
-        } catch let rejected as InPlaceMigration.Rejected {
+            try queue.close()
+            try fileSystem.sync(destination, site: "step.in-place-sync")
+        } catch let rejected as InPlaceMigration.Rejected where !consumingSource {
             logger.debug("in-place step rejected", metadata: ["differences": "\(rejected.differences)"])
             removeStoreFiles(at: destination)
             return nil
-        } catch let error as DatabaseError {
-            // An ALTER that SQLite refuses (a column in a unique constraint, say): rebuild instead.
+        } catch let error as DatabaseError where !consumingSource {
+            // An ALTER that SQLite refuses although the rehearsal passed, with the source
+            // still intact: rebuild instead. (A consumed source can't be read again: the
+            // error goes to the caller, which starts over from the original.)
             logger.debug("in-place step failed", metadata: ["error": "\(error)"])
             removeStoreFiles(at: destination)
             return nil
@@ -294,6 +342,13 @@ public struct MigrationStep: Sendable {
             entityMappings: reports, rows: reports.reduce(0) { $0 + $1.instances },
             objects: objects,
             seconds: Date().timeIntervalSince(started), inPlace: true)
+    }
+
+    /// A read-only connection to a step's private source, for schema reads.
+    private func readOnlyQueue(_ url: URL) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.readonly = true
+        return try DatabaseQueue(path: url.path, configuration: configuration)
     }
 
     /// Creates each entity mapping's lookup table and policy, and calls the policies' `begin`.

@@ -94,15 +94,16 @@ package struct FileSystem: Sendable {
         guard fsync(descriptor) == 0 else { throw posixError(.fsync, url, site + ".fsync") }
     }
 
-    /// Copies a file byte for byte (mode 0600), then syncs the copy.
+    /// Copies a file byte for byte (mode 0600, by a clone where the file system can: see
+    /// `FileCopy`), then syncs the copy. The destination must not exist.
     package func copyFile(_ source: URL, to destination: URL, site: String) throws {
         try enter(.copy, site, path: destination.path)
         do {
-            try FileManager.default.copyItem(at: source, to: destination)
-            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: destination.path)
+            // A clone or an in-kernel copy where the file system can (FileCopy).
+            try FileCopy.copy(source.path, to: destination.path)
         } catch {
             throw FileSystemError(
-                operation: "copy", path: source.path, reason: error.localizedDescription, site: site)
+                operation: "copy", path: source.path, reason: String(cString: strerror(error.code)), site: site)
         }
         try sync(destination, site: site + ".fsync")
     }

@@ -27,6 +27,9 @@ struct UpgradeFaultInjectionTests {
         case recipes
         /// Events 1 → 2: one step of two mapping models.
         case events
+        /// University 1 → 4: step 1 altered in place (it takes the copy of the store into its
+        /// own folder), then two written steps.
+        case university
         /// Events from a store with rows in its `-wal`, with a `willMigrate` stage (the step
         /// makes its own private copy), keeping a backup over an older one.
         case eventsFromWALWithStageAndBackup
@@ -34,7 +37,8 @@ struct UpgradeFaultInjectionTests {
         var description: String { rawValue }
 
         func makeFixture() throws -> UpgradeFixture {
-            let fixture = try UpgradeFixture(self == .recipes ? "Recipes" : "Events")
+            let sample = [Scenario.recipes: "Recipes", .university: "University"][self] ?? "Events"
+            let fixture = try UpgradeFixture(sample)
             if self == .eventsFromWALWithStageAndBackup {
                 try fixture.writeInWAL { db in
                     _ = try ObjectContext(db, layout: StoreLayout(model: EventsHistory.v1))
@@ -64,6 +68,8 @@ struct UpgradeFaultInjectionTests {
             switch self {
             case .recipes: #expect(try fixture.count("ZRECIPE") == 4, "\(call)")
             case .events: #expect(try fixture.count("ZTIMESTAMPEVENT") == EventsSeed.timeStamps.count, "\(call)")
+            case .university:
+                #expect(try fixture.count("ZUNIVERSITY") == UniversitySeed.universities.count, "\(call)")
             case .eventsFromWALWithStageAndBackup:
                 #expect(try fixture.count("ZTIMESTAMPEVENT") == EventsSeed.timeStamps.count + 1, "\(call)")
             }
