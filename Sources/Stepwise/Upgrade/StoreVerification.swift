@@ -8,8 +8,31 @@ import StepwiseStore
 /// - `foreign_key_check`, and every to-one foreign key pointing at an existing row;
 /// - metadata whose entity hashes are the target version's;
 /// - tables and columns equal to the target version's generated schema.
+///
+/// **In proportion to what changed.** When every step altered the store in place
+/// (``Scope/alteredInPlace(rowsRemoved:)``) at the `quick` level, the page check and, unless
+/// a step deleted rows, the key check are skipped:
+/// - the copy passed `quick_check` before step 1 (`UpgradeRun+Copy`), and since then only
+///   SQLite's own statements (`ALTER TABLE`, `CREATE`/`DROP INDEX`, `UPDATE`, `DELETE`)
+///   changed it, each step in one transaction whose file is discarded unless it completed.
+///   The b-trees are SQLite's to keep sound; a second `quick_check` would read the whole
+///   store again to re-check SQLite, not Stepwise. Damage already in the store is refused by
+///   the first check, so the damaged-store refusal is unchanged.
+/// - an in-place step keeps every primary key and foreign key value, so a key can only be
+///   left dangling by the rows it deletes (those of removed entities).
+/// What an in-place plan could get wrong, the schema and the metadata, is checked in full.
+/// With ``UpgradeOptions/Verification/full`` everything is checked whatever the steps were.
 struct StoreVerification {
+    /// What the steps that produced the store did.
+    enum Scope: Equatable {
+        /// At least one step wrote a new store row by row or set-based: check everything.
+        case rebuilt
+        /// Every step altered the checked copy in place; `rowsRemoved` when one deleted rows.
+        case alteredInPlace(rowsRemoved: Bool)
+    }
+
     var level: UpgradeOptions.Verification
+    var scope: Scope = .rebuilt
 
     func verify(_ url: URL, model: ObjectModel) throws {
         do {
@@ -18,16 +41,18 @@ struct StoreVerification {
             let queue = try DatabaseQueue(path: url.path, configuration: configuration)
             defer { try? queue.close() }
             try queue.read { db in
-                let pragma = level == .full ? "integrity_check" : "quick_check"
-                let results = try String.fetchAll(db, sql: "PRAGMA \(pragma)")
-                guard results == ["ok"] else {
-                    throw fail("\(pragma): \(results.prefix(3).joined(separator: "; "))")
+                if checksPages {
+                    let pragma = level == .full ? "integrity_check" : "quick_check"
+                    let results = try String.fetchAll(db, sql: "PRAGMA \(pragma)")
+                    guard results == ["ok"] else {
+                        throw fail("\(pragma): \(results.prefix(3).joined(separator: "; "))")
+                    }
                 }
                 if let row = try Row.fetchOne(db, sql: "PRAGMA foreign_key_check") {
                     throw fail("foreign_key_check: \(row)")
                 }
                 let layout = try StoreLayout(model: model)
-                try checkToOneKeys(db, layout: layout)
+                if checksKeys { try checkToOneKeys(db, layout: layout) }
                 let metadata = try StoreMetadata.read(from: db, path: url.path)
                 guard model.isCompatible(withEntityHashes: metadata.versionHashes) else {
                     throw fail("its metadata's entity hashes are not '\(model.name)''s")
@@ -43,6 +68,20 @@ struct StoreVerification {
         } catch {
             throw fail("\(error)")
         }
+    }
+
+    /// Whether the pages are checked (`quick_check` or `integrity_check`).
+    var checksPages: Bool {
+        if level == .full { return true }
+        if case .alteredInPlace = scope { return false }
+        return true
+    }
+
+    /// Whether every to-one key is checked against its destination's rows.
+    var checksKeys: Bool {
+        if level == .full { return true }
+        if case .alteredInPlace(let rowsRemoved) = scope { return rowsRemoved }
+        return true
     }
 
     /// Every non-null to-one key names an existing row of the destination's table.
@@ -70,5 +109,22 @@ struct StoreVerification {
 
     private func fail(_ reason: String) -> UpgradeError {
         UpgradeError(.verificationFailed(reason))
+    }
+}
+
+extension StoreVerification.Scope {
+    /// What the journaled steps did to the checked copy. Rows of a removed entity are the only
+    /// rows an in-place step deletes, and each step counted them among its drops; a count it
+    /// couldn't make, or a journal from before drops were recorded, is taken as rows removed.
+    init(_ steps: [UpgradeJournal.CompletedStep]) {
+        guard steps.allSatisfy(\.inPlace) else {
+            self = .rebuilt
+            return
+        }
+        let rowsRemoved = steps.contains { step in
+            guard let drops = step.drops else { return true }
+            return drops.contains { $0.kind == .entity && ($0.count ?? 1) > 0 }
+        }
+        self = .alteredInPlace(rowsRemoved: rowsRemoved)
     }
 }

@@ -20,7 +20,8 @@ extension UpgradeRun {
             let output = workDirectory.appendingPathComponent(last.output.file)
             emit(.verifying(upgrader.options.verification))
             do {
-                try StoreVerification(level: upgrader.options.verification).verify(output, model: targetModel)
+                try StoreVerification(level: upgrader.options.verification, scope: .init(journal.completed))
+                    .verify(output, model: targetModel)
             } catch let error as UpgradeError {
                 try? fileSystem.remove(output.deletingLastPathComponent(), site: "verify.remove-failed")
                 journal.completed.removeLast()

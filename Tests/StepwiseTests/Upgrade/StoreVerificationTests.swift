@@ -81,4 +81,71 @@ struct StoreVerificationTests {
             try StoreVerification(level: .full).verify(url, model: RecipesHistory.v4)
         }
     }
+
+    /// A journaled step, in place or not, with these drops.
+    static func step(inPlace: Bool, drops: [DroppedData]?) -> UpgradeJournal.CompletedStep {
+        UpgradeJournal.CompletedStep(
+            index: 1, from: "Recipes 3", to: "Recipes 4", kind: "inferred", rows: 0, objects: 0, seconds: 0,
+            inPlace: inPlace, output: UpgradeJournal.Checkpoint(file: "step-1/store.sqlite", sha256: "", bytes: 0),
+            drops: drops)
+    }
+
+    @Test("the scope: in-place steps skip the page check, and the key check unless rows were removed")
+    func scopeFollowsWhatTheStepsDid() {
+        let removedRows = DroppedData(entity: "Tag", kind: .entity, reason: .removedFromModel, count: 3)
+        let noRows = DroppedData(entity: "Tag", kind: .entity, reason: .removedFromModel, count: 0)
+        let values = DroppedData(
+            entity: "Chef", property: "training", kind: .attribute, reason: .removedFromModel, count: 9)
+        let uncounted = DroppedData(entity: "Tag", kind: .entity, reason: .removedFromModel)
+        typealias Scope = StoreVerification.Scope
+        #expect(Scope([Self.step(inPlace: true, drops: [])]) == .alteredInPlace(rowsRemoved: false))
+        #expect(Scope([Self.step(inPlace: true, drops: [values, noRows])]) == .alteredInPlace(rowsRemoved: false))
+        #expect(Scope([Self.step(inPlace: true, drops: [removedRows])]) == .alteredInPlace(rowsRemoved: true))
+        #expect(Scope([Self.step(inPlace: true, drops: [uncounted])]) == .alteredInPlace(rowsRemoved: true))
+        #expect(Scope([Self.step(inPlace: true, drops: nil)]) == .alteredInPlace(rowsRemoved: true))
+        #expect(Scope([Self.step(inPlace: true, drops: []), Self.step(inPlace: false, drops: [])]) == .rebuilt)
+    }
+
+    @Test("a dangling key is found after an in-place step that removed rows, and at the full level")
+    func danglingKeyAfterInPlaceRemoval() throws {
+        let directory = try TemporaryDirectory()
+        let url = try Self.makeStore(in: directory)
+        let queue = try DatabaseQueue(path: url.path)
+        try queue.write { db in try db.execute(sql: #"DELETE FROM "ZCHEF""#) }
+        try queue.close()
+        for verification in [
+            StoreVerification(level: .quick, scope: .alteredInPlace(rowsRemoved: true)),
+            StoreVerification(level: .full, scope: .alteredInPlace(rowsRemoved: false)),
+            StoreVerification(level: .quick, scope: .rebuilt),
+        ] {
+            let error = try #require(throws: UpgradeError.self) {
+                try verification.verify(url, model: RecipesHistory.v4)
+            }
+            #expect("\(error)".contains("1 Recipe.chef keys point to no Chef"), "\(verification.scope)")
+        }
+        // No row removed: keys kept by an in-place step aren't read again.
+        try StoreVerification(level: .quick, scope: .alteredInPlace(rowsRemoved: false)).verify(
+            url, model: RecipesHistory.v4)
+    }
+
+    @Test("the schema and metadata are checked whatever the scope")
+    func schemaCheckedInPlace() throws {
+        let directory = try TemporaryDirectory()
+        let url = try Self.makeStore(in: directory)
+        let queue = try DatabaseQueue(path: url.path)
+        try queue.write { db in try db.execute(sql: #"ALTER TABLE "ZRECIPE" DROP COLUMN "ZNOTES""#) }
+        try queue.close()
+        let error = try #require(throws: UpgradeError.self) {
+            try StoreVerification(level: .quick, scope: .alteredInPlace(rowsRemoved: false))
+                .verify(url, model: RecipesHistory.v4)
+        }
+        #expect("\(error)".contains("its tables differ from 'Recipes 4''s"))
+        let other = try TemporaryDirectory()
+        let sound = try Self.makeStore(in: other)
+        let wrongVersion = try #require(throws: UpgradeError.self) {
+            try StoreVerification(level: .quick, scope: .alteredInPlace(rowsRemoved: false))
+                .verify(sound, model: RecipesHistory.v3)
+        }
+        #expect("\(wrongVersion)".contains("entity hashes are not 'Recipes 3''s"))
+    }
 }
