@@ -309,19 +309,21 @@ public struct MigrationStep: Sendable {
                 }
                 try manager.validateDestination()
                 try metadata.write(to: db, path: destination.path)
+                let rows = try Self.rowCounts(in: db, layout: destinationLayout)
                 for mapping in models[0].entityMappings where mapping.kind == .copy || mapping.kind == .transform {
-                    guard let name = mapping.destinationEntity else { continue }
-                    let instances = try manager.destination.count(name, includingSubentities: false)
-                    reports.append(.init(name: mapping.name, instances: instances, links: 0, setBased: true))
+                    guard let name = mapping.destinationEntity, let entity = destinationLayout.entity(named: name)
+                    else { continue }
+                    reports.append(
+                        .init(name: mapping.name, instances: rows[entity.number] ?? 0, links: 0, setBased: true))
                 }
+                objects = rows.values.reduce(0, +)
             }
-            objects = try queue.writeWithoutTransaction { db in
+            try queue.writeWithoutTransaction { db in
                 // Back to the source's journal mode (a Core Data store is in WAL mode), which
                 // is recorded in the file's header.
                 let known = ["delete", "truncate", "persist", "memory", "wal"]
                 let restored = known.contains(journalMode.lowercased()) ? journalMode.uppercased() : "DELETE"
                 _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = \(restored)")
-                return try Self.objectCount(in: db, layout: destinationLayout)
             }
             try queue.close()
             try fileSystem.sync(destination, site: "step.in-place-sync")
@@ -369,6 +371,26 @@ public struct MigrationStep: Sendable {
             started.append((mapping, policy))
         }
         return started
+    }
+
+    /// The rows of each entity (by `Z_ENT`), one query per entity table: `COUNT(*)` where the
+    /// table holds one entity (SQLite answers it from the table's narrowest index, without
+    /// reading its rows), else grouped by `Z_ENT` (Core Data indexes `Z_ENT` in such tables).
+    static func rowCounts(in db: Database, layout: StoreLayout) throws -> [Int: Int] {
+        var counts: [Int: Int] = [:]
+        for table in layout.tables {
+            guard case .entity = table.kind, !table.entityNumbers.isEmpty else { continue }
+            let name = table.name.quotedSQLIdentifier
+            if table.entityNumbers.count == 1 {
+                counts[table.entityNumbers[0]] = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(name)") ?? 0
+                continue
+            }
+            for row in try Row.fetchAll(db, sql: "SELECT \"Z_ENT\", COUNT(*) FROM \(name) GROUP BY \"Z_ENT\"") {
+                let number: Int = row[0] ?? 0
+                counts[number, default: 0] += row[1] ?? 0
+            }
+        }
+        return counts
     }
 
     /// The rows of every entity table of a store (one table per entity hierarchy).
