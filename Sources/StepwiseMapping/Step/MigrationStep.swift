@@ -188,6 +188,14 @@ public struct MigrationStep: Sendable {
         defer { try? queue.close() }
         var reports: [StepReport.EntityMappingReport] = []
         try queue.writeWithoutTransaction { db in
+            // The destination is new, private, and deleted on any error, so durability only
+            // matters once it is complete. An in-memory rollback journal instead of the WAL
+            // StoreCreator left: every page is written once, into the main file, rather than
+            // into the -wal and again by the checkpoint (which also held a second copy of the
+            // store on disk). The journal stays small: SQLite journals only pages that existed
+            // when the transaction began, and the new file held only its empty tables. It still
+            // undoes a failed statement, which the set-based path relies on.
+            _ = try String.fetchOne(db, sql: "PRAGMA main.journal_mode = MEMORY")
             try db.execute(sql: "PRAGMA synchronous = OFF")
             try db.execute(
                 sql: "ATTACH DATABASE ? AS \(Self.sourceSchema.quotedSQLIdentifier)", arguments: [source.path])
@@ -238,12 +246,14 @@ public struct MigrationStep: Sendable {
                 return .commit
             }
         }
-        // Make the finished file durable on its own: everything into the main file, synced.
+        // Back to WAL, Core Data's journal mode (recorded in the file's header), then make the
+        // finished file durable on its own.
         let objects = try queue.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA synchronous = FULL")
-            _ = try Row.fetchAll(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+            _ = try String.fetchOne(db, sql: "PRAGMA main.journal_mode = WAL")
             return try Self.objectCount(in: db, layout: destinationLayout)
         }
+        try queue.close()
+        try fileSystem.sync(destination, site: "step.sync-output")
         return (reports, objects)
     }
 
@@ -293,7 +303,10 @@ public struct MigrationStep: Sendable {
             defer { try? queue.close() }
             let journalMode = try queue.writeWithoutTransaction { db in
                 let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "delete"
-                try db.execute(sql: "PRAGMA journal_mode = OFF")
+                // A didMigrate stage is the app's code: it may catch a failed statement and go
+                // on, which needs the statement undone. It gets a rollback journal.
+                let scratch = stage.didMigrate == nil ? "OFF" : "DELETE"
+                _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = \(scratch)")
                 try db.execute(sql: "PRAGMA synchronous = OFF")
                 return mode
             }
