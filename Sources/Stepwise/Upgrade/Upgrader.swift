@@ -103,7 +103,7 @@ public struct Upgrader: Sendable {
     ) throws {
         let bundle = try LazyModelBundle(bundleAt: bundleURL, mappingsAt: mappingsURL, target: options.targetVersion)
         var options = options
-        if options.targetVersion == nil { options.targetVersion = bundle.listing.currentName }
+        if options.targetVersion == nil { options.targetVersion = bundle.currentName }
         self.storedHistory = nil
         self.storedMappings = nil
         self.policies = policies
@@ -133,7 +133,7 @@ public struct Upgrader: Sendable {
     public var targetVersion: String? {
         if let target = options.targetVersion { return target }
         // The newest version's name is in the bundle's listing: no need to parse the history.
-        if storedHistory == nil, let bundle { return bundle.listing.names.last }
+        if storedHistory == nil, let bundle { return bundle.newestName }
         return history.latest?.name
     }
 

@@ -34,9 +34,7 @@ public struct ModelBundleListing: Sendable, Hashable {
             self.currentName = name
             return
         }
-        let names = try Self.versionFolderNames(in: standardized).map {
-            Self.versionName(standardized.appendingPathComponent($0))
-        }
+        let names = try Self.versionFolderNames(in: standardized).map { Self.versionName($0, in: standardized) }
         self.names = try Self.order(of: names, bundle: standardized)
         self.currentName = try Self.currentName(in: standardized, names: names, order: self.names)
     }
@@ -58,6 +56,47 @@ public struct ModelBundleListing: Sendable, Hashable {
             throw XcodeModelError(path: url.path, kind: .unknownVersion(name, available: names))
         }
         return try Self.readValidatedVersion(at: versionURL(named: name), singleVersion: isSingleVersion)
+    }
+
+    // MARK: - One version without a listing
+
+    /// `url` standardized, once it is known to be a `.xcdatamodeld` or `.xcdatamodel` folder.
+    /// - throws: ``XcodeModelError`` with ``XcodeModelError/Kind/notFound`` or
+    ///   ``XcodeModelError/Kind/notAModel``, as ``ModelBundle/init(contentsOf:)`` does.
+    public static func modelURL(_ url: URL) throws(XcodeModelError) -> URL {
+        try checkedModelURL(url)
+    }
+
+    /// The current version's name as the bundle's `.xccurrentversion` declares it, without
+    /// listing the bundle; nil for a single `.xcdatamodel`, a bundle without the file, or a
+    /// file that can't be read (a listing reports that).
+    /// - parameter bundle: A URL checked by ``modelURL(_:)``.
+    public static func declaredCurrentName(inBundleAt bundle: URL) -> String? {
+        guard bundle.pathExtension == "xcdatamodeld" else { return nil }
+        return try? currentVersionName(in: bundle)
+    }
+
+    /// Whether the bundle (or single `.xcdatamodel`) at `bundle` has a version folder named
+    /// `name`, found without listing the others: a listing would have it too, since it takes
+    /// every entry named `*.xcdatamodel`, and names the version after it.
+    /// - parameter bundle: A URL checked by ``modelURL(_:)``.
+    public static func hasVersionFolder(named name: String, inBundleAt bundle: URL) -> Bool {
+        if bundle.pathExtension == "xcdatamodel" {
+            return versionName(bundle.lastPathComponent, in: bundle.deletingLastPathComponent()) == name
+        }
+        guard !name.isEmpty, !name.contains(where: { $0 == "/" }) else { return false }
+        return FileManager.default.fileExists(atPath: bundle.appendingPathComponent(name + ".xcdatamodel").path)
+    }
+
+    /// Reads and validates the version `name` of the bundle (or single `.xcdatamodel`) at
+    /// `bundle` without listing the others, as ``readVersion(named:)`` does; nil when
+    /// ``hasVersionFolder(named:inBundleAt:)`` is false.
+    /// - parameter bundle: A URL checked by ``modelURL(_:)``.
+    public static func readVersion(named name: String, inBundleAt bundle: URL) throws -> ObjectModel? {
+        guard hasVersionFolder(named: name, inBundleAt: bundle) else { return nil }
+        let single = bundle.pathExtension == "xcdatamodel"
+        let versionURL = single ? bundle : bundle.appendingPathComponent(name + ".xcdatamodel")
+        return try readValidatedVersion(at: versionURL, singleVersion: single)
     }
 
     // MARK: - Shared with ModelBundle, so both read a bundle by the same rules.
@@ -88,8 +127,15 @@ public struct ModelBundleListing: Sendable, Hashable {
     }
 
     /// A version's name: its folder's name without the extension, as the reader names it.
-    static func versionName(_ versionURL: URL) -> String {
-        versionURL.deletingPathExtension().lastPathComponent
+    /// String work rather than `URL`'s, which costs microseconds per call on Linux: a bundle
+    /// of a hundred versions is listed at every launch.
+    static func versionName(_ folderName: String, in bundle: URL) -> String {
+        let suffix = ".xcdatamodel"
+        // A folder named just ".xcdatamodel" has no extension to `URL`: leave it to `URL`.
+        guard folderName.hasSuffix(suffix), folderName.utf8.count > suffix.utf8.count else {
+            return bundle.appendingPathComponent(folderName).deletingPathExtension().lastPathComponent
+        }
+        return String(folderName.dropLast(suffix.count))
     }
 
     /// Reads one version and validates it. A single `.xcdatamodel`'s problems name its folder,
@@ -113,9 +159,11 @@ public struct ModelBundleListing: Sendable, Hashable {
             if name.hasSuffix(".xcdatamodel") { name = String(name.dropLast(".xcdatamodel".count)) }
             if !name.isEmpty { listed.append(name) }
         }
-        let unknown = listed.filter { !names.contains($0) }
-        let missing = names.filter { !listed.contains($0) }.sorted()
-        guard unknown.isEmpty, missing.isEmpty, Set(listed).count == listed.count else {
+        let known = Set(names)
+        let listedSet = Set(listed)
+        let unknown = listed.filter { !known.contains($0) }
+        let missing = names.filter { !listedSet.contains($0) }.sorted()
+        guard unknown.isEmpty, missing.isEmpty, listedSet.count == listed.count else {
             throw VersionHistoryError.historyFileMismatch(file: file.path, unknown: unknown, missing: missing)
         }
         return listed

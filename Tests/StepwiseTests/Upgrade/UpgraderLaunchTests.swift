@@ -184,3 +184,63 @@ struct UpgraderLaunchTests {
         #expect(try lazy.count("ZCUISINE") == eager.count("ZCUISINE"))
     }
 }
+
+/// How the target is found without listing the bundle, and when the listing still decides.
+@Suite("Upgrader: finding the target version")
+struct UpgraderTargetTests {
+    /// Two versions whose order can't be told from their names, with `current` declared.
+    private static func unorderedBundle(in directory: TemporaryDirectory, current: String) throws -> URL {
+        let url = directory.path("Mixed.xcdatamodeld")
+        let versions = ["Foo 2", "Bar 3"].map { name in
+            ObjectModel(name, entities: [Entity("Item", attributes: [Attribute(name == "Foo 2" ? "a" : "b", .string)])])
+        }
+        try XcodeModelWriter.writeBundle(versions, current: current, to: url)
+        return url
+    }
+
+    @Test("the declared current version is the target without ordering the versions; ordering waits for an upgrade")
+    func declaredCurrentNeedsNoOrder() throws {
+        let directory = try TemporaryDirectory(prefix: "launch-target")
+        let bundle = try Self.unorderedBundle(in: directory, current: "Bar 3")
+        let store = directory.path("Store.sqlite")
+        let versions = try ModelBundleListing.readVersion(named: "Bar 3", inBundleAt: bundle)
+        try StoreCreator.createStore(at: store, model: #require(versions))
+
+        let upgrader = try Upgrader(bundleAt: bundle)
+        #expect(upgrader.targetVersion == "Bar 3")
+        #expect(try upgrader.upgradeIfNeeded(storeAt: store).upToDate)
+
+        // A store at the other version needs the order, which can't be told: refused as
+        // ModelBundle refuses it, before any file is written.
+        try FileManager.default.removeItem(at: store)
+        let other = try #require(try ModelBundleListing.readVersion(named: "Foo 2", inBundleAt: bundle))
+        try StoreCreator.createStore(at: store, model: other)
+        let expected = try #require(throws: VersionHistoryError.self) { try ModelBundle(contentsOf: bundle) }
+        #expect(throws: expected) { try upgrader.upgradeIfNeeded(storeAt: store) }
+        #expect(!FileManager.default.fileExists(atPath: directory.path(".Store.sqlite.stepwise-lock").path))
+    }
+
+    @Test("without .xccurrentversion the listing finds the newest version")
+    func newestWithoutCurrentVersionFile() throws {
+        let fixture = try UpgradeFixture()
+        try FileManager.default.removeItem(at: fixture.bundle.appendingPathComponent(".xccurrentversion"))
+        let upgrader = try fixture.upgrader()
+        #expect(upgrader.targetVersion == "Recipes 4")
+        let report = try upgrader.upgradeIfNeeded(storeAt: fixture.store)
+        #expect(report.to == "Recipes 4")
+        #expect(try fixture.version() == "Recipes 4")
+    }
+
+    @Test("a declared current version the bundle doesn't have is refused when the upgrader is made")
+    func unknownDeclaredCurrent() throws {
+        let fixture = try UpgradeFixture()
+        let file = fixture.bundle.appendingPathComponent(".xccurrentversion")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        try Data(text.replacingOccurrences(of: "Recipes 4.xcdatamodel", with: "Recipes 9.xcdatamodel").utf8)
+            .write(to: file)
+        let expected = XcodeModelError(
+            path: fixture.bundle.standardizedFileURL.path, kind: .unknownCurrentVersion("Recipes 9"))
+        #expect(throws: expected) { try ModelBundle(contentsOf: fixture.bundle) }
+        #expect(throws: expected) { try fixture.upgrader() }
+    }
+}
