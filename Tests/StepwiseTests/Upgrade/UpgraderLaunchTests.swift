@@ -105,11 +105,13 @@ struct UpgraderLaunchTests {
     @Test("a chosen target version is the one read, and an unknown one is refused as before")
     func chosenTarget() throws {
         let fixture = try UpgradeFixture()
-        // Recipes 4 is broken, but the upgrade goes to Recipes 2 and needs only 1 and 2.
-        try Data("not a model".utf8).write(to: Self.contents(of: "Recipes 4", in: fixture))
         let report = try fixture.upgrader(to: "Recipes 2").upgradeIfNeeded(storeAt: fixture.store)
         #expect(report.to == "Recipes 2")
-        #expect(try fixture.upgrader(to: "Recipes 2").needsUpgrade(storeAt: fixture.store) == false)
+        // Then the current version, Recipes 4, breaks; checking a store at Recipes 2 reads Recipes 2 only.
+        try Data("not a model".utf8).write(to: Self.contents(of: "Recipes 4", in: fixture))
+        let upgrader = try fixture.upgrader(to: "Recipes 2")
+        #expect(try upgrader.needsUpgrade(storeAt: fixture.store) == false)
+        #expect(try upgrader.upgradeIfNeeded(storeAt: fixture.store).upToDate)
 
         let unknown = try fixture.upgrader(to: "Recipes 9")
         let error = try #require(throws: PlanningError.self) { try unknown.upgradeIfNeeded(storeAt: fixture.store) }
