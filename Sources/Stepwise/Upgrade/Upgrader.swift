@@ -17,7 +17,9 @@ import StepwiseStore
 /// }
 /// ```
 ///
-/// **Up to date** costs one metadata read: no lock, no copy, no schema scan.
+/// **Up to date** costs one metadata read: no lock, no copy, no schema scan. An upgrader made
+/// from a bundle reads one model file for it, the target version's, when it is made; the
+/// other versions and the mapping models are read only when an upgrade will run.
 ///
 /// **Otherwise**, under a cross-process lock: the store and its `-wal` are copied into a
 /// work directory beside it, the copy is identified and the path planned, each step writes
@@ -95,8 +97,10 @@ public struct Upgrader: Sendable {
     ///   - mappingsAt: The folder of mapping files (JSON files, `.xcmappingmodel` folders or
     ///     both); defaults to `<Name>.mappings` beside the bundle, and may be missing when every
     ///     step can be inferred.
-    /// - throws: ``XcodeModelError`` or ``ModelValidationError`` for a missing bundle or an
-    ///   unreadable target version, ``VersionHistoryError`` when the versions can't be ordered.
+    /// - throws: ``XcodeModelError`` or ``ModelValidationError`` for a missing bundle, an
+    ///   unknown current version or an unreadable target version; ``VersionHistoryError`` when
+    ///   the current version is the newest (no `.xccurrentversion`) and the versions can't be
+    ///   ordered.
     public init(
         bundleAt bundleURL: URL, mappingsAt mappingsURL: URL? = nil, policies: PolicyRegistry = PolicyRegistry(),
         stages: [MappingDirectory.StepKey: MigrationStage] = [:], options: UpgradeOptions = UpgradeOptions()
