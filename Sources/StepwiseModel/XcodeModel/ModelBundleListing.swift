@@ -4,8 +4,10 @@ import Foundation
 /// order, with the current version's name, read without parsing any model file.
 ///
 /// Reading a listing costs a folder listing, `.xccurrentversion` and `<Name>.history`: use it
-/// where one version is enough (an app's up-to-date check at launch, `stepwise schema`), and
-/// ``ModelBundle`` where every version is needed.
+/// where one version is enough (`stepwise schema`), and ``ModelBundle`` where every version is
+/// needed. Where even the listing is too much (an app's up-to-date check at launch, whose cost
+/// must not grow with the history), ``declaredCurrentName(inBundleAt:)`` and
+/// ``readVersion(named:inBundleAt:)`` read one version without it.
 ///
 /// ```swift
 /// let listing = try ModelBundleListing(contentsOf: URL(filePath: "Versions/Recipes.xcdatamodeld"))
