@@ -17,7 +17,9 @@ import StepwiseStore
 /// }
 /// ```
 ///
-/// **Up to date** costs one metadata read: no lock, no copy, no schema scan.
+/// **Up to date** costs one metadata read: no lock, no copy, no schema scan. An upgrader made
+/// from a bundle reads one model file for it, the target version's, when it is made; the
+/// other versions and the mapping models are read only when an upgrade will run.
 ///
 /// **Otherwise**, under a cross-process lock: the store and its `-wal` are copied into a
 /// work directory beside it, the copy is identified and the path planned, each step writes
@@ -31,14 +33,41 @@ import StepwiseStore
 /// store open meanwhile: the lock coordinates upgraders, not SQLite connections.
 public struct Upgrader: Sendable {
     /// The known versions, oldest first.
-    public var history: VersionHistory
+    ///
+    /// For an upgrader made from a bundle, reading this parses every version the first time
+    /// (see ``preload()``). If a version can't be read, this is empty, and
+    /// ``upgradeIfNeeded(storeAt:)-sync`` throws the reading error.
+    public var history: VersionHistory {
+        get {
+            if let storedHistory { return storedHistory }
+            return (try? bundle?.loadHistory()) ?? VersionHistory([])
+        }
+        set { storedHistory = newValue }
+    }
     /// Explicit mapping models by step; any other step is inferred where it can be.
-    public var mappings: [MappingDirectory.StepKey: [MappingModel]]
+    ///
+    /// For an upgrader made from a bundle, reading this reads the mapping models the first
+    /// time (see ``preload()``). If one can't be read, this is empty, and
+    /// ``upgradeIfNeeded(storeAt:)-sync`` throws the reading error.
+    public var mappings: [MappingDirectory.StepKey: [MappingModel]] {
+        get {
+            if let storedMappings { return storedMappings }
+            return (try? bundle?.loadMappings()) ?? [:]
+        }
+        set { storedMappings = newValue }
+    }
     /// The entity migration policies that mapping models name.
     public var policies: PolicyRegistry
     /// Custom work around particular steps (Core Data's staged migration).
     public var stages: [MappingDirectory.StepKey: MigrationStage]
     public var options: UpgradeOptions
+
+    /// The history given in code or set, else nil: the bundle's, read when needed.
+    private var storedHistory: VersionHistory?
+    /// The mappings given in code or set, else nil: the bundle's, read when needed.
+    private var storedMappings: [MappingDirectory.StepKey: [MappingModel]]?
+    /// The bundle the upgrader was made from, read as far as each call needs.
+    private let bundle: LazyModelBundle?
 
     /// An upgrader for a history given in code.
     public init(
@@ -46,15 +75,21 @@ public struct Upgrader: Sendable {
         policies: PolicyRegistry = PolicyRegistry(), stages: [MappingDirectory.StepKey: MigrationStage] = [:],
         options: UpgradeOptions = UpgradeOptions()
     ) {
-        self.history = history
-        self.mappings = mappings
+        self.storedHistory = history
+        self.storedMappings = mappings
         self.policies = policies
         self.stages = stages
         self.options = options
+        self.bundle = nil
     }
 
     /// An upgrader for an `.xcdatamodeld` bundle and its mapping models: the `.xcmappingmodel`
     /// folders beside the bundle, and the mapping folder (see ``MappingDirectory``).
+    ///
+    /// Only the target version is read here, which is all an up-to-date check needs. The other
+    /// versions and the mapping models are read once, when an upgrade will run (or on
+    /// ``preload()``), so an error in one of them is thrown by the first
+    /// ``upgradeIfNeeded(storeAt:)-sync`` or ``needsUpgrade(storeAt:)`` that finds work to do.
     ///
     /// - parameters:
     ///   - bundleAt: The model bundle. Its current version is the target unless
@@ -62,15 +97,34 @@ public struct Upgrader: Sendable {
     ///   - mappingsAt: The folder of mapping files (JSON files, `.xcmappingmodel` folders or
     ///     both); defaults to `<Name>.mappings` beside the bundle, and may be missing when every
     ///     step can be inferred.
+    /// - throws: ``XcodeModelError`` or ``ModelValidationError`` for a missing bundle, an
+    ///   unknown current version or an unreadable target version; ``VersionHistoryError`` when
+    ///   the current version is the newest (no `.xccurrentversion`) and the versions can't be
+    ///   ordered.
     public init(
         bundleAt bundleURL: URL, mappingsAt mappingsURL: URL? = nil, policies: PolicyRegistry = PolicyRegistry(),
         stages: [MappingDirectory.StepKey: MigrationStage] = [:], options: UpgradeOptions = UpgradeOptions()
     ) throws {
-        let bundle = try ModelBundle(contentsOf: bundleURL)
-        let mappings = try MappingDirectory(bundleAt: bundleURL, mappingsAt: mappingsURL, history: bundle.history).steps
+        let bundle = try LazyModelBundle(bundleAt: bundleURL, mappingsAt: mappingsURL, target: options.targetVersion)
         var options = options
-        if options.targetVersion == nil { options.targetVersion = bundle.current.name }
-        self.init(history: bundle.history, mappings: mappings, policies: policies, stages: stages, options: options)
+        if options.targetVersion == nil { options.targetVersion = bundle.currentName }
+        self.storedHistory = nil
+        self.storedMappings = nil
+        self.policies = policies
+        self.stages = stages
+        self.options = options
+        self.bundle = bundle
+    }
+
+    /// Reads every version and mapping model of the bundle now, rather than when the first
+    /// upgrade needs them, and throws what can't be read: ``XcodeModelError``,
+    /// ``ModelValidationError`` or ``MappingError``. For tools and tests that want a broken
+    /// bundle reported even when no store needs upgrading. Does nothing for an upgrader
+    /// whose history and mappings were given in code.
+    public func preload() throws {
+        guard let bundle else { return }
+        if storedHistory == nil { _ = try bundle.loadHistory() }
+        if storedMappings == nil { _ = try bundle.loadMappings() }
     }
 
     /// The planner this upgrader uses. Steps with a registered stage are never merged with
@@ -81,7 +135,10 @@ public struct Upgrader: Sendable {
 
     /// The version upgrades go to.
     public var targetVersion: String? {
-        options.targetVersion ?? history.latest?.name
+        if let target = options.targetVersion { return target }
+        // The newest version's name is in the bundle's listing: no need to parse the history.
+        if storedHistory == nil, let bundle { return bundle.newestName }
+        return history.latest?.name
     }
 
     /// Upgrades the store at `url` to ``targetVersion`` if it isn't there already.
@@ -108,10 +165,12 @@ public struct Upgrader: Sendable {
     /// `true` means the call will take the careful path (the lock, a copy that includes the
     /// `-wal`, or recovery of an interrupted upgrade). That path may still find nothing to do:
     /// a store matched by its tables rather than its hashes, or one whose `-wal` holds a newer
-    /// migration than its main file.
+    /// migration than its main file. Before it answers `true`, an upgrader made from a bundle
+    /// reads the bundle's other versions and mapping models, which the upgrade will need.
     /// - throws: The errors ``upgradeIfNeeded(storeAt:)-sync`` throws before it takes the lock:
     ///   ``StoreError`` for a missing or unreadable store, ``PlanningError`` for an unknown
-    ///   target version, ``RegistryError`` for an empty history.
+    ///   target version, ``RegistryError`` for an empty history, and when the store needs an
+    ///   upgrade, the errors of a bundle version or mapping model that can't be read.
     public func needsUpgrade(storeAt url: URL) throws -> Bool {
         let files = StoreFiles(store: url)
         do {
@@ -122,19 +181,39 @@ public struct Upgrader: Sendable {
     }
 
     /// The target, and whether the store is already there. A store that isn't is refused here
-    /// if it is missing or unreadable, before a lock file is created beside it.
+    /// if it is missing or unreadable, before a lock file is created beside it; before that, a
+    /// bundle's other versions and mapping models are read, and refused if they can't be (as
+    /// making the upgrader did when it read every version up front).
     private func startingCheck(_ files: StoreFiles) throws -> (target: String, upToDate: Bool) {
         guard let target = targetVersion else {
             throw RegistryError(path: files.store.path, kind: .emptyHistory)
         }
-        if try UpgradeRun.isUpToDate(files, target: target, history: history, fileSystem: options.fileSystem) {
+        if try isUpToDate(files, target: target) {
             return (target, true)
         }
+        try preload()
         if !options.fileSystem.exists(files.workDirectory) {
             // With a work directory, a crash may have left the store mid-swap: recovery must run.
             try StoreFileCheck.check(files.store)
         }
         return (target, false)
+    }
+
+    /// ``UpgradeRun/isUpToDate(_:target:history:fileSystem:)`` without reading the whole
+    /// history when the upgrader was made from a bundle.
+    ///
+    /// Still the same test: it only ever looks up the target in the history and compares that
+    /// version's entity hashes with the store's. A history of the target alone answers alike,
+    /// and an unknown target gets the same ``PlanningError``, listing the bundle's names in
+    /// the same order the full history would.
+    private func isUpToDate(_ files: StoreFiles, target: String) throws -> Bool {
+        let known: VersionHistory
+        if storedHistory == nil, let bundle {
+            known = VersionHistory([try bundle.version(named: target)])
+        } else {
+            known = history
+        }
+        return try UpgradeRun.isUpToDate(files, target: target, history: known, fileSystem: options.fileSystem)
     }
 
     private func upgrade(_ files: StoreFiles) throws -> UpgradeReport {

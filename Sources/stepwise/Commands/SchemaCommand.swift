@@ -13,10 +13,12 @@ struct SchemaCommand: ParsableCommand {
     @OptionGroup var model: ModelOptions
 
     func run() throws {
-        let bundle = try model.loadBundle()
-        let version = try model.selectedVersion(in: bundle)
+        // One version is printed, so one model file is read: the listing orders the versions
+        // and names the current one without parsing the others.
+        let listing = try ModelBundleListing(contentsOf: model.bundle.url)
+        let version = try listing.readVersion(named: model.version ?? listing.currentName)
         let layout = try StoreLayout(model: version)
-        print("-- Model version '\(version.name)' from \(bundle.url.lastPathComponent)")
+        print("-- Model version '\(version.name)' from \(listing.url.lastPathComponent)")
         for statement in layout.createStatements {
             print(statement + ";")
         }

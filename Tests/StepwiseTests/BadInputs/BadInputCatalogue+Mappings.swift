@@ -7,9 +7,10 @@ import Testing
 
 @testable import Stepwise
 
-/// Mapping files that are wrong. What a file says is checked when the upgrader is made
-/// (`Upgrader(bundleAt:)` reads the mapping folder); what only a run can find (a policy, a
-/// function, a row) fails its step, naming the step, the entity mapping and the source row.
+/// Mapping files that are wrong. What a file says is checked when an upgrade will run (the
+/// first `upgradeIfNeeded` or `needsUpgrade` that finds work reads the mapping folder, before
+/// the lock); what only a run can find (a policy, a function, a row) fails its step, naming
+/// the step, the entity mapping and the source row.
 extension BadInputCatalogue {
     /// The sample mapping file most cases break: Recipes → Recipes 2.
     static let recipes1to2 = "Recipes to Recipes 2.json"
@@ -17,7 +18,7 @@ extension BadInputCatalogue {
     /// A case that edits the Recipes 1 → 2 mapping file, then calls `act`.
     static func brokenMapping(
         _ name: String, replacing text: String, with replacement: String,
-        act: @escaping @Sendable (BadInputWorkspace) throws -> (any Sendable)? = { try $0.upgrader() },
+        act: @escaping @Sendable (BadInputWorkspace) throws -> (any Sendable)? = { try $0.upgradeStore() },
         expect expected: BadInputExpectation, leaves: Leftovers = .nothing,
         sourceLocation: SourceLocation = #_sourceLocation
     ) -> BadInputCase {
@@ -142,7 +143,7 @@ extension BadInputCatalogue {
                 try workspace.writeRecipesStore()
                 try Data("source: Recipes\ndestination: Recipes 2\n".utf8).write(to: workspace.mappingFile(recipes1to2))
             },
-            act: { try $0.upgrader() },
+            act: { try $0.upgradeStore() },
             expect: .invalidMappingFile(at: "Recipes.mappings/\(recipes1to2)", reasonContains: "not valid JSON")
         ),
         brokenMapping(

@@ -25,13 +25,15 @@ extension BadInputCatalogue {
         BadInputCase(
             .model, "an unknown attribute type",
             arrange: { workspace in
-                try workspace.writeSamples()
+                try workspace.writeRecipesStore()
                 try workspace.edit(
                     workspace.contents(of: "Recipes 2"),
                     replacing: #"name="directions" optional="YES" attributeType="String""#,
                     with: #"name="directions" optional="YES" attributeType="Text""#)
             },
-            act: { try $0.upgrader() },
+            // An old version is read when an upgrade will run, not when the upgrader is made:
+            // the store at Recipes needs one, and is refused before the lock is taken.
+            act: { try $0.upgradeStore() },
             expect: .error { workspace in
                 XcodeModelError(
                     path: workspace.contents(of: "Recipes 2").path,
@@ -137,7 +139,9 @@ extension BadInputCatalogue {
                     [ObjectModel("Foo 2", entities: []), ObjectModel("Bar 3", entities: [])], current: "Bar 3",
                     to: workspace.path("Mixed.xcdatamodeld"))
             },
-            act: { try $0.upgrader(bundle: $0.path("Mixed.xcdatamodeld")) },
+            // `.xccurrentversion` names the target, so making the upgrader needs no order: the
+            // versions are ordered when an upgrade will run (no store here: it needs one).
+            act: { try $0.upgrader(bundle: $0.path("Mixed.xcdatamodeld")).upgradeIfNeeded(storeAt: $0.store) },
             expect: .error { _ in
                 VersionHistoryError.ambiguousOrder(
                     ["Bar 3", "Foo 2"], reason: "the names don't share a common stem ('Bar', 'Foo')")

@@ -1,0 +1,194 @@
+import Foundation
+
+/// The versions of a `.xcdatamodeld` bundle (or a single `.xcdatamodel`) by name, in history
+/// order, with the current version's name, read without parsing any model file.
+///
+/// Reading a listing costs a folder listing, `.xccurrentversion` and `<Name>.history`: use it
+/// where one version is enough (`stepwise schema`), and ``ModelBundle`` where every version is
+/// needed. Where even the listing is too much (an app's up-to-date check at launch, whose cost
+/// must not grow with the history), ``declaredCurrentName(inBundleAt:)`` and
+/// ``readVersion(named:inBundleAt:)`` read one version without it.
+///
+/// ```swift
+/// let listing = try ModelBundleListing(contentsOf: URL(filePath: "Versions/Recipes.xcdatamodeld"))
+/// print(listing.names)                                       // ["Recipes", "Recipes 2", "Recipes 3"]
+/// let current = try listing.readVersion(named: listing.currentName)   // parses one file
+/// ```
+///
+/// The checks that need no model file are made here, with the errors ``ModelBundle`` throws:
+/// a missing or empty bundle, an order that can't be told, a history file that doesn't match
+/// the bundle, and a current version the bundle doesn't have.
+public struct ModelBundleListing: Sendable, Hashable {
+    /// The bundle or model folder, standardized.
+    public var url: URL
+    /// The version names, oldest first.
+    public var names: [String]
+    /// The version Xcode marks as current (`.xccurrentversion`), else the newest.
+    public var currentName: String
+
+    /// Lists the bundle or single `.xcdatamodel` at `url`.
+    public init(contentsOf url: URL) throws {
+        let standardized = try Self.checkedModelURL(url)
+        self.url = standardized
+        if standardized.pathExtension == "xcdatamodel" {
+            let name = standardized.deletingPathExtension().lastPathComponent
+            self.names = [name]
+            self.currentName = name
+            return
+        }
+        let names = try Self.versionFolderNames(in: standardized).map { Self.versionName($0, in: standardized) }
+        self.names = try Self.order(of: names, bundle: standardized)
+        self.currentName = try Self.currentName(in: standardized, names: names, order: self.names)
+    }
+
+    /// Whether `url` is a single `.xcdatamodel` rather than a bundle of versions.
+    public var isSingleVersion: Bool { url.pathExtension == "xcdatamodel" }
+
+    /// The `.xcdatamodel` folder of the version `name` (which need not exist).
+    public func versionURL(named name: String) -> URL {
+        isSingleVersion ? url : url.appendingPathComponent(name + ".xcdatamodel")
+    }
+
+    /// Parses and validates one version, as ``ModelBundle/init(contentsOf:)`` does each.
+    ///
+    /// - throws: ``XcodeModelError`` with ``XcodeModelError/Kind/unknownVersion(_:available:)``
+    ///   when the bundle has no such version; the reader's and the validation's errors otherwise.
+    public func readVersion(named name: String) throws -> ObjectModel {
+        guard names.contains(name) else {
+            throw XcodeModelError(path: url.path, kind: .unknownVersion(name, available: names))
+        }
+        return try Self.readValidatedVersion(at: versionURL(named: name), singleVersion: isSingleVersion)
+    }
+
+    // MARK: - One version without a listing
+
+    /// `url` standardized, once it is known to be a `.xcdatamodeld` or `.xcdatamodel` folder.
+    /// - throws: ``XcodeModelError`` with ``XcodeModelError/Kind/notFound`` or
+    ///   ``XcodeModelError/Kind/notAModel``, as ``ModelBundle/init(contentsOf:)`` does.
+    public static func modelURL(_ url: URL) throws(XcodeModelError) -> URL {
+        try checkedModelURL(url)
+    }
+
+    /// The current version's name as the bundle's `.xccurrentversion` declares it, without
+    /// listing the bundle; nil for a single `.xcdatamodel`, a bundle without the file, or a
+    /// file that can't be read (a listing reports that).
+    /// - parameter bundle: A URL checked by ``modelURL(_:)``.
+    public static func declaredCurrentName(inBundleAt bundle: URL) -> String? {
+        guard bundle.pathExtension == "xcdatamodeld" else { return nil }
+        return try? currentVersionName(in: bundle)
+    }
+
+    /// Whether the bundle (or single `.xcdatamodel`) at `bundle` has a version folder named
+    /// `name`, found without listing the others: a listing would have it too, since it takes
+    /// every entry named `*.xcdatamodel`, and names the version after it.
+    /// - parameter bundle: A URL checked by ``modelURL(_:)``.
+    public static func hasVersionFolder(named name: String, inBundleAt bundle: URL) -> Bool {
+        if bundle.pathExtension == "xcdatamodel" {
+            return versionName(bundle.lastPathComponent, in: bundle.deletingLastPathComponent()) == name
+        }
+        guard !name.isEmpty, !name.contains(where: { $0 == "/" }) else { return false }
+        return FileManager.default.fileExists(atPath: bundle.appendingPathComponent(name + ".xcdatamodel").path)
+    }
+
+    /// Reads and validates the version `name` of the bundle (or single `.xcdatamodel`) at
+    /// `bundle` without listing the others, as ``readVersion(named:)`` does; nil when
+    /// ``hasVersionFolder(named:inBundleAt:)`` is false.
+    /// - parameter bundle: A URL checked by ``modelURL(_:)``.
+    public static func readVersion(named name: String, inBundleAt bundle: URL) throws -> ObjectModel? {
+        guard hasVersionFolder(named: name, inBundleAt: bundle) else { return nil }
+        let single = bundle.pathExtension == "xcdatamodel"
+        let versionURL = single ? bundle : bundle.appendingPathComponent(name + ".xcdatamodel")
+        return try readValidatedVersion(at: versionURL, singleVersion: single)
+    }
+
+    // MARK: - Shared with ModelBundle, so both read a bundle by the same rules.
+
+    /// `url` standardized, once it is known to be a model folder.
+    static func checkedModelURL(_ url: URL) throws(XcodeModelError) -> URL {
+        let standardized = url.standardizedFileURL
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: standardized.path, isDirectory: &isDirectory) else {
+            throw XcodeModelError(path: standardized.path, kind: .notFound)
+        }
+        guard isDirectory.boolValue,
+            ["xcdatamodel", "xcdatamodeld"].contains(standardized.pathExtension)
+        else {
+            throw XcodeModelError(path: standardized.path, kind: .notAModel)
+        }
+        return standardized
+    }
+
+    /// The `.xcdatamodel` folders of a bundle, in the order the file system lists them.
+    static func versionFolderNames(in bundle: URL) throws -> [String] {
+        let children = try FileManager.default.contentsOfDirectory(atPath: bundle.path)
+            .filter { $0.hasSuffix(".xcdatamodel") }
+        guard !children.isEmpty else {
+            throw XcodeModelError(path: bundle.path, kind: .emptyBundle)
+        }
+        return children
+    }
+
+    /// A version's name: its folder's name without the extension, as the reader names it.
+    /// String work rather than `URL`'s, which costs microseconds per call on Linux: a bundle
+    /// of a hundred versions is listed at every launch.
+    static func versionName(_ folderName: String, in bundle: URL) -> String {
+        let suffix = ".xcdatamodel"
+        // A folder named just ".xcdatamodel" has no extension to `URL`: leave it to `URL`.
+        guard folderName.hasSuffix(suffix), folderName.utf8.count > suffix.utf8.count else {
+            return bundle.appendingPathComponent(folderName).deletingPathExtension().lastPathComponent
+        }
+        return String(folderName.dropLast(suffix.count))
+    }
+
+    /// Reads one version and validates it. A single `.xcdatamodel`'s problems name its folder,
+    /// a bundle version's name its `contents` file, as they always have.
+    static func readValidatedVersion(at versionURL: URL, singleVersion: Bool) throws -> ObjectModel {
+        let model = try XcodeModelReader.readVersion(at: versionURL)
+        try model.validate(file: singleVersion ? versionURL.path : versionURL.appendingPathComponent("contents").path)
+        return model
+    }
+
+    /// The history order of `names`: `<Name>.history` beside the bundle, else natural order.
+    static func order(of names: [String], bundle: URL) throws -> [String] {
+        let file = ModelBundle.historyFileURL(for: bundle)
+        guard let text = try? String(contentsOf: file, encoding: .utf8) else {
+            return try VersionHistory.naturalOrder(names)
+        }
+        var listed: [String] = []
+        for line in text.split(whereSeparator: \.isNewline) {
+            let withoutComment = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+            var name = String(withoutComment).trimmingCharacters(in: .whitespaces)
+            if name.hasSuffix(".xcdatamodel") { name = String(name.dropLast(".xcdatamodel".count)) }
+            if !name.isEmpty { listed.append(name) }
+        }
+        let known = Set(names)
+        let listedSet = Set(listed)
+        let unknown = listed.filter { !known.contains($0) }
+        let missing = names.filter { !listedSet.contains($0) }.sorted()
+        guard unknown.isEmpty, missing.isEmpty, listedSet.count == listed.count else {
+            throw VersionHistoryError.historyFileMismatch(file: file.path, unknown: unknown, missing: missing)
+        }
+        return listed
+    }
+
+    /// The current version's name: `.xccurrentversion`'s when the file exists, else the newest.
+    static func currentName(in bundle: URL, names: [String], order: [String]) throws -> String {
+        let currentName = try currentVersionName(in: bundle) ?? order.last
+        guard let currentName, names.contains(currentName) else {
+            throw XcodeModelError(path: bundle.path, kind: .unknownCurrentVersion(currentName ?? ""))
+        }
+        return currentName
+    }
+
+    private static func currentVersionName(in bundle: URL) throws -> String? {
+        let file = bundle.appendingPathComponent(".xccurrentversion")
+        guard let data = try? Data(contentsOf: file) else { return nil }
+        guard
+            let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any],
+            let name = plist["_XCCurrentVersionName"] as? String
+        else {
+            throw XcodeModelError(path: file.path, kind: .malformed("no _XCCurrentVersionName string"))
+        }
+        return name.hasSuffix(".xcdatamodel") ? String(name.dropLast(".xcdatamodel".count)) : name
+    }
+}
