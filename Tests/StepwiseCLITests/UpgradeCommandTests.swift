@@ -29,6 +29,13 @@ struct UpgradeCommandTests {
         #expect(steps.allSatisfy { ($0["rows"] as? Int ?? 0) > 0 && $0["seconds"] is Double })
         // Progress went to standard error, as plain lines: standard error is not a terminal here.
         #expect(result.standardError.contains("Step 1/3: Recipes → Recipes 2 (explicit mapping)"))
+        // The line names the JSON's two counts when a policy made objects of its own (Cuisines).
+        let (rows1, objects1) = (steps[0]["rows"] as? Int ?? 0, steps[0]["objects"] as? Int ?? 0)
+        #expect(objects1 > rows1)
+        #expect(
+            result.standardError.contains(
+                "Step 1/3 done: Recipes → Recipes 2, \(objects1) objects (\(rows1) from source rows, \(objects1 - rows1) more made by policies or stages)"
+            ), "\(result.standardError)")
         #expect(result.standardError.contains("Step 3/3 done: Recipes 3 → Recipes 4"))
         #expect(result.standardError.contains("Verifying the upgraded store"))
         #expect(result.standardError.contains("Swapping the upgraded store in"))

@@ -65,7 +65,7 @@ struct MigrateStepCommand: ParsableCommand {
             return
         }
         print(
-            "Migrated \(source) (\(report.from)) → \(destination) (\(report.to)), \(report.kind) mapping, \(report.objects) objects in \(String(format: "%.2f", report.seconds)) s"
+            "Migrated \(source) (\(report.from)) → \(destination) (\(report.to)), \(report.kind) mapping, \(TextFormat.objects(report.objects, rows: report.rows)) in \(String(format: "%.2f", report.seconds)) s"
         )
         for mapping in report.entityMappings {
             let how = mapping.setBased ? "set-based SQL" : "row by row"

@@ -133,7 +133,7 @@ final class ProgressRenderer: @unchecked Sendable {
         case .stepFinished(let index, let count, let report):
             previousStepRows = report.objects
             permanent(
-                "Step \(index)/\(count) done: \(report.from) → \(report.to), \(TextFormat.grouped(report.objects)) objects in \(String(format: "%.2f", report.seconds)) s, \(report.howItRan)"
+                "Step \(index)/\(count) done: \(report.from) → \(report.to), \(TextFormat.objects(report.objects, rows: report.rows)) in \(String(format: "%.2f", report.seconds)) s, \(report.howItRan)"
             )
         case .verifying(let level):
             status(

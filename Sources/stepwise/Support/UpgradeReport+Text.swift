@@ -27,7 +27,7 @@ extension UpgradeReport {
             if step.resumed { notes.append("resumed from an earlier run") }
             let noteText = notes.isEmpty ? "" : "  " + notes.joined(separator: ", ")
             lines.append(
-                "  \(offset + 1). \(versions)  \(kind)  \(TextFormat.grouped(step.objects)) objects  \(String(format: "%.2f", step.seconds)) s\(noteText)"
+                "  \(offset + 1). \(versions)  \(kind)  \(TextFormat.objects(step.objects, rows: step.rows))  \(String(format: "%.2f", step.seconds)) s\(noteText)"
             )
             lines += step.drops.filter { $0.count != 0 }.map { "       dropped \($0)" }
         }
