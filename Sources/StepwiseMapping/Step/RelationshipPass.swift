@@ -15,6 +15,16 @@ import StepwiseStore
 extension MigrationManager {
     /// Runs pass 2 for one entity mapping; returns the number of links written.
     func createRelationships(for mapping: EntityMapping, policy: EntityMigrationPolicy?) throws -> Int {
+        // Policies may insert objects in pass 2: Z_MAX is exact again when the pass ends.
+        try flushPrimaryKeys()
+        let links = try createRelationshipsUnflushed(for: mapping, policy: policy)
+        try flushPrimaryKeys()
+        return links
+    }
+
+    private func createRelationshipsUnflushed(for mapping: EntityMapping, policy: EntityMigrationPolicy?) throws
+        -> Int
+    {
         guard mapping.sourceEntity != nil, let destinationName = mapping.destinationEntity,
             let destinationEntity = destinationLayout.entity(named: destinationName),
             mapping.kind != .remove, mapping.kind != .add
@@ -175,6 +185,7 @@ extension MigrationManager {
     /// Completes what Core Data keeps automatically: the second foreign key of each
     /// one-to-one, and the positions of ordered to-manys whose inverse alone was mapped.
     func completeInverses() throws {
+        try flushPrimaryKeys()
         for entity in destinationLayout.entities {
             for relationship in entity.relationships where relationship.declaringEntity == entity.name {
                 guard case .foreignKey(let column, _, let orderColumn) = relationship.storage,
