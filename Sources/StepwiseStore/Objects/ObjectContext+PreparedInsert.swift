@@ -54,7 +54,7 @@ extension ObjectContext {
             primaryKey.databaseValue, prepared.entityNumber.databaseValue, 1.databaseValue,
         ]
         arguments.append(contentsOf: values)
-        try prepared.statement.execute(arguments: StatementArguments(arguments))
+        try prepared.statement.execute(arguments: StatementArguments(values: arguments))
         return ObjectID(entity: prepared.entity, primaryKey: primaryKey)
     }
 }

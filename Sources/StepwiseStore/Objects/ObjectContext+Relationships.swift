@@ -113,7 +113,7 @@ extension ObjectContext {
             var assignments = foreignKeyAssignments(column, entityColumn)
             if let orderColumn, writesOrder { assignments.append("\(orderColumn.quoted) = ?") }
             return "UPDATE \(qualified(source.tableName)) SET \(assignments.joined(separator: ", ")) WHERE \"Z_PK\" = ?"
-        }.execute(arguments: StatementArguments(arguments))
+        }.execute(arguments: StatementArguments(values: arguments))
         guard db.changesCount == 1 else {
             throw StoreError(path: path, kind: .rowNotFound(entity: id.entity, primaryKey: id.primaryKey))
         }
@@ -147,7 +147,7 @@ extension ObjectContext {
                 let columns = [sourceColumn, destinationColumn] + (orderColumn.map { [$0] } ?? [])
                 return
                     "INSERT OR IGNORE INTO \(qualified(table)) (\(columns.map(\.quoted).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
-            }.execute(arguments: StatementArguments(arguments))
+            }.execute(arguments: StatementArguments(values: arguments))
         }
     }
 
@@ -160,7 +160,7 @@ extension ObjectContext {
         try statement(.init(operation: .setToOneWithoutInverse, entity: id.entity, properties: [relationship])) {
             let assignments = foreignKeyAssignments(column, entityColumn)
             return "UPDATE \(qualified(source.tableName)) SET \(assignments.joined(separator: ", ")) WHERE \"Z_PK\" = ?"
-        }.execute(arguments: StatementArguments(arguments))
+        }.execute(arguments: StatementArguments(values: arguments))
     }
 
     /// `column = ?` (the destination's `Z_PK`), the `Z_OPT` bump, and `entityColumn = ?` (its

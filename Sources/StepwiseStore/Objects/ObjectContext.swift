@@ -110,7 +110,7 @@ public struct ObjectContext {
         }
         try statement(.init(operation: .insert, entity: entity, properties: properties)) {
             "INSERT INTO \(qualified(entityLayout.tableName)) (\(columns.map(\.quoted).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
-        }.execute(arguments: StatementArguments(arguments))
+        }.execute(arguments: StatementArguments(values: arguments))
         for (name, destination) in relationships {
             if let destination {
                 try relate(id, name, to: destination)
@@ -140,7 +140,7 @@ public struct ObjectContext {
         arguments.append(id.primaryKey.databaseValue)
         try statement(.init(operation: .update, entity: id.entity, properties: properties)) {
             "UPDATE \(qualified(entityLayout.tableName)) SET \(assignments.joined(separator: ", ")) WHERE \"Z_PK\" = ?"
-        }.execute(arguments: StatementArguments(arguments))
+        }.execute(arguments: StatementArguments(values: arguments))
         guard db.changesCount == 1 else {
             throw StoreError(path: path, kind: .rowNotFound(entity: id.entity, primaryKey: id.primaryKey))
         }
@@ -161,7 +161,7 @@ public struct ObjectContext {
             entityLayout, predicate, includingSubentities: includingSubentities)
         let statement = try db.makeStatement(
             sql: "SELECT * FROM \(qualified(entityLayout.tableName)) WHERE \(condition) ORDER BY \"Z_PK\"")
-        let rows = try Row.fetchCursor(statement, arguments: StatementArguments(arguments))
+        let rows = try Row.fetchCursor(statement, arguments: StatementArguments(values: arguments))
         return ObjectCursor(rows: rows, layout: layout, reader: StoredRowReader(columnNames: statement.columnNames))
     }
 
@@ -181,7 +181,7 @@ public struct ObjectContext {
             entityLayout, predicate, includingSubentities: includingSubentities)
         return try Int.fetchOne(
             db.cachedStatement(sql: "SELECT COUNT(*) FROM \(qualified(entityLayout.tableName)) WHERE \(condition)"),
-            arguments: StatementArguments(arguments)) ?? 0
+            arguments: StatementArguments(values: arguments)) ?? 0
     }
 
     /// The object with this id.
