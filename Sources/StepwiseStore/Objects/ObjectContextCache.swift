@@ -58,6 +58,8 @@ final class PrimaryKeyAllocator {
     struct Reservation {
         var next: Int64
         var end: Int64
+        /// Whether keys were handed out since the last flush.
+        var used = true
     }
 
     var batchSize: Int64 = 1
@@ -68,6 +70,7 @@ final class PrimaryKeyAllocator {
         if var reservation = reservations[root], reservation.next <= reservation.end {
             let key = reservation.next
             reservation.next += 1
+            reservation.used = true
             reservations[root] = reservation
             return key
         }
@@ -86,10 +89,11 @@ final class PrimaryKeyAllocator {
     }
 
     /// Gives back every reserved key not used yet: `Z_MAX` becomes the last key handed out,
-    /// unless it moved past the reservation (then it keeps covering the last key).
+    /// unless it moved past the reservation (then it keeps covering the last key). A range
+    /// used up is written too: a rolled-back savepoint may have undone its reservation.
     func flush(in context: ObjectContext) throws {
         guard batchSize > 1 else { return }
-        for (root, reservation) in reservations where reservation.next <= reservation.end {
+        for (root, reservation) in reservations where reservation.used {
             let lastUsed = reservation.next - 1
             try context.statement(.init(operation: .releaseKeys, entity: "", properties: [])) {
                 """
@@ -97,7 +101,7 @@ final class PrimaryKeyAllocator {
                 WHERE "Z_ENT" = ?
                 """
             }.execute(arguments: [reservation.end, lastUsed, lastUsed, root])
-            reservations[root] = Reservation(next: lastUsed + 1, end: lastUsed)
+            reservations[root] = Reservation(next: lastUsed + 1, end: lastUsed, used: false)
         }
     }
 }
