@@ -70,6 +70,10 @@ final class RelationshipPlan {
     let entityName: String
     /// The relationship mappings with an expression and a destination relationship, in order.
     let relationships: [(Expression, Relationship)]
+    /// Per relationship mapping: the named entity mapping and the source relationship of an
+    /// expression `FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:",
+    /// "<name>", $source.<relationship>)`, which the manager computes without the evaluator.
+    let lookups: [(String, RelationshipLayout)?]
     /// Whether the source row must be read (an expression reads one of its attributes); when
     /// not, the source's id is enough.
     let readsSourceRow: Bool
@@ -88,6 +92,19 @@ final class RelationshipPlan {
         self.mapping = mapping
         self.entityName = entityName
         self.relationships = relationships
+        let sourceEntity = mapping.sourceEntity.flatMap { manager.sourceLayout.entity(named: $0) }
+        lookups = relationships.map { expression, _ in
+            guard
+                case .function(
+                    .keyPath(.manager, let target), "destinationInstancesForEntityMappingNamed:sourceInstances:",
+                    let arguments) = expression, target.isEmpty, arguments.count == 2,
+                case .constant(.string(let name)) = arguments[0],
+                case .keyPath(let root, let path) = arguments[1], root == .source || root == .evaluatedObject,
+                path.count == 1, sourceEntity?.attribute(named: path[0]) == nil,
+                let relationship = sourceEntity?.relationship(named: path[0])
+            else { return nil }
+            return (name, relationship)
+        }
         // Without a known source entity, read the row as before.
         if let sourceEntity = mapping.sourceEntity.flatMap({ manager.sourceLayout.entity(named: $0) }) {
             readsSourceRow = relationships.contains { $0.0.readsSourceRow(of: sourceEntity) }

@@ -192,11 +192,24 @@ extension MigrationManager {
         } else {
             sourceObject = try sourceIDs.first.map { try source.object($0) }
         }
-        for (expression, relationship) in plan.relationships {
+        for (index, (expression, relationship)) in plan.relationships.enumerated() {
             do {
-                let value = try evaluate(
-                    expression, source: sourceObject, destination: destinationID, in: mapping, policy: policy)
-                var targets = value.objectIDs
+                var targets: [ObjectID]
+                if let (name, sourceRelationship) = plan.lookups[index], let sourceObject,
+                    currentMappingModel?.isInferred != true
+                {
+                    // FUNCTION($manager, "destinationInstancesForEntityMappingNamed:…", name,
+                    // $source.<relationship>) without the evaluator: what it computes, whose
+                    // objectIDs are the targets (the first only, for a to-one argument).
+                    let found = try destinationInstances(
+                        forEntityMappingNamed: name,
+                        sourceInstances: try source.related(sourceObject.id, sourceRelationship.name))
+                    targets = sourceRelationship.isToMany ? found : Array(found.prefix(1))
+                } else {
+                    let value = try evaluate(
+                        expression, source: sourceObject, destination: destinationID, in: mapping, policy: policy)
+                    targets = value.objectIDs
+                }
                 if case .keyPath(.source, _) = expression {
                     targets = try destinationInstances(madeFrom: targets, kindOf: relationship.destination)
                 }
