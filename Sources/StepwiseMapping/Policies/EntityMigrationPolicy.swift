@@ -55,6 +55,19 @@ open class EntityMigrationPolicy {
         try manager.applyRelationshipMappings(toDestination: destination, in: mapping, policy: self)
     }
 
+    /// Whether pass 2 may write this mapping's relationship mappings as set-based SQL, as it
+    /// does for a mapping without a policy, instead of calling
+    /// ``createRelationships(forDestination:in:manager:)`` once per destination instance.
+    ///
+    /// `false` by default, so that an override of that hook always runs for every instance.
+    /// Return `true` from a policy that does not override it (one that only answers
+    /// ``function(named:arguments:manager:)`` or customizes pass 1): its relationships are
+    /// then linked by one statement per relationship mapping. What the SQL can't express (a
+    /// `FUNCTION` of the policy) still runs row by row, through the default hook. The links
+    /// are those the default hook writes; only `Z_OPT`, which set-based SQL leaves alone,
+    /// differs.
+    open var createsRelationshipsByDefault: Bool { false }
+
     /// Called when every destination instance of the mapping has been through pass 2.
     open func endRelationshipCreation(for mapping: EntityMapping, manager: MigrationManager) throws {}
 

@@ -20,6 +20,17 @@ extension MigrationManager {
     func createInstances(for mapping: EntityMapping, policy: EntityMigrationPolicy?) throws -> (
         rows: Int, setBased: Bool
     ) {
+        // The set-based form reads Z_MAX in SQL, and pass 1 reserves keys in ranges
+        // (``flushPrimaryKeys()``): Z_MAX is exact before the pass and again after it.
+        try flushPrimaryKeys()
+        let result = try createInstancesUnflushed(for: mapping, policy: policy)
+        try flushPrimaryKeys()
+        return result
+    }
+
+    private func createInstancesUnflushed(for mapping: EntityMapping, policy: EntityMigrationPolicy?) throws -> (
+        rows: Int, setBased: Bool
+    ) {
         guard let sourceName = mapping.sourceEntity, mapping.kind != .remove, mapping.kind != .add else {
             return (0, true)
         }

@@ -15,6 +15,82 @@ extension MigrationManager {
     public func createDestinationInstance(
         forSource source: StoredObject, in mapping: EntityMapping, policy: EntityMigrationPolicy? = nil
     ) throws -> ObjectID {
+        guard let plan = try instancePlan(for: mapping) else {
+            return try createDestinationInstanceUnplanned(forSource: source, in: mapping, policy: policy)
+        }
+        var values: [DatabaseValue] = []
+        values.reserveCapacity(plan.slots.count)
+        // Expressions compiled for the mapping's source entity read the row's columns
+        // directly; a row of another entity (a policy's own call) takes the general path.
+        let compiled = source.id.entity == plan.sourceEntity
+        for slot in plan.slots {
+            var value = DatabaseValue.null
+            if let expression = slot.expression {
+                do {
+                    let evaluated = try evaluate(
+                        expression, compiled: compiled, source: source, in: mapping, policy: policy)
+                    if let widening = slot.widening {
+                        value = try widened(evaluated.databaseValue, by: widening)
+                    } else {
+                        value = try ValueConversion.value(evaluated, for: slot.attribute)
+                    }
+                } catch let error as MappingError {
+                    throw error.adding(
+                        entityMapping: mapping.name, entity: plan.entityName, property: slot.attribute.name,
+                        sourcePrimaryKey: source.id.primaryKey)
+                }
+            } else {
+                value = slot.defaultValue
+            }
+            if value.isNull, !slot.attribute.isOptional {
+                value = slot.defaultValue
+            }
+            values.append(value)
+        }
+        let created = try destination.insert(plan.insert, values: values)
+        try associate(source: source.id, destination: created, mapping: mapping)
+        return created
+    }
+
+    /// The plan of `mapping`'s instances, made on its first row; nil when it can't have one.
+    private func instancePlan(for mapping: EntityMapping) throws -> InstancePlan? {
+        if let plan = instancePlans[mapping.name], plan.serves(mapping) { return plan }
+        guard let plan = try InstancePlan(mapping: mapping, manager: self) else { return nil }
+        instancePlans[mapping.name] = plan
+        return plan
+    }
+
+    /// One compiled attribute expression for `source` (``CompiledExpression``).
+    private func evaluate(
+        _ expression: CompiledExpression, compiled: Bool, source: StoredObject, in mapping: EntityMapping,
+        policy: EntityMigrationPolicy?
+    ) throws -> MappingValue {
+        switch expression {
+        case .constant(let value):
+            return value
+        case .sourceAttribute(let name) where compiled:
+            return MappingValue(source[name])
+        case .policyFunction(let selector, let arguments):
+            // As the evaluator: the arguments first, in order, then the call.
+            var values: [MappingValue] = []
+            values.reserveCapacity(arguments.count)
+            for argument in arguments {
+                values.append(try evaluate(argument, compiled: compiled, source: source, in: mapping, policy: policy))
+            }
+            guard let policy else { throw MappingError(.unknownFunction(selector)) }
+            return try policy.function(named: selector, arguments: values, manager: self)
+        case .sourceAttribute(let name):
+            return try evaluate(
+                .keyPath(root: .source, path: [name]), source: source, destination: nil, in: mapping, policy: policy)
+        case .general(let expression):
+            return try evaluate(expression, source: source, destination: nil, in: mapping, policy: policy)
+        }
+    }
+
+    /// ``createDestinationInstance(forSource:in:policy:)`` without a plan: every lookup per row.
+    private func createDestinationInstanceUnplanned(
+        forSource source: StoredObject, in mapping: EntityMapping, policy: EntityMigrationPolicy?
+    ) throws -> ObjectID {
         guard let entityName = mapping.destinationEntity, let entity = destinationModel[entity: entityName] else {
             throw MappingError(
                 .unknownEntity(mapping.destinationEntity ?? "(none)", version: destinationModel.name),
@@ -77,6 +153,14 @@ extension MigrationManager {
         }
     }
 
+    /// The resolved relationship mappings of `mapping`, made on its first instance.
+    private func relationshipPlan(for mapping: EntityMapping) throws -> RelationshipPlan? {
+        if let plan = relationshipPlans[mapping.name], plan.serves(mapping) { return plan }
+        guard let plan = RelationshipPlan(mapping: mapping, manager: self) else { return nil }
+        relationshipPlans[mapping.name] = plan
+        return plan
+    }
+
     /// A source value converted by a type widening, in SQLite: the set-based path's expression.
     private func widened(_ value: DatabaseValue, by widening: TypeWidening) throws -> DatabaseValue {
         try DatabaseValue.fetchOne(
@@ -97,21 +181,35 @@ extension MigrationManager {
     public func applyRelationshipMappings(
         toDestination destinationID: ObjectID, in mapping: EntityMapping, policy: EntityMigrationPolicy? = nil
     ) throws {
-        guard let entityName = mapping.destinationEntity, let entity = destinationModel[entity: entityName] else {
-            return
-        }
+        guard let plan = try relationshipPlan(for: mapping) else { return }
+        let entityName = plan.entityName
         let sourceIDs = try sourceInstances(forEntityMappingNamed: mapping.name, destinationInstances: [destinationID])
-        let sourceObject = try sourceIDs.first.map { try source.object($0) }
-        for relationshipMapping in mapping.relationshipMappings {
-            guard let expression = relationshipMapping.valueExpression,
-                let relationship = destinationModel.allRelationships(of: entity).first(where: {
-                    $0.name == relationshipMapping.name
-                })
-            else { continue }
+        // Expressions that only follow relationships from $source need its id, not its row
+        // (RowContext reads the row's values only for a first component that is an attribute).
+        let sourceObject: StoredObject?
+        if let first = sourceIDs.first, !plan.readsSourceRow {
+            sourceObject = StoredObject(id: first, values: [:], version: 0)
+        } else {
+            sourceObject = try sourceIDs.first.map { try source.object($0) }
+        }
+        for (index, (expression, relationship)) in plan.relationships.enumerated() {
             do {
-                let value = try evaluate(
-                    expression, source: sourceObject, destination: destinationID, in: mapping, policy: policy)
-                var targets = value.objectIDs
+                var targets: [ObjectID]
+                if let (name, sourceRelationship) = plan.lookups[index], let sourceObject,
+                    currentMappingModel?.isInferred != true
+                {
+                    // FUNCTION($manager, "destinationInstancesForEntityMappingNamed:…", name,
+                    // $source.<relationship>) without the evaluator: what it computes, whose
+                    // objectIDs are the targets (the first only, for a to-one argument).
+                    let found = try destinationInstances(
+                        forEntityMappingNamed: name,
+                        sourceInstances: try source.related(sourceObject.id, sourceRelationship.name))
+                    targets = sourceRelationship.isToMany ? found : Array(found.prefix(1))
+                } else {
+                    let value = try evaluate(
+                        expression, source: sourceObject, destination: destinationID, in: mapping, policy: policy)
+                    targets = value.objectIDs
+                }
                 if case .keyPath(.source, _) = expression {
                     targets = try destinationInstances(madeFrom: targets, kindOf: relationship.destination)
                 }

@@ -43,6 +43,16 @@ public final class MigrationManager {
     /// One association table per entity mapping that has run or is running.
     var lookupTables: [LookupTable] = []
 
+    /// Per entity mapping name: what the row-by-row path works out once (``InstancePlan``).
+    var instancePlans: [String: InstancePlan] = [:]
+    /// Per entity mapping name: its relationship mappings resolved (``RelationshipPlan``).
+    var relationshipPlans: [String: RelationshipPlan] = [:]
+    /// The lookup tables' statements, prepared once per table.
+    var lookupStatements: [LookupStatementKey: Statement] = [:]
+
+    /// How many primary keys the destination reserves at a time (``flushPrimaryKeys()``).
+    static let primaryKeyBatch = 1024
+
     init(
         db: Database, sourceModel: ObjectModel, destinationModel: ObjectModel, sourceLayout: StoreLayout,
         destinationLayout: StoreLayout, policies: PolicyRegistry, logger: Logger,
@@ -54,7 +64,9 @@ public final class MigrationManager {
         self.sourceLayout = sourceLayout
         self.destinationLayout = destinationLayout
         self.source = ObjectContext(db, layout: sourceLayout, schemaName: MigrationStep.sourceSchema)
-        self.destination = ObjectContext(db, layout: destinationLayout)
+        // Keys are reserved in ranges; flushPrimaryKeys() gives the unused ones back before
+        // anything reads Z_MAX in SQL and after every pass and hook.
+        self.destination = ObjectContext(db, layout: destinationLayout, primaryKeyBatch: Self.primaryKeyBatch)
         self.policies = policies
         self.logger = logger
         self.progress = progress
@@ -66,10 +78,9 @@ public final class MigrationManager {
     public func associate(source: ObjectID, destination: ObjectID, mapping: EntityMapping) throws {
         let table = try lookupTable(for: mapping.name)
         let number = try destinationLayout.entityNumber(destination.entity)
-        try db.cachedStatement(
-            sql:
-                "INSERT OR REPLACE INTO \(table.qualifiedName) (source_pk, destination_pk, destination_entity) VALUES (?, ?, ?)"
-        ).execute(arguments: [source.primaryKey, destination.primaryKey, number])
+        try lookupStatement(.associate, table) {
+            "INSERT OR REPLACE INTO \(table.qualifiedName) (source_pk, destination_pk, destination_entity) VALUES (?, ?, ?)"
+        }.execute(arguments: [source.primaryKey, destination.primaryKey, number])
     }
 
     /// The destination instances the named entity mapping created from `sourceInstances`, in order.
@@ -80,16 +91,15 @@ public final class MigrationManager {
         let table = try lookupTable(for: name)
         var result: [ObjectID] = []
         for instance in sourceInstances {
-            let rows = try Row.fetchAll(
-                db.cachedStatement(
-                    sql:
-                        "SELECT destination_pk, destination_entity FROM \(table.qualifiedName) WHERE source_pk = ? ORDER BY destination_pk"
-                ),
+            let rows = try Row.fetchCursor(
+                lookupStatement(.destinations, table) {
+                    "SELECT destination_pk, destination_entity FROM \(table.qualifiedName) WHERE source_pk = ? ORDER BY destination_pk"
+                },
                 arguments: [instance.primaryKey])
-            for row in rows {
-                let number: Int = row["destination_entity"]
+            while let row = try rows.next() {
+                let number: Int = row[1]
                 guard let entity = destinationLayout.entity(number: number) else { continue }
-                result.append(ObjectID(entity: entity.name, primaryKey: row["destination_pk"]))
+                result.append(ObjectID(entity: entity.name, primaryKey: row[0]))
             }
         }
         return result
@@ -104,8 +114,9 @@ public final class MigrationManager {
         var result: [ObjectID] = []
         for instance in destinationInstances {
             let keys = try Int64.fetchAll(
-                db.cachedStatement(
-                    sql: "SELECT source_pk FROM \(table.qualifiedName) WHERE destination_pk = ? ORDER BY source_pk"),
+                lookupStatement(.sources, table) {
+                    "SELECT source_pk FROM \(table.qualifiedName) WHERE destination_pk = ? ORDER BY source_pk"
+                },
                 arguments: [instance.primaryKey])
             result += keys.map { ObjectID(entity: sourceEntity, primaryKey: $0) }
         }
@@ -122,6 +133,8 @@ public final class MigrationManager {
         let entity = mapping.destinationEntity ?? mapping.sourceEntity
         do {
             try hook()
+            // A hook may have inserted objects: Z_MAX must be exact again before SQL reads it.
+            try flushPrimaryKeys()
         } catch let error as MappingError {
             throw error.adding(mappingModel: modelName, entityMapping: mapping.name, entity: entity)
         } catch {
@@ -130,7 +143,27 @@ public final class MigrationManager {
         }
     }
 
+    // MARK: Primary keys
+
+    /// Gives back the destination's reserved and unused primary keys, so that every `Z_MAX`
+    /// is the last key used: before SQL that reads `Z_MAX` (the set-based passes) and after
+    /// every pass and hook, so that what follows sees it exact.
+    func flushPrimaryKeys() throws {
+        try destination.flushReservedPrimaryKeys()
+    }
+
     // MARK: Lookup tables
+
+    /// A statement on a lookup table, prepared once.
+    func lookupStatement(_ operation: LookupStatementKey.Operation, _ table: LookupTable, _ sql: () -> String) throws
+        -> Statement
+    {
+        let key = LookupStatementKey(operation: operation, table: table.index)
+        if let statement = lookupStatements[key] { return statement }
+        let statement = try db.makeStatement(sql: sql())
+        lookupStatements[key] = statement
+        return statement
+    }
 
     /// The association table of the entity mapping named `name`: the current mapping
     /// model's first, then earlier ones of the same step.
@@ -166,6 +199,16 @@ public final class MigrationManager {
         lookupTables.append(table)
         return table
     }
+}
+
+/// Names a prepared statement on one lookup table.
+struct LookupStatementKey: Hashable {
+    enum Operation: Hashable {
+        case associate, destinations, sources, destinationCount
+    }
+
+    var operation: Operation
+    var table: Int
 }
 
 /// The association table of one entity mapping.

@@ -11,10 +11,22 @@ import StepwiseStore
 /// lookup tables, and the destination's storage is written in one statement: an
 /// `UPDATE … FROM` for foreign keys, an `INSERT` for join tables. Ordered relationships keep
 /// their source order, written as positions 1024, 2048, … like Core Data's `Z_FOK_` values.
-/// Anything else (a policy, a `FUNCTION` of the policy) runs row by row.
+/// Anything else (a policy, unless it keeps the default hook and says so with
+/// ``EntityMigrationPolicy/createsRelationshipsByDefault``; a `FUNCTION` of the policy) runs
+/// row by row.
 extension MigrationManager {
     /// Runs pass 2 for one entity mapping; returns the number of links written.
     func createRelationships(for mapping: EntityMapping, policy: EntityMigrationPolicy?) throws -> Int {
+        // Policies may insert objects in pass 2: Z_MAX is exact again when the pass ends.
+        try flushPrimaryKeys()
+        let links = try createRelationshipsUnflushed(for: mapping, policy: policy)
+        try flushPrimaryKeys()
+        return links
+    }
+
+    private func createRelationshipsUnflushed(for mapping: EntityMapping, policy: EntityMigrationPolicy?) throws
+        -> Int
+    {
         guard mapping.sourceEntity != nil, let destinationName = mapping.destinationEntity,
             let destinationEntity = destinationLayout.entity(named: destinationName),
             mapping.kind != .remove, mapping.kind != .add
@@ -24,7 +36,9 @@ extension MigrationManager {
         progress?(.passStarted(pass: 2, entityMapping: mapping.name, total: total))
         var rowByRow: [PropertyMapping] = []
         var links = 0
-        if policy == nil {
+        // A policy that keeps the default pass-2 hook may have its links written in SQL too.
+        let setBasedAllowed = policy == nil || policy?.createsRelationshipsByDefault == true
+        if setBasedAllowed {
             for relationshipMapping in mapping.relationshipMappings where relationshipMapping.valueExpression != nil {
                 if let written = try linkSetBased(relationshipMapping, of: mapping, destinationEntity) {
                     links += written
@@ -40,7 +54,7 @@ extension MigrationManager {
         // Row by row: the policy's hook (or the default) for every destination instance.
         let activePolicy = policy ?? EntityMigrationPolicy()
         var remaining = mapping
-        if policy == nil { remaining.relationshipMappings = rowByRow }
+        if setBasedAllowed { remaining.relationshipMappings = rowByRow }
         let table = try lookupTable(for: mapping.name)
         var batch: [(Int64, ObjectID)] = []
         func flush() throws {
@@ -175,6 +189,7 @@ extension MigrationManager {
     /// Completes what Core Data keeps automatically: the second foreign key of each
     /// one-to-one, and the positions of ordered to-manys whose inverse alone was mapped.
     func completeInverses() throws {
+        try flushPrimaryKeys()
         for entity in destinationLayout.entities {
             for relationship in entity.relationships where relationship.declaringEntity == entity.name {
                 guard case .foreignKey(let column, _, let orderColumn) = relationship.storage,

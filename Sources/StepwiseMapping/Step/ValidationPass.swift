@@ -13,6 +13,8 @@ import StepwiseStore
 /// - uniqueness constraints hold (the tables enforce them while rows are inserted).
 extension MigrationManager {
     func validateDestination() throws {
+        // Hooks that ran since the last pass (didMigrate) may have inserted objects.
+        try flushPrimaryKeys()
         progress?(.validating)
         for entity in destinationLayout.entities where !entity.isAbstract {
             guard let modelEntity = destinationModel[entity: entity.name] else { continue }

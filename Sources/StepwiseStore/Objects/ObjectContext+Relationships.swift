@@ -12,26 +12,29 @@ extension ObjectContext {
         switch layoutInfo.storage {
         case .foreignKey(let column, _, _):
             keys = try Int64.fetchAll(
-                db.cachedStatement(
-                    sql:
-                        "SELECT \(column.quoted) FROM \(qualified(source.tableName)) WHERE \"Z_PK\" = ? AND \(column.quoted) IS NOT NULL"
-                ),
+                statement(.init(operation: .related, entity: id.entity, properties: [relationship])) {
+                    "SELECT \(column.quoted) FROM \(qualified(source.tableName)) WHERE \"Z_PK\" = ? AND \(column.quoted) IS NOT NULL"
+                },
                 arguments: [id.primaryKey])
         case .inverseForeignKey(let table, let column, let orderColumn):
-            let order = orderColumn.map { "\($0.quoted), " } ?? ""
             keys = try Int64.fetchAll(
-                db.cachedStatement(
-                    sql: "SELECT \"Z_PK\" FROM \(qualified(table)) WHERE \(column.quoted) = ? ORDER BY \(order)\"Z_PK\""
-                ),
+                statement(.init(operation: .related, entity: id.entity, properties: [relationship])) {
+                    let order = orderColumn.map { "\($0.quoted), " } ?? ""
+                    return
+                        "SELECT \"Z_PK\" FROM \(qualified(table)) WHERE \(column.quoted) = ? ORDER BY \(order)\"Z_PK\""
+                },
                 arguments: [id.primaryKey])
         case .joinTable(let table, let sourceColumn, let destinationColumn, let orderColumn):
-            let order = orderColumn.map { "\($0.quoted), " } ?? ""
             keys = try Int64.fetchAll(
-                db.cachedStatement(
-                    sql:
+                statement(.init(operation: .related, entity: id.entity, properties: [relationship])) {
+                    let order = orderColumn.map { "\($0.quoted), " } ?? ""
+                    return
                         "SELECT \(destinationColumn.quoted) FROM \(qualified(table)) WHERE \(sourceColumn.quoted) = ? ORDER BY \(order)\(destinationColumn.quoted)"
-                ),
+                },
                 arguments: [id.primaryKey])
+        }
+        guard destination.subentityNumbers.count > 1 else {
+            return keys.map { ObjectID(entity: destination.name, primaryKey: $0) }
         }
         return try keys.map { try concreteID(primaryKey: $0, kindOf: destination) }
     }
@@ -52,24 +55,22 @@ extension ObjectContext {
         let (source, info) = try relationshipLayout(id.entity, relationship)
         switch info.storage {
         case .foreignKey(let column, _, _):
-            try db.cachedStatement(
-                sql:
-                    "UPDATE \(qualified(source.tableName)) SET \(column.quoted) = NULL, \"Z_OPT\" = \"Z_OPT\" + 1 WHERE \"Z_PK\" = ? AND \(column.quoted) = ?"
-            ).execute(arguments: [id.primaryKey, destination.primaryKey])
+            try statement(.init(operation: .unrelate, entity: id.entity, properties: [relationship])) {
+                "UPDATE \(qualified(source.tableName)) SET \(column.quoted) = NULL, \"Z_OPT\" = \"Z_OPT\" + 1 WHERE \"Z_PK\" = ? AND \(column.quoted) = ?"
+            }.execute(arguments: [id.primaryKey, destination.primaryKey])
             if let inverse = info.inverse {
                 try clearInverseToOne(of: destination, inverse: inverse, pointingTo: id)
             }
         case .inverseForeignKey(let table, let column, let orderColumn):
-            let clearOrder = orderColumn.map { ", \($0.quoted) = NULL" } ?? ""
-            try db.cachedStatement(
-                sql:
+            try statement(.init(operation: .unrelate, entity: id.entity, properties: [relationship])) {
+                let clearOrder = orderColumn.map { ", \($0.quoted) = NULL" } ?? ""
+                return
                     "UPDATE \(qualified(table)) SET \(column.quoted) = NULL\(clearOrder), \"Z_OPT\" = \"Z_OPT\" + 1 WHERE \"Z_PK\" = ? AND \(column.quoted) = ?"
-            ).execute(arguments: [destination.primaryKey, id.primaryKey])
+            }.execute(arguments: [destination.primaryKey, id.primaryKey])
         case .joinTable(let table, let sourceColumn, let destinationColumn, _):
-            try db.cachedStatement(
-                sql:
-                    "DELETE FROM \(qualified(table)) WHERE \(sourceColumn.quoted) = ? AND \(destinationColumn.quoted) = ?"
-            ).execute(arguments: [id.primaryKey, destination.primaryKey])
+            try statement(.init(operation: .unrelate, entity: id.entity, properties: [relationship])) {
+                "DELETE FROM \(qualified(table)) WHERE \(sourceColumn.quoted) = ? AND \(destinationColumn.quoted) = ?"
+            }.execute(arguments: [id.primaryKey, destination.primaryKey])
         }
     }
 
@@ -84,15 +85,19 @@ extension ObjectContext {
                 path: path,
                 kind: .invalidValue(entity: id.entity, property: relationship, reason: "it is a to-many relationship"))
         }
-        let previous = try related(id, relationship).first
+        // The previous destination matters only to a one-to-one (its inverse is detached) and
+        // to an ordered inverse (an unchanged destination keeps its position). A plain
+        // to-one whose inverse is a to-many or absent skips reading it: the same writes follow.
+        let needsPrevious = orderColumn != nil || info.inverse.map { hasInverseForeignKey(info, inverse: $0) } == true
+        let previous = needsPrevious ? try related(id, relationship).first : nil
         // Detach from the previous destination's one-to-one inverse first.
         if let inverse = info.inverse, let previous, previous != destination {
             try clearInverseToOne(of: previous, inverse: inverse, pointingTo: id)
         }
-        var (assignments, arguments) = try foreignKeyAssignments(column, entityColumn, to: destination)
-        if let orderColumn, destination == nil || previous != destination {
+        var arguments = try foreignKeyArguments(entityColumn, to: destination)
+        let writesOrder = orderColumn != nil && (destination == nil || previous != destination)
+        if let orderColumn, writesOrder {
             // An ordered to-many inverse: append at the end, spaced like Core Data's positions.
-            assignments.append("\(orderColumn.quoted) = ?")
             if let destination {
                 arguments.append(
                     try nextPosition(of: orderColumn, in: source.tableName, where: column, is: destination.primaryKey)
@@ -102,14 +107,18 @@ extension ObjectContext {
             }
         }
         arguments.append(id.primaryKey.databaseValue)
-        try db.cachedStatement(
-            sql: "UPDATE \(qualified(source.tableName)) SET \(assignments.joined(separator: ", ")) WHERE \"Z_PK\" = ?"
-        ).execute(arguments: StatementArguments(arguments))
+        try statement(
+            .init(operation: .setToOne, entity: id.entity, properties: [relationship], variant: writesOrder ? 1 : 0)
+        ) {
+            var assignments = foreignKeyAssignments(column, entityColumn)
+            if let orderColumn, writesOrder { assignments.append("\(orderColumn.quoted) = ?") }
+            return "UPDATE \(qualified(source.tableName)) SET \(assignments.joined(separator: ", ")) WHERE \"Z_PK\" = ?"
+        }.execute(arguments: StatementArguments(values: arguments))
         guard db.changesCount == 1 else {
             throw StoreError(path: path, kind: .rowNotFound(entity: id.entity, primaryKey: id.primaryKey))
         }
         // A one-to-one keeps a foreign key on both sides (corpus README §5).
-        if let destination, let inverse = info.inverse,
+        if let destination, let inverse = info.inverse, hasInverseForeignKey(info, inverse: inverse),
             let inverseInfo = try? relationshipLayout(destination.entity, inverse).1, !inverseInfo.isToMany,
             inverseInfo.foreignKeyColumn != nil
         {
@@ -129,17 +138,16 @@ extension ObjectContext {
             guard let inverse = info.inverse else { return }
             try setToOne(destination, inverse, to: id)
         case .joinTable(let table, let sourceColumn, let destinationColumn, let orderColumn):
-            var columns = [sourceColumn, destinationColumn]
             var arguments: [DatabaseValue] = [id.primaryKey.databaseValue, destination.primaryKey.databaseValue]
             if let orderColumn {
-                columns.append(orderColumn)
                 arguments.append(
                     try nextPosition(of: orderColumn, in: table, where: sourceColumn, is: id.primaryKey).databaseValue)
             }
-            try db.cachedStatement(
-                sql:
+            try statement(.init(operation: .addToMany, entity: id.entity, properties: [info.name])) {
+                let columns = [sourceColumn, destinationColumn] + (orderColumn.map { [$0] } ?? [])
+                return
                     "INSERT OR IGNORE INTO \(qualified(table)) (\(columns.map(\.quoted).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
-            ).execute(arguments: StatementArguments(arguments))
+            }.execute(arguments: StatementArguments(values: arguments))
         }
     }
 
@@ -147,25 +155,37 @@ extension ObjectContext {
     private func setToOneWithoutInverse(_ id: ObjectID, _ relationship: String, to destination: ObjectID?) throws {
         let (source, info) = try relationshipLayout(id.entity, relationship)
         guard case .foreignKey(let column, let entityColumn, _) = info.storage else { return }
-        var (assignments, arguments) = try foreignKeyAssignments(column, entityColumn, to: destination)
+        var arguments = try foreignKeyArguments(entityColumn, to: destination)
         arguments.append(id.primaryKey.databaseValue)
-        try db.cachedStatement(
-            sql: "UPDATE \(qualified(source.tableName)) SET \(assignments.joined(separator: ", ")) WHERE \"Z_PK\" = ?"
-        ).execute(arguments: StatementArguments(arguments))
+        try statement(.init(operation: .setToOneWithoutInverse, entity: id.entity, properties: [relationship])) {
+            let assignments = foreignKeyAssignments(column, entityColumn)
+            return "UPDATE \(qualified(source.tableName)) SET \(assignments.joined(separator: ", ")) WHERE \"Z_PK\" = ?"
+        }.execute(arguments: StatementArguments(values: arguments))
     }
 
     /// `column = ?` (the destination's `Z_PK`), the `Z_OPT` bump, and `entityColumn = ?` (its
     /// `Z_ENT`) when the destination has subentities: the assignments of a to-one's update.
-    private func foreignKeyAssignments(_ column: String, _ entityColumn: String?, to destination: ObjectID?) throws
-        -> ([String], [DatabaseValue])
-    {
+    private func foreignKeyAssignments(_ column: String, _ entityColumn: String?) -> [String] {
         var assignments = ["\(column.quoted) = ?", "\"Z_OPT\" = \"Z_OPT\" + 1"]
+        if let entityColumn { assignments.append("\(entityColumn.quoted) = ?") }
+        return assignments
+    }
+
+    /// The arguments of ``foreignKeyAssignments(_:_:)``.
+    private func foreignKeyArguments(_ entityColumn: String?, to destination: ObjectID?) throws -> [DatabaseValue] {
         var arguments: [DatabaseValue] = [destination?.primaryKey.databaseValue ?? .null]
-        if let entityColumn {
-            assignments.append("\(entityColumn.quoted) = ?")
+        if entityColumn != nil {
             arguments.append(try destination.map { try entityLayout($0.entity).number.databaseValue } ?? .null)
         }
-        return (assignments, arguments)
+        return arguments
+    }
+
+    /// Whether `inverse`, the inverse of the to-one `info`, is itself a to-one with a foreign
+    /// key (a one-to-one): only then do both sides hold a key to keep consistent. The inverse
+    /// is declared on the destination entity, so its storage is the same for every subentity.
+    private func hasInverseForeignKey(_ info: RelationshipLayout, inverse: String) -> Bool {
+        guard let inverseInfo = try? relationshipLayout(info.destination, inverse).1 else { return true }
+        return inverseInfo.foreignKeyColumn != nil
     }
 
     /// The position after the last one of an ordered to-many's members (`orderColumn` of the
@@ -174,8 +194,9 @@ extension ObjectContext {
         throws -> Int64
     {
         let last = try Int64.fetchOne(
-            db.cachedStatement(
-                sql: "SELECT MAX(\(orderColumn.quoted)) FROM \(qualified(table)) WHERE \(groupColumn.quoted) = ?"),
+            statement(.init(operation: .nextPosition, entity: table, properties: [orderColumn, groupColumn])) {
+                "SELECT MAX(\(orderColumn.quoted)) FROM \(qualified(table)) WHERE \(groupColumn.quoted) = ?"
+            },
             arguments: [key])
         return (last ?? 0) + 1024
     }
@@ -184,17 +205,19 @@ extension ObjectContext {
         guard let (table, info) = try? relationshipLayout(object.entity, inverse),
             case .foreignKey(let column, _, _) = info.storage
         else { return }
-        try db.cachedStatement(
-            sql:
-                "UPDATE \(qualified(table.tableName)) SET \(column.quoted) = NULL, \"Z_OPT\" = \"Z_OPT\" + 1 WHERE \"Z_PK\" = ? AND \(column.quoted) = ?"
-        ).execute(arguments: [object.primaryKey, id.primaryKey])
+        try statement(.init(operation: .clearInverse, entity: object.entity, properties: [inverse])) {
+            "UPDATE \(qualified(table.tableName)) SET \(column.quoted) = NULL, \"Z_OPT\" = \"Z_OPT\" + 1 WHERE \"Z_PK\" = ? AND \(column.quoted) = ?"
+        }.execute(arguments: [object.primaryKey, id.primaryKey])
     }
 
     func relationshipLayout(_ entity: String, _ name: String) throws -> (EntityLayout, RelationshipLayout) {
+        let key = ObjectContextCache.RelationshipKey(entity: entity, relationship: name)
+        if let known = cache.relationships[key] { return known }
         let entityLayout = try self.entityLayout(entity)
         guard let relationship = entityLayout.relationship(named: name) else {
             throw StoreError(path: path, kind: .unknownProperty(entity: entity, property: name))
         }
+        cache.relationships[key] = (entityLayout, relationship)
         return (entityLayout, relationship)
     }
 
@@ -202,7 +225,9 @@ extension ObjectContext {
     func concreteID(primaryKey: Int64, kindOf entity: EntityLayout) throws -> ObjectID {
         guard entity.subentityNumbers.count > 1 else { return ObjectID(entity: entity.name, primaryKey: primaryKey) }
         let number = try Int.fetchOne(
-            db.cachedStatement(sql: "SELECT \"Z_ENT\" FROM \(qualified(entity.tableName)) WHERE \"Z_PK\" = ?"),
+            statement(.init(operation: .concreteID, entity: entity.name, properties: [])) {
+                "SELECT \"Z_ENT\" FROM \(qualified(entity.tableName)) WHERE \"Z_PK\" = ?"
+            },
             arguments: [primaryKey])
         let name = number.flatMap { layout.entity(number: $0)?.name } ?? entity.name
         return ObjectID(entity: name, primaryKey: primaryKey)

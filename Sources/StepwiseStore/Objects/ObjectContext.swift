@@ -22,9 +22,9 @@ import StepwiseModel
 ///
 /// Fetching never loads a whole table: ``cursor(_:where:includingSubentities:)`` streams rows.
 ///
-/// Per-object statements are prepared once and reused (GRDB's `cachedStatement`): their SQL
+/// Per-object statements are prepared once and kept (``ObjectContextCache``): their SQL
 /// depends only on the entity and the property names, never on values, which are bound. A
-/// migration policy calls them once per row, and preparing dominated the cost before.
+/// migration policy calls them once per row, and building their SQL text dominated the cost.
 public struct ObjectContext {
     /// The connection, inside the caller's transaction.
     public let db: Database
@@ -39,10 +39,35 @@ public struct ObjectContext {
     ///   - db: A connection, inside the caller's transaction.
     ///   - layout: The store's layout.
     ///   - schemaName: `main` (the default), or the name the store was attached under.
+    /// Prepared statements, resolved layouts and primary-key reservations, shared by copies.
+    let cache = ObjectContextCache()
+
     public init(_ db: Database, layout: StoreLayout, schemaName: String = "main") {
         self.db = db
         self.layout = layout
         self.schemaName = schemaName
+    }
+
+    /// A context that reserves primary keys `primaryKeyBatch` at a time (see
+    /// ``flushReservedPrimaryKeys()``): for a migration step's destination, which flushes
+    /// before anything reads `Z_MAX` in SQL.
+    package init(_ db: Database, layout: StoreLayout, schemaName: String = "main", primaryKeyBatch: Int) {
+        self.init(db, layout: layout, schemaName: schemaName)
+        cache.primaryKeys.batchSize = Int64(max(1, primaryKeyBatch))
+    }
+
+    /// Gives back the primary keys reserved and not used, so that each `Z_MAX` is the last key
+    /// used. Only a context made with a `primaryKeyBatch` reserves any.
+    package func flushReservedPrimaryKeys() throws {
+        try cache.primaryKeys.flush(in: self)
+    }
+
+    /// The statement `key` names, prepared from `sql()` the first time only.
+    func statement(_ key: ObjectContextCache.StatementKey, _ sql: () -> String) throws -> Statement {
+        if let statement = cache.statements[key] { return statement }
+        let statement = try db.makeStatement(sql: sql())
+        cache.statements[key] = statement
+        return statement
     }
 
     /// A table name qualified by the store's schema, both quoted: `"src"."ZCHEF"`.
@@ -71,9 +96,11 @@ public struct ObjectContext {
         var columns = ["Z_PK", "Z_ENT", "Z_OPT"]
         var arguments: [DatabaseValue] = [primaryKey.databaseValue, entityLayout.number.databaseValue, 1.databaseValue]
         var relationships: [(String, ObjectID?)] = []
+        var properties: [String] = []
         for (property, value) in values.sorted(by: { $0.key < $1.key }) {
             if let attribute = entityLayout.attribute(named: property) {
                 columns.append(attribute.column)
+                properties.append(property)
                 arguments.append(try storedValue(value, for: attribute, entity: entity))
             } else if entityLayout.relationship(named: property) != nil {
                 relationships.append((property, try objectID(value, entity: entity, property: property)))
@@ -81,9 +108,9 @@ public struct ObjectContext {
                 throw StoreError(path: path, kind: .unknownProperty(entity: entity, property: property))
             }
         }
-        let sql =
+        try statement(.init(operation: .insert, entity: entity, properties: properties)) {
             "INSERT INTO \(qualified(entityLayout.tableName)) (\(columns.map(\.quoted).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
-        try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(arguments))
+        }.execute(arguments: StatementArguments(values: arguments))
         for (name, destination) in relationships {
             if let destination {
                 try relate(id, name, to: destination)
@@ -98,9 +125,11 @@ public struct ObjectContext {
         var assignments = ["\"Z_OPT\" = \"Z_OPT\" + 1"]
         var arguments: [DatabaseValue] = []
         var relationships: [(String, ObjectID?)] = []
+        var properties: [String] = []
         for (property, value) in values.sorted(by: { $0.key < $1.key }) {
             if let attribute = entityLayout.attribute(named: property) {
                 assignments.append("\(attribute.column.quoted) = ?")
+                properties.append(property)
                 arguments.append(try storedValue(value, for: attribute, entity: id.entity))
             } else if entityLayout.relationship(named: property) != nil {
                 relationships.append((property, try objectID(value, entity: id.entity, property: property)))
@@ -109,10 +138,9 @@ public struct ObjectContext {
             }
         }
         arguments.append(id.primaryKey.databaseValue)
-        try db.cachedStatement(
-            sql:
-                "UPDATE \(qualified(entityLayout.tableName)) SET \(assignments.joined(separator: ", ")) WHERE \"Z_PK\" = ?"
-        ).execute(arguments: StatementArguments(arguments))
+        try statement(.init(operation: .update, entity: id.entity, properties: properties)) {
+            "UPDATE \(qualified(entityLayout.tableName)) SET \(assignments.joined(separator: ", ")) WHERE \"Z_PK\" = ?"
+        }.execute(arguments: StatementArguments(values: arguments))
         guard db.changesCount == 1 else {
             throw StoreError(path: path, kind: .rowNotFound(entity: id.entity, primaryKey: id.primaryKey))
         }
@@ -131,11 +159,10 @@ public struct ObjectContext {
         let entityLayout = try self.entityLayout(entity)
         let (condition, arguments) = try whereClause(
             entityLayout, predicate, includingSubentities: includingSubentities)
-        let rows = try Row.fetchCursor(
-            db,
-            sql: "SELECT * FROM \(qualified(entityLayout.tableName)) WHERE \(condition) ORDER BY \"Z_PK\"",
-            arguments: StatementArguments(arguments))
-        return ObjectCursor(rows: rows, layout: layout)
+        let statement = try db.makeStatement(
+            sql: "SELECT * FROM \(qualified(entityLayout.tableName)) WHERE \(condition) ORDER BY \"Z_PK\"")
+        let rows = try Row.fetchCursor(statement, arguments: StatementArguments(values: arguments))
+        return ObjectCursor(rows: rows, layout: layout, reader: StoredRowReader(columnNames: statement.columnNames))
     }
 
     /// All matching objects in an array: for small results. Use ``cursor(_:where:includingSubentities:)`` for tables.
@@ -154,21 +181,21 @@ public struct ObjectContext {
             entityLayout, predicate, includingSubentities: includingSubentities)
         return try Int.fetchOne(
             db.cachedStatement(sql: "SELECT COUNT(*) FROM \(qualified(entityLayout.tableName)) WHERE \(condition)"),
-            arguments: StatementArguments(arguments)) ?? 0
+            arguments: StatementArguments(values: arguments)) ?? 0
     }
 
     /// The object with this id.
     /// - throws: ``StoreError/Kind/rowNotFound(entity:primaryKey:)`` when there is none.
     public func object(_ id: ObjectID) throws -> StoredObject {
         let entityLayout = try self.entityLayout(id.entity)
-        let statement = try db.cachedStatement(
-            sql:
-                "SELECT * FROM \(qualified(entityLayout.tableName)) WHERE \"Z_PK\" = ? AND \"Z_ENT\" IN (\(entityLayout.subentityNumbers.map(String.init).joined(separator: ", ")))"
-        )
+        let statement = try statement(.init(operation: .object, entity: id.entity, properties: [])) {
+            "SELECT * FROM \(qualified(entityLayout.tableName)) WHERE \"Z_PK\" = ? AND \"Z_ENT\" IN (\(entityLayout.subentityNumbers.map(String.init).joined(separator: ", ")))"
+        }
         guard let row = try Row.fetchOne(statement, arguments: [id.primaryKey]) else {
             throw StoreError(path: path, kind: .rowNotFound(entity: id.entity, primaryKey: id.primaryKey))
         }
-        return try ObjectCursor.object(from: row, layout: layout)
+        let reader = try rowReader(for: statement, table: entityLayout.tableName)
+        return try ObjectCursor.object(from: row, layout: layout, reader: reader)
     }
 
     // MARK: Helpers
@@ -180,23 +207,21 @@ public struct ObjectContext {
         return entityLayout
     }
 
-    /// Allocates the next `Z_PK` of the entity's table from its root's `Z_PRIMARYKEY.Z_MAX`.
+    /// The column positions of `SELECT *` rows of `table`, found once.
+    func rowReader(for statement: Statement, table: String) throws -> StoredRowReader? {
+        if let reader = cache.rowReaders[table] { return reader }
+        let reader = StoredRowReader(columnNames: statement.columnNames)
+        cache.rowReaders[table] = reader
+        return reader
+    }
+
+    /// Allocates the next `Z_PK` of the entity's table from its root's `Z_PRIMARYKEY.Z_MAX`
+    /// (``PrimaryKeyAllocator``).
     func nextPrimaryKey(for entity: EntityLayout) throws -> Int64 {
         guard let root = layout.entity(named: entity.rootName) else {
             throw StoreError(path: path, kind: .unknownEntity(entity.rootName))
         }
-        try db.cachedStatement(
-            sql: "UPDATE \(qualified("Z_PRIMARYKEY")) SET \"Z_MAX\" = \"Z_MAX\" + 1 WHERE \"Z_ENT\" = ?"
-        ).execute(arguments: [root.number])
-        guard
-            let key = try Int64.fetchOne(
-                db.cachedStatement(sql: "SELECT \"Z_MAX\" FROM \(qualified("Z_PRIMARYKEY")) WHERE \"Z_ENT\" = ?"),
-                arguments: [root.number])
-        else {
-            throw StoreError(
-                path: path, kind: .schemaMismatch("Z_PRIMARYKEY has no row for \(root.name) (Z_ENT \(root.number))"))
-        }
-        return key
+        return try cache.primaryKeys.next(root: root.number, rootName: root.name, context: self)
     }
 
     func whereClause(_ entity: EntityLayout, _ predicate: ObjectPredicate?, includingSubentities: Bool) throws
