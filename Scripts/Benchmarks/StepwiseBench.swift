@@ -20,6 +20,7 @@ struct StepwiseBench: ParsableCommand {
             """,
         subcommands: [
             SeedCommand.self, StepCommand.self, MemoryStepCommand.self, SetBasedStepCommand.self, UpgradeCommand.self,
+            BenchCommand.self, BenchRunCommand.self,
             CrashTestCommand.self, CrashUpgradeCommand.self,
         ]
     )
