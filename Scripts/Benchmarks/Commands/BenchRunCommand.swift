@@ -35,9 +35,10 @@ struct BenchRunCommand: ParsableCommand {
         let initialBytes = sampler.start()
         let clock = ContinuousClock()
         let started = clock.now
+        let steps: [String]
         switch side {
-        case .stepwise: try child.runStepwise(store: storeURL)
-        case .baseline: try child.runBaseline(store: storeURL, seed: URL(fileURLWithPath: seed))
+        case .stepwise: steps = try child.runStepwise(store: storeURL)
+        case .baseline: steps = try child.runBaseline(store: storeURL, seed: URL(fileURLWithPath: seed))
         }
         let elapsed = started.duration(to: clock.now)
         let peakBytes = sampler.stop()
@@ -45,7 +46,7 @@ struct BenchRunCommand: ParsableCommand {
         let result = ChildRunResult(
             seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18,
             peakRSSKilobytes: peakKilobytes, storeBytes: initialBytes, peakExtraBytes: peakBytes - initialBytes,
-            facts: try child.facts.read(storeURL))
+            facts: try child.facts.read(storeURL), steps: steps)
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         print(String(decoding: try encoder.encode(result), as: UTF8.self))
@@ -61,6 +62,8 @@ struct ChildRunResult: Codable {
     /// The folder's peak size during the run, minus ``storeBytes``.
     var peakExtraBytes: Int64
     var facts: [String: Int]
+    /// The Stepwise steps that ran ("A → B (inferred, in place)"), empty for a baseline.
+    var steps: [String]
 
     var peakRSSMegabytes: Double? { peakRSSKilobytes.map { Double($0) / 1024 } }
 

@@ -12,16 +12,16 @@ import StepwiseStore
 struct ChainScenario: ChildScenario {
     var baselineCopiesSeed: Bool { false }
 
-    func runStepwise(store: URL) throws {
+    func runStepwise(store: URL) throws -> [String] {
         let chain = RecipesVariants.chain()
         let upgrader = Upgrader(history: VersionHistory([RecipesVariants.base] + chain))
-        try UpgradeCheck.expect(try upgrader.upgradeIfNeeded(storeAt: store), to: chain[chain.count - 1].name)
+        return try UpgradeCheck.expect(try upgrader.upgradeIfNeeded(storeAt: store), to: chain[chain.count - 1].name)
     }
 
-    func runBaseline(store: URL, seed: URL) throws {
+    func runBaseline(store: URL, seed: URL) throws -> [String] {
         let last = RecipesVariants.chain()[9]
         let upgrader = Upgrader(history: VersionHistory([RecipesVariants.base, last]))
-        try UpgradeCheck.expect(try upgrader.upgradeIfNeeded(storeAt: store), to: last.name)
+        return try UpgradeCheck.expect(try upgrader.upgradeIfNeeded(storeAt: store), to: last.name)
     }
 
     var facts: StoreFacts {

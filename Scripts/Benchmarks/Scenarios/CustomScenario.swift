@@ -14,12 +14,13 @@ import StepwiseTesting
 struct CustomScenario: ChildScenario {
     var baselineCopiesSeed: Bool { false }
 
-    func runStepwise(store: URL) throws {
-        try UpgradeCheck.expect(try Self.upgrader().upgradeIfNeeded(storeAt: store), to: RecipesHistory.v2.name)
+    func runStepwise(store: URL) throws -> [String] {
+        return try UpgradeCheck.expect(try Self.upgrader().upgradeIfNeeded(storeAt: store), to: RecipesHistory.v2.name)
     }
 
-    func runBaseline(store: URL, seed: URL) throws {
+    func runBaseline(store: URL, seed: URL) throws -> [String] {
         try CustomBaseline.run(store: store)
+        return []
     }
 
     static func upgrader() throws -> Upgrader {

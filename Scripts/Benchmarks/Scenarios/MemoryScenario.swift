@@ -54,11 +54,8 @@ enum DiskScenario {
         func ratio(_ scenario: ScenarioName, _ trials: PairedTrials?) throws -> Double? {
             if let trials { return trials.extraDiskRatio }
             let result = try runner.run(scenario, side: .stepwise, seed: seed, placeSeed: true)
-            if scenario == .custom {
-                try OutcomeCheck.same(
-                    result.facts.filter { MemoryScenario.expected(rows: rows)[$0.key] != nil },
-                    MemoryScenario.expected(rows: rows), scenario: .disk)
-            }
+            let expected = scenario == .custom ? MemoryScenario.expected(rows: rows) : lightweightFacts(rows: rows)
+            try OutcomeCheck.same(result.facts.filter { expected[$0.key] != nil }, expected, scenario: .disk)
             return result.extraDiskRatio
         }
         let lightweightRatio = try ratio(.lightweight, lightweight)
@@ -77,5 +74,13 @@ enum DiskScenario {
         line.add("lightweight_extra_disk_ratio", lightweightRatio, digits: 3)
         line.add("custom_extra_disk_ratio", customRatio, digits: 3)
         return line
+    }
+
+    /// Facts of a Recipes Light store upgraded from a seed of `rows` recipes.
+    static func lightweightFacts(rows: Int) -> [String: Int] {
+        [
+            "Chef rows": RecipesSeed.chefs(rows: rows), "Component rows": rows, "Recipe rows": rows,
+            "recipes rated 0": rows,
+        ]
     }
 }

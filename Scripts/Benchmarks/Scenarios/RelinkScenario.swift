@@ -43,17 +43,17 @@ struct RelinkScenario: ChildScenario {
         """
     private static let manager = "FUNCTION($manager, \\\"destinationInstancesForEntityMappingNamed:sourceInstances:\\\""
 
-    func runStepwise(store: URL) throws {
+    func runStepwise(store: URL) throws -> [String] {
         let source = RecipesVariants.base
         let destination = RecipesVariants.relinked
         let mapping = try MappingFile.decode(Data(Self.mappingFile.utf8), source: source, destination: destination)
         let upgrader = Upgrader(
             history: VersionHistory([source, destination]),
             mappings: [MappingDirectory.StepKey(source.name, destination.name): [mapping]])
-        try UpgradeCheck.expect(try upgrader.upgradeIfNeeded(storeAt: store), to: destination.name)
+        return try UpgradeCheck.expect(try upgrader.upgradeIfNeeded(storeAt: store), to: destination.name)
     }
 
-    func runBaseline(store: URL, seed: URL) throws {
+    func runBaseline(store: URL, seed: URL) throws -> [String] {
         let uuid = try DatabaseQueueReader.uuid(of: store)
         let output = store.deletingLastPathComponent().appendingPathComponent("baseline-output.sqlite")
         BenchStore.removeStoreFiles(at: output)
@@ -61,6 +61,7 @@ struct RelinkScenario: ChildScenario {
         try SQLiteShell.run(try Self.script(attaching: store), on: output)
         BenchStore.removeStoreFiles(at: store)
         try FileManager.default.moveItem(at: output, to: store)
+        return []
     }
 
     static func script(attaching store: URL) throws -> String {

@@ -37,11 +37,13 @@ protocol ChildScenario: Sendable {
     /// starts (as Stepwise's side always does), or copies the seed itself, on the clock.
     var baselineCopiesSeed: Bool { get }
 
-    /// Stepwise's side: upgrades the store at `store`, a fresh copy of the seed.
-    func runStepwise(store: URL) throws
+    /// Stepwise's side: upgrades the store at `store`, a fresh copy of the seed. Returns the
+    /// steps that ran, for the log.
+    func runStepwise(store: URL) throws -> [String]
 
     /// The baseline: leaves at `store` what Stepwise's side would. `seed` is the cached seed.
-    func runBaseline(store: URL, seed: URL) throws
+    /// Returns the Stepwise steps it ran, if any.
+    func runBaseline(store: URL, seed: URL) throws -> [String]
 
     /// What both sides' results must agree on.
     var facts: StoreFacts { get throws }

@@ -15,6 +15,12 @@ struct PairedTrials {
             let stepwise = try runner.run(scenario, side: .stepwise, seed: seed, placeSeed: true)
             let baseline = try runner.run(scenario, side: .baseline, seed: seed, placeSeed: !child.baselineCopiesSeed)
             try OutcomeCheck.same(stepwise.facts, baseline.facts, scenario: scenario)
+            if trial == 1 {
+                BenchLog.note("\(scenario.rawValue) steps: \(stepwise.steps.joined(separator: ", "))")
+                if !baseline.steps.isEmpty {
+                    BenchLog.note("\(scenario.rawValue) baseline steps: \(baseline.steps.joined(separator: ", "))")
+                }
+            }
             BenchLog.note(
                 String(
                     format: "%@ trial %d/%d: stepwise %.3f s, baseline %.3f s", scenario.rawValue, trial, trials,
