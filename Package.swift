@@ -82,7 +82,8 @@ let package = Package(
         .executableTarget(
             name: "stepwise-bench",
             dependencies: [
-                "Stepwise", "StepwiseModel", "StepwiseStore", "StepwiseMapping",
+                // StepwiseTesting: the Recipes history, its sample mapping and policies (Scripts/bench).
+                "Stepwise", "StepwiseModel", "StepwiseStore", "StepwiseMapping", "StepwiseTesting",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

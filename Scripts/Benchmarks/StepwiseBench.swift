@@ -17,9 +17,13 @@ struct StepwiseBench: ParsableCommand {
 
             Peak memory is the process's VmHWM from /proc/self/status; `seed` and `step` are \
             separate commands so that `/usr/bin/time -v stepwise-bench step …` measures the step alone.
+
+            `bench` and `bench-run` are Scripts/bench's (issue 12): Stepwise against SQLite-speed \
+            baselines on Recipes stores, one JSON line per scenario.
             """,
         subcommands: [
             SeedCommand.self, StepCommand.self, MemoryStepCommand.self, SetBasedStepCommand.self, UpgradeCommand.self,
+            BenchCommand.self, BenchRunCommand.self,
             CrashTestCommand.self, CrashUpgradeCommand.self,
         ]
     )

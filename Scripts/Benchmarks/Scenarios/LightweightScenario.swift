@@ -1,0 +1,66 @@
+import Foundation
+import Stepwise
+import StepwiseModel
+import StepwiseStore
+
+/// `lightweight`: one inferred step, Recipes → Recipes Light (``RecipesVariants/lightweight``:
+/// add an attribute with a default, drop one, rename one, rename an entity).
+///
+/// - Stepwise: the whole `upgradeIfNeeded` (lock, copy, step, verify, swap) on a fresh copy
+///   of the seed; putting that copy in place is not timed.
+/// - Baseline: `cp` of the seed into place, then one `sqlite3` transaction with the same
+///   `ALTER TABLE`s: what Core Data's own lightweight migration amounts to, and the floor for
+///   any tool that changes the same schema, with nothing kept for a crash.
+struct LightweightScenario: ChildScenario {
+    var baselineCopiesSeed: Bool { true }
+
+    func runStepwise(store: URL) throws -> [String] {
+        let upgrader = Upgrader(history: VersionHistory([RecipesVariants.base, RecipesVariants.lightweight]))
+        return try UpgradeCheck.expect(
+            try upgrader.upgradeIfNeeded(storeAt: store), to: RecipesVariants.lightweight.name)
+    }
+
+    func runBaseline(store: URL, seed: URL) throws -> [String] {
+        try Subprocess.run("/bin/cp", [seed.path, store.path])
+        try SQLiteShell.run(try Self.script(), on: store)
+        return []
+    }
+
+    /// The `ALTER TABLE`s, with the names of the two layouts.
+    static func script() throws -> String {
+        let source = try StoreLayout(model: RecipesVariants.base)
+        let destination = try StoreLayout(model: RecipesVariants.lightweight)
+        let recipe = try SeedTable(source, "Recipe")
+        let newRecipe = try SeedTable(destination, "Recipe")
+        let ingredient = try SeedTable(source, "Ingredient")
+        let component = try SeedTable(destination, "Component")
+        return """
+            BEGIN;
+            ALTER TABLE \(recipe.table) ADD COLUMN \(try newRecipe.column("rating")) INTEGER DEFAULT 0;
+            ALTER TABLE \(recipe.table) DROP COLUMN \(try recipe.column("cuisine"));
+            ALTER TABLE \(recipe.table) RENAME COLUMN \(try recipe.column("directions")) TO \(try newRecipe.column("instructions"));
+            ALTER TABLE \(ingredient.table) RENAME TO \(component.table);
+            COMMIT;
+
+            """
+    }
+
+    var facts: StoreFacts {
+        get throws {
+            let layout = try StoreLayout(model: RecipesVariants.lightweight)
+            let recipe = try SeedTable(layout, "Recipe")
+            return StoreFacts(
+                counting: layout,
+                extra: [
+                    (
+                        "recipes rated 0",
+                        "SELECT count(*) FROM \(recipe.table) WHERE \(try recipe.column("rating")) = 0"
+                    ),
+                    (
+                        "instruction characters",
+                        "SELECT total(length(\(try recipe.column("instructions")))) FROM \(recipe.table)"
+                    ),
+                ])
+        }
+    }
+}
