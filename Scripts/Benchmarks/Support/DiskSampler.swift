@@ -10,8 +10,8 @@ import Foundation
 /// the peak: the `disk` scenario's "peak extra bytes beside the store".
 ///
 /// A folder's size is the blocks its files occupy (`st_blocks × 512`, recursively, symbolic
-/// links not followed): what a nearly full disk actually loses, which a sparse file or a
-/// truncated journal would misstate by its length. A clone sharing blocks with the original
+/// links not followed, each file once whatever its number of names): what a nearly full disk
+/// actually loses, which a sparse file or a truncated journal would misstate by its length. A clone sharing blocks with the original
 /// (`FICLONE`) is counted in full, so the number errs on the high side. Sampling can miss a
 /// peak shorter than the interval; the runs are seconds long and files grow gradually.
 final class DiskSampler: @unchecked Sendable {
@@ -28,8 +28,14 @@ final class DiskSampler: @unchecked Sendable {
         self.interval = useconds_t(intervalMilliseconds * 1000)
     }
 
-    /// Bytes the folder takes now.
+    /// Bytes the folder takes now. A file with several names (the swap gives the old store a
+    /// second name, a hard link, in `outgoing/`) occupies its blocks once, and is counted once.
     static func bytes(in folder: String) -> Int64 {
+        var seen: Set<[UInt64]> = []
+        return bytes(in: folder, seen: &seen)
+    }
+
+    private static func bytes(in folder: String, seen: inout Set<[UInt64]>) -> Int64 {
         guard let directory = opendir(folder) else { return 0 }
         defer { closedir(directory) }
         var total: Int64 = 0
@@ -41,8 +47,9 @@ final class DiskSampler: @unchecked Sendable {
             let path = folder + "/" + name
             var info = stat()
             guard lstat(path, &info) == 0 else { continue }  // removed meanwhile
+            guard seen.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted else { continue }
             total += Int64(info.st_blocks) * 512
-            if (info.st_mode & S_IFMT) == S_IFDIR { total += bytes(in: path) }
+            if (info.st_mode & S_IFMT) == S_IFDIR { total += bytes(in: path, seen: &seen) }
         }
         return total
     }
