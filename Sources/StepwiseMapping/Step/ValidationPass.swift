@@ -19,9 +19,15 @@ extension MigrationManager {
         for entity in destinationLayout.entities where !entity.isAbstract {
             guard let modelEntity = destinationModel[entity: entity.name] else { continue }
             let table = "\"main\".\(entity.tableName.quotedSQLIdentifier)"
+            // A NULL in a required column: one scan for every unindexed column of the entity
+            // together, instead of one scan per column; an indexed column is probed through
+            // its index. Only a column that may hold a NULL is queried for the row to name.
+            let scanFoundNull = try unindexedRequiredColumnHasNull(entity, modelEntity)
             for attribute in destinationModel.allAttributes(of: modelEntity)
             where !attribute.isOptional && !attribute.isTransient {
-                guard let column = entity.attribute(named: attribute.name)?.column else { continue }
+                guard let column = entity.attribute(named: attribute.name)?.column,
+                    scanFoundNull || isIndexed(column, of: entity)
+                else { continue }
                 if let key = try Int64.fetchOne(
                     db,
                     sql:
@@ -34,16 +40,57 @@ extension MigrationManager {
                 }
             }
             for relationship in destinationModel.allRelationships(of: modelEntity) where !relationship.isTransient {
-                try validate(relationship, of: entity)
+                try validate(relationship, of: entity, nullsPossible: scanFoundNull)
             }
         }
         try validateForeignKeys()
     }
 
-    private func validate(_ relationship: Relationship, of entity: EntityLayout) throws {
+    /// The required columns of `entity` (attributes and to-one keys) that no index leads with.
+    private func unindexedRequiredColumns(_ entity: EntityLayout, _ modelEntity: Entity) -> [String] {
+        var columns: [String] = []
+        for attribute in destinationModel.allAttributes(of: modelEntity)
+        where !attribute.isOptional && !attribute.isTransient {
+            if let column = entity.attribute(named: attribute.name)?.column { columns.append(column) }
+        }
+        for relationship in destinationModel.allRelationships(of: modelEntity)
+        where !relationship.isTransient && !relationship.isToMany && !relationship.isOptional {
+            if case .foreignKey(let column, _, _)? = entity.relationship(named: relationship.name)?.storage {
+                columns.append(column)
+            }
+        }
+        return columns.filter { !isIndexed($0, of: entity) }
+    }
+
+    /// Whether a row of `entity` holds NULL in one of ``unindexedRequiredColumns(_:_:)``.
+    private func unindexedRequiredColumnHasNull(_ entity: EntityLayout, _ modelEntity: Entity) throws -> Bool {
+        let columns = unindexedRequiredColumns(entity, modelEntity)
+        guard !columns.isEmpty else { return false }
+        let anyNull = columns.map { "\($0.quotedSQLIdentifier) IS NULL" }.joined(separator: " OR ")
+        return try Bool.fetchOne(
+            db,
+            sql: """
+                SELECT EXISTS (SELECT 1 FROM "main".\(entity.tableName.quotedSQLIdentifier)
+                               WHERE "Z_ENT" = ? AND (\(anyNull)))
+                """,
+            arguments: [entity.number]) ?? false
+    }
+
+    /// Whether an index of the entity's table leads with `column` (SQLite then finds its NULLs
+    /// without a scan).
+    private func isIndexed(_ column: String, of entity: EntityLayout) -> Bool {
+        destinationLayout.indexes.contains {
+            $0.table.uppercased() == entity.tableName.uppercased()
+                && $0.columns.first?.uppercased() == column.uppercased()
+        }
+    }
+
+    private func validate(_ relationship: Relationship, of entity: EntityLayout, nullsPossible: Bool) throws {
         guard let layout = entity.relationship(named: relationship.name) else { return }
         let table = "\"main\".\(entity.tableName.quotedSQLIdentifier)"
-        if case .foreignKey(let column, _, _) = layout.storage, !relationship.isOptional {
+        if case .foreignKey(let column, _, _) = layout.storage, !relationship.isOptional,
+            nullsPossible || isIndexed(column, of: entity)
+        {
             if let key = try Int64.fetchOne(
                 db,
                 sql:
