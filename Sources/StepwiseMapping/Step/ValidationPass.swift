@@ -143,6 +143,7 @@ extension MigrationManager {
                 guard case .foreignKey(let column, _, _) = relationship.storage else { continue }
                 let table = "\"main\".\(entity.tableName.quotedSQLIdentifier)"
                 let targetTable = "\"main\".\(target.tableName.quotedSQLIdentifier)"
+                guard try mayDangle(column, of: entity, into: target) else { continue }
                 if let key = try Int64.fetchOne(
                     db,
                     sql: """
@@ -160,6 +161,31 @@ extension MigrationManager {
                 }
             }
         }
+    }
+
+    /// False when no key of `column` can point outside `target`'s rows, found cheaply; true
+    /// when the exact query (which names the first such row) must run.
+    ///
+    /// When every row of the entity's table is an `entity` (or a subentity), the distinct keys
+    /// are read in order from Core Data's index on the key column, and each is looked up once:
+    /// in key order, so the target's pages are read one after the other rather than at random,
+    /// one lookup per row. On a million rows that is several times faster; the answer is the
+    /// same, since the keys checked are the same.
+    private func mayDangle(_ column: String, of entity: EntityLayout, into target: EntityLayout) throws -> Bool {
+        guard let tableEntities = destinationLayout.table(named: entity.tableName)?.entityNumbers,
+            Set(tableEntities).isSubset(of: entity.subentityNumbers)
+        else { return true }
+        let quoted = column.quotedSQLIdentifier
+        let targetNumbers = target.subentityNumbers.map(String.init).joined(separator: ", ")
+        return try Bool.fetchOne(
+            db,
+            sql: """
+                SELECT EXISTS (
+                    SELECT 1 FROM (SELECT DISTINCT \(quoted) AS "stepwise_key" FROM "main".\(entity.tableName.quotedSQLIdentifier)
+                                   WHERE \(quoted) IS NOT NULL)
+                    WHERE NOT EXISTS (SELECT 1 FROM "main".\(target.tableName.quotedSQLIdentifier) AS "t"
+                                      WHERE "t"."Z_PK" = "stepwise_key" AND "t"."Z_ENT" IN (\(targetNumbers))))
+                """) ?? true
     }
 
     /// Every row of a join table links an existing `entity` row (or a subentity's) to an
