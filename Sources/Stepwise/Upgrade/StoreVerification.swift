@@ -91,19 +91,10 @@ struct StoreVerification {
                 guard let column = relationship.foreignKeyColumn,
                     let target = layout.entity(named: relationship.destination)
                 else { continue }
-                // Distinct keys in key order, from the key column's index: each target row is
-                // looked up once, in order. Only when one dangles are the rows counted.
-                let anyDangling =
-                    try Bool.fetchOne(
-                        db,
-                        sql: """
-                            SELECT EXISTS (
-                                SELECT 1 FROM (SELECT DISTINCT \(column.quotedSQLIdentifier) AS "stepwise_key"
-                                               FROM \(entity.tableName.quotedSQLIdentifier)
-                                               WHERE \(column.quotedSQLIdentifier) IS NOT NULL)
-                                WHERE NOT EXISTS (SELECT 1 FROM \(target.tableName.quotedSQLIdentifier) AS "t"
-                                                  WHERE "t"."Z_PK" = "stepwise_key"))
-                            """) ?? true
+                // Rows are counted (a scan with a lookup each) only when one may dangle.
+                let anyDangling = try DanglingKeyCheck.anyKeyMayDangle(
+                    db, table: entity.tableName, column: column, targetTable: target.tableName,
+                    targetEntityNumbers: nil)
                 guard anyDangling else { continue }
                 let dangling =
                     try Int.fetchOne(

@@ -163,29 +163,19 @@ extension MigrationManager {
         }
     }
 
-    /// False when no key of `column` can point outside `target`'s rows, found cheaply; true
-    /// when the exact query (which names the first such row) must run.
-    ///
-    /// When every row of the entity's table is an `entity` (or a subentity), the distinct keys
-    /// are read in order from Core Data's index on the key column, and each is looked up once:
-    /// in key order, so the target's pages are read one after the other rather than at random,
-    /// one lookup per row. On a million rows that is several times faster; the answer is the
-    /// same, since the keys checked are the same.
+    /// False when no key of `column` can point outside `target`'s rows, found cheaply
+    /// (``DanglingKeyCheck``); true when the exact query (which names the first such row) must
+    /// run. The cheap check needs every row of the entity's table to be an `entity`.
     private func mayDangle(_ column: String, of entity: EntityLayout, into target: EntityLayout) throws -> Bool {
         guard let tableEntities = destinationLayout.table(named: entity.tableName)?.entityNumbers,
             Set(tableEntities).isSubset(of: entity.subentityNumbers)
         else { return true }
-        let quoted = column.quotedSQLIdentifier
-        let targetNumbers = target.subentityNumbers.map(String.init).joined(separator: ", ")
-        return try Bool.fetchOne(
-            db,
-            sql: """
-                SELECT EXISTS (
-                    SELECT 1 FROM (SELECT DISTINCT \(quoted) AS "stepwise_key" FROM "main".\(entity.tableName.quotedSQLIdentifier)
-                                   WHERE \(quoted) IS NOT NULL)
-                    WHERE NOT EXISTS (SELECT 1 FROM "main".\(target.tableName.quotedSQLIdentifier) AS "t"
-                                      WHERE "t"."Z_PK" = "stepwise_key" AND "t"."Z_ENT" IN (\(targetNumbers))))
-                """) ?? true
+        // When the target's table holds only targets, any of its rows will do.
+        let targetTableEntities = destinationLayout.table(named: target.tableName)?.entityNumbers ?? []
+        let everyRowIsATarget = Set(targetTableEntities).isSubset(of: target.subentityNumbers)
+        return try DanglingKeyCheck.anyKeyMayDangle(
+            db, table: entity.tableName, column: column, targetTable: target.tableName,
+            targetEntityNumbers: everyRowIsATarget ? nil : target.subentityNumbers)
     }
 
     /// Every row of a join table links an existing `entity` row (or a subentity's) to an
