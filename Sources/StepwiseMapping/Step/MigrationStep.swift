@@ -329,7 +329,7 @@ public struct MigrationStep: Sendable {
                     reports.append(
                         .init(name: mapping.name, instances: rows[entity.number] ?? 0, links: 0, setBased: true))
                 }
-                objects = rows.values.reduce(0, +)
+                objects = rows.values.reduce(0, +)  // objectCount, from the counts already made
             }
             try queue.writeWithoutTransaction { db in
                 // Back to the source's journal mode (a Core Data store is in WAL mode), which
@@ -406,12 +406,9 @@ public struct MigrationStep: Sendable {
         return counts
     }
 
-    /// The rows of every entity table of a store (one table per entity hierarchy).
+    /// The rows of every entity table of a store, every entity together.
     static func objectCount(in db: Database, layout: StoreLayout) throws -> Int {
-        try layout.entities.filter(\.isRoot).reduce(0) { total, entity in
-            total
-                + (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(entity.tableName.quotedSQLIdentifier)") ?? 0)
-        }
+        try rowCounts(in: db, layout: layout).values.reduce(0, +)
     }
 
     /// Deletes a store file and its companions, ignoring missing ones and failures: it only
