@@ -108,8 +108,11 @@ struct UpgradeJournal: Codable, Sendable, Equatable {
     var from: String?
     var to: String?
     var plan: [PlannedStep] = []
-    /// The checkpointed copy of the original (step 0).
+    /// The checkpointed copy of the original (step 0); nil when step 1 reads the original.
     var copy: Checkpoint?
+    /// Whether step 1 reads the original itself, read-only (``ImmutableStore``), because it had
+    /// nothing in a `-wal` or `-journal` to fold in. nil in journals written before it existed.
+    var readsOriginal: Bool?
     var completed: [CompletedStep] = []
     /// The verified final store, before the swap moves it.
     var final: Checkpoint?

@@ -10,13 +10,20 @@ extension UpgradeRun {
     /// The name of the store file inside each step's directory.
     static let stepFileName = "store.sqlite"
 
-    /// Starts a fresh run: checks space, copies the store, identifies and plans, and saves
-    /// the first journal. Returns nil when the copy turns out to be at the target already.
+    /// Starts a fresh run: checks space, copies the store if it must, checks, identifies and
+    /// plans, and saves the first journal. Returns nil when the store turns out to be at the
+    /// target already.
     ///
-    /// Reading a copy, not the store: SQLite may checkpoint or change a file it opens, and
-    /// nothing may touch the original before the swap. The copy includes the `-wal` (and a
-    /// hot `-journal`), and is checkpointed before anything reads it, so rows that live only
-    /// in the WAL are migrated.
+    /// Nothing may touch the original before the swap, and SQLite may checkpoint or change a
+    /// file it opens normally. So either:
+    /// - the store has rows in its `-wal` (or a hot `-journal`): it is copied with them and
+    ///   the copy checkpointed before anything reads it, so rows that live only in the WAL are
+    ///   migrated; step 1 reads the copy;
+    /// - or its main file is the whole store: everything, step 1 included, reads the original
+    ///   through an immutable read-only connection (``ImmutableStore``), which writes,
+    ///   creates and locks nothing. No copy: the run needs one store's worth of disk less.
+    ///   A write by a process that ignores the upgrade's locks is caught before the commit
+    ///   point (``checkNobodyElseUsesTheStore(_:)``).
     func start() throws -> UpgradeJournal? {
         try StoreFileCheck.check(files.store)
         try checkFreeSpace()
@@ -25,9 +32,10 @@ extension UpgradeRun {
         try fileSystem.createDirectory(workDirectory, site: "work.mkdir")
         do {
             try save(journal)
-            let copy = try copyStore()
-            try checkIntegrity(of: copy)
-            let identified = try identify(copy)
+            let readsOriginal = ImmutableStore.isAvailable && ImmutableStore.hasNothingToFoldIn(files.store)
+            let input = readsOriginal ? files.store : try copyStore()
+            try checkIntegrity(of: input, isOriginal: readsOriginal)
+            let identified = try identify(input, isOriginal: readsOriginal)
             if identified.name == target {
                 // Matched by its tables, or its main file's metadata lagged its WAL: nothing to do.
                 try fileSystem.remove(workDirectory, site: "work.remove-up-to-date")
@@ -36,12 +44,13 @@ extension UpgradeRun {
             let plan = try upgrader.planner
                 .plan(from: identified.name, to: target)
             try checkPolicies(of: plan)
-            try checkDrops(of: plan, countedIn: copy)
+            try checkDrops(of: plan, countedIn: input, isOriginal: readsOriginal)
             journal.state = .running
             journal.from = plan.from
             journal.to = plan.to
             journal.plan = plan.steps.map(plannedStep)
-            journal.copy = try FileChecksum.checkpoint(copy, in: workDirectory)
+            journal.readsOriginal = readsOriginal
+            journal.copy = readsOriginal ? nil : try FileChecksum.checkpoint(input, in: workDirectory)
             try save(journal)
             emit(.planned(from: plan.from, to: plan.to, steps: journal.plan.map(\.summary)))
             return journal
@@ -114,20 +123,19 @@ extension UpgradeRun {
     }
 
     /// Refuses a damaged store before any step reads it, with SQLite's `quick_check` (or
-    /// `integrity_check` for ``UpgradeOptions/Verification/full``) on the copy.
+    /// `integrity_check` for ``UpgradeOptions/Verification/full``) on the copy, or on the
+    /// original when step 1 reads it.
     ///
     /// SQLite has no checksums. Without this a step reading a damaged store fails halfway,
     /// saying "malformed" (or a mapping error on a garbled row) as if the mapping were at
     /// fault; where no step reads the damage (an index, the free list) the upgrade goes on,
     /// and an in-place step carries it into the new store, which then fails verification
     /// with a message asking for a bug report. One check up front says what is wrong.
-    private func checkIntegrity(of copy: URL) throws {
+    private func checkIntegrity(of input: URL, isOriginal: Bool) throws {
         let pragma = upgrader.options.verification == .full ? "integrity_check" : "quick_check"
         let problems: [String]
         do {
-            var configuration = Configuration()
-            configuration.readonly = true
-            let queue = try DatabaseQueue(path: copy.path, configuration: configuration)
+            let queue = try Self.readOnlyQueue(input, isOriginal: isOriginal)
             defer { try? queue.close() }
             problems = try queue.read { db in try String.fetchAll(db, sql: "PRAGMA \(pragma)") }
         } catch {
@@ -141,12 +149,12 @@ extension UpgradeRun {
         }
     }
 
-    /// The copy's version, or the registry's error (newer than known, no match, inconsistent).
-    private func identify(_ copy: URL) throws -> ObjectModel {
+    /// The store's version, or the registry's error (newer than known, no match, inconsistent).
+    private func identify(_ input: URL, isOriginal: Bool) throws -> ObjectModel {
         let registry = VersionRegistry(history: upgrader.history, logger: logger)
         let identification: StoreIdentification
         do {
-            let queue = try DatabaseQueue(path: copy.path)
+            let queue = try Self.readOnlyQueue(input, isOriginal: isOriginal)
             defer { try? queue.close() }
             identification = try queue.read { db in try registry.identify(db, path: files.store.path) }
         } catch let error as RegistryError {
@@ -167,6 +175,15 @@ extension UpgradeRun {
             throw PlanningError(.laterThanTarget(storeVersion: version.name, target: target))
         }
         return version
+    }
+
+    /// A read-only connection to what the run reads before step 1: the original through
+    /// ``ImmutableStore``, or the checkpointed copy.
+    static func readOnlyQueue(_ input: URL, isOriginal: Bool) throws -> DatabaseQueue {
+        if isOriginal { return try ImmutableStore.openQueue(at: input) }
+        var configuration = Configuration()
+        configuration.readonly = true
+        return try DatabaseQueue(path: input.path, configuration: configuration)
     }
 
     func plannedStep(_ step: UpgradePlan.Step) -> UpgradeJournal.PlannedStep {

@@ -4,7 +4,7 @@ import StepwiseMapping
 import StepwiseStore
 
 extension UpgradeRun {
-    /// Strict mode, before step 1: counts in the copy what every step of the plan would drop
+    /// Strict mode, before step 1: counts in the store (or its copy) what every step of the plan would drop
     /// (``UpgradePlan/drops(countedIn:history:)``) and refuses the first step that would lose
     /// data no mapping declared. Nothing is counted when strict mode is off: each step counts
     /// its own drops as it runs, for the report.
@@ -12,13 +12,11 @@ extension UpgradeRun {
     /// A drop that can't be traced back to the store (after a policy, say) has no count yet;
     /// it doesn't refuse here, and ``checkDrops(_:index:count:)`` refuses it once its step has
     /// counted it, still before the swap.
-    func checkDrops(of plan: UpgradePlan, countedIn copy: URL) throws {
+    func checkDrops(of plan: UpgradePlan, countedIn input: URL, isOriginal: Bool) throws {
         guard upgrader.options.strict, !plan.steps.isEmpty else { return }
         let drops: [[DroppedData]]
         do {
-            var configuration = Configuration()
-            configuration.readonly = true
-            let queue = try DatabaseQueue(path: copy.path, configuration: configuration)
+            let queue = try Self.readOnlyQueue(input, isOriginal: isOriginal)
             defer { try? queue.close() }
             drops = try queue.read { db in try plan.drops(countedIn: db, history: upgrader.history) }
         } catch {

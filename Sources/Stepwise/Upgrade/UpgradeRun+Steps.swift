@@ -70,14 +70,8 @@ extension UpgradeRun {
             do {
                 try fileSystem.remove(directory, site: "step.remove-unfinished")
                 try fileSystem.createDirectory(directory, site: "step.mkdir")
-                // Step 1 may consume the copy of the original (an in-place step moves it into
-                // its own directory): if it fails, or the process dies, the journal's copy
-                // checkpoint no longer verifies and the next call copies the original again.
-                // A later step's source is an earlier step's checkpoint, kept for a resume.
-                let isPrivate = upgrader.stages[stepKey(planned)]?.willMigrate == nil
                 report = try makeStep(planned, index: index).run(
-                    source: source, destination: output, sourceIsPrivateCopy: isPrivate,
-                    consumingSource: isPrivate && index == 1)
+                    source: source, destination: output, access: sourceAccess(forStep: index, planned, journal))
                 try checkDrops(report, index: index, count: count)
                 try fileSystem.sync(output, site: "step.sync")
                 try fileSystem.sync(directory, site: "step.sync-directory")
@@ -106,7 +100,9 @@ extension UpgradeRun {
                 recordFailure(failure, in: &journal)
                 throw failure
             }
-            try fileSystem.remove(source.deletingLastPathComponent(), site: "step.remove-previous")
+            if !readsOriginal(index, journal) {
+                try fileSystem.remove(source.deletingLastPathComponent(), site: "step.remove-previous")
+            }
             emit(.stepFinished(index: index, count: count, report: report))
             logger.info(
                 "step finished",
@@ -117,8 +113,9 @@ extension UpgradeRun {
         }
     }
 
-    /// Step 1 reads the copy; step n reads step n-1's output.
+    /// Step 1 reads the copy, or the original itself; step n reads step n-1's output.
     private func sourceFile(forStep index: Int, journal: UpgradeJournal) throws -> URL {
+        if readsOriginal(index, journal) { return files.store }
         let checkpoint = index == 1 ? journal.copy : journal.completed.last?.output
         guard let checkpoint else {
             throw UpgradeError(
@@ -126,6 +123,26 @@ extension UpgradeRun {
                 storePath: files.store.path)
         }
         return workDirectory.appendingPathComponent(checkpoint.file)
+    }
+
+    private func readsOriginal(_ index: Int, _ journal: UpgradeJournal) -> Bool {
+        index == 1 && journal.readsOriginal == true
+    }
+
+    /// What a step may do with its source:
+    /// - the original (step 1, when the run copied nothing) is only read (``ImmutableStore``);
+    /// - a stage's `willMigrate` writes to its source, so that step copies it first: the
+    ///   checkpoint it reads stays intact for a resume;
+    /// - step 1 may consume the copy of the original (an in-place step moves it into its own
+    ///   directory): if it fails, or the process dies, the journal's copy checkpoint no longer
+    ///   verifies and the next call copies the original again;
+    /// - a later step reads an earlier step's checkpoint in place, kept for a resume.
+    private func sourceAccess(forStep index: Int, _ planned: UpgradePlan.Step, _ journal: UpgradeJournal)
+        -> MigrationStep.SourceAccess
+    {
+        if readsOriginal(index, journal) { return .readOnly }
+        if upgrader.stages[stepKey(planned)]?.willMigrate != nil { return .copy }
+        return index == 1 ? .consumableCopy : .privateCopy
     }
 
     private func makeStep(_ planned: UpgradePlan.Step, index: Int) throws -> MigrationStep {

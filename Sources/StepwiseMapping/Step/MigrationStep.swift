@@ -14,7 +14,8 @@ import StepwiseStore
 ///
 /// **The source is never modified.** Unless told it already works on a private copy, the
 /// step copies the source (and its `-wal`, so rows that live only in the WAL are migrated)
-/// beside the destination, checkpoints the copy, and reads that.
+/// beside the destination, checkpoints the copy, and reads that; or, for a source with
+/// nothing to fold in, reads it through a read-only connection (``SourceAccess/readOnly``).
 ///
 /// **What runs.** With no mapping model given, the mapping is inferred (``MappingInference``).
 /// Each mapping model then runs pass 1 (instances) and pass 2 (relationships) for all its
@@ -26,7 +27,7 @@ import StepwiseStore
 /// **Transactions.** All the work is one transaction on the destination, with the source
 /// attached as `src`. The destination file is new and private to the step, so durability
 /// only matters at the end: it is written with `synchronous = OFF`, then checkpointed and
-/// synced with `synchronous = FULL` before ``run(source:destination:sourceIsPrivateCopy:)``
+/// synced with `synchronous = FULL` before ``run(source:destination:access:)``
 /// returns. On any error the destination and the private copy are deleted.
 public struct MigrationStep: Sendable {
     /// The schema name the source is attached under.
@@ -58,24 +59,38 @@ public struct MigrationStep: Sendable {
         self.progress = progress
     }
 
+    /// How a step may use its source file.
+    public enum SourceAccess: Sendable, Equatable {
+        /// Somebody else's store: the step copies it (and its `-wal`) first, and reads the copy.
+        case copy
+        /// A checkpointed copy nobody else uses (the step runner's own intermediate file): read
+        /// in place. `willMigrate` stages write to it.
+        case privateCopy
+        /// A private copy, as ``privateCopy``, that the caller is done with once the step has
+        /// run (the step runner's copy of the original store, which it deletes afterwards): an
+        /// in-place step moves the file to the destination and alters it there instead of
+        /// copying it. On failure the source may be gone; the caller must be able to make it
+        /// again.
+        case consumableCopy
+        /// A store that must not change and has nothing to fold in: no `-wal` and no hot
+        /// `-journal` (the caller checked). Read in place through a read-only connection
+        /// (`mode=ro`), never copied whole; an in-place step copies it to the destination. A
+        /// `willMigrate` stage, which writes to the source, makes the step fall back to
+        /// ``copy``, and so does an SQLite built without URI filenames (a read-only `ATTACH`
+        /// needs one).
+        case readOnly
+    }
+
     /// Runs the step.
     ///
     /// - parameters:
-    ///   - source: The store at ``sourceModel``'s version. Never modified.
+    ///   - source: The store at ``sourceModel``'s version. Never modified unless `access`
+    ///     says it is a private copy.
     ///   - destination: Where to write the new store; nothing may exist there.
-    ///   - sourceIsPrivateCopy: Pass `true` when `source` is already a checkpointed copy
-    ///     nobody else uses (the step runner's own intermediate file): it is then read in
-    ///     place instead of copied. `willMigrate` stages write to it.
-    ///   - consumingSource: Pass `true` when, moreover, the caller is done with `source` once
-    ///     the step has run (the step runner's copy of the original store, which it deletes
-    ///     afterwards): an in-place step then moves the file to `destination` and alters it
-    ///     there instead of copying it. On failure the source may be gone; the caller must be
-    ///     able to make it again.
+    ///   - access: How the step may use `source` (``SourceAccess``).
     /// - throws: ``MappingError`` naming the mapping, entity, property and source row;
     ///   ``StoreError`` for unreadable stores.
-    public func run(
-        source: URL, destination: URL, sourceIsPrivateCopy: Bool = false, consumingSource: Bool = false
-    ) throws -> StepReport {
+    public func run(source: URL, destination: URL, access: SourceAccess) throws -> StepReport {
         let started = Date()
         // Refuse an existing destination before anything else: on failure the step deletes
         // what it wrote at `destination`, which must never be somebody else's file.
@@ -86,19 +101,23 @@ public struct MigrationStep: Sendable {
         let models = try resolvedMappingModels()
         let sourceLayout = try StoreLayout(model: sourceModel)
         let destinationLayout = try StoreLayout(model: destinationModel)
-        let readsInPlace = sourceIsPrivateCopy || consumingSource
-        let workingSource = readsInPlace ? source : try privateCopy(of: source, beside: destination)
+        var access = access
+        if access == .readOnly, stage.willMigrate != nil || !ImmutableStore.isAvailable {
+            access = .copy
+        }
+        let workingSource = access == .copy ? try privateCopy(of: source, beside: destination) : source
         defer {
-            if !readsInPlace { removeStoreFiles(at: workingSource) }
+            if access == .copy { removeStoreFiles(at: workingSource) }
         }
         do {
-            let (sourceMetadata, drops) = try prepareSource(workingSource, layout: sourceLayout, models: models)
+            let (sourceMetadata, drops) = try prepareSource(
+                workingSource, layout: sourceLayout, models: models, readOnly: access == .readOnly)
             var metadata = StoreMetadata(model: destinationModel, uuid: sourceMetadata.storeUUID)
             for (key, value) in sourceMetadata.additionalEntries where metadata.additionalEntries[key] == nil {
                 metadata.additionalEntries[key] = value
             }
             if var report = try migrateInPlace(
-                from: workingSource, to: destination, consumingSource: consumingSource, models: models,
+                from: workingSource, to: destination, access: access, models: models,
                 sourceLayout: sourceLayout,
                 destinationLayout: destinationLayout, metadata: metadata, started: started)
             {
@@ -107,7 +126,8 @@ public struct MigrationStep: Sendable {
             }
             try StoreCreator.createStore(at: destination, layout: destinationLayout, metadata: metadata)
             let (reports, objects) = try migrate(
-                into: destination, from: workingSource, models: models, sourceLayout: sourceLayout,
+                into: destination, from: workingSource, readOnly: access == .readOnly, models: models,
+                sourceLayout: sourceLayout,
                 destinationLayout: destinationLayout, metadata: metadata)
             return StepReport(
                 from: sourceModel.name, to: destinationModel.name,
@@ -121,6 +141,16 @@ public struct MigrationStep: Sendable {
             removeStoreFiles(at: destination)
             throw error
         }
+    }
+
+    /// Runs the step; `sourceIsPrivateCopy` and `consumingSource` are ``SourceAccess/privateCopy``
+    /// and ``SourceAccess/consumableCopy``, neither is ``SourceAccess/copy``.
+    public func run(
+        source: URL, destination: URL, sourceIsPrivateCopy: Bool = false, consumingSource: Bool = false
+    ) throws -> StepReport {
+        let access: SourceAccess =
+            consumingSource ? .consumableCopy : sourceIsPrivateCopy ? .privateCopy : .copy
+        return try run(source: source, destination: destination, access: access)
     }
 
     /// The mapping models to run: the given ones, or the inferred one.
@@ -150,21 +180,24 @@ public struct MigrationStep: Sendable {
         return copy
     }
 
-    /// Folds the copy's WAL into its main file, runs `willMigrate`, and reads its metadata.
     /// Folds the source's WAL in, runs `willMigrate`, then reads the source's metadata and
     /// counts what the step will drop (``DroppedData``) in the source as the mappings see it.
+    /// A ``SourceAccess/readOnly`` source is only read: it has no WAL to fold in, and no
+    /// `willMigrate` runs on it.
     private func prepareSource(
-        _ url: URL, layout: StoreLayout, models: [MappingModel]
+        _ url: URL, layout: StoreLayout, models: [MappingModel], readOnly: Bool
     ) throws -> (StoreMetadata, [DroppedData]) {
-        let queue = try DatabaseQueue(path: url.path)
+        let queue = readOnly ? try ImmutableStore.openQueue(at: url) : try DatabaseQueue(path: url.path)
         defer { try? queue.close() }
-        // A TRUNCATE checkpoint moves every committed WAL frame into the main file, so the
-        // attached copy is read whole even if SQLite opens it without its WAL.
-        try queue.writeWithoutTransaction { db in
-            _ = try Row.fetchAll(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
-        }
-        if let willMigrate = stage.willMigrate {
-            try queue.write { db in try willMigrate(db, ObjectContext(db, layout: layout)) }
+        if !readOnly {
+            // A TRUNCATE checkpoint moves every committed WAL frame into the main file, so the
+            // attached copy is read whole even if SQLite opens it without its WAL.
+            try queue.writeWithoutTransaction { db in
+                _ = try Row.fetchAll(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+            }
+            if let willMigrate = stage.willMigrate {
+                try queue.write { db in try willMigrate(db, ObjectContext(db, layout: layout)) }
+            }
         }
         let drops = DroppedData.planned(by: models, from: sourceModel, to: destinationModel)
         return try queue.read { db in
@@ -177,7 +210,7 @@ public struct MigrationStep: Sendable {
 
     /// Runs every mapping model into the destination, then validates and writes metadata.
     private func migrate(
-        into destination: URL, from source: URL, models: [MappingModel], sourceLayout: StoreLayout,
+        into destination: URL, from source: URL, readOnly: Bool, models: [MappingModel], sourceLayout: StoreLayout,
         destinationLayout: StoreLayout, metadata: StoreMetadata
     ) throws -> (reports: [StepReport.EntityMappingReport], objects: Int) {
         var configuration = Configuration()
@@ -197,8 +230,12 @@ public struct MigrationStep: Sendable {
             // undoes a failed statement, which the set-based path relies on.
             _ = try String.fetchOne(db, sql: "PRAGMA main.journal_mode = MEMORY")
             try db.execute(sql: "PRAGMA synchronous = OFF")
-            try db.execute(
-                sql: "ATTACH DATABASE ? AS \(Self.sourceSchema.quotedSQLIdentifier)", arguments: [source.path])
+            if readOnly {
+                try ImmutableStore.attach(source, as: Self.sourceSchema, in: db)
+            } else {
+                try db.execute(
+                    sql: "ATTACH DATABASE ? AS \(Self.sourceSchema.quotedSQLIdentifier)", arguments: [source.path])
+            }
             defer { try? db.execute(sql: "DETACH DATABASE \(Self.sourceSchema.quotedSQLIdentifier)") }
             try db.inTransaction {
                 let manager = MigrationManager(
@@ -271,27 +308,33 @@ public struct MigrationStep: Sendable {
     /// files), never repaired. A rollback journal would hold a copy of every page `DROP COLUMN`
     /// rewrites: as big as the table, for nothing. Durability comes from one `fsync` at the end.
     private func migrateInPlace(
-        from source: URL, to destination: URL, consumingSource: Bool, models: [MappingModel],
+        from source: URL, to destination: URL, access: SourceAccess, models: [MappingModel],
         sourceLayout: StoreLayout, destinationLayout: StoreLayout, metadata: StoreMetadata, started: Date
     ) throws -> StepReport? {
         guard models.count == 1, stage.willMigrate == nil,
             let plan = InPlacePlan.make(mapping: models[0], source: sourceLayout, destination: destinationLayout)
         else { return nil }
-        let sourceQueue = try readOnlyQueue(source)
+        let consumingSource = access == .consumableCopy
+        let sourceQueue = access == .readOnly ? try ImmutableStore.openQueue(at: source) : try readOnlyQueue(source)
+        defer { try? sourceQueue.close() }
         let rehearsed = try sourceQueue.read { db in
             try InPlaceMigration.rehearse(plan, schemaOf: db, destination: destinationLayout)
         }
-        try sourceQueue.close()
         guard rehearsed else {
             logger.debug("in-place step rejected by its rehearsal")
             return nil
         }
-        // The working source was checkpointed by prepareSource, so its main file is whole and
-        // its -wal empty (SQLite deletes it when the last connection closes).
+        // The working source was checkpointed by prepareSource (or, read only, has nothing in a
+        // -wal or -journal), so its main file is whole.
         if consumingSource {
+            try sourceQueue.close()
             try fileSystem.rename(source, to: destination, site: "step.in-place-take-source")
             removeStoreFiles(at: source)
         } else {
+            // A read-only source (the original store) may in principle be written by a process
+            // that ignores the upgrade's locks; such a write is caught before the swap, which
+            // refuses a store whose files changed since the run began (``ImmutableStore``).
+            try sourceQueue.close()
             try fileSystem.copyFile(source, to: destination, site: "step.in-place-copy")
         }
         var configuration = Configuration()

@@ -5,7 +5,7 @@ extension StoreMetadata {
     /// Reads the metadata in a store's main file without creating, locking or changing any
     /// file: the cheap "which version is this?" an app asks at every launch.
     ///
-    /// The file is opened with SQLite's `immutable=1` URI parameter. A normal connection,
+    /// The file is opened through ``ImmutableStore/uri(for:)`` (`immutable=1`). A normal connection,
     /// even a read-only one, creates a `-wal` and `-shm` beside a WAL-mode store and writes
     /// read marks into the `-shm`; an immutable one touches nothing. The price: SQLite takes
     /// no locks and ignores the `-wal`, so this sees the metadata as of the last checkpoint.
@@ -29,7 +29,7 @@ extension StoreMetadata {
         var handle: OpaquePointer?
         defer { sqlite3_close_v2(handle) }
         let flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
-        guard sqlite3_open_v2(immutableURI(for: url), &handle, flags, nil) == SQLITE_OK, let handle else {
+        guard sqlite3_open_v2(ImmutableStore.uri(for: url), &handle, flags, nil) == SQLITE_OK, let handle else {
             return nil
         }
         var statement: OpaquePointer?
@@ -44,17 +44,5 @@ extension StoreMetadata {
             plist = Data(bytes: bytes, count: Int(sqlite3_column_bytes(statement, 1)))
         }
         return try? decode(plist: plist, uuid: uuid, path: url.path)
-    }
-
-    /// `file:<path>?immutable=1`, with the characters a URI path can't hold escaped.
-    static func immutableURI(for url: URL) -> String {
-        var escaped = ""
-        for scalar in url.standardizedFileURL.path.unicodeScalars {
-            switch scalar {
-            case "%", "?", "#": escaped += String(format: "%%%02X", scalar.value)
-            default: escaped.unicodeScalars.append(scalar)
-            }
-        }
-        return "file:\(escaped)?immutable=1"
     }
 }

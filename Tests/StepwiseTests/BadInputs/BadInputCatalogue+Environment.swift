@@ -54,8 +54,8 @@ extension BadInputCatalogue {
             leaves: .lockFile
         ),
         BadInputCase(
-            .environment, "the disk fills up during the copy (ENOSPC)",
-            arrange: { try $0.writeRecipesStore() },
+            .environment, "the disk fills up during the copy of a store with rows in its -wal (ENOSPC)",
+            arrange: { try $0.writeRecipesStoreWithRowsInWAL() },
             act: { try $0.upgradeStore(fileSystem: .failing(at: "copy.file", with: ENOSPC)) },
             expect: .upgradeError(storePath: "Store.sqlite", site: "copy.file") { _ in
                 .fileSystem(operation: "copy", path: ".Store.sqlite.stepwise/step-0/store.sqlite", errno: ENOSPC)

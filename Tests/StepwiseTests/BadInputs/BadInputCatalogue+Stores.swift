@@ -223,8 +223,9 @@ extension BadInputCatalogue {
             )
         }
         return BadInputCase(
-            .store, "a store that can't be read (running as root: EACCES injected at the copy, where chmod 000 can't)",
-            arrange: { try $0.writeRecipesStore() },
+            .store,
+            "a store with rows in its -wal that can't be read (running as root: EACCES injected at the copy, where chmod 000 can't)",
+            arrange: { try $0.writeRecipesStoreWithRowsInWAL() },
             act: { try $0.upgradeStore(fileSystem: .failing(at: "copy.file", with: EACCES)) },
             expect: .upgradeError(storePath: "Store.sqlite", site: "copy.file") { _ in
                 .fileSystem(operation: "copy", path: ".Store.sqlite.stepwise/step-0/store.sqlite", errno: EACCES)

@@ -81,6 +81,15 @@ final class BadInputWorkspace: @unchecked Sendable {
         try DemoSeed.seedRecipes(at: store, model: RecipesHistory.v1)
     }
 
+    /// ``writeRecipesStore()``, then one more chef left only in the store's `-wal`, as a killed
+    /// app leaves it: the upgrade then copies the store (with its `-wal`) before step 1.
+    func writeRecipesStoreWithRowsInWAL() throws {
+        try writeRecipesStore()
+        try WALWriter.write(to: store) { db in
+            _ = try ObjectContext(db, layout: StoreLayout(model: RecipesHistory.v1)).insert("Chef", ["name": "In the WAL"])
+        }
+    }
+
     /// Runs SQL on the store in place (arranging only: entry points never open it so).
     func execute(_ sql: String, arguments: StatementArguments = [], on file: URL? = nil) throws {
         let queue = try DatabaseQueue(path: (file ?? store).path)

@@ -27,9 +27,12 @@ struct UpgradeFaultInjectionTests {
         case recipes
         /// Events 1 → 2: one step of two mapping models.
         case events
-        /// University 1 → 4: step 1 altered in place (it takes the copy of the store into its
-        /// own folder), then two written steps.
+        /// University 1 → 4: step 1 altered in place (it reads the store itself, which has
+        /// nothing in a `-wal`, and copies it into its own folder), then two written steps.
         case university
+        /// University 1 → 4 from a store with rows in its `-wal`: the run copies the store, and
+        /// step 1, altered in place, takes that copy into its own folder.
+        case universityFromWAL
         /// Events from a store with rows in its `-wal`, with a `willMigrate` stage (the step
         /// makes its own private copy), keeping a backup over an older one.
         case eventsFromWALWithStageAndBackup
@@ -37,8 +40,16 @@ struct UpgradeFaultInjectionTests {
         var description: String { rawValue }
 
         func makeFixture() throws -> UpgradeFixture {
-            let sample = [Scenario.recipes: "Recipes", .university: "University"][self] ?? "Events"
+            let sample =
+                [Scenario.recipes: "Recipes", .university: "University", .universityFromWAL: "University"][self]
+                ?? "Events"
             let fixture = try UpgradeFixture(sample)
+            if self == .universityFromWAL {
+                try fixture.writeInWAL { db in
+                    _ = try ObjectContext(db, layout: StoreLayout(model: UniversityHistory.v1))
+                        .insert("University", ["name": "Written in the WAL"])
+                }
+            }
             if self == .eventsFromWALWithStageAndBackup {
                 try fixture.writeInWAL { db in
                     _ = try ObjectContext(db, layout: StoreLayout(model: EventsHistory.v1))
@@ -70,6 +81,8 @@ struct UpgradeFaultInjectionTests {
             case .events: #expect(try fixture.count("ZTIMESTAMPEVENT") == EventsSeed.timeStamps.count, "\(call)")
             case .university:
                 #expect(try fixture.count("ZUNIVERSITY") == UniversitySeed.universities.count, "\(call)")
+            case .universityFromWAL:
+                #expect(try fixture.count("ZUNIVERSITY") == UniversitySeed.universities.count + 1, "\(call)")
             case .eventsFromWALWithStageAndBackup:
                 #expect(try fixture.count("ZTIMESTAMPEVENT") == EventsSeed.timeStamps.count + 1, "\(call)")
             }

@@ -50,24 +50,7 @@ struct UpgradeFixture {
     /// Writes through one connection with automatic checkpoints off and puts the store back as
     /// a kill would leave it: the new rows only in its `-wal`, beside its `-shm`.
     func writeInWAL(_ body: (Database) throws -> Void) throws {
-        let scratch = directory.path("scratch-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        let working = scratch.appendingPathComponent(store.lastPathComponent)
-        try FileManager.default.copyItem(at: store, to: working)
-        let queue = try DatabaseQueue(path: working.path)
-        try queue.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
-            try db.inTransaction {
-                try body(db)
-                return .commit
-            }
-        }
-        for suffix in ["", "-wal", "-shm"] {
-            try? FileManager.default.removeItem(atPath: store.path + suffix)
-            try FileManager.default.copyItem(atPath: working.path + suffix, toPath: store.path + suffix)
-        }
-        try queue.close()
-        try FileManager.default.removeItem(at: scratch)
+        try WALWriter.write(to: store, body)
     }
 
     /// The version the registry reads from the store (through a private copy).
