@@ -86,7 +86,8 @@ final class BadInputWorkspace: @unchecked Sendable {
     func writeRecipesStoreWithRowsInWAL() throws {
         try writeRecipesStore()
         try WALWriter.write(to: store) { db in
-            _ = try ObjectContext(db, layout: StoreLayout(model: RecipesHistory.v1)).insert("Chef", ["name": "In the WAL"])
+            _ = try ObjectContext(db, layout: StoreLayout(model: RecipesHistory.v1)).insert(
+                "Chef", ["name": "In the WAL"])
         }
     }
 
