@@ -34,9 +34,16 @@ extension UpgradeRun {
             try save(journal)
             let readsOriginal = ImmutableStore.isAvailable && ImmutableStore.hasNothingToFoldIn(files.store)
             let input = readsOriginal ? files.store : try copyStore()
-            try checkIntegrity(of: input, isOriginal: readsOriginal)
+            let full = upgrader.options.verification == .full
+            if readsOriginal {
+                pendingIntegrityCheck = IntegrityCheck.start(
+                    onOriginal: input, full: full, storePath: files.store.path)
+            } else {
+                try IntegrityCheck.run(on: input, isOriginal: false, full: full, storePath: files.store.path)
+            }
             let identified = try identify(input, isOriginal: readsOriginal)
             if identified.name == target {
+                try awaitIntegrityCheck()
                 // Matched by its tables, or its main file's metadata lagged its WAL: nothing to do.
                 try fileSystem.remove(workDirectory, site: "work.remove-up-to-date")
                 return nil
@@ -58,9 +65,19 @@ extension UpgradeRun {
             throw crash
         } catch {
             // Nothing was committed and the original is untouched: drop the work directory.
+            // A damaged store is the reason to give, whatever else failed reading it.
             try? fileSystem.remove(workDirectory, site: "work.remove-after-error")
+            try awaitIntegrityCheck()
             throw error
         }
+    }
+
+    /// Waits for the check of the original started by ``start()``, if one is still running
+    /// (``IntegrityCheck``), and throws its error when the store is damaged.
+    func awaitIntegrityCheck() throws {
+        guard let check = pendingIntegrityCheck else { return }
+        pendingIntegrityCheck = nil
+        try check.wait()
     }
 
     /// Refuses a plan that names a policy the upgrader has no registration for, before step 1
@@ -120,33 +137,6 @@ extension UpgradeRun {
         try fileSystem.sync(copy, site: "copy.sync")
         try fileSystem.sync(directory, site: "copy.sync-directory")
         return copy
-    }
-
-    /// Refuses a damaged store before any step reads it, with SQLite's `quick_check` (or
-    /// `integrity_check` for ``UpgradeOptions/Verification/full``) on the copy, or on the
-    /// original when step 1 reads it.
-    ///
-    /// SQLite has no checksums. Without this a step reading a damaged store fails halfway,
-    /// saying "malformed" (or a mapping error on a garbled row) as if the mapping were at
-    /// fault; where no step reads the damage (an index, the free list) the upgrade goes on,
-    /// and an in-place step carries it into the new store, which then fails verification
-    /// with a message asking for a bug report. One check up front says what is wrong.
-    private func checkIntegrity(of input: URL, isOriginal: Bool) throws {
-        let pragma = upgrader.options.verification == .full ? "integrity_check" : "quick_check"
-        let problems: [String]
-        do {
-            let queue = try Self.readOnlyQueue(input, isOriginal: isOriginal)
-            defer { try? queue.close() }
-            problems = try queue.read { db in try String.fetchAll(db, sql: "PRAGMA \(pragma)") }
-        } catch {
-            throw StoreError(path: files.store.path, wrapping: error)
-        }
-        guard problems == ["ok"] else {
-            // SQLITE_CORRUPT: the error's description says the store is damaged and to restore it.
-            throw StoreError(
-                path: files.store.path,
-                kind: .sqlite(code: 11, message: "\(pragma) found: \(problems.prefix(3).joined(separator: "; "))"))
-        }
     }
 
     /// The store's version, or the registry's error (newer than known, no match, inconsistent).

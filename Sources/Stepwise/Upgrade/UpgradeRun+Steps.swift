@@ -72,6 +72,9 @@ extension UpgradeRun {
                 try fileSystem.createDirectory(directory, site: "step.mkdir")
                 report = try makeStep(planned, index: index).run(
                     source: source, destination: output, access: sourceAccess(forStep: index, planned, journal))
+                // Step 1 ran beside the damaged-store check of the original: nothing is
+                // journaled before it has answered.
+                do { try refuseIfDamaged() } catch { throw DamagedStore(error: error) }
                 try checkDrops(report, index: index, count: count)
                 try fileSystem.sync(output, site: "step.sync")
                 try fileSystem.sync(directory, site: "step.sync-directory")
@@ -83,7 +86,11 @@ extension UpgradeRun {
                 try save(journal)
             } catch let crash as SimulatedCrash {
                 throw crash
+            } catch let damaged as DamagedStore {
+                throw damaged.error
             } catch {
+                // A step that read a damaged store failed because of it: say so instead.
+                try refuseIfDamaged()
                 // Discard this step's output; earlier checkpoints stay for a later resume.
                 try? fileSystem.remove(directory, site: "step.remove-failed")
                 var failure = UpgradeError(
@@ -110,6 +117,23 @@ extension UpgradeRun {
                     "step": "\(index)/\(count)", "from": "\(planned.from)", "to": "\(planned.to)",
                     "rows": "\(report.rows)",
                 ])
+        }
+    }
+
+    /// The damaged-store error, marked so the step's own error handling passes it through.
+    private struct DamagedStore: Error {
+        var error: any Error
+    }
+
+    /// Waits for the check of the original (``IntegrityCheck``) if it is still pending; when
+    /// the store is damaged, drops the work directory (nothing was committed, and there is no
+    /// copy to resume from) and throws the check's error.
+    private func refuseIfDamaged() throws {
+        do {
+            try awaitIntegrityCheck()
+        } catch {
+            try? fileSystem.remove(workDirectory, site: "work.remove-after-error")
+            throw error
         }
     }
 

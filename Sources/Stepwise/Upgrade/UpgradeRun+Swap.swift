@@ -13,6 +13,8 @@ extension UpgradeRun {
     /// 5. save the journal as `swappingOut`: **the commit point**. From here a crash is
     ///    finished by the next call, never undone (see ``GenerationSwap`` for the rest).
     func verifyAndSwap(_ journal: inout UpgradeJournal) throws {
+        // Step 1 waited for it already; nothing is swapped in before it has answered.
+        try awaitIntegrityCheck()
         if journal.state == .running {
             guard let last = journal.completed.last, let targetModel = upgrader.history.version(named: target) else {
                 throw UpgradeError(.verificationFailed("no step produced a store"), storePath: files.store.path)

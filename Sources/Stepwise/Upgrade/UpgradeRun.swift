@@ -26,6 +26,8 @@ final class UpgradeRun {
 
     /// Steps whose checkpoints came from an earlier run (1-based indexes).
     var resumedSteps: Set<Int> = []
+    /// The damaged-store check of the original, running beside step 1 (``IntegrityCheck``).
+    var pendingIntegrityCheck: IntegrityCheck?
 
     init(upgrader: Upgrader, files: StoreFiles, target: String) {
         self.upgrader = upgrader

@@ -335,7 +335,9 @@ public struct MigrationStep: Sendable {
             // that ignores the upgrade's locks; such a write is caught before the swap, which
             // refuses a store whose files changed since the run began (``ImmutableStore``).
             try sourceQueue.close()
-            try fileSystem.copyFile(source, to: destination, site: "step.in-place-copy")
+            // Not synced now: the copy is scratch until the step's single fsync at the end
+            // (`step.in-place-sync`), and syncing it here would write every page twice.
+            try fileSystem.copyFile(source, to: destination, site: "step.in-place-copy", syncing: false)
         }
         var configuration = Configuration()
         configuration.prepareDatabase { db in SQLExpressionCompiler.registerFunctions(in: db) }

@@ -95,8 +95,9 @@ package struct FileSystem: Sendable {
     }
 
     /// Copies a file byte for byte (mode 0600, by a clone where the file system can: see
-    /// `FileCopy`), then syncs the copy. The destination must not exist.
-    package func copyFile(_ source: URL, to destination: URL, site: String) throws {
+    /// `FileCopy`), then syncs the copy unless `syncing` is false (a scratch file the caller
+    /// changes and syncs itself). The destination must not exist.
+    package func copyFile(_ source: URL, to destination: URL, site: String, syncing: Bool = true) throws {
         try enter(.copy, site, path: destination.path)
         do {
             // A clone or an in-kernel copy where the file system can (FileCopy).
@@ -105,7 +106,7 @@ package struct FileSystem: Sendable {
             throw FileSystemError(
                 operation: "copy", path: source.path, reason: String(cString: strerror(error.code)), site: site)
         }
-        try sync(destination, site: site + ".fsync")
+        if syncing { try sync(destination, site: site + ".fsync") }
     }
 
     /// `fsync` on a file or a directory. A directory must be synced for a rename or a new
