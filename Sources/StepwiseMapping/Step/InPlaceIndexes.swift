@@ -7,8 +7,9 @@ import StepwiseStore
 /// Building an index sorts its whole table, so an in-place step that rebuilt every index would
 /// cost as much as copying the rows. SQLite's `RENAME COLUMN` and `RENAME TO` rewrite the
 /// definitions of the indexes they touch, so an index stays valid through them; it is rebuilt
-/// only when its name or its columns differ from the destination layout's (Core Data's index
-/// names contain table and column names, so a renamed column or table renames its indexes).
+/// only when its columns differ from the destination layout's. Core Data's index names contain
+/// table and column names, so a renamed column or table renames its indexes: those are renamed
+/// in the schema, their entries kept.
 enum InPlaceIndexes {
     /// Drops the indexes of `table` that cover one of `columns`: `DROP COLUMN` refuses an
     /// indexed column ("error in index … after drop column").
@@ -21,12 +22,14 @@ enum InPlaceIndexes {
         }
     }
 
-    /// Makes the database's indexes exactly `destination`'s: drops every index the layout
-    /// doesn't have as it is, then creates the missing ones.
+    /// Makes the database's indexes exactly `destination`'s: keeps those already right, renames
+    /// those right but for their name (``renameInSchema(_:in:)``), drops the others, then
+    /// creates the missing ones.
     static func reconcile(with destination: StoreLayout, in db: Database) throws {
         let wanted = Dictionary(
             destination.indexes.map { ($0.name.uppercased(), $0) }, uniquingKeysWith: { first, _ in first })
         var kept: Set<String> = []
+        var others: [ExistingIndex] = []
         let tables = try String.fetchAll(
             db,
             sql: #"SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\_%' ESCAPE '\'"#)
@@ -35,13 +38,57 @@ enum InPlaceIndexes {
                 if let layout = wanted[index.name.uppercased()], index.matches(layout) {
                     kept.insert(index.name.uppercased())
                 } else {
-                    try db.execute(sql: "DROP INDEX \(index.name.quotedSQLIdentifier)")
+                    others.append(index)
                 }
             }
         }
+        // An index whose table or column was renamed has the right entries under the old
+        // name (Core Data's index names contain both): rename it rather than sort its table.
+        var renames: [(from: String, to: IndexLayout)] = []
+        for index in others {
+            if let layout = destination.indexes.first(where: {
+                !kept.contains($0.name.uppercased()) && index.matches($0)
+            }) {
+                renames.append((index.name, layout))
+                kept.insert(layout.name.uppercased())
+            } else {
+                try db.execute(sql: "DROP INDEX \(index.name.quotedSQLIdentifier)")
+            }
+        }
+        try renameInSchema(renames, in: db)
         for index in destination.indexes where !kept.contains(index.name.uppercased()) {
             try db.execute(sql: index.createStatement)
         }
+    }
+
+    /// Renames indexes by editing their rows of `sqlite_master`, the procedure SQLite's
+    /// documentation gives for schema changes that leave the file's content as it is
+    /// (lang_altertable.html, "Making Other Kinds Of Table Schema Changes"): writable schema on,
+    /// update the rows, bump `schema_version` so every connection reloads the schema, writable
+    /// schema off. An index's b-tree holds its columns' values and row ids, never its name, so
+    /// only the row's `name` and `sql` change: `sql` becomes exactly the statement that would
+    /// have created the index under the new name. The in-place step's rehearsal runs this too
+    /// and compares the resulting schema with the destination's before the real file is
+    /// touched, and SQLite parses the new schema before the next statement.
+    private static func renameInSchema(_ renames: [(from: String, to: IndexLayout)], in db: Database) throws {
+        guard !renames.isEmpty else { return }
+        let version = try Int.fetchOne(db, sql: "PRAGMA schema_version") ?? 0
+        try db.execute(sql: "PRAGMA writable_schema = ON")
+        do {
+            for (old, layout) in renames {
+                try db.execute(
+                    sql: "UPDATE sqlite_master SET name = ?, sql = ? WHERE type = 'index' AND name = ?",
+                    arguments: [layout.name, layout.createStatement, old])
+                guard db.changesCount == 1 else {
+                    throw DatabaseError(resultCode: .SQLITE_ERROR, message: "index \(old) not found in the schema")
+                }
+            }
+            try db.execute(sql: "PRAGMA schema_version = \(version + 1)")
+        } catch {
+            try? db.execute(sql: "PRAGMA writable_schema = OFF")
+            throw error
+        }
+        try db.execute(sql: "PRAGMA writable_schema = OFF")
     }
 
     /// An index created by `CREATE INDEX` (not a UNIQUE or PRIMARY KEY constraint's).
