@@ -7,7 +7,11 @@ import Stepwise
 /// completes with the right content.
 struct CrashCheck {
     var rows: Int
+    /// The store every trial starts from: a main file, and for the WAL variant a `-wal`.
     var original: URL
+    /// The WAL variant's note, written only in the original's `-wal`: the migrated store must
+    /// have it as one item's remark.
+    var walMarker: String?
 
     enum State: String {
         case old, new
@@ -21,8 +25,14 @@ struct CrashCheck {
         let version = try VersionRegistry(history: CrashHistory.history).identify(storeAt: store).version?.name
         switch version {
         case "Bench":
-            guard try Data(contentsOf: store) == Data(contentsOf: original) else {
-                throw BenchError("the store is at the old version but its bytes changed")
+            for suffix in walMarker == nil ? [""] : ["", "-wal"] {
+                let file = URL(fileURLWithPath: store.path + suffix)
+                guard try Data(contentsOf: file) == Data(contentsOf: URL(fileURLWithPath: original.path + suffix))
+                else {
+                    throw BenchError(
+                        "the store is at the old version but the bytes of its \(suffix.isEmpty ? "main file" : suffix) changed"
+                    )
+                }
             }
             return .old
         case "Bench 3":
@@ -48,14 +58,19 @@ struct CrashCheck {
     private func checkMigrated(_ store: URL) throws {
         let snapshot = try StoreSnapshot(of: store)
         defer { snapshot.close() }
-        let (count, amounts, remarks, tagged, tags) = try snapshot.database.read { db in
+        let (count, amounts, remarks, tagged, tags, marked) = try snapshot.database.read { db in
             (
                 try Int.fetchOne(db, sql: #"SELECT COUNT(*) FROM "ZITEM""#) ?? -1,
                 try Int64.fetchOne(db, sql: #"SELECT SUM("ZAMOUNT") FROM "ZITEM""#) ?? -1,
                 try Int.fetchOne(db, sql: #"SELECT COUNT("ZREMARK") FROM "ZITEM""#) ?? -1,
                 try Int.fetchOne(db, sql: #"SELECT COUNT("ZTAG") FROM "ZITEM""#) ?? -1,
-                try Int.fetchOne(db, sql: #"SELECT COUNT(*) FROM "ZTAG""#) ?? -1
+                try Int.fetchOne(db, sql: #"SELECT COUNT(*) FROM "ZTAG""#) ?? -1,
+                try Int.fetchOne(db, sql: #"SELECT COUNT(*) FROM "ZITEM" WHERE "ZREMARK" = ?"#, arguments: [walMarker])
+                    ?? -1
             )
+        }
+        if let walMarker, marked != 1 {
+            throw BenchError("the note written in the -wal (\(walMarker)) is on \(marked) items, not 1")
         }
         let expectedAmounts = Int64(7) * Int64(rows) * Int64(rows + 1) / 2
         guard count == rows, amounts == expectedAmounts, remarks == rows, tagged == rows,

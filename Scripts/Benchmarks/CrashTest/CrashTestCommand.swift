@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Stepwise
+import StepwiseTesting
 
 /// `stepwise-bench crash-test`: kills a multi-step upgrade with SIGKILL at random moments,
 /// spread over every phase, and checks after each kill that the store is the old one or the
@@ -14,7 +15,10 @@ struct CrashTestCommand: ParsableCommand {
             → Bench 3 (inferred: altered in place), in a child process (`crash-upgrade`) that \
             announces each phase. One uninterrupted run times the phases; then trial i waits for \
             phase i mod 8 (copy, plan, step 1 pass 1, step 1 pass 2, step 2, verify, swap, cleanup), sleeps \
-            a random part of that phase's duration, and sends SIGKILL. The last line is \
+            a random part of that phase's duration, and sends SIGKILL. Every other round of 8 trials \
+            starts from the store with one note changed only in its -wal, as a killed app leaves \
+            it: the upgrade then copies it before step 1, where otherwise step 1 reads the store \
+            itself; the note must arrive. The last line is \
             `crash-test: T trials, F failures`; the exit status is 1 when F > 0.
             """)
 
@@ -38,43 +42,55 @@ struct CrashTestCommand: ParsableCommand {
         let work = directory.appendingPathComponent("crash-test-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
-
-        // The timing run: every phase's start, uninterrupted, and a sound result.
-        let timingStore = try copy(original, into: work, as: "timing")
-        let timing = try CrashChild(store: timingStore)
-        guard timing.waitForExit() == 0 else { throw BenchError("the uninterrupted upgrade failed") }
-        try check.recover(timingStore)
-        let phases = timing.phases
-        let targets: [CrashPhase] = [.copy, .plan, .step1Pass1, .step1Pass2, .step2, .verify, .swap, .cleanup]
-        var durations: [CrashPhase: Double] = [:]
-        for (index, entry) in phases.enumerated() where index + 1 < phases.count {
-            durations[entry.phase] = phases[index + 1].seconds - entry.seconds
+        let walOriginal = try copy(original, into: work, as: "original-with-wal")
+        let marker = "written in the -wal"
+        try WALWriter.write(to: walOriginal) { db in
+            try db.execute(sql: #"UPDATE "ZITEM" SET "ZNOTE" = ? WHERE "Z_PK" = 1"#, arguments: [marker])
         }
-        say(
-            "crash-test: \(options.rows) rows, seed \(seed); uninterrupted upgrade \(format(phases.last?.seconds ?? 0)) s"
-        )
-        for phase in targets { say("  \(phase.rawValue): \(format(durations[phase] ?? 0)) s") }
+        let walCheck = CrashCheck(rows: options.rows, original: walOriginal, walMarker: marker)
+
+        // The timing runs, one per variant: every phase's start, uninterrupted, and a sound result.
+        let targets: [CrashPhase] = [.copy, .plan, .step1Pass1, .step1Pass2, .step2, .verify, .swap, .cleanup]
+        var durations: [Bool: [CrashPhase: Double]] = [:]
+        for withWAL in [false, true] {
+            let timingStore = try copy(withWAL ? walOriginal : original, into: work, as: "timing-\(withWAL)")
+            let timing = try CrashChild(store: timingStore)
+            guard timing.waitForExit() == 0 else { throw BenchError("the uninterrupted upgrade failed") }
+            try (withWAL ? walCheck : check).recover(timingStore)
+            let phases = timing.phases
+            for (index, entry) in phases.enumerated() where index + 1 < phases.count {
+                durations[withWAL, default: [:]][entry.phase] = phases[index + 1].seconds - entry.seconds
+            }
+            say(
+                "crash-test: \(options.rows) rows\(withWAL ? ", rows in the -wal" : ""), seed \(seed); uninterrupted upgrade \(format(phases.last?.seconds ?? 0)) s"
+            )
+            for phase in targets { say("  \(phase.rawValue): \(format(durations[withWAL]?[phase] ?? 0)) s") }
+        }
 
         var killsByPhase: [String: Int] = [:]
         var outcomes: [CrashCheck.State: Int] = [:]
         var failures = 0
         for trial in 0..<trials {
             let target = targets[trial % targets.count]
-            let store = try copy(original, into: work, as: "trial-\(trial)")
+            let withWAL = (trial / targets.count) % 2 == 1
+            let store = try copy(withWAL ? walOriginal : original, into: work, as: "trial-\(trial)")
             let child = try CrashChild(store: store)
             _ = child.wait(for: target, timeout: 600)
-            let delay = random.nextDouble() * (durations[target] ?? 0)
+            let delay = random.nextDouble() * (durations[withWAL]?[target] ?? 0)
             usleep(UInt32(delay * 1_000_000))
             child.kill()
             let killedIn = child.currentPhase?.rawValue ?? "start"
             killsByPhase[killedIn, default: 0] += 1
             do {
-                let state = try check.stateAfterKill(store)
+                let trialCheck = withWAL ? walCheck : check
+                let state = try trialCheck.stateAfterKill(store)
                 outcomes[state, default: 0] += 1
-                try check.recover(store)
+                try trialCheck.recover(store)
             } catch {
                 failures += 1
-                say("  trial \(trial) (killed in \(killedIn) after \(format(delay)) s): FAILED: \(error)")
+                say(
+                    "  trial \(trial) (\(withWAL ? "rows in the -wal, " : "")killed in \(killedIn) after \(format(delay)) s): FAILED: \(error)"
+                )
             }
             try? FileManager.default.removeItem(at: store.deletingLastPathComponent())
             if (trial + 1) % 20 == 0 { say("  \(trial + 1)/\(trials) trials, \(failures) failures") }
@@ -93,12 +109,15 @@ struct CrashTestCommand: ParsableCommand {
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 
-    /// A fresh folder with a copy of the seeded store.
+    /// A fresh folder with a copy of a store: its main file and whichever of `-wal` and `-shm`
+    /// it has.
     private func copy(_ original: URL, into work: URL, as name: String) throws -> URL {
         let folder = work.appendingPathComponent(name, isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let store = folder.appendingPathComponent("Bench.sqlite")
-        try FileManager.default.copyItem(at: original, to: store)
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: original.path + suffix) {
+            try FileManager.default.copyItem(atPath: original.path + suffix, toPath: store.path + suffix)
+        }
         return store
     }
 
