@@ -121,23 +121,26 @@ extension MigrationManager {
             values.append(sql)
             valueArguments += arguments
         }
+        for (column, sql) in try foreignKeysWrittenOnInsert(of: mapping, destinationEntity)
+        where !columns.contains(column) {
+            columns.append(column)
+            values.append(sql)
+        }
         let lookup = try lookupTable(for: mapping.name)
         let root = try destinationLayout.rootNumber(of: destinationEntity)
         let sourceTable = compiler.planner.fromClause
         let joins = compiler.joinClause
         // 1. Allocate destination keys in source order, after the root's current Z_MAX.
+        let selected = "FROM \(sourceTable) \(joins) WHERE \"s\".\"Z_ENT\" = ? AND (\(filterSQL))"
+        let selectedArguments = StatementArguments([sourceEntity.number.databaseValue] + filterArguments)
         try db.execute(
             sql: """
                 INSERT INTO \(lookup.qualifiedName) (source_pk, destination_pk, destination_entity)
-                SELECT "s"."Z_PK",
-                       (SELECT "Z_MAX" FROM "main"."Z_PRIMARYKEY" WHERE "Z_ENT" = ?) + ROW_NUMBER() OVER (ORDER BY "s"."Z_PK"),
-                       ?
-                FROM \(sourceTable) \(joins)
-                WHERE "s"."Z_ENT" = ? AND (\(filterSQL))
+                SELECT "s"."Z_PK", (SELECT "Z_MAX" FROM "main"."Z_PRIMARYKEY" WHERE "Z_ENT" = ?) + \(
+                    try denseRank(selected, selectedArguments)), ?
+                \(selected)
                 """,
-            arguments: StatementArguments(
-                [root.databaseValue, destinationEntity.number.databaseValue, sourceEntity.number.databaseValue]
-                    + filterArguments))
+            arguments: [root.databaseValue, destinationEntity.number.databaseValue] + selectedArguments)
         let created = db.changesCount
         guard created > 0 else { return 0 }
         // 2. Copy the rows, computing every attribute in SQL.
@@ -162,6 +165,26 @@ extension MigrationManager {
             sql: "UPDATE \"main\".\"Z_PRIMARYKEY\" SET \"Z_MAX\" = \"Z_MAX\" + ? WHERE \"Z_ENT\" = ?",
             arguments: [created, root])
         return created
+    }
+
+    /// The SQL for the rank of `"s"."Z_PK"` among the keys `selected` (a `FROM … WHERE …`)
+    /// yields, 1 for the smallest: `ROW_NUMBER() OVER (ORDER BY "s"."Z_PK")`, Core Data's
+    /// dense renumbering in source order (corpus README §6.7). Where those keys have no gap
+    /// (`MAX - MIN + 1 = COUNT`, what a store Core Data renumbered holds) the rank is
+    /// `Z_PK - MIN + 1`, the same number without the window's sort of every key; one read of
+    /// the keys tells which. Sparse keys keep the window.
+    private func denseRank(_ selected: String, _ arguments: StatementArguments) throws -> String {
+        let window = "ROW_NUMBER() OVER (ORDER BY \"s\".\"Z_PK\")"
+        guard
+            let bounds = try Row.fetchOne(
+                db, sql: "SELECT MIN(\"s\".\"Z_PK\"), MAX(\"s\".\"Z_PK\"), COUNT(*) \(selected)",
+                arguments: arguments),
+            let low = bounds[0] as Int64?, let high = bounds[1] as Int64?, let count = bounds[2] as Int64?,
+            case let (span, overflow) = high.subtractingReportingOverflow(low), !overflow, span < Int64.max,
+            span + 1 == count, low > Int64.min + 1
+        else { return window }
+        // COUNT(*) counts rows, so a join that repeated a key would make the counts differ.
+        return "(\"s\".\"Z_PK\" - \(low - 1))"
     }
 
     /// Whether `expression` reads a VARCHAR column of the source entity (`$source.name`): TEXT

@@ -1,0 +1,100 @@
+import GRDB
+import StepwiseModel
+import StepwiseStore
+
+/// What pass 2's set-based path needs to write one relationship mapping in SQL: the
+/// destination relationship, the source path as `(owner, target)` pairs, and the lookup
+/// tables that translate the targets.
+struct SetBasedLink {
+    let relationship: RelationshipLayout
+    let pairs: SourceRelationshipPath
+    let targets: [LookupTable]
+    /// The source key path the expression follows.
+    let path: [String]
+}
+
+extension MigrationManager {
+    /// A relationship mapping whose expression is a plain `$source.<path>` or
+    /// `FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "<Mapping>", $source.<path>)`
+    /// over relationships only, resolved; nil when it must run row by row.
+    func setBasedLink(
+        _ relationshipMapping: PropertyMapping, of mapping: EntityMapping, _ destinationEntity: EntityLayout
+    ) throws -> SetBasedLink? {
+        guard let expression = relationshipMapping.valueExpression,
+            let sourceName = mapping.sourceEntity,
+            let relationship = destinationEntity.relationship(named: relationshipMapping.name)
+        else { return nil }
+        // Which source path, and which lookup tables translate its targets.
+        let path: [String]
+        var namedMapping: String?
+        switch expression {
+        case .keyPath(.source, let keyPath):
+            path = keyPath
+        case .function(
+            .keyPath(.manager, []), "destinationInstancesForEntityMappingNamed:sourceInstances:",
+            let arguments):
+            guard arguments.count == 2, case .constant(.string(let name)) = arguments[0],
+                case .keyPath(.source, let keyPath) = arguments[1]
+            else { return nil }
+            path = keyPath
+            namedMapping = name
+        default:
+            return nil
+        }
+        guard
+            let pairs = SourceRelationshipPath(
+                layout: sourceLayout, from: sourceName, path: path, schema: MigrationStep.sourceSchema)
+        else { return nil }
+        let targets: [LookupTable]
+        if let namedMapping, currentMappingModel?.isInferred != true {
+            targets = [try lookupTable(for: namedMapping)]
+        } else {
+            // A plain key path, or an inferred mapping, whose named mapping stands for "the
+            // mappings that made the destination entity (or a subentity) from these rows".
+            targets = lookupTables(producing: relationship.destination, fromSourceTable: pairs.finalEntity.tableName)
+        }
+        return SetBasedLink(relationship: relationship, pairs: pairs, targets: targets, path: path)
+    }
+
+    /// The destination to-one foreign keys pass 1 can write while it inserts the rows, as
+    /// `(column, SQL over the source row "s")`: a set-based link through one source to-one
+    /// (`$source.chef`) into one lookup table. Its targets' keys are there when their
+    /// mapping ran earlier in the step; otherwise the column stays NULL until pass 2.
+    ///
+    /// **Only a head start; pass 2 still decides.** Pass 2 runs the relationship mapping as
+    /// it would have (``linkSetBased``): its `UPDATE` writes every row it has a pair for,
+    /// with its own value, and skips a row already holding that value. A value written here
+    /// is that same value: the target lookup translates the same source key (`LIMIT 1` picks
+    /// one where a policy made several destinations from one row, and pass 2 then writes its
+    /// own pick). A row pass 2 has no pair for gets NULL here too: its source key is NULL,
+    /// or names no row of the table the lookup maps (a dangling source key, which no lookup
+    /// row has, because the lookup was filled from that table's rows). So the store after
+    /// pass 2 is the same; the foreign keys are written once, inside the `INSERT`, instead of
+    /// a second time by an `UPDATE` of every row and of the column's index.
+    func foreignKeysWrittenOnInsert(of mapping: EntityMapping, _ destinationEntity: EntityLayout) throws -> [(
+        column: String, sql: String
+    )] {
+        guard let sourceName = mapping.sourceEntity, let sourceEntity = sourceLayout.entity(named: sourceName) else {
+            return []
+        }
+        var written: [(column: String, sql: String)] = []
+        for relationshipMapping in mapping.relationshipMappings where relationshipMapping.valueExpression != nil {
+            guard let link = try setBasedLink(relationshipMapping, of: mapping, destinationEntity),
+                case .foreignKey(let column, nil, _) = link.relationship.storage,
+                link.path.count == 1, link.targets.count == 1,
+                case .foreignKey(let sourceColumn, _, _)? = sourceEntity.relationship(named: link.path[0])?.storage,
+                link.targets[0].sourceTable == link.pairs.finalEntity.tableName,
+                !written.contains(where: { $0.column == column })
+            else { continue }
+            written.append(
+                (
+                    column,
+                    """
+                    (SELECT "t"."destination_pk" FROM \(link.targets[0].qualifiedName) AS "t"
+                     WHERE "t"."source_pk" = "s".\(sourceColumn.quotedSQLIdentifier) LIMIT 1)
+                    """
+                ))
+        }
+        return written
+    }
+}
