@@ -121,8 +121,10 @@ extension MigrationManager {
             values.append(sql)
             valueArguments += arguments
         }
-        for (column, sql) in try foreignKeysWrittenOnInsert(of: mapping, destinationEntity)
-        where !columns.contains(column) {
+        let linked = try foreignKeysWrittenOnInsert(of: mapping, destinationEntity).filter {
+            !columns.contains($0.column)
+        }
+        for (_, column, sql) in linked {
             columns.append(column)
             values.append(sql)
         }
@@ -146,6 +148,7 @@ extension MigrationManager {
         // 2. Copy the rows, computing every attribute in SQL.
         let columnList = (["Z_PK", "Z_ENT", "Z_OPT"] + columns).map(\.quotedSQLIdentifier).joined(separator: ", ")
         let valueList = (["\"m\".\"destination_pk\"", "?", "1"] + values).joined(separator: ", ")
+        let deferred = try IndexesBuiltAfterInsert(db, table: destinationEntity.tableName)
         do {
             try db.execute(
                 sql: """
@@ -159,7 +162,22 @@ extension MigrationManager {
             // A uniqueness constraint failed somewhere in the batch. Forget the batch and let
             // the row-by-row path run it again: it stops at the exact row and names it.
             try db.execute(sql: "DELETE FROM \(lookup.qualifiedName)")
+            try deferred.rebuild()
             return nil
+        }
+        try deferred.rebuild()
+        // The links the INSERT wrote, for pass 2's report: the new rows are the keys after
+        // the old Z_MAX, the only ones of the table in that range.
+        for (relationship, column, _) in linked {
+            linksWrittenOnInsert[mapping.name, default: [:]][relationship] =
+                try Int.fetchOne(
+                    db,
+                    sql: """
+                        SELECT COUNT(*) FROM "main".\(destinationEntity.tableName.quotedSQLIdentifier)
+                        WHERE \(column.quotedSQLIdentifier) IS NOT NULL
+                          AND "Z_PK" > (SELECT "Z_MAX" FROM "main"."Z_PRIMARYKEY" WHERE "Z_ENT" = ?)
+                        """,
+                    arguments: [root]) ?? 0
         }
         try db.execute(
             sql: "UPDATE \"main\".\"Z_PRIMARYKEY\" SET \"Z_MAX\" = \"Z_MAX\" + ? WHERE \"Z_ENT\" = ?",

@@ -162,7 +162,9 @@ extension MigrationManager {
                     SELECT \(values.joined(separator: ", ")) FROM (\(mapped)) AS "x"
                     """)
         }
-        return db.changesCount
+        // Rows already holding their link aren't rewritten (``changedCondition(_:_:)``); the
+        // report still counts the links pass 1's INSERT wrote for this relationship.
+        return db.changesCount + (linksWrittenOnInsert[mapping.name]?[relationshipMapping.name] ?? 0)
     }
 
     /// `column IS NOT value OR …` for the assignments of an `UPDATE`: a row that already holds

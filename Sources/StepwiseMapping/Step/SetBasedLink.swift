@@ -72,12 +72,12 @@ extension MigrationManager {
     /// pass 2 is the same; the foreign keys are written once, inside the `INSERT`, instead of
     /// a second time by an `UPDATE` of every row and of the column's index.
     func foreignKeysWrittenOnInsert(of mapping: EntityMapping, _ destinationEntity: EntityLayout) throws -> [(
-        column: String, sql: String
+        relationship: String, column: String, sql: String
     )] {
         guard let sourceName = mapping.sourceEntity, let sourceEntity = sourceLayout.entity(named: sourceName) else {
             return []
         }
-        var written: [(column: String, sql: String)] = []
+        var written: [(relationship: String, column: String, sql: String)] = []
         for relationshipMapping in mapping.relationshipMappings where relationshipMapping.valueExpression != nil {
             guard let link = try setBasedLink(relationshipMapping, of: mapping, destinationEntity),
                 case .foreignKey(let column, nil, _) = link.relationship.storage,
@@ -88,7 +88,7 @@ extension MigrationManager {
             else { continue }
             written.append(
                 (
-                    column,
+                    relationshipMapping.name, column,
                     """
                     (SELECT "t"."destination_pk" FROM \(link.targets[0].qualifiedName) AS "t"
                      WHERE "t"."source_pk" = "s".\(sourceColumn.quotedSQLIdentifier) LIMIT 1)
