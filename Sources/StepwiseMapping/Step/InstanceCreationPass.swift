@@ -124,7 +124,7 @@ extension MigrationManager {
         let linked = try foreignKeysWrittenOnInsert(of: mapping, destinationEntity).filter {
             !columns.contains($0.column)
         }
-        for (_, column, sql) in linked {
+        for (_, column, sql, _) in linked {
             columns.append(column)
             values.append(sql)
         }
@@ -168,8 +168,9 @@ extension MigrationManager {
         try deferred.rebuild()
         // The links the INSERT wrote, for pass 2's report: the new rows are the keys after
         // the old Z_MAX, the only ones of the table in that range.
-        for (relationship, column, _) in linked {
-            linksWrittenOnInsert[mapping.name, default: [:]][relationship] =
+        for (relationship, column, _, complete) in linked {
+            if complete { insertedLinks.complete.insert([mapping.name, relationship]) }
+            insertedLinks.counts[mapping.name, default: [:]][relationship] =
                 try Int.fetchOne(
                     db,
                     sql: """

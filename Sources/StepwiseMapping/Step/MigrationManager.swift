@@ -43,9 +43,8 @@ public final class MigrationManager {
     /// One association table per entity mapping that has run or is running.
     var lookupTables: [LookupTable] = []
 
-    /// Per entity mapping name, then relationship name: the links pass 1's `INSERT` already
-    /// wrote (``foreignKeysWrittenOnInsert(of:_:)``), which pass 2 reports as its own.
-    var linksWrittenOnInsert: [String: [String: Int]] = [:]
+    /// The foreign keys pass 1's `INSERT`s wrote ahead of pass 2 (``InsertedLinks``).
+    var insertedLinks = InsertedLinks()
 
     /// Per entity mapping name: what the row-by-row path works out once (``InstancePlan``).
     var instancePlans: [String: InstancePlan] = [:]

@@ -128,6 +128,11 @@ extension MigrationManager {
         func table(_ name: String) -> String { "\"main\".\(name.quotedSQLIdentifier)" }
         switch relationship.storage {
         case .foreignKey(let column, let entityColumn, _):
+            if try insertedLinkIsFinal(
+                relationshipMapping, of: mapping, table: destinationEntity.tableName, column: column)
+            {
+                return insertedLinks.counts[mapping.name]?[relationshipMapping.name] ?? 0
+            }
             let entityAssignment = entityColumn.map { ", \($0.quotedSQLIdentifier) = \"x\".target_entity" } ?? ""
             let changed = Self.changedCondition(
                 table(destinationEntity.tableName), [(column, "\"x\".target"), (entityColumn, "\"x\".target_entity")])
@@ -138,6 +143,7 @@ extension MigrationManager {
                     FROM (\(mapped)) AS "x"
                     WHERE \(table(destinationEntity.tableName)).\"Z_PK\" = "x".owner AND (\(changed))
                     """)
+            if db.changesCount > 0 { insertedLinks.changedColumns.insert([destinationEntity.tableName, column]) }
         case .inverseForeignKey(let inverseTable, let column, let orderColumn):
             let orderAssignment = orderColumn.map { ", \($0.quotedSQLIdentifier) = \"x\".position" } ?? ""
             let changed = Self.changedCondition(
@@ -149,6 +155,7 @@ extension MigrationManager {
                     FROM (\(mapped)) AS "x"
                     WHERE \(table(inverseTable)).\"Z_PK\" = "x".target AND (\(changed))
                     """)
+            if db.changesCount > 0 { insertedLinks.changedColumns.insert([inverseTable, column]) }
         case .joinTable(let joinTable, let sourceColumn, let destinationColumn, let orderColumn):
             var columns = [sourceColumn, destinationColumn]
             var values = ["\"x\".owner", "\"x\".target"]
@@ -164,7 +171,7 @@ extension MigrationManager {
         }
         // Rows already holding their link aren't rewritten (``changedCondition(_:_:)``); the
         // report still counts the links pass 1's INSERT wrote for this relationship.
-        return db.changesCount + (linksWrittenOnInsert[mapping.name]?[relationshipMapping.name] ?? 0)
+        return db.changesCount + (insertedLinks.counts[mapping.name]?[relationshipMapping.name] ?? 0)
     }
 
     /// `column IS NOT value OR …` for the assignments of an `UPDATE`: a row that already holds

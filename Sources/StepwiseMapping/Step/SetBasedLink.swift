@@ -71,13 +71,16 @@ extension MigrationManager {
     /// row has, because the lookup was filled from that table's rows). So the store after
     /// pass 2 is the same; the foreign keys are written once, inside the `INSERT`, instead of
     /// a second time by an `UPDATE` of every row and of the column's index.
+    ///
+    /// `complete` tells whether the target lookup already holds every key it will (its mapping
+    /// ran, or is this one, whose lookup is filled before the `INSERT`).
     func foreignKeysWrittenOnInsert(of mapping: EntityMapping, _ destinationEntity: EntityLayout) throws -> [(
-        relationship: String, column: String, sql: String
+        relationship: String, column: String, sql: String, complete: Bool
     )] {
         guard let sourceName = mapping.sourceEntity, let sourceEntity = sourceLayout.entity(named: sourceName) else {
             return []
         }
-        var written: [(relationship: String, column: String, sql: String)] = []
+        var written: [(relationship: String, column: String, sql: String, complete: Bool)] = []
         for relationshipMapping in mapping.relationshipMappings where relationshipMapping.valueExpression != nil {
             guard let link = try setBasedLink(relationshipMapping, of: mapping, destinationEntity),
                 case .foreignKey(let column, nil, _) = link.relationship.storage,
@@ -86,15 +89,61 @@ extension MigrationManager {
                 link.targets[0].sourceTable == link.pairs.finalEntity.tableName,
                 !written.contains(where: { $0.column == column })
             else { continue }
+            let target = link.targets[0]
+            let complete =
+                try target.mapping.name == mapping.name
+                || Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(target.qualifiedName))") == true
             written.append(
                 (
                     relationshipMapping.name, column,
                     """
                     (SELECT "t"."destination_pk" FROM \(link.targets[0].qualifiedName) AS "t"
                      WHERE "t"."source_pk" = "s".\(sourceColumn.quotedSQLIdentifier) LIMIT 1)
-                    """
+                    """, complete
                 ))
         }
         return written
+    }
+}
+
+/// What pass 1's `INSERT`s wrote of pass 2's work (``MigrationManager/foreignKeysWrittenOnInsert(of:_:)``),
+/// and which foreign-key columns pass 2 has changed since.
+struct InsertedLinks {
+    /// Per entity mapping name, then relationship name: the links the `INSERT` wrote, which
+    /// pass 2 reports as its own.
+    var counts: [String: [String: Int]] = [:]
+    /// The `(mapping, relationship)` pairs written with a complete target lookup.
+    var complete: Set<[String]> = []
+    /// The `(table, column)` pairs a set-based pass-2 statement changed a row of.
+    var changedColumns: Set<[String]> = []
+}
+
+extension MigrationManager {
+    /// Whether pass 2 may leave a relationship as pass 1's `INSERT` wrote it, without its
+    /// `UPDATE`, which would find every row already holding its value:
+    /// - the `INSERT` wrote it through a complete target lookup: the same value from the
+    ///   same lookup rows as the `UPDATE` (see ``foreignKeysWrittenOnInsert(of:_:)``);
+    /// - no entity mapping of the mapping model has a policy, so no hook ran and no lookup
+    ///   row was added, and every relationship mapping runs set-based: nothing but pass 2's
+    ///   own statements writes a foreign key before this one;
+    /// - none of those statements changed a row's value of this column.
+    /// Then the column still holds exactly what the `UPDATE` would write.
+    func insertedLinkIsFinal(
+        _ relationshipMapping: PropertyMapping, of mapping: EntityMapping, table: String, column: String
+    ) throws -> Bool {
+        guard insertedLinks.complete.contains([mapping.name, relationshipMapping.name]),
+            !insertedLinks.changedColumns.contains([table, column]),
+            let model = currentMappingModel
+        else { return false }
+        for entityMapping in model.entityMappings {
+            if let policy = entityMapping.policyName, !policy.isEmpty { return false }
+            guard entityMapping.kind != .remove, entityMapping.kind != .add,
+                let name = entityMapping.destinationEntity, let entity = destinationLayout.entity(named: name)
+            else { continue }
+            for other in entityMapping.relationshipMappings where other.valueExpression != nil {
+                guard try setBasedLink(other, of: entityMapping, entity) != nil else { return false }
+            }
+        }
+        return true
     }
 }
