@@ -124,9 +124,9 @@ extension MigrationManager {
         let linked = try foreignKeysWrittenOnInsert(of: mapping, destinationEntity).filter {
             !columns.contains($0.column)
         }
-        for (_, column, sql, _) in linked {
-            columns.append(column)
-            values.append(sql)
+        for foreignKey in linked {
+            columns.append(foreignKey.column)
+            values.append(foreignKey.sql)
         }
         let lookup = try lookupTable(for: mapping.name)
         let root = try destinationLayout.rootNumber(of: destinationEntity)
@@ -168,8 +168,9 @@ extension MigrationManager {
         try deferred.rebuild()
         // The links the INSERT wrote, for pass 2's report: the new rows are the keys after
         // the old Z_MAX, the only ones of the table in that range.
-        for (relationship, column, _, complete) in linked {
-            if complete { insertedLinks.complete.insert([mapping.name, relationship]) }
+        for foreignKey in linked {
+            let (relationship, column) = (foreignKey.relationship, foreignKey.column)
+            if foreignKey.complete { insertedLinks.complete[[mapping.name, relationship]] = foreignKey.link }
             insertedLinks.counts[mapping.name, default: [:]][relationship] =
                 try Int.fetchOne(
                     db,

@@ -145,6 +145,7 @@ extension MigrationManager {
                     """)
             if db.changesCount > 0 { insertedLinks.changedColumns.insert([destinationEntity.tableName, column]) }
         case .inverseForeignKey(let inverseTable, let column, let orderColumn):
+            if try insertedInverseIsFinal(link, of: mapping, table: inverseTable, column: column) { return 0 }
             let orderAssignment = orderColumn.map { ", \($0.quotedSQLIdentifier) = \"x\".position" } ?? ""
             let changed = Self.changedCondition(
                 table(inverseTable), [(column, "\"x\".owner"), (orderColumn, "\"x\".position")])

@@ -74,13 +74,13 @@ extension MigrationManager {
     ///
     /// `complete` tells whether the target lookup already holds every key it will (its mapping
     /// ran, or is this one, whose lookup is filled before the `INSERT`).
-    func foreignKeysWrittenOnInsert(of mapping: EntityMapping, _ destinationEntity: EntityLayout) throws -> [(
-        relationship: String, column: String, sql: String, complete: Bool
-    )] {
+    func foreignKeysWrittenOnInsert(of mapping: EntityMapping, _ destinationEntity: EntityLayout) throws
+        -> [InsertedForeignKey]
+    {
         guard let sourceName = mapping.sourceEntity, let sourceEntity = sourceLayout.entity(named: sourceName) else {
             return []
         }
-        var written: [(relationship: String, column: String, sql: String, complete: Bool)] = []
+        var written: [InsertedForeignKey] = []
         for relationshipMapping in mapping.relationshipMappings where relationshipMapping.valueExpression != nil {
             guard let link = try setBasedLink(relationshipMapping, of: mapping, destinationEntity),
                 case .foreignKey(let column, nil, _) = link.relationship.storage,
@@ -94,13 +94,16 @@ extension MigrationManager {
                 try target.mapping.name == mapping.name
                 || Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(target.qualifiedName))") == true
             written.append(
-                (
-                    relationshipMapping.name, column,
-                    """
-                    (SELECT "t"."destination_pk" FROM \(link.targets[0].qualifiedName) AS "t"
-                     WHERE "t"."source_pk" = "s".\(sourceColumn.quotedSQLIdentifier) LIMIT 1)
-                    """, complete
-                ))
+                InsertedForeignKey(
+                    relationship: relationshipMapping.name, column: column,
+                    sql: """
+                        (SELECT "t"."destination_pk" FROM \(target.qualifiedName) AS "t"
+                         WHERE "t"."source_pk" = "s".\(sourceColumn.quotedSQLIdentifier) LIMIT 1)
+                        """,
+                    complete: complete,
+                    link: InsertedLink(
+                        table: destinationEntity.tableName, column: column, targetLookup: target.index,
+                        sourceEntity: sourceName, sourceRelationship: link.path[0])))
         }
         return written
     }
@@ -112,8 +115,8 @@ struct InsertedLinks {
     /// Per entity mapping name, then relationship name: the links the `INSERT` wrote, which
     /// pass 2 reports as its own.
     var counts: [String: [String: Int]] = [:]
-    /// The `(mapping, relationship)` pairs written with a complete target lookup.
-    var complete: Set<[String]> = []
+    /// Per `[mapping, relationship]`: the links written with a complete target lookup.
+    var complete: [[String]: InsertedLink] = [:]
     /// The `(table, column)` pairs a set-based pass-2 statement changed a row of.
     var changedColumns: Set<[String]> = []
 }
@@ -131,10 +134,42 @@ extension MigrationManager {
     func insertedLinkIsFinal(
         _ relationshipMapping: PropertyMapping, of mapping: EntityMapping, table: String, column: String
     ) throws -> Bool {
-        guard insertedLinks.complete.contains([mapping.name, relationshipMapping.name]),
-            !insertedLinks.changedColumns.contains([table, column]),
-            let model = currentMappingModel
+        guard insertedLinks.complete[[mapping.name, relationshipMapping.name]] != nil,
+            !insertedLinks.changedColumns.contains([table, column])
         else { return false }
+        return try onlySetBasedLinks()
+    }
+
+    /// Whether pass 2 may leave a to-many's inverse foreign key as pass 1's `INSERT` wrote it
+    /// for the inverse (`Recipe.ingredients` after `Ingredient.recipe` was written), without
+    /// its `UPDATE`, which would find every row already holding its value:
+    /// - the to-many has no order column, and re-links the inverse of the source to-one the
+    ///   `INSERT` followed, through the lookup of the mapping that wrote it, whose own lookup
+    ///   was the `INSERT`'s target: the same `(owner, target)` pairs, seen from the other end;
+    /// - as for ``insertedLinkIsFinal(_:of:table:column:)``: no policy in the mapping model
+    ///   (so a lookup holds one destination per source row: both ends pick the same one), every
+    ///   relationship mapping set-based, and no pass-2 statement changed the column since.
+    func insertedInverseIsFinal(
+        _ link: SetBasedLink, of mapping: EntityMapping, table: String, column: String
+    ) throws -> Bool {
+        guard case .inverseForeignKey(_, _, nil) = link.relationship.storage,
+            let inverse = link.relationship.inverse, link.path.count == 1, link.targets.count == 1,
+            let inserted = insertedLinks.complete[[link.targets[0].mapping.name, inverse]],
+            inserted.table == table, inserted.column == column,
+            inserted.targetLookup == (try lookupTable(for: mapping.name)).index,
+            let sourceName = mapping.sourceEntity,
+            let sourceRelationship = sourceLayout.entity(named: sourceName)?.relationship(named: link.path[0]),
+            sourceRelationship.destination == inserted.sourceEntity,
+            sourceRelationship.inverse == inserted.sourceRelationship,
+            !insertedLinks.changedColumns.contains([table, column])
+        else { return false }
+        return try onlySetBasedLinks()
+    }
+
+    /// Whether no entity mapping of the current mapping model has a policy and every
+    /// relationship mapping of it runs set-based.
+    private func onlySetBasedLinks() throws -> Bool {
+        guard let model = currentMappingModel else { return false }
         for entityMapping in model.entityMappings {
             if let policy = entityMapping.policyName, !policy.isEmpty { return false }
             guard entityMapping.kind != .remove, entityMapping.kind != .add,
@@ -146,4 +181,27 @@ extension MigrationManager {
         }
         return true
     }
+}
+
+/// A foreign key pass 1's `INSERT` writes (``MigrationManager/foreignKeysWrittenOnInsert(of:_:)``).
+struct InsertedForeignKey {
+    let relationship: String
+    let column: String
+    /// Its value, an SQL expression over the source row `"s"`.
+    let sql: String
+    /// Whether the target lookup held every key it will when the `INSERT` ran.
+    let complete: Bool
+    let link: InsertedLink
+}
+
+/// Where an `INSERT` wrote a foreign key from, for pass 2 to recognize the same links.
+struct InsertedLink: Hashable {
+    /// The destination table and column written.
+    let table: String
+    let column: String
+    /// The ``LookupTable/index`` that translated the source keys.
+    let targetLookup: Int
+    /// The mapping's source entity, and the source to-one followed.
+    let sourceEntity: String
+    let sourceRelationship: String
 }
