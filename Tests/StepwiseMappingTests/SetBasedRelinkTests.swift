@@ -177,3 +177,82 @@ struct SetBasedRelinkTests {
         #expect(links["RecipeToRecipe"] == 26)
     }
 }
+
+/// Both ends of one destination relationship mapped from different source relationships: the
+/// `INSERT` writes `Ingredient.recipe` from `$source.spare`, then `Recipe.ingredients` (from
+/// `$source.ingredients`) changes some of those keys in pass 2, and `Ingredient.recipe` must
+/// then be written again where it has a pair: the last mapping's links win, as before.
+@Suite("Set-based relink: both ends disagree")
+struct SetBasedRelinkConflictTests {
+    static let v1 = ObjectModel("Pantry") {
+        Entity("Ingredient") {
+            Attribute("name", .string)
+            Relationship("recipes", to: "Recipe", inverse: "ingredients")
+            Relationship("spare", to: "Recipe")
+        }
+        Entity("Recipe") {
+            Attribute("name", .string)
+            Relationship("ingredients", to: "Ingredient", inverse: "recipes").toMany()
+        }
+    }
+
+    static let v2 = ObjectModel("Pantry 2") {
+        Entity("Ingredient") {
+            Attribute("name", .string)
+            Relationship("recipe", to: "Recipe", inverse: "ingredients")
+        }
+        Entity("Recipe") {
+            Attribute("name", .string)
+            Relationship("ingredients", to: "Ingredient", inverse: "recipe").toMany()
+        }
+    }
+
+    static func link(_ mapping: String, _ path: String) -> String {
+        #"FUNCTION($manager, \"destinationInstancesForEntityMappingNamed:sourceInstances:\", \"\#(mapping)\", $source.\#(path))"#
+    }
+
+    static let mapping = """
+        {
+          "source": "Pantry", "destination": "Pantry 2",
+          "entityMappings": [
+            { "name": "RecipeToRecipe", "source": "Recipe", "destination": "Recipe",
+              "relationships": { "ingredients": "\(link("IngredientToIngredient", "ingredients"))" } },
+            { "name": "IngredientToIngredient", "source": "Ingredient", "destination": "Ingredient",
+              "relationships": { "recipe": "\(link("RecipeToRecipe", "spare"))" } }
+          ]
+        }
+        """
+
+    @Test func theLastMappingsLinksWinWhereItHasOne() throws {
+        let directory = try TemporaryDirectory()
+        let source = directory.path("Pantry.sqlite")
+        let destination = directory.path("Pantry 2.sqlite")
+        // Ingredient i: recipes → recipe i % 4 (every fifth none), spare → recipe (i + 1) % 4
+        // (every third none).
+        var expected: [String: String?] = [:]
+        try StepFixtures.store(at: source, model: Self.v1) { objects in
+            let recipes = try (0..<4).map { try objects.insert("Recipe", ["name": "Recipe \($0)"]) }
+            for index in 0..<30 {
+                let ingredient = try objects.insert("Ingredient", ["name": "Ingredient \(index)"])
+                let owner = index % 5 == 0 ? nil : index % 4
+                let spare = index % 3 == 0 ? nil : (index + 1) % 4
+                if let owner { try objects.relate(ingredient, "recipes", to: recipes[owner]) }
+                if let spare { try objects.relate(ingredient, "spare", to: recipes[spare]) }
+                expected["Ingredient \(index)"] = (spare ?? owner).map { "Recipe \($0)" }
+            }
+        }
+        let models = try StepFixtures.mappingModels([Self.mapping], from: Self.v1, to: Self.v2)
+        let report = try MigrationStep(from: Self.v1, to: Self.v2, mappingModels: models)
+            .run(source: source, destination: destination)
+        #expect(report.entityMappings.map(\.setBased) == [true, true])
+        let actual = try StepFixtures.read(destination, Self.v2) { objects in
+            var actual: [String: String?] = [:]
+            for ingredient in try objects.fetch("Ingredient") {
+                let recipe = try objects.related(ingredient.id, "recipe").first
+                actual[ingredient.string("name") ?? ""] = try recipe.map { try objects.object($0).string("name") ?? "" }
+            }
+            return actual
+        }
+        #expect(actual == expected)
+    }
+}
