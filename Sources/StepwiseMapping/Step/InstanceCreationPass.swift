@@ -121,28 +121,34 @@ extension MigrationManager {
             values.append(sql)
             valueArguments += arguments
         }
+        let linked = try foreignKeysWrittenOnInsert(of: mapping, destinationEntity).filter {
+            !columns.contains($0.column)
+        }
+        for foreignKey in linked {
+            columns.append(foreignKey.column)
+            values.append(foreignKey.sql)
+        }
         let lookup = try lookupTable(for: mapping.name)
         let root = try destinationLayout.rootNumber(of: destinationEntity)
         let sourceTable = compiler.planner.fromClause
         let joins = compiler.joinClause
         // 1. Allocate destination keys in source order, after the root's current Z_MAX.
+        let selected = "FROM \(sourceTable) \(joins) WHERE \"s\".\"Z_ENT\" = ? AND (\(filterSQL))"
+        let selectedArguments = StatementArguments([sourceEntity.number.databaseValue] + filterArguments)
         try db.execute(
             sql: """
                 INSERT INTO \(lookup.qualifiedName) (source_pk, destination_pk, destination_entity)
-                SELECT "s"."Z_PK",
-                       (SELECT "Z_MAX" FROM "main"."Z_PRIMARYKEY" WHERE "Z_ENT" = ?) + ROW_NUMBER() OVER (ORDER BY "s"."Z_PK"),
-                       ?
-                FROM \(sourceTable) \(joins)
-                WHERE "s"."Z_ENT" = ? AND (\(filterSQL))
+                SELECT "s"."Z_PK", (SELECT "Z_MAX" FROM "main"."Z_PRIMARYKEY" WHERE "Z_ENT" = ?) + \(
+                    try denseRank(selected, selectedArguments)), ?
+                \(selected)
                 """,
-            arguments: StatementArguments(
-                [root.databaseValue, destinationEntity.number.databaseValue, sourceEntity.number.databaseValue]
-                    + filterArguments))
+            arguments: [root.databaseValue, destinationEntity.number.databaseValue] + selectedArguments)
         let created = db.changesCount
         guard created > 0 else { return 0 }
         // 2. Copy the rows, computing every attribute in SQL.
         let columnList = (["Z_PK", "Z_ENT", "Z_OPT"] + columns).map(\.quotedSQLIdentifier).joined(separator: ", ")
         let valueList = (["\"m\".\"destination_pk\"", "?", "1"] + values).joined(separator: ", ")
+        let deferred = try IndexesBuiltAfterInsert(db, table: destinationEntity.tableName)
         do {
             try db.execute(
                 sql: """
@@ -156,12 +162,49 @@ extension MigrationManager {
             // A uniqueness constraint failed somewhere in the batch. Forget the batch and let
             // the row-by-row path run it again: it stops at the exact row and names it.
             try db.execute(sql: "DELETE FROM \(lookup.qualifiedName)")
+            try deferred.rebuild()
             return nil
+        }
+        try deferred.rebuild()
+        // The links the INSERT wrote, for pass 2's report: the new rows are the keys after
+        // the old Z_MAX, the only ones of the table in that range.
+        for foreignKey in linked {
+            let (relationship, column) = (foreignKey.relationship, foreignKey.column)
+            if foreignKey.complete { insertedLinks.complete[[mapping.name, relationship]] = foreignKey.link }
+            insertedLinks.counts[mapping.name, default: [:]][relationship] =
+                try Int.fetchOne(
+                    db,
+                    sql: """
+                        SELECT COUNT(*) FROM "main".\(destinationEntity.tableName.quotedSQLIdentifier)
+                        WHERE \(column.quotedSQLIdentifier) IS NOT NULL
+                          AND "Z_PK" > (SELECT "Z_MAX" FROM "main"."Z_PRIMARYKEY" WHERE "Z_ENT" = ?)
+                        """,
+                    arguments: [root]) ?? 0
         }
         try db.execute(
             sql: "UPDATE \"main\".\"Z_PRIMARYKEY\" SET \"Z_MAX\" = \"Z_MAX\" + ? WHERE \"Z_ENT\" = ?",
             arguments: [created, root])
         return created
+    }
+
+    /// The SQL for the rank of `"s"."Z_PK"` among the keys `selected` (a `FROM … WHERE …`)
+    /// yields, 1 for the smallest: `ROW_NUMBER() OVER (ORDER BY "s"."Z_PK")`, Core Data's
+    /// dense renumbering in source order (corpus README §6.7). Where those keys have no gap
+    /// (`MAX - MIN + 1 = COUNT`, what a store Core Data renumbered holds) the rank is
+    /// `Z_PK - MIN + 1`, the same number without the window's sort of every key; one read of
+    /// the keys tells which. Sparse keys keep the window.
+    private func denseRank(_ selected: String, _ arguments: StatementArguments) throws -> String {
+        let window = "ROW_NUMBER() OVER (ORDER BY \"s\".\"Z_PK\")"
+        guard
+            let bounds = try Row.fetchOne(
+                db, sql: "SELECT MIN(\"s\".\"Z_PK\"), MAX(\"s\".\"Z_PK\"), COUNT(*) \(selected)",
+                arguments: arguments),
+            let low = bounds[0] as Int64?, let high = bounds[1] as Int64?, let count = bounds[2] as Int64?,
+            case let (span, overflow) = high.subtractingReportingOverflow(low), !overflow, span < Int64.max,
+            span + 1 == count, low > Int64.min + 1
+        else { return window }
+        // COUNT(*) counts rows, so a join that repeated a key would make the counts differ.
+        return "(\"s\".\"Z_PK\" - \(low - 1))"
     }
 
     /// Whether `expression` reads a VARCHAR column of the source entity (`$source.name`): TEXT

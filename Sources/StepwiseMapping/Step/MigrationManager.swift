@@ -43,6 +43,9 @@ public final class MigrationManager {
     /// One association table per entity mapping that has run or is running.
     var lookupTables: [LookupTable] = []
 
+    /// The foreign keys pass 1's `INSERT`s wrote ahead of pass 2 (``InsertedLinks``).
+    var insertedLinks = InsertedLinks()
+
     /// Per entity mapping name: what the row-by-row path works out once (``InstancePlan``).
     var instancePlans: [String: InstancePlan] = [:]
     /// Per entity mapping name: its relationship mappings resolved (``RelationshipPlan``).

@@ -105,47 +105,22 @@ extension MigrationManager {
     private func linkSetBased(
         _ relationshipMapping: PropertyMapping, of mapping: EntityMapping, _ destinationEntity: EntityLayout
     ) throws -> Int? {
-        guard let expression = relationshipMapping.valueExpression,
-            let sourceName = mapping.sourceEntity,
-            let relationship = destinationEntity.relationship(named: relationshipMapping.name)
-        else { return nil }
-        // Which source path, and which lookup tables translate its targets.
-        let path: [String]
-        var namedMapping: String?
-        switch expression {
-        case .keyPath(.source, let keyPath):
-            path = keyPath
-        case .function(
-            .keyPath(.manager, []), "destinationInstancesForEntityMappingNamed:sourceInstances:",
-            let arguments):
-            guard arguments.count == 2, case .constant(.string(let name)) = arguments[0],
-                case .keyPath(.source, let keyPath) = arguments[1]
-            else { return nil }
-            path = keyPath
-            namedMapping = name
-        default:
-            return nil
-        }
-        guard
-            let pairs = SourceRelationshipPath(
-                layout: sourceLayout, from: sourceName, path: path, schema: MigrationStep.sourceSchema)
-        else { return nil }
-        let targets: [LookupTable]
-        if let namedMapping, currentMappingModel?.isInferred != true {
-            targets = [try lookupTable(for: namedMapping)]
-        } else {
-            // A plain key path, or an inferred mapping, whose named mapping stands for "the
-            // mappings that made the destination entity (or a subentity) from these rows".
-            targets = lookupTables(producing: relationship.destination, fromSourceTable: pairs.finalEntity.tableName)
-        }
+        guard let link = try setBasedLink(relationshipMapping, of: mapping, destinationEntity) else { return nil }
+        let (relationship, pairs, targets) = (link.relationship, link.pairs, link.targets)
         guard !targets.isEmpty else { return 0 }
         let owners = try lookupTable(for: mapping.name)
         let targetUnion = targets.map {
             "SELECT source_pk, destination_pk, destination_entity FROM \($0.qualifiedName)"
         }.joined(separator: " UNION ALL ")
+        // Positions only where an order column stores them: the window sorts every pair by
+        // owner, which an unordered relationship (most of them) doesn't need.
+        let position =
+            relationship.storage.writesPosition
+            ? "ROW_NUMBER() OVER (PARTITION BY \"o\".\"destination_pk\" ORDER BY \"p\".\"position\", \"p\".\"target\") * 1024"
+            : "NULL"
         let mapped = """
             SELECT "o"."destination_pk" AS owner, "t"."destination_pk" AS target, "t"."destination_entity" AS target_entity,
-                   ROW_NUMBER() OVER (PARTITION BY "o"."destination_pk" ORDER BY "p"."position", "p"."target") * 1024 AS position
+                   \(position) AS position
             FROM (\(pairs.sql)) AS "p"
             JOIN \(owners.qualifiedName) AS "o" ON "o"."source_pk" = "p"."owner"
             JOIN (\(targetUnion)) AS "t" ON "t"."source_pk" = "p"."target"
@@ -153,23 +128,35 @@ extension MigrationManager {
         func table(_ name: String) -> String { "\"main\".\(name.quotedSQLIdentifier)" }
         switch relationship.storage {
         case .foreignKey(let column, let entityColumn, _):
+            if try insertedLinkIsFinal(
+                relationshipMapping, of: mapping, table: destinationEntity.tableName, column: column)
+            {
+                return insertedLinks.counts[mapping.name]?[relationshipMapping.name] ?? 0
+            }
             let entityAssignment = entityColumn.map { ", \($0.quotedSQLIdentifier) = \"x\".target_entity" } ?? ""
+            let changed = Self.changedCondition(
+                table(destinationEntity.tableName), [(column, "\"x\".target"), (entityColumn, "\"x\".target_entity")])
             try db.execute(
                 sql: """
                     UPDATE \(table(destinationEntity.tableName))
                     SET \(column.quotedSQLIdentifier) = "x".target\(entityAssignment)
                     FROM (\(mapped)) AS "x"
-                    WHERE \(table(destinationEntity.tableName)).\"Z_PK\" = "x".owner
+                    WHERE \(table(destinationEntity.tableName)).\"Z_PK\" = "x".owner AND (\(changed))
                     """)
+            if db.changesCount > 0 { insertedLinks.changedColumns.insert([destinationEntity.tableName, column]) }
         case .inverseForeignKey(let inverseTable, let column, let orderColumn):
+            if try insertedInverseIsFinal(link, of: mapping, table: inverseTable, column: column) { return 0 }
             let orderAssignment = orderColumn.map { ", \($0.quotedSQLIdentifier) = \"x\".position" } ?? ""
+            let changed = Self.changedCondition(
+                table(inverseTable), [(column, "\"x\".owner"), (orderColumn, "\"x\".position")])
             try db.execute(
                 sql: """
                     UPDATE \(table(inverseTable))
                     SET \(column.quotedSQLIdentifier) = "x".owner\(orderAssignment)
                     FROM (\(mapped)) AS "x"
-                    WHERE \(table(inverseTable)).\"Z_PK\" = "x".target
+                    WHERE \(table(inverseTable)).\"Z_PK\" = "x".target AND (\(changed))
                     """)
+            if db.changesCount > 0 { insertedLinks.changedColumns.insert([inverseTable, column]) }
         case .joinTable(let joinTable, let sourceColumn, let destinationColumn, let orderColumn):
             var columns = [sourceColumn, destinationColumn]
             var values = ["\"x\".owner", "\"x\".target"]
@@ -183,7 +170,20 @@ extension MigrationManager {
                     SELECT \(values.joined(separator: ", ")) FROM (\(mapped)) AS "x"
                     """)
         }
-        return db.changesCount
+        // Rows already holding their link aren't rewritten (``changedCondition(_:_:)``); the
+        // report still counts the links pass 1's INSERT wrote for this relationship.
+        return db.changesCount + (insertedLinks.counts[mapping.name]?[relationshipMapping.name] ?? 0)
+    }
+
+    /// `column IS NOT value OR …` for the assignments of an `UPDATE`: a row that already holds
+    /// every value is left alone instead of rewritten with the same values. Both sides of a
+    /// relationship often store the same foreign key (`Recipe.ingredients` and
+    /// `Ingredient.recipe`): the second mapping then finds every row set and writes no page
+    /// and no index entry. `changesCount` counts the rows written, not the links that hold.
+    private static func changedCondition(_ table: String, _ assignments: [(String?, String)]) -> String {
+        assignments.compactMap { column, value in
+            column.map { "\(table).\($0.quotedSQLIdentifier) IS NOT \(value)" }
+        }.joined(separator: " OR ")
     }
 
     /// Completes what Core Data keeps automatically: the second foreign key of each
@@ -200,11 +200,18 @@ extension MigrationManager {
                 let targetTable = "\"main\".\(target.tableName.quotedSQLIdentifier)"
                 if case .foreignKey(let inverseColumn, _, _) = target.relationship(named: inverseName)?.storage {
                     // One-to-one: fill this side from the other where only the other was set.
+                    // Driven by the other side's keys (read in order from its foreign-key
+                    // index), not by this side's NULLs: a row left NULL that no target points
+                    // at, the usual case, costs nothing instead of a lookup each. The value is
+                    // the one the lookup per row found: the smallest Z_PK pointing at the row.
                     try db.execute(
                         sql: """
-                            UPDATE \(table) SET \(column.quotedSQLIdentifier) = (
-                                SELECT "t"."Z_PK" FROM \(targetTable) AS "t" WHERE "t".\(inverseColumn.quotedSQLIdentifier) = \(table)."Z_PK" LIMIT 1)
-                            WHERE \(column.quotedSQLIdentifier) IS NULL AND "Z_ENT" IN (\(entity.subentityNumbers.map(String.init).joined(separator: ", ")))
+                            UPDATE \(table) SET \(column.quotedSQLIdentifier) = "x".pk
+                            FROM (SELECT "t".\(inverseColumn.quotedSQLIdentifier) AS owner, MIN("t"."Z_PK") AS pk
+                                  FROM \(targetTable) AS "t" WHERE "t".\(inverseColumn.quotedSQLIdentifier) IS NOT NULL
+                                  GROUP BY "t".\(inverseColumn.quotedSQLIdentifier)) AS "x"
+                            WHERE \(table)."Z_PK" = "x".owner AND \(table).\(column.quotedSQLIdentifier) IS NULL
+                              AND \(table)."Z_ENT" IN (\(entity.subentityNumbers.map(String.init).joined(separator: ", ")))
                             """)
                 }
                 if let orderColumn {
@@ -217,6 +224,17 @@ extension MigrationManager {
                             """)
                 }
             }
+        }
+    }
+}
+
+extension RelationshipLayout.Storage {
+    /// Whether pass 2 writes positions for this storage: an ordered to-many's order column.
+    fileprivate var writesPosition: Bool {
+        switch self {
+        case .foreignKey: false
+        case .inverseForeignKey(_, _, let orderColumn): orderColumn != nil
+        case .joinTable(_, _, _, let orderColumn): orderColumn != nil
         }
     }
 }

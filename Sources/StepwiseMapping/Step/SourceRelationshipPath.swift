@@ -9,8 +9,12 @@ import StepwiseStore
 /// Each hop follows the relationship's storage: a to-one's foreign key, a to-many's inverse
 /// foreign key, or a join table. Collection operators that flatten (`@distinctUnionOfSets`…)
 /// are what joins do anyway; `DISTINCT` removes duplicates.
+///
+/// A single hop through a foreign key or an inverse foreign key can't yield a pair twice (a
+/// row has one value per column, and `Z_PK` is unique), so its query has no `DISTINCT`: on a
+/// million links that is a temporary B-tree of every pair saved.
 struct SourceRelationshipPath {
-    /// `SELECT DISTINCT owner, target, position FROM …`.
+    /// `SELECT [DISTINCT] owner, target, position FROM …`.
     let sql: String
     /// The entity the path ends at.
     let finalEntity: EntityLayout
@@ -26,6 +30,7 @@ struct SourceRelationshipPath {
         var clauses = ["FROM \(table(entity.tableName)) AS \"p0\""]
         var alias = "p0"
         var position = "NULL"
+        var mayRepeat = components.count > 1
         for (index, component) in components.enumerated() {
             guard let relationship = entity.relationship(named: component),
                 let destination = layout.entity(named: relationship.destination)
@@ -51,6 +56,8 @@ struct SourceRelationshipPath {
                     "JOIN \(table(destination.tableName)) AS \"\(next)\" ON \"\(next)\".\"Z_PK\" = \"\(link)\".\(destinationColumn.quotedSQLIdentifier)"
                 )
                 position = orderColumn.map { "\"\(link)\".\($0.quotedSQLIdentifier)" } ?? "NULL"
+                // Nothing stops a join table from holding the same pair twice.
+                mayRepeat = true
             }
             alias = next
             entity = destination
@@ -58,7 +65,7 @@ struct SourceRelationshipPath {
         // A position is only meaningful for a single ordered hop.
         if components.count > 1 { position = "NULL" }
         sql =
-            "SELECT DISTINCT \"p0\".\"Z_PK\" AS owner, \"\(alias)\".\"Z_PK\" AS target, \(position) AS position "
+            "SELECT \(mayRepeat ? "DISTINCT " : "")\"p0\".\"Z_PK\" AS owner, \"\(alias)\".\"Z_PK\" AS target, \(position) AS position "
             + clauses.joined(separator: " ")
         finalEntity = entity
     }
