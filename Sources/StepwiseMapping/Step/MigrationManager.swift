@@ -49,6 +49,10 @@ public final class MigrationManager {
     var relationshipPlans: [String: RelationshipPlan] = [:]
     /// The lookup tables' statements, prepared once per table.
     var lookupStatements: [LookupStatementKey: Statement] = [:]
+    /// Per lookup table (by index): its insert, bound in place (``BoundStatement``).
+    var associateStatements: [Int: BoundStatement] = [:]
+    /// `Z_ENT` by destination entity name, for ``associate(source:destination:mapping:)``.
+    var destinationEntityNumbers: [String: Int] = [:]
 
     /// How many primary keys the destination reserves at a time (``flushPrimaryKeys()``).
     static let primaryKeyBatch = 1024
@@ -77,10 +81,27 @@ public final class MigrationManager {
     /// Records that `destination` was created from `source` by `mapping`.
     public func associate(source: ObjectID, destination: ObjectID, mapping: EntityMapping) throws {
         let table = try lookupTable(for: mapping.name)
-        let number = try destinationLayout.entityNumber(destination.entity)
-        try lookupStatement(.associate, table) {
-            "INSERT OR REPLACE INTO \(table.qualifiedName) (source_pk, destination_pk, destination_entity) VALUES (?, ?, ?)"
-        }.execute(arguments: [source.primaryKey, destination.primaryKey, number])
+        let number = try destinationEntityNumber(destination.entity)
+        let statement: BoundStatement
+        if let known = associateStatements[table.index] {
+            statement = known
+        } else {
+            statement = try BoundStatement(
+                db.makeStatement(
+                    sql:
+                        "INSERT OR REPLACE INTO \(table.qualifiedName) (source_pk, destination_pk, destination_entity) VALUES (?, ?, ?)"
+                ))
+            associateStatements[table.index] = statement
+        }
+        try statement.execute(source.primaryKey, destination.primaryKey, Int64(number))
+    }
+
+    /// The `Z_ENT` of a destination entity, without copying its layout on every row.
+    private func destinationEntityNumber(_ name: String) throws -> Int {
+        if let known = destinationEntityNumbers[name] { return known }
+        let number = try destinationLayout.entityNumber(name)
+        destinationEntityNumbers[name] = number
+        return number
     }
 
     /// The destination instances the named entity mapping created from `sourceInstances`, in order.
@@ -204,7 +225,7 @@ public final class MigrationManager {
 /// Names a prepared statement on one lookup table.
 struct LookupStatementKey: Hashable {
     enum Operation: Hashable {
-        case associate, destinations, sources, destinationCount
+        case destinations, sources, destinationCount
     }
 
     var operation: Operation

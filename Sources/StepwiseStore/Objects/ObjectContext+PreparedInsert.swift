@@ -11,7 +11,7 @@ package struct PreparedInsert {
     let entityNumber: Int
     let rootNumber: Int
     let rootName: String
-    let statement: Statement
+    let statement: BoundStatement
 }
 
 extension ObjectContext {
@@ -35,10 +35,11 @@ extension ObjectContext {
             }
             columns.append(attribute.column)
         }
-        let statement = try db.makeStatement(
-            sql:
-                "INSERT INTO \(qualified(entityLayout.tableName)) (\(columns.map(\.quoted).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
-        )
+        let statement = try BoundStatement(
+            db.makeStatement(
+                sql:
+                    "INSERT INTO \(qualified(entityLayout.tableName)) (\(columns.map(\.quoted).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
+            ))
         return PreparedInsert(
             entity: entity, attributes: attributes, entityNumber: entityLayout.number, rootNumber: root.number,
             rootName: root.name, statement: statement)
@@ -50,11 +51,7 @@ extension ObjectContext {
     package func insert(_ prepared: PreparedInsert, values: [DatabaseValue]) throws -> ObjectID {
         let primaryKey = try cache.primaryKeys.next(
             root: prepared.rootNumber, rootName: prepared.rootName, context: self)
-        var arguments: [DatabaseValue] = [
-            primaryKey.databaseValue, prepared.entityNumber.databaseValue, 1.databaseValue,
-        ]
-        arguments.append(contentsOf: values)
-        try prepared.statement.execute(arguments: StatementArguments(values: arguments))
+        try prepared.statement.execute(primaryKey, Int64(prepared.entityNumber), 1, then: values)
         return ObjectID(entity: prepared.entity, primaryKey: primaryKey)
     }
 }

@@ -17,4 +17,7 @@ public final class CuisinePolicy: EntityMigrationPolicy {
         let cuisine = try manager.distinctObject("Cuisine", named: name, cacheKey: Self.cacheKey)
         try manager.destination.setToOne(recipe, "cuisine", to: cuisine)
     }
+
+    /// Pass 2 keeps the default hook: its links may be written as set-based SQL.
+    public override var createsRelationshipsByDefault: Bool { true }
 }
