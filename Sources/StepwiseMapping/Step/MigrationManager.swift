@@ -51,6 +51,8 @@ public final class MigrationManager {
     var lookupStatements: [LookupStatementKey: Statement] = [:]
     /// Per lookup table (by index): its insert, bound in place (``BoundStatement``).
     var associateStatements: [Int: BoundStatement] = [:]
+    /// Inserts that also write to-one relationships, per plan and relationship names.
+    var relatedInserts: [RelatedInsertKey: PreparedInsert?] = [:]
     /// `Z_ENT` by destination entity name, for ``associate(source:destination:mapping:)``.
     var destinationEntityNumbers: [String: Int] = [:]
 
@@ -230,6 +232,12 @@ struct LookupStatementKey: Hashable {
 
     var operation: Operation
     var table: Int
+}
+
+/// Names an insert of ``MigrationManager/relatedInserts``.
+struct RelatedInsertKey: Hashable {
+    var plan: ObjectIdentifier
+    var relationships: [String]
 }
 
 /// The association table of one entity mapping.
