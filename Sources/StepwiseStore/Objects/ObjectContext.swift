@@ -163,7 +163,8 @@ public struct ObjectContext {
             sql: "SELECT * FROM \(qualified(entityLayout.tableName)) WHERE \(condition) ORDER BY \"Z_PK\"")
         let rows = try Row.fetchCursor(statement, arguments: StatementArguments(values: arguments))
         return ObjectCursor(
-            rows: rows, layout: layout, reader: StoredRowReader(columnNames: statement.columnNames), statement: statement)
+            rows: rows, layout: layout, reader: StoredRowReader(columnNames: statement.columnNames),
+            statement: statement)
     }
 
     /// All matching objects in an array: for small results. Use ``cursor(_:where:includingSubentities:)`` for tables.

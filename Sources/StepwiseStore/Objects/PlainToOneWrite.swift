@@ -45,7 +45,8 @@ extension ObjectContext {
             if let entityColumn { assignments.append("\(entityColumn.quoted) = ?") }
             let statement = try db.makeStatement(
                 sql:
-                    "UPDATE \(qualified(source.tableName)) SET \(assignments.joined(separator: ", ")) WHERE \"Z_PK\" = ?")
+                    "UPDATE \(qualified(source.tableName)) SET \(assignments.joined(separator: ", ")) WHERE \"Z_PK\" = ?"
+            )
             plain = PlainToOneWrite(statement: try BoundStatement(statement), writesEntity: entityColumn != nil)
         }
         cache.plainToOneWrites[key] = .some(plain)

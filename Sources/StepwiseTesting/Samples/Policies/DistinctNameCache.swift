@@ -44,7 +44,9 @@ struct UTF8Key: Hashable {
     }
 
     func hash(into hasher: inout Hasher) {
-        let hashed: Void? = text.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        let hashed: Void? = text.utf8.withContiguousStorageIfAvailable {
+            hasher.combine(bytes: UnsafeRawBufferPointer($0))
+        }
         if hashed == nil {
             Array(text.utf8).withUnsafeBytes { hasher.combine(bytes: $0) }
         }
