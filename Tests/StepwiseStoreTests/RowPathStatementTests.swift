@@ -61,18 +61,21 @@ struct RowPathStatementTests {
     }
 
     @Test func onlyAPlainForeignKeyIsWrittenByTheInsert() throws {
-        try queue.write { db in
+        let found = try queue.write { db -> [Bool] in
             let objects = ObjectContext(db, layout: layout)
-            // The inverse of `cuisine` is a to-many: plain, and Cuisine has a subentity, so
-            // the insert also writes the destination's Z_ENT.
-            #expect(try objects.prepareInsert("Dish", attributes: ["name"], toOne: ["cuisine"]) != nil)
-            // A one-to-one and a to-one whose inverse is ordered need setToOne.
-            #expect(try objects.prepareInsert("Dish", attributes: ["name"], toOne: ["plate"]) == nil)
-            #expect(try objects.prepareInsert("Dish", attributes: ["name"], toOne: ["menu"]) == nil)
-            #expect(try objects.plainToOneWrite("Dish", "cuisine") != nil)
-            #expect(try objects.plainToOneWrite("Dish", "plate") == nil)
-            #expect(try objects.plainToOneWrite("Dish", "menu") == nil)
+            return [
+                // The inverse of `cuisine` is a to-many: plain (Cuisine has a subentity, so
+                // the insert also writes the destination's Z_ENT).
+                try objects.prepareInsert("Dish", attributes: ["name"], toOne: ["cuisine"]) != nil,
+                try objects.plainToOneWrite("Dish", "cuisine") != nil,
+                // A one-to-one and a to-one whose inverse is ordered need setToOne.
+                try objects.prepareInsert("Dish", attributes: ["name"], toOne: ["plate"]) != nil,
+                try objects.plainToOneWrite("Dish", "plate") != nil,
+                try objects.prepareInsert("Dish", attributes: ["name"], toOne: ["menu"]) != nil,
+                try objects.plainToOneWrite("Dish", "menu") != nil,
+            ]
         }
+        #expect(found == [true, true, false, false, false, false])
     }
 
     @Test func aToOneWrittenByTheInsertEqualsSetToOneAfterIt() throws {
@@ -115,22 +118,33 @@ struct RowPathStatementTests {
     }
 
     @Test func aStatementBoundInPlaceRunsAgainAfterAFailure() throws {
-        try queue.write { db in
+        let failures = try queue.write { db -> [Bool] in
             let objects = ObjectContext(db, layout: layout)
             let prepared = try objects.prepareInsert("Cuisine", attributes: ["name"])
             _ = try objects.insert(prepared, values: ["Thai".databaseValue])
             // A policy may catch a uniqueness failure and go on: the next row must not see it.
-            #expect(throws: DatabaseError.self) {
+            var failures: [Bool] = []
+            do {
                 _ = try objects.insert(prepared, values: ["Thai".databaseValue])
+                failures.append(false)
+            } catch let error as DatabaseError {
+                failures.append(error.resultCode == .SQLITE_CONSTRAINT)
             }
             _ = try objects.insert(prepared, values: ["Lao".databaseValue])
             // The plain to-one write reports a missing row, then works again.
             let dish = try objects.insert("Dish", ["name": "Larb"])
-            #expect(throws: StoreError.self) {
-                try objects.setToOne(ObjectID(entity: "Dish", primaryKey: 999), "cuisine", to: dish)
+            do {
+                try objects.setToOne(
+                    ObjectID(entity: "Dish", primaryKey: 999), "cuisine", to: ObjectID(entity: "Cuisine", primaryKey: 1)
+                )
+                failures.append(false)
+            } catch let error as StoreError {
+                failures.append(error.kind == .rowNotFound(entity: "Dish", primaryKey: 999))
             }
             try objects.setToOne(dish, "cuisine", to: ObjectID(entity: "Cuisine", primaryKey: 3))
+            return failures
         }
+        #expect(failures == [true, true])
         let names = try queue.read { db in try String.fetchAll(db, sql: "SELECT ZNAME FROM ZCUISINE ORDER BY Z_PK") }
         #expect(names == ["Thai", "Lao"])
         #expect(try rows("ZDISH").first?.contains("ZCUISINE=3") == true)
@@ -145,18 +159,17 @@ struct RowPathStatementTests {
             _ = try objects.insert("Dish", [:])
             _ = try objects.insert("Dish", ["name": "", "price": 3])
         }
-        try queue.read { db in
+        let (streamed, looked, cuisines) = try queue.read { db in
             let objects = ObjectContext(db, layout: layout)
             let streamed = try objects.fetch("Dish")
-            #expect(streamed.count == 3)
-            for object in streamed {
-                #expect(try objects.object(object.id) == object)
-            }
-            #expect(streamed.first?.data("photo") == photo)
-            #expect(streamed.first?.double("price") == 12.5)
-            #expect(streamed.first?["cuisine"] == 1.databaseValue)
-            #expect(streamed[1]["name"] == .null)
-            #expect(try objects.fetch("Cuisine").map(\.id) == [ObjectID(entity: "Spicy", primaryKey: 1)])
+            return (streamed, try streamed.map { try objects.object($0.id) }, try objects.fetch("Cuisine").map(\.id))
         }
+        #expect(streamed.count == 3)
+        #expect(streamed == looked)
+        #expect(streamed.first?.data("photo") == photo)
+        #expect(streamed.first?.double("price") == 12.5)
+        #expect(streamed.first?["cuisine"] == 1.databaseValue)
+        #expect(streamed[1]["name"] == .null)
+        #expect(cuisines == [ObjectID(entity: "Spicy", primaryKey: 1)])
     }
 }
