@@ -51,6 +51,9 @@ public final class MigrationManager {
     var lookupStatements: [LookupStatementKey: Statement] = [:]
     /// Per lookup table (by index): its insert, bound in place (``BoundStatement``).
     var associateStatements: [Int: BoundStatement] = [:]
+    /// The associations not written yet, while pass 1 runs row by row
+    /// (``bufferingAssociations(_:)``); nil otherwise.
+    var associationBuffer: AssociationBuffer?
     /// Inserts that also write to-one relationships, per plan and relationship names.
     var relatedInserts: [RelatedInsertKey: PreparedInsert?] = [:]
     /// `Z_ENT` by destination entity name, for ``associate(source:destination:mapping:)``.
@@ -82,20 +85,25 @@ public final class MigrationManager {
 
     /// Records that `destination` was created from `source` by `mapping`.
     public func associate(source: ObjectID, destination: ObjectID, mapping: EntityMapping) throws {
-        let table = try lookupTable(for: mapping.name)
+        let table = try lookupTableUnflushed(for: mapping.name)
         let number = try destinationEntityNumber(destination.entity)
-        let statement: BoundStatement
-        if let known = associateStatements[table.index] {
-            statement = known
-        } else {
-            statement = try BoundStatement(
-                db.makeStatement(
-                    sql:
-                        "INSERT OR REPLACE INTO \(table.qualifiedName) (source_pk, destination_pk, destination_entity) VALUES (?, ?, ?)"
-                ))
-            associateStatements[table.index] = statement
+        if associationBuffer != nil {
+            try buffer(table, source.primaryKey, destination.primaryKey, number)
+            return
         }
-        try statement.execute(source.primaryKey, destination.primaryKey, Int64(number))
+        try associateStatement(table).execute(source.primaryKey, destination.primaryKey, Int64(number))
+    }
+
+    /// The insert of one association into `table`, prepared once.
+    func associateStatement(_ table: LookupTable) throws -> BoundStatement {
+        if let known = associateStatements[table.index] { return known }
+        let statement = try BoundStatement(
+            db.makeStatement(
+                sql:
+                    "INSERT OR REPLACE INTO \(table.qualifiedName) (source_pk, destination_pk, destination_entity) VALUES (?, ?, ?)"
+            ))
+        associateStatements[table.index] = statement
+        return statement
     }
 
     /// The `Z_ENT` of a destination entity, without copying its layout on every row.
@@ -172,6 +180,8 @@ public final class MigrationManager {
     /// is the last key used: before SQL that reads `Z_MAX` (the set-based passes) and after
     /// every pass and hook, so that what follows sees it exact.
     func flushPrimaryKeys() throws {
+        // The same moments need the lookup tables complete.
+        try flushAssociations()
         try destination.flushReservedPrimaryKeys()
     }
 
@@ -191,6 +201,13 @@ public final class MigrationManager {
     /// The association table of the entity mapping named `name`: the current mapping
     /// model's first, then earlier ones of the same step.
     func lookupTable(for name: String) throws -> LookupTable {
+        // Whoever asks for a table reads it: the buffered associations go in first.
+        try flushAssociations()
+        return try lookupTableUnflushed(for: name)
+    }
+
+    /// ``lookupTable(for:)`` without writing the buffered associations: for writing one more.
+    func lookupTableUnflushed(for name: String) throws -> LookupTable {
         guard let table = lookupTables.last(where: { $0.mapping.name == name }) else {
             throw MappingError(.unknownEntityMapping(name), mappingModel: currentMappingModel?.name)
         }
