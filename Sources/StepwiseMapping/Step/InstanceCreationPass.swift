@@ -67,7 +67,10 @@ extension MigrationManager {
             // Compiling a key path to a missing source property fails here: name the mapping.
             throw error.adding(entityMapping: mapping.name)
         }
-        let rows = try createInstancesRowByRow(mapping, sourceEntity, policy: policy ?? EntityMigrationPolicy())
+        // Associations are written several at a time while the rows stream (AssociationBuffer).
+        let rows = try bufferingAssociations {
+            try createInstancesRowByRow(mapping, sourceEntity, policy: policy ?? EntityMigrationPolicy())
+        }
         return (rows, false)
     }
 

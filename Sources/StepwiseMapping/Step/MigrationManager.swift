@@ -52,6 +52,15 @@ public final class MigrationManager {
     var relationshipPlans: [String: RelationshipPlan] = [:]
     /// The lookup tables' statements, prepared once per table.
     var lookupStatements: [LookupStatementKey: Statement] = [:]
+    /// Per lookup table (by index): its insert, bound in place (``BoundStatement``).
+    var associateStatements: [Int: BoundStatement] = [:]
+    /// The associations not written yet, while pass 1 runs row by row
+    /// (``bufferingAssociations(_:)``); nil otherwise.
+    var associationBuffer: AssociationBuffer?
+    /// Inserts that also write to-one relationships, per plan and relationship names.
+    var relatedInserts: [RelatedInsertKey: PreparedInsert?] = [:]
+    /// `Z_ENT` by destination entity name, for ``associate(source:destination:mapping:)``.
+    var destinationEntityNumbers: [String: Int] = [:]
 
     /// How many primary keys the destination reserves at a time (``flushPrimaryKeys()``).
     static let primaryKeyBatch = 1024
@@ -79,11 +88,33 @@ public final class MigrationManager {
 
     /// Records that `destination` was created from `source` by `mapping`.
     public func associate(source: ObjectID, destination: ObjectID, mapping: EntityMapping) throws {
-        let table = try lookupTable(for: mapping.name)
-        let number = try destinationLayout.entityNumber(destination.entity)
-        try lookupStatement(.associate, table) {
-            "INSERT OR REPLACE INTO \(table.qualifiedName) (source_pk, destination_pk, destination_entity) VALUES (?, ?, ?)"
-        }.execute(arguments: [source.primaryKey, destination.primaryKey, number])
+        let table = try lookupTableUnflushed(for: mapping.name)
+        let number = try destinationEntityNumber(destination.entity)
+        if associationBuffer != nil {
+            try buffer(table, source.primaryKey, destination.primaryKey, number)
+            return
+        }
+        try associateStatement(table).execute(source.primaryKey, destination.primaryKey, Int64(number))
+    }
+
+    /// The insert of one association into `table`, prepared once.
+    func associateStatement(_ table: LookupTable) throws -> BoundStatement {
+        if let known = associateStatements[table.index] { return known }
+        let statement = try BoundStatement(
+            db.makeStatement(
+                sql:
+                    "INSERT OR REPLACE INTO \(table.qualifiedName) (source_pk, destination_pk, destination_entity) VALUES (?, ?, ?)"
+            ))
+        associateStatements[table.index] = statement
+        return statement
+    }
+
+    /// The `Z_ENT` of a destination entity, without copying its layout on every row.
+    private func destinationEntityNumber(_ name: String) throws -> Int {
+        if let known = destinationEntityNumbers[name] { return known }
+        let number = try destinationLayout.entityNumber(name)
+        destinationEntityNumbers[name] = number
+        return number
     }
 
     /// The destination instances the named entity mapping created from `sourceInstances`, in order.
@@ -152,6 +183,8 @@ public final class MigrationManager {
     /// is the last key used: before SQL that reads `Z_MAX` (the set-based passes) and after
     /// every pass and hook, so that what follows sees it exact.
     func flushPrimaryKeys() throws {
+        // The same moments need the lookup tables complete.
+        try flushAssociations()
         try destination.flushReservedPrimaryKeys()
     }
 
@@ -171,6 +204,13 @@ public final class MigrationManager {
     /// The association table of the entity mapping named `name`: the current mapping
     /// model's first, then earlier ones of the same step.
     func lookupTable(for name: String) throws -> LookupTable {
+        // Whoever asks for a table reads it: the buffered associations go in first.
+        try flushAssociations()
+        return try lookupTableUnflushed(for: name)
+    }
+
+    /// ``lookupTable(for:)`` without writing the buffered associations: for writing one more.
+    func lookupTableUnflushed(for name: String) throws -> LookupTable {
         guard let table = lookupTables.last(where: { $0.mapping.name == name }) else {
             throw MappingError(.unknownEntityMapping(name), mappingModel: currentMappingModel?.name)
         }
@@ -207,11 +247,17 @@ public final class MigrationManager {
 /// Names a prepared statement on one lookup table.
 struct LookupStatementKey: Hashable {
     enum Operation: Hashable {
-        case associate, destinations, sources, destinationCount
+        case destinations, sources, destinationCount
     }
 
     var operation: Operation
     var table: Int
+}
+
+/// Names an insert of ``MigrationManager/relatedInserts``.
+struct RelatedInsertKey: Hashable {
+    var plan: ObjectIdentifier
+    var relationships: [String]
 }
 
 /// The association table of one entity mapping.

@@ -40,9 +40,16 @@ extension MigrationManager {
         let setBasedAllowed = policy == nil || policy?.createsRelationshipsByDefault == true
         if setBasedAllowed {
             for relationshipMapping in mapping.relationshipMappings where relationshipMapping.valueExpression != nil {
-                if let written = try linkSetBased(relationshipMapping, of: mapping, destinationEntity) {
-                    links += written
-                } else {
+                do {
+                    if let written = try linkSetBased(relationshipMapping, of: mapping, destinationEntity) {
+                        links += written
+                    } else {
+                        rowByRow.append(relationshipMapping)
+                    }
+                } catch is MappingError {
+                    // A mapping error comes from resolving the expression (an unknown entity
+                    // mapping), before any statement ran. Row by row meets it again on the
+                    // first instance and names the entity mapping, property and source row.
                     rowByRow.append(relationshipMapping)
                 }
             }

@@ -6,12 +6,17 @@ import StepwiseModel
 package struct PreparedInsert {
     /// The entity inserted.
     package let entity: String
-    /// The attributes whose values ``ObjectContext/insert(_:values:)`` takes, in this order.
+    /// The attributes whose values ``ObjectContext/insert(_:values:toOne:)`` takes, in this order.
     package let attributes: [String]
+    /// The to-one relationships whose destinations it takes, in this order: plain foreign
+    /// keys (``PlainToOneWrite``), written in the row instead of by an update after it.
+    package let toOne: [String]
+    /// Per to-one: whether the destination's `Z_ENT` is stored too.
+    let toOneWritesEntity: [Bool]
     let entityNumber: Int
     let rootNumber: Int
     let rootName: String
-    let statement: Statement
+    let statement: BoundStatement
 }
 
 extension ObjectContext {
@@ -20,6 +25,23 @@ extension ObjectContext {
     /// - throws: ``StoreError`` for an unknown or abstract entity or an unknown attribute, as
     ///   ``insert(_:_:)`` does.
     package func prepareInsert(_ entity: String, attributes: [String]) throws -> PreparedInsert {
+        guard let prepared = try prepareInsert(entity, attributes: attributes, toOne: []) else {
+            // Not reachable: only a to-one relationship makes it nil.
+            throw StoreError(path: path, kind: .unknownEntity(entity))
+        }
+        return prepared
+    }
+
+    /// Prepares the insert of `entity` objects with values for `attributes` and destinations
+    /// for the to-one relationships `toOne`, in that order.
+    ///
+    /// - returns: nil when a relationship of `toOne` is not a plain foreign key (it has an
+    ///   order column, or its inverse is a to-one): ``setToOne(_:_:to:)`` must write it.
+    /// - throws: ``StoreError`` for an unknown or abstract entity or an unknown attribute, as
+    ///   ``insert(_:_:)`` does.
+    package func prepareInsert(_ entity: String, attributes: [String], toOne: [String]) throws
+        -> PreparedInsert?
+    {
         let entityLayout = try self.entityLayout(entity)
         guard !entityLayout.isAbstract else {
             throw StoreError(
@@ -35,26 +57,52 @@ extension ObjectContext {
             }
             columns.append(attribute.column)
         }
-        let statement = try db.makeStatement(
-            sql:
-                "INSERT INTO \(qualified(entityLayout.tableName)) (\(columns.map(\.quoted).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
-        )
+        var writesEntity: [Bool] = []
+        for name in toOne {
+            guard try plainToOneWrite(entity, name) != nil,
+                case .foreignKey(let column, let entityColumn, _) = try relationshipLayout(entity, name).1.storage
+            else { return nil }
+            columns.append(column)
+            if let entityColumn { columns.append(entityColumn) }
+            writesEntity.append(entityColumn != nil)
+        }
+        let statement = try BoundStatement(
+            db.makeStatement(
+                sql:
+                    "INSERT INTO \(qualified(entityLayout.tableName)) (\(columns.map(\.quoted).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
+            ))
         return PreparedInsert(
-            entity: entity, attributes: attributes, entityNumber: entityLayout.number, rootNumber: root.number,
-            rootName: root.name, statement: statement)
+            entity: entity, attributes: attributes, toOne: toOne, toOneWritesEntity: writesEntity,
+            entityNumber: entityLayout.number, rootNumber: root.number, rootName: root.name, statement: statement)
     }
 
     /// Inserts one object with `values` for the prepared attributes (stored values: a Date
-    /// as seconds since 2001-01-01) and returns its id. `Z_PK`, `Z_ENT` and `Z_OPT` are set
-    /// as ``insert(_:_:)`` sets them.
-    package func insert(_ prepared: PreparedInsert, values: [DatabaseValue]) throws -> ObjectID {
+    /// as seconds since 2001-01-01) and `toOne` for its to-one relationships, and returns its
+    /// id. `Z_PK`, `Z_ENT` and `Z_OPT` are set as ``insert(_:_:)`` sets them.
+    package func insert(_ prepared: PreparedInsert, values: [DatabaseValue], toOne: [ObjectID?] = []) throws
+        -> ObjectID
+    {
         let primaryKey = try cache.primaryKeys.next(
             root: prepared.rootNumber, rootName: prepared.rootName, context: self)
-        var arguments: [DatabaseValue] = [
-            primaryKey.databaseValue, prepared.entityNumber.databaseValue, 1.databaseValue,
-        ]
-        arguments.append(contentsOf: values)
-        try prepared.statement.execute(arguments: StatementArguments(values: arguments))
+        guard !toOne.isEmpty || !prepared.toOne.isEmpty else {
+            try prepared.statement.execute(primaryKey, Int64(prepared.entityNumber), 1, then: values)
+            return ObjectID(entity: prepared.entity, primaryKey: primaryKey)
+        }
+        guard toOne.count == prepared.toOne.count else {
+            throw StoreError(
+                path: path,
+                kind: .invalidValue(
+                    entity: prepared.entity, property: prepared.toOne.joined(separator: ", "),
+                    reason: "\(toOne.count) destinations for \(prepared.toOne.count) relationships"))
+        }
+        var all = values
+        for (destination, writesEntity) in zip(toOne, prepared.toOneWritesEntity) {
+            all.append(destination?.primaryKey.databaseValue ?? .null)
+            if writesEntity {
+                all.append(try destination.map { try entityLayout($0.entity).number.databaseValue } ?? .null)
+            }
+        }
+        try prepared.statement.execute(primaryKey, Int64(prepared.entityNumber), 1, then: all)
         return ObjectID(entity: prepared.entity, primaryKey: primaryKey)
     }
 }

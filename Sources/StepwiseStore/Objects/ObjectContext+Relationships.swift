@@ -79,6 +79,10 @@ extension ObjectContext {
     /// Setting the object the relationship already holds keeps the object's place in an
     /// ordered inverse: only a new destination appends it at the end.
     public func setToOne(_ id: ObjectID, _ relationship: String, to destination: ObjectID?) throws {
+        if let plain = try plainToOneWrite(id.entity, relationship) {
+            try plain.write(id, to: destination, in: self)
+            return
+        }
         let (source, info) = try relationshipLayout(id.entity, relationship)
         guard case .foreignKey(let column, let entityColumn, let orderColumn) = info.storage else {
             throw StoreError(

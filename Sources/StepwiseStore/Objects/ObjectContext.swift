@@ -162,7 +162,9 @@ public struct ObjectContext {
         let statement = try db.makeStatement(
             sql: "SELECT * FROM \(qualified(entityLayout.tableName)) WHERE \(condition) ORDER BY \"Z_PK\"")
         let rows = try Row.fetchCursor(statement, arguments: StatementArguments(values: arguments))
-        return ObjectCursor(rows: rows, layout: layout, reader: StoredRowReader(columnNames: statement.columnNames))
+        return ObjectCursor(
+            rows: rows, layout: layout, reader: StoredRowReader(columnNames: statement.columnNames),
+            statement: statement)
     }
 
     /// All matching objects in an array: for small results. Use ``cursor(_:where:includingSubentities:)`` for tables.

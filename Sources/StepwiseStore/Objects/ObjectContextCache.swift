@@ -33,6 +33,8 @@ final class ObjectContextCache {
 
     var statements: [StatementKey: Statement] = [:]
     var relationships: [RelationshipKey: (EntityLayout, RelationshipLayout)] = [:]
+    /// Per to-one relationship: its plain write (``PlainToOneWrite``), nil when it has none.
+    var plainToOneWrites: [RelationshipKey: PlainToOneWrite?] = [:]
     /// Column positions of `SELECT *` rows by table, for ``ObjectCursor``.
     var rowReaders: [String: StoredRowReader] = [:]
     let primaryKeys = PrimaryKeyAllocator()

@@ -1,4 +1,5 @@
 import GRDB
+import GRDBSQLite
 
 /// Streams ``StoredObject``s from a table, one row in memory at a time.
 ///
@@ -8,16 +9,51 @@ public final class ObjectCursor: Cursor {
     private let rows: RowCursor
     private let layout: StoreLayout
     private let reader: StoredRowReader?
+    /// The statement `rows` steps, read directly by ``object(at:layout:reader:)``.
+    private let statement: Statement?
 
-    init(rows: RowCursor, layout: StoreLayout, reader: StoredRowReader? = nil) {
+    init(rows: RowCursor, layout: StoreLayout, reader: StoredRowReader? = nil, statement: Statement? = nil) {
         self.rows = rows
         self.layout = layout
         self.reader = reader
+        self.statement = statement
     }
 
     public func next() throws -> StoredObject? {
         guard let row = try rows.next() else { return nil }
+        if let statement, let reader,
+            let object = try Self.object(at: statement.sqliteStatement, layout: layout, reader: reader)
+        {
+            return object
+        }
         return try Self.object(from: row, layout: layout, reader: reader)
+    }
+
+    /// The current row of `statement` (which the cursor has just stepped to) as a
+    /// ``StoredObject``, its columns read with `DatabaseValue(sqliteStatement:index:)`: what
+    /// GRDB reads for a statement's row, without its generic decoding per value. Nil when
+    /// `Z_ENT` or `Z_PK` is not an integer, which ``object(from:layout:reader:)`` reports.
+    static func object(at statement: SQLiteStatement, layout: StoreLayout, reader: StoredRowReader) throws
+        -> StoredObject?
+    {
+        func value(_ position: Int) -> DatabaseValue {
+            DatabaseValue(sqliteStatement: statement, index: CInt(position))
+        }
+        guard case .int64(let number) = value(reader.entityPosition).storage,
+            case .int64(let primaryKey) = value(reader.primaryKeyPosition).storage
+        else { return nil }
+        guard let entity = layout.entity(number: Int(number)) else {
+            throw StoreError(
+                path: "store",
+                kind: .schemaMismatch("row \(primaryKey) has Z_ENT \(number), which the model doesn't have"))
+        }
+        let properties = reader.properties(of: entity)
+        var values: [String: DatabaseValue] = Dictionary(minimumCapacity: properties.count)
+        for (name, position) in properties {
+            values[name] = position >= 0 ? value(position) : .null
+        }
+        let version = reader.versionPosition.flatMap { Int64.fromDatabaseValue(value($0)) } ?? 0
+        return StoredObject(id: ObjectID(entity: entity.name, primaryKey: primaryKey), values: values, version: version)
     }
 
     /// Reads one row into a ``StoredObject``. The row's values are copied out immediately,

@@ -19,4 +19,7 @@ public final class ChefNamePolicy: EntityMigrationPolicy {
         }
         return .string(parts.count > 1 ? String(parts[1]) : "")
     }
+
+    /// Pass 2 keeps the default hook: its links may be written as set-based SQL.
+    public override var createsRelationshipsByDefault: Bool { true }
 }

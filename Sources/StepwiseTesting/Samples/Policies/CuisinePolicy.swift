@@ -12,9 +12,13 @@ public final class CuisinePolicy: EntityMigrationPolicy {
     public override func createDestinationInstances(
         forSource source: StoredObject, in mapping: EntityMapping, manager: MigrationManager
     ) throws {
-        let recipe = try manager.createDestinationInstance(forSource: source, in: mapping, policy: self)
-        guard let name = source.string("cuisine") else { return }
-        let cuisine = try manager.distinctObject("Cuisine", named: name, cacheKey: Self.cacheKey)
-        try manager.destination.setToOne(recipe, "cuisine", to: cuisine)
+        let cuisine = try source.string("cuisine").map {
+            try manager.distinctObject("Cuisine", named: $0, cacheKey: Self.cacheKey)
+        }
+        // The recipe and its link in one insert (the same as `setToOne` right after it).
+        try manager.createDestinationInstance(forSource: source, in: mapping, policy: self, toOne: ["cuisine": cuisine])
     }
+
+    /// Pass 2 keeps the default hook: its links may be written as set-based SQL.
+    public override var createsRelationshipsByDefault: Bool { true }
 }

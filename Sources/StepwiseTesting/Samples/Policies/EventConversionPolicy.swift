@@ -21,6 +21,9 @@ public final class EventConversionPolicy: EntityMigrationPolicy {
         }
     }
 
+    /// Pass 2 keeps the default hook: its links may be written as set-based SQL.
+    public override var createsRelationshipsByDefault: Bool { true }
+
     // DateFormatter is thread-safe for formatting once configured; this one is never mutated.
     nonisolated(unsafe) static let formatter: DateFormatter = {
         let formatter = DateFormatter()

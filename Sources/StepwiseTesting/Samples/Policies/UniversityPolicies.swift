@@ -16,6 +16,9 @@ public final class UniversityEstYearPolicy: EntityMigrationPolicy {
         calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
         return .string(String(calendar.component(.year, from: date)))
     }
+
+    /// Pass 2 keeps the default hook: its links may be written as set-based SQL.
+    public override var createsRelationshipsByDefault: Bool { true }
 }
 
 /// University 3 → 4: the `country` string becomes a Country entity, one per distinct name.
@@ -25,9 +28,13 @@ public final class CountryNormalizationPolicy: EntityMigrationPolicy {
     public override func createDestinationInstances(
         forSource source: StoredObject, in mapping: EntityMapping, manager: MigrationManager
     ) throws {
-        let university = try manager.createDestinationInstance(forSource: source, in: mapping, policy: self)
-        guard let name = source.string("country") else { return }
-        let country = try manager.distinctObject("Country", named: name, cacheKey: Self.cacheKey)
-        try manager.destination.setToOne(university, "country", to: country)
+        let country = try source.string("country").map {
+            try manager.distinctObject("Country", named: $0, cacheKey: Self.cacheKey)
+        }
+        // The university and its link in one insert (the same as `setToOne` right after it).
+        try manager.createDestinationInstance(forSource: source, in: mapping, policy: self, toOne: ["country": country])
     }
+
+    /// Pass 2 keeps the default hook: its links may be written as set-based SQL.
+    public override var createsRelationshipsByDefault: Bool { true }
 }
