@@ -197,6 +197,37 @@ struct InPlaceStepTests {
             try schema(destination).differences(from: expected, ignoringTables: StoreLayout.optionalTableNames).isEmpty)
     }
 
+    /// Marks every customer it migrates.
+    final class MarkingPolicy: EntityMigrationPolicy {
+        override func createDestinationInstances(
+            forSource source: StoredObject, in mapping: EntityMapping, manager: MigrationManager
+        ) throws {
+            let made = try manager.createDestinationInstance(forSource: source, in: mapping, policy: self)
+            try manager.destination.update(made, ["nickname": "seen by the policy"])
+        }
+    }
+
+    /// A mapping that still says it is inferred but names a policy (edited after inference)
+    /// is not altered in place: the policy sees every row.
+    @Test func anInferredMappingWithAPolicyRunsThePolicy() throws {
+        let source = try seededShop()
+        var mapping = try MappingInference.inferMapping(from: Self.before, to: Self.after)
+        for index in mapping.entityMappings.indices where mapping.entityMappings[index].sourceEntity == "Customer" {
+            mapping.entityMappings[index].policyName = "Marking"
+        }
+        #expect(mapping.isInferred)
+        var policies = PolicyRegistry()
+        policies.register("Marking") { MarkingPolicy() }
+        let destination = directory.path("Shop 2.sqlite")
+        let report = try MigrationStep(from: Self.before, to: Self.after, mappingModels: [mapping], policies: policies)
+            .run(source: source, destination: destination)
+        #expect(!report.inPlace)
+        let marked = try DatabaseQueue(path: destination.path).read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ZCUSTOMER WHERE ZNICKNAME = 'seen by the policy'")
+        }
+        #expect(marked == 50)
+    }
+
     @Test func aWideningNeedsRowsRewrittenSoTheStepRebuilds() throws {
         let v1 = ObjectModel("W") { Entity("Item") { Attribute("count", .integer16) } }
         let v2 = ObjectModel("W 2") { Entity("Item") { Attribute("count", .string) } }

@@ -41,7 +41,11 @@ struct InPlacePlan {
 
     /// A plan, or nil when the step needs rows to be rewritten.
     static func make(mapping: MappingModel, source: StoreLayout, destination: StoreLayout) -> InPlacePlan? {
-        guard mapping.isInferred else { return nil }
+        // A policy is code that must see the rows (a mapping edited after inference may still
+        // say it is inferred): never skip it by altering the schema instead.
+        guard mapping.isInferred,
+            mapping.entityMappings.allSatisfy({ ($0.policyName ?? "").isEmpty })
+        else { return nil }
         var mappingsByDestination: [String: EntityMapping] = [:]
         var removedBySourceTable: [String: [Int]] = [:]
         for entityMapping in mapping.entityMappings {
