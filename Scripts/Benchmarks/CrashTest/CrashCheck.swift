@@ -26,7 +26,14 @@ struct CrashCheck {
         switch version {
         case "Bench":
             for suffix in walMarker == nil ? [""] : ["", "-wal"] {
-                let file = URL(fileURLWithPath: store.path + suffix)
+                var file = URL(fileURLWithPath: store.path + suffix)
+                if suffix == "-wal", !FileManager.default.fileExists(atPath: file.path) {
+                    // Past the swap's commit point the old generation's companions wait in
+                    // outgoing/ (the main file stays in place until the new one is renamed
+                    // over it): the -wal must be there, whole, for the recovery to go on from.
+                    file = StoreFiles(store: store).workDirectory
+                        .appendingPathComponent("outgoing/\(store.lastPathComponent)-wal")
+                }
                 guard try Data(contentsOf: file) == Data(contentsOf: URL(fileURLWithPath: original.path + suffix))
                 else {
                     throw BenchError(
