@@ -35,8 +35,9 @@ let package = Package(
             dependencies: [
                 "StepwiseModel",
                 .product(name: "GRDB", package: "GRDB.swift"),
-                // The raw C API, for the one read GRDB can't express: opening a file
-                // `immutable=1` so the up-to-date check creates no -wal/-shm beside it.
+                // The raw C API, for what GRDB doesn't express: opening a file `immutable=1`
+                // so a read creates no -wal/-shm beside it, checking an attachment is
+                // read-only, and binding a per-row statement's values in place.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
