@@ -27,7 +27,8 @@ struct DoubleToTextTests {
     }
 
     static let values: [Double?] = [
-        1.0 / 3, 0.1, 0.1 + 0.2, 1.0, 1e-7, 1e20, 123_456_789_012_345_678, 5e-324, .greatestFiniteMagnitude,
+        1.0 / 3, 0.1, 0.1 + 0.2, 1.0, 1e-7, 1e20, 123_456_789_012_345_680, .leastNonzeroMagnitude,
+        .greatestFiniteMagnitude,
         -2.5, .infinity, -.infinity, nil,
     ]
 
@@ -43,7 +44,7 @@ struct DoubleToTextTests {
         let source = directory.path("source.sqlite")
         try StepFixtures.store(at: source, model: v1) { objects in
             for (serial, value) in values.enumerated() {
-                try objects.insert("Reading", ["serial": serial, "value": value])
+                _ = try objects.insert("Reading", ["serial": serial, "value": value])
             }
         }
         let policy = path == .explicitRowByRow ? #", "policy": "Passive""# : ""

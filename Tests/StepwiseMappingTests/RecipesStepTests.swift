@@ -88,11 +88,11 @@ struct RecipesStepTests {
         let decomposed = "Cafe\u{301}"
         try StepFixtures.store(at: source, model: RecipesHistory.v1) { objects in
             for (index, cuisine) in [precomposed, decomposed, precomposed].enumerated() {
-                try objects.insert("Recipe", ["name": "Recipe \(index)", "cuisine": cuisine])
+                _ = try objects.insert("Recipe", ["name": "Recipe \(index)", "cuisine": cuisine])
             }
         }
         let destination = directory.path("Cafés 2.sqlite")
-        try step(RecipesHistory.v1, RecipesHistory.v2, [SampleMappings.recipes1to2])
+        _ = try step(RecipesHistory.v1, RecipesHistory.v2, [SampleMappings.recipes1to2])
             .run(source: source, destination: destination)
         let cuisines = try read(destination, RecipesHistory.v2) { objects in
             try objects.fetch("Cuisine").map { cuisine in

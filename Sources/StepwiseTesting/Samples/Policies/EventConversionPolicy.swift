@@ -15,7 +15,7 @@ public final class EventConversionPolicy: EntityMigrationPolicy {
             return .double(date.timeIntervalSince1970)
         case "mediumDateString:":
             guard let date = arguments.first?.dateValue else { return .null }
-            return .string(Self.formatter.string(from: date))
+            return .string(Self.mediumDateFormatter().string(from: date))
         default:
             return try super.function(named: selector, arguments: arguments, manager: manager)
         }
@@ -24,13 +24,15 @@ public final class EventConversionPolicy: EntityMigrationPolicy {
     /// Pass 2 keeps the default hook: its links may be written as set-based SQL.
     public override var createsRelationshipsByDefault: Bool { true }
 
-    // DateFormatter is thread-safe for formatting once configured; this one is never mutated.
-    nonisolated(unsafe) static let formatter: DateFormatter = {
+    /// A formatter per call: `DateFormatter` is `Sendable` in some Foundations and not in
+    /// others, so a shared one needs an annotation that one of them warns about. A sample
+    /// policy can afford the allocation.
+    static func mediumDateFormatter() -> DateFormatter {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateStyle = .medium
         formatter.timeStyle = .none
         return formatter
-    }()
+    }
 }
