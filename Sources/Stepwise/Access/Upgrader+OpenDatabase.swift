@@ -53,14 +53,10 @@ extension Upgrader {
     /// lock so that two processes launching at once don't both create it.
     private func createIfMissing(_ url: URL) throws {
         let files = StoreFiles(store: url)
-        func isMissing() -> Bool {
-            ["", "-wal", "-journal"].allSatisfy { !FileManager.default.fileExists(atPath: files.file($0).path) }
-                && !FileManager.default.fileExists(atPath: files.workDirectory.path)
-        }
-        guard isMissing() else { return }
+        guard files.isMissing else { return }
         let lock = try UpgradeLock(files: files, timeout: options.lockTimeout, fileSystem: options.fileSystem)
         defer { withExtendedLifetime(lock) {} }
-        guard isMissing(), let target = targetVersion, let model = history.version(named: target) else { return }
+        guard files.isMissing, let target = targetVersion, let model = history.version(named: target) else { return }
         _ = try StoreCreator.createStore(at: url, model: model)
     }
 

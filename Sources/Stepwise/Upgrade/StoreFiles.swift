@@ -48,6 +48,17 @@ public struct StoreFiles: Sendable, Hashable {
         directory.appendingPathComponent(".\(name).stepwise", isDirectory: true)
     }
 
+    /// Whether nothing is at the store's path: no main file (not even a dangling symbolic
+    /// link), `-wal` or `-journal`, and no work directory (with one, a crash may have left the
+    /// store mid-swap, and recovery must run). An app's first launch.
+    public var isMissing: Bool {
+        func exists(_ url: URL) -> Bool {
+            // lstat, not stat: a symbolic link to a deleted store is there, and broken.
+            (try? FileManager.default.attributesOfItem(atPath: url.path)) != nil
+        }
+        return !["", "-wal", "-journal"].contains { exists(file($0)) } && !exists(workDirectory)
+    }
+
     /// `.<store>.stepwise-access`: the file ``StoreAccess`` holders lock shared, and an
     /// upgrade or rollback exclusively (see ``StoreAccess`` for why it isn't the lock file).
     public var accessLockFile: URL {

@@ -2,8 +2,20 @@ import StepwiseMapping
 
 /// What ``Upgrader/upgradeIfNeeded(storeAt:)`` did.
 ///
-/// An up-to-date store gives ``upToDate(at:)``: `upToDate` is true and `steps` is empty.
+/// An up-to-date store gives ``upToDate(at:)`` and a missing one ``noStore(at:)``: `upToDate`
+/// is true and `steps` is empty. ``outcome`` tells the three cases apart.
 public struct UpgradeReport: Sendable, Hashable, Codable {
+    /// Whether the call found work to do.
+    public enum Outcome: String, Sendable, Hashable, Codable {
+        /// Nothing at the store's path (an app's first launch): nothing to upgrade, and nothing
+        /// was created. The app creates its store at the target version.
+        case noStore
+        /// The store was already at the target.
+        case upToDate
+        /// The steps in ``UpgradeReport/steps`` ran and the new store was swapped in.
+        case upgraded
+    }
+
     /// One step of a plan, before it runs.
     public struct PlannedStep: Sendable, Hashable, Codable {
         public var from: String
@@ -33,12 +45,13 @@ public struct UpgradeReport: Sendable, Hashable, Codable {
         public var drops: [DroppedData] = []
     }
 
-    /// The store's version before the call.
+    /// The store's version before the call (the target when there was no store).
     public var from: String
-    /// The store's version after the call.
+    /// The store's version after the call (the target when there was no store).
     public var to: String
-    /// True when the store was already at the target and nothing was done.
-    public var upToDate: Bool
+    public var outcome: Outcome
+    /// True when nothing was done: the store was at the target, or there was none.
+    public var upToDate: Bool { outcome != .upgraded }
     public var steps: [Step]
     /// Where the pre-upgrade store was kept, when ``UpgradeOptions/keepBackup`` was set.
     public var backupPath: String?
@@ -46,11 +59,11 @@ public struct UpgradeReport: Sendable, Hashable, Codable {
     public var seconds: Double
 
     public init(
-        from: String, to: String, upToDate: Bool, steps: [Step], backupPath: String? = nil, seconds: Double = 0
+        from: String, to: String, outcome: Outcome, steps: [Step], backupPath: String? = nil, seconds: Double = 0
     ) {
         self.from = from
         self.to = to
-        self.upToDate = upToDate
+        self.outcome = outcome
         self.steps = steps
         self.backupPath = backupPath
         self.seconds = seconds
@@ -58,6 +71,42 @@ public struct UpgradeReport: Sendable, Hashable, Codable {
 
     /// The report for a store that needed nothing.
     public static func upToDate(at version: String) -> UpgradeReport {
-        UpgradeReport(from: version, to: version, upToDate: true, steps: [])
+        UpgradeReport(from: version, to: version, outcome: .upToDate, steps: [])
+    }
+
+    /// The report for a path with no store at it, when the target is `version`.
+    public static func noStore(at version: String) -> UpgradeReport {
+        UpgradeReport(from: version, to: version, outcome: .noStore, steps: [])
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case from, to, outcome, upToDate, steps, backupPath, seconds
+    }
+
+    /// Encodes `upToDate` beside `outcome`, for readers of the JSON written before `outcome`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(from, forKey: .from)
+        try container.encode(to, forKey: .to)
+        try container.encode(outcome, forKey: .outcome)
+        try container.encode(upToDate, forKey: .upToDate)
+        try container.encode(steps, forKey: .steps)
+        try container.encodeIfPresent(backupPath, forKey: .backupPath)
+        try container.encode(seconds, forKey: .seconds)
+    }
+
+    /// Decodes `outcome`, or, in JSON written before it, derives it from `upToDate`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        from = try container.decode(String.self, forKey: .from)
+        to = try container.decode(String.self, forKey: .to)
+        if let outcome = try container.decodeIfPresent(Outcome.self, forKey: .outcome) {
+            self.outcome = outcome
+        } else {
+            outcome = try container.decode(Bool.self, forKey: .upToDate) ? .upToDate : .upgraded
+        }
+        steps = try container.decode([Step].self, forKey: .steps)
+        backupPath = try container.decodeIfPresent(String.self, forKey: .backupPath)
+        seconds = try container.decode(Double.self, forKey: .seconds)
     }
 }

@@ -116,7 +116,7 @@ final class UpgradeRun {
 
     func report(from journal: UpgradeJournal, resumedAll: Bool) -> UpgradeReport {
         UpgradeReport(
-            from: journal.from ?? "?", to: journal.to ?? target, upToDate: false,
+            from: journal.from ?? "?", to: journal.to ?? target, outcome: .upgraded,
             steps: journal.completed.map { step in
                 UpgradeReport.Step(
                     from: step.from, to: step.to, kind: step.kind, rows: step.rows, objects: step.objects,

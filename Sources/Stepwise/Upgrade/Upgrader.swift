@@ -143,7 +143,9 @@ public struct Upgrader: Sendable {
 
     /// Upgrades the store at `url` to ``targetVersion`` if it isn't there already.
     ///
-    /// - returns: ``UpgradeReport/upToDate(at:)`` when nothing was needed, else what ran.
+    /// - returns: ``UpgradeReport/noStore(at:)`` when there is no store at `url` (an app's first
+    ///   launch: create it at ``targetVersion``), ``UpgradeReport/upToDate(at:)`` when nothing
+    ///   was needed, else what ran.
     /// - throws: ``RegistryError`` when the store is newer than every known version, matches
     ///   none, or is inconsistent; ``PlanningError`` when no chain of mappings reaches the
     ///   target; ``UpgradeError`` for a failed step, a failed verification, a lock timeout,
@@ -167,36 +169,42 @@ public struct Upgrader: Sendable {
     /// a store matched by its tables rather than its hashes, or one whose `-wal` holds a newer
     /// migration than its main file. Before it answers `true`, an upgrader made from a bundle
     /// reads the bundle's other versions and mapping models, which the upgrade will need.
+    ///
+    /// `false` for a missing store: there is nothing to upgrade.
     /// - throws: The errors ``upgradeIfNeeded(storeAt:)-sync`` throws before it takes the lock:
-    ///   ``StoreError`` for a missing or unreadable store, ``PlanningError`` for an unknown
+    ///   ``StoreError`` for an unreadable store, ``PlanningError`` for an unknown
     ///   target version, ``RegistryError`` for an empty history, and when the store needs an
     ///   upgrade, the errors of a bundle version or mapping model that can't be read.
     public func needsUpgrade(storeAt url: URL) throws -> Bool {
         let files = StoreFiles(store: url)
         do {
-            return try !startingCheck(files).upToDate
+            return try startingCheck(files).outcome == .upgraded
         } catch let error as FileSystemError {
             throw UpgradeError(error, storePath: files.store.path)
         }
     }
 
-    /// The target, and whether the store is already there. A store that isn't is refused here
-    /// if it is missing or unreadable, before a lock file is created beside it; before that, a
+    /// The target, and whether there is work to do: none for a missing store (nothing is
+    /// created beside it) or one already at the target (``UpgradeReport/Outcome/upgraded`` means
+    /// an upgrade will run). A store that needs one is refused here if it is unreadable,
+    /// before a lock file is created beside it; before that, a
     /// bundle's other versions and mapping models are read, and refused if they can't be (as
     /// making the upgrader did when it read every version up front).
-    private func startingCheck(_ files: StoreFiles) throws -> (target: String, upToDate: Bool) {
+    private func startingCheck(_ files: StoreFiles) throws -> (target: String, outcome: UpgradeReport.Outcome) {
         guard let target = targetVersion else {
             throw RegistryError(path: files.store.path, kind: .emptyHistory)
         }
+        // A first launch: the app creates its store at the target version.
+        if files.isMissing { return (target, .noStore) }
         if try isUpToDate(files, target: target) {
-            return (target, true)
+            return (target, .upToDate)
         }
         try preload()
         if !options.fileSystem.exists(files.workDirectory) {
             // With a work directory, a crash may have left the store mid-swap: recovery must run.
             try StoreFileCheck.check(files.store)
         }
-        return (target, false)
+        return (target, .upgraded)
     }
 
     /// ``UpgradeRun/isUpToDate(_:target:history:fileSystem:)`` without reading the whole
@@ -217,8 +225,14 @@ public struct Upgrader: Sendable {
     }
 
     private func upgrade(_ files: StoreFiles) throws -> UpgradeReport {
-        let (target, upToDate) = try startingCheck(files)
-        if upToDate { return .upToDate(at: target) }
+        switch try startingCheck(files) {
+        case (let target, .noStore): return .noStore(at: target)
+        case (let target, .upToDate): return .upToDate(at: target)
+        case (let target, .upgraded): return try upgrade(files, to: target)
+        }
+    }
+
+    private func upgrade(_ files: StoreFiles, to target: String) throws -> UpgradeReport {
         let started = Date()
         var report = try UpgradeRun(upgrader: self, files: files, target: target).run()
         // Up to date after all (another process upgraded it while this one waited for the

@@ -13,7 +13,11 @@ extension UpgradeReport {
     /// Backup: App.sqlite.stepwise-backup (undo with `stepwise rollback App.sqlite`)
     /// ```
     func textLines(store: String) -> [String] {
-        if upToDate { return ["\(store) is up to date at '\(to)': nothing to do."] }
+        switch outcome {
+        case .noStore: return ["No store at \(store): nothing to upgrade (create it at '\(to)')."]
+        case .upToDate: return ["\(store) is up to date at '\(to)': nothing to do."]
+        case .upgraded: break
+        }
         let plural = steps.count == 1 ? "step" : "steps"
         var lines = [
             "Upgraded \(store) from '\(from)' to '\(to)' in \(steps.count) \(plural), \(String(format: "%.2f", seconds)) s."

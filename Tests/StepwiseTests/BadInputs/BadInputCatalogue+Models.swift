@@ -140,8 +140,8 @@ extension BadInputCatalogue {
                     to: workspace.path("Mixed.xcdatamodeld"))
             },
             // `.xccurrentversion` names the target, so making the upgrader needs no order: the
-            // versions are ordered when an upgrade will run (no store here: it needs one).
-            act: { try $0.upgrader(bundle: $0.path("Mixed.xcdatamodeld")).upgradeIfNeeded(storeAt: $0.store) },
+            // versions are ordered when an upgrade will run, or by `preload()`.
+            act: { try $0.upgrader(bundle: $0.path("Mixed.xcdatamodeld")).preload() },
             expect: .error { _ in
                 VersionHistoryError.ambiguousOrder(
                     ["Bar 3", "Foo 2"], reason: "the names don't share a common stem ('Bar', 'Foo')")

@@ -74,9 +74,10 @@ extension BadInputCatalogue {
             expect: .storeError(brokenLink(to: "Deleted.sqlite", errno: ENOENT), at: "Store.sqlite")
         ),
         BadInputCase(
-            .store, "no file at the store's path",
+            // upgradeIfNeeded reports a first launch (no store) as nothing to upgrade.
+            .store, "no file at the store's path, identified",
             arrange: { try $0.writeSamples() },
-            act: { try $0.upgradeStore() },
+            act: { try $0.identifyStore() },
             expect: .storeError(.notFound, at: "Store.sqlite")
         ),
         unreadableStore,

@@ -107,14 +107,25 @@ struct UpgradeRefusalTests {
 
 @Suite("upgradeIfNeeded: paths")
 struct UpgradePathTests {
-    @Test("a missing store is refused before anything is created beside it")
+    @Test("a missing store (a first launch) is nothing to upgrade, and nothing is created beside it")
     func missingStore() throws {
         let fixture = try UpgradeFixture("Recipes")
         let missing = fixture.directory.path("Missing.sqlite")
         let listing = fixture.directoryListing()
-        let error = try #require(throws: StoreError.self) { try fixture.upgrader().upgradeIfNeeded(storeAt: missing) }
-        #expect(error.kind == .notFound)
+        let report = try fixture.upgrader().upgradeIfNeeded(storeAt: missing)
+        #expect(report.outcome == .noStore)
+        #expect(report.upToDate && report.steps.isEmpty)
+        #expect(report.to == fixture.latest)
+        #expect(try !fixture.upgrader().needsUpgrade(storeAt: missing))
         #expect(fixture.directoryListing() == listing)
+    }
+
+    @Test("a symbolic link to a deleted store is not a missing store: it is refused, naming the link")
+    func danglingLinkIsNotAMissingStore() throws {
+        let fixture = try UpgradeFixture("Recipes")
+        let link = fixture.directory.path("Link.sqlite")
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "Deleted.sqlite")
+        #expect(throws: StoreError.self) { try fixture.upgrader().upgradeIfNeeded(storeAt: link) }
     }
 
     @Test("a store reached through a symbolic link is upgraded where it lives; the link stays a link")
