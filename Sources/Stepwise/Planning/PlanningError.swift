@@ -12,6 +12,9 @@ public struct PlanningError: Error, Sendable, CustomStringConvertible {
         /// The store is at a version later than the target, and no mapping leads back from it:
         /// a store written by a newer build is never migrated down by inference.
         case laterThanTarget(storeVersion: String, target: String)
+        /// A mapping on the path names a policy the upgrader has no registration for: found
+        /// while planning, before any step runs.
+        case unregisteredPolicy(name: String, mappingModel: String, entityMapping: String)
     }
 
     public var kind: Kind
@@ -29,6 +32,12 @@ public struct PlanningError: Error, Sendable, CustomStringConvertible {
                 the store is at '\(storeVersion)', later than the target '\(target)'. Stepwise never infers a \
                 downgrade: upgrade to '\(storeVersion)' or later, or add a mapping file '\(storeVersion) to \(target).json' \
                 (source "\(storeVersion)", destination "\(target)") to go back on purpose.
+                """
+        case .unregisteredPolicy(let name, let mappingModel, let entityMapping):
+            return """
+                the mapping model '\(mappingModel)' names the policy '\(name)' for its entity mapping \
+                '\(entityMapping)', and no policy is registered under that name. Register it with \
+                PolicyRegistry.register("\(name)") { … } in the registry given to the Upgrader. Nothing was changed.
                 """
         case .noPath(let from, let to, let gap, let problems):
             guard let gap else {

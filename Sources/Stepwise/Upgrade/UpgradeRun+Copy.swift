@@ -81,21 +81,17 @@ extension UpgradeRun {
     }
 
     /// Refuses a plan that names a policy the upgrader has no registration for, before step 1
-    /// runs: the step that needs it may come after minutes of earlier steps. The error is the
-    /// one that step would throw, so callers see one error whenever it is found.
+    /// runs: the step that needs it may come after minutes of earlier steps. It is a planning
+    /// error, not a step's: no step ran.
     func checkPolicies(of plan: UpgradePlan) throws {
-        for (index, step) in plan.steps.enumerated() {
+        for step in plan.steps {
             for model in step.mappingModels {
                 for mapping in model.entityMappings {
                     guard let name = mapping.policyName, !name.isEmpty, !upgrader.policies.contains(name) else {
                         continue
                     }
-                    throw UpgradeError(
-                        .stepFailed(
-                            index: index + 1, count: plan.steps.count, from: step.from, to: step.to,
-                            underlying: MappingError(
-                                .unknownPolicy(name), mappingModel: model.name, entityMapping: mapping.name)),
-                        storePath: files.store.path)
+                    throw PlanningError(
+                        .unregisteredPolicy(name: name, mappingModel: model.name, entityMapping: mapping.name))
                 }
             }
         }

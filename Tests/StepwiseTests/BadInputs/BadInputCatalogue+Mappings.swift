@@ -154,7 +154,8 @@ extension BadInputCatalogue {
             "a policy that isn't registered",
             replacing: #""policy": "ChefNamePolicy","#, with: #""policy": "ChefNamingPolicy","#,
             act: { try $0.upgradeStore() },
-            expect: firstStepFailed(.unknownPolicy("ChefNamingPolicy"), entityMapping: "ChefToChef"),
+            expect: .unregisteredPolicy(
+                name: "ChefNamingPolicy", mappingModel: "Recipes → Recipes 2", entityMapping: "ChefToChef"),
             // Found when planning, before any step runs: no work folder is left.
             leaves: .lockFile),
         brokenMapping(

@@ -45,6 +45,19 @@ struct BadInputExpectation: Sendable {
         }
     }
 
+    /// A ``PlanningError`` refusing a policy no registration names, found before any step.
+    static func unregisteredPolicy(name: String, mappingModel: String, entityMapping: String) -> BadInputExpectation {
+        BadInputExpectation { outcome, _, location in
+            guard let error = thrown(PlanningError.self, outcome, at: location) else { return }
+            guard case .unregisteredPolicy(let gotName, let gotModel, let gotMapping) = error.kind else {
+                Issue.record("expected unregisteredPolicy, got \(error)", sourceLocation: location)
+                return
+            }
+            #expect(
+                gotName == name && gotModel == mappingModel && gotMapping == entityMapping, sourceLocation: location)
+        }
+    }
+
     /// A ``StoreError`` of `kind` naming the workspace file `file` (in its description too).
     static func storeError(_ kind: StoreError.Kind, at file: String) -> BadInputExpectation {
         BadInputExpectation { outcome, workspace, location in

@@ -54,15 +54,16 @@ struct UpgradeFailureTests {
         policies.register("CuisinePolicy") { CuisinePolicy() }
         let recorder = UpgradeRecorder()
         let upgrader = try fixture.upgrader(policies: policies, progress: recorder.record)
-        let error = try #require(throws: UpgradeError.self) { try upgrader.upgradeIfNeeded(storeAt: fixture.store) }
-        guard case .stepFailed(let index, let count, let from, let to, _) = error.kind else {
-            Issue.record("expected stepFailed, got \(error)")
+        let error = try #require(throws: PlanningError.self) { try upgrader.upgradeIfNeeded(storeAt: fixture.store) }
+        guard case .unregisteredPolicy(let name, let mappingModel, let entityMapping) = error.kind else {
+            Issue.record("expected unregisteredPolicy, got \(error)")
             return
         }
-        #expect(index == 2 && count == 3 && from == "Recipes 2" && to == "Recipes 3")
-        #expect(error.mappingError?.kind == .unknownPolicy("SharedIngredientPolicy"))
-        #expect(error.mappingError?.entityMapping == "IngredientToIngredient")
-        #expect(error.description.contains("register it with PolicyRegistry.register(\"SharedIngredientPolicy\")"))
+        #expect(name == "SharedIngredientPolicy" && entityMapping == "IngredientToIngredient")
+        #expect(mappingModel == "Recipes 2 → Recipes 3")
+        #expect(error.description.contains("Register it with PolicyRegistry.register(\"SharedIngredientPolicy\")"))
+        // Found while planning: the message names no step.
+        #expect(!error.description.contains("step"))
         // No step ran, nothing was planned for a resume, and the work folder is gone.
         #expect(!recorder.events.map { "\($0)" }.contains { $0.contains("planned") || $0.contains("step") })
         #expect(!FileManager.default.fileExists(atPath: fixture.files.workDirectory.path))
