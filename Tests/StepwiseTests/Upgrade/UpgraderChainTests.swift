@@ -89,6 +89,16 @@ struct UpgraderChainTests {
             return
         }
         #expect(finished.to == "Recipes 4")
+        // print(event) reads as text, not as the enum's dump.
+        let texts = events.map { String(describing: $0) }
+        #expect(texts.allSatisfy { !$0.contains("Stepwise.") && !$0.contains("(from:") })
+        #expect(texts.contains("step 1/\(report.steps.count): Recipes → Recipes 2 (explicit)"))
+        #expect(texts.contains { $0.hasPrefix("planned Recipes → Recipes 4: \(report.steps.count) step(s)") })
+        #expect(
+            texts.last?.hasPrefix("finished: upgraded Recipes → Recipes 4 in \(report.steps.count) step(s), ") == true)
+        #expect(
+            String(describing: UpgradeReport.noStore(at: "Recipes 4"))
+                == "no store: nothing to upgrade (target Recipes 4)")
     }
 
     @Test("an up-to-date store costs one metadata read: no file is created or changed")
