@@ -7,7 +7,9 @@ import PackageDescription
 
 let package = Package(
     name: "Stepwise",
-    platforms: [.macOS(.v13)],
+    // GRDB 7 needs iOS 13, tvOS 13, watchOS 7; Stepwise's own floor is where `Duration`,
+    // `Regex` and `ContinuousClock` are (macOS 13 and its siblings).
+    platforms: [.iOS(.v16), .macOS(.v13), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "Stepwise", targets: ["Stepwise"]),
         .library(name: "StepwiseModel", targets: ["StepwiseModel"]),

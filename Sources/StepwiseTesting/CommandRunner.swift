@@ -1,91 +1,96 @@
 import Foundation
 
-/// Runs the built `stepwise` executable and captures what it prints, for CLI tests.
-///
-/// The executable is found beside the test bundle (`.build/<configuration>/stepwise`),
-/// which `swift test` builds because the CLI test target depends on it.
-public struct CommandRunner: Sendable {
-    /// What a run printed and returned.
-    public struct Result: Sendable {
-        public var status: Int32
-        public var standardOutput: String
-        public var standardError: String
+// `Process` exists on macOS and Linux only: an app's iOS test target that links
+// StepwiseTesting builds without the CLI runners.
+#if os(macOS) || os(Linux)
 
-        /// Standard output parsed as a JSON object.
-        public func json() throws -> [String: Any] {
-            guard
-                let object = try JSONSerialization.jsonObject(with: Data(standardOutput.utf8)) as? [String: Any]
-            else {
-                throw CommandRunnerError.notJSONObject(standardOutput)
+    /// Runs the built `stepwise` executable and captures what it prints, for CLI tests.
+    ///
+    /// The executable is found beside the test bundle (`.build/<configuration>/stepwise`),
+    /// which `swift test` builds because the CLI test target depends on it.
+    public struct CommandRunner: Sendable {
+        /// What a run printed and returned.
+        public struct Result: Sendable {
+            public var status: Int32
+            public var standardOutput: String
+            public var standardError: String
+
+            /// Standard output parsed as a JSON object.
+            public func json() throws -> [String: Any] {
+                guard
+                    let object = try JSONSerialization.jsonObject(with: Data(standardOutput.utf8)) as? [String: Any]
+                else {
+                    throw CommandRunnerError.notJSONObject(standardOutput)
+                }
+                return object
             }
-            return object
+        }
+
+        /// The executable's location.
+        public var executable: URL
+
+        /// Finds `stepwise` beside the running test bundle.
+        public init() throws {
+            var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            // On macOS the test binary sits inside a .xctest bundle: climb out of it.
+            while directory.pathComponents.contains(where: { $0.hasSuffix(".xctest") }) {
+                directory = directory.deletingLastPathComponent()
+            }
+            let candidate = directory.appendingPathComponent("stepwise")
+            guard FileManager.default.isExecutableFile(atPath: candidate.path) else {
+                throw CommandRunnerError.executableNotFound(candidate.path)
+            }
+            executable = candidate
+        }
+
+        /// Runs `stepwise` with `arguments` and waits for it.
+        public func run(_ arguments: [String], environment: [String: String]? = nil) throws -> Result {
+            let process = Process()
+            process.executableURL = executable
+            process.arguments = arguments
+            if let environment { process.environment = environment }
+            let output = Pipe()
+            let error = Pipe()
+            process.standardOutput = output
+            process.standardError = error
+            try process.run()
+            // Read both pipes before waiting so a large output can't fill a pipe and block the child.
+            let outputData = output.fileHandleForReading.readDataToEndOfFile()
+            let errorData = error.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return Result(
+                status: process.terminationStatus,
+                standardOutput: String(decoding: outputData, as: UTF8.self),
+                standardError: String(decoding: errorData, as: UTF8.self))
         }
     }
 
-    /// The executable's location.
-    public var executable: URL
-
-    /// Finds `stepwise` beside the running test bundle.
-    public init() throws {
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        // On macOS the test binary sits inside a .xctest bundle: climb out of it.
-        while directory.pathComponents.contains(where: { $0.hasSuffix(".xctest") }) {
-            directory = directory.deletingLastPathComponent()
+    extension CommandRunner {
+        /// Starts `stepwise` with `arguments` and returns at once: for tests that interrupt a
+        /// run, or race several. Call ``RunningCommand/wait()`` for its result.
+        public func start(_ arguments: [String], environment: [String: String]? = nil) throws -> RunningCommand {
+            try RunningCommand(executable: executable, arguments: arguments, environment: environment)
         }
-        let candidate = directory.appendingPathComponent("stepwise")
-        guard FileManager.default.isExecutableFile(atPath: candidate.path) else {
-            throw CommandRunnerError.executableNotFound(candidate.path)
-        }
-        executable = candidate
-    }
 
-    /// Runs `stepwise` with `arguments` and waits for it.
-    public func run(_ arguments: [String], environment: [String: String]? = nil) throws -> Result {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        // Read both pipes before waiting so a large output can't fill a pipe and block the child.
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus,
-            standardOutput: String(decoding: outputData, as: UTF8.self),
-            standardError: String(decoding: errorData, as: UTF8.self))
-    }
-}
-
-extension CommandRunner {
-    /// Starts `stepwise` with `arguments` and returns at once: for tests that interrupt a
-    /// run, or race several. Call ``RunningCommand/wait()`` for its result.
-    public func start(_ arguments: [String], environment: [String: String]? = nil) throws -> RunningCommand {
-        try RunningCommand(executable: executable, arguments: arguments, environment: environment)
-    }
-
-    /// Starts one `stepwise` process per argument list, all of them before waiting for any,
-    /// and returns their results in the same order: for tests of processes racing on one store.
-    public func runConcurrently(_ argumentLists: [[String]], environment: [String: String]? = nil) throws
-        -> [Result]
-    {
-        let running = try argumentLists.map { try start($0, environment: environment) }
-        return try running.map { try $0.wait() }
-    }
-}
-
-public enum CommandRunnerError: Error, CustomStringConvertible {
-    case executableNotFound(String)
-    case notJSONObject(String)
-
-    public var description: String {
-        switch self {
-        case .executableNotFound(let path): "the stepwise executable is not at \(path); run `swift build` first"
-        case .notJSONObject(let text): "standard output is not a JSON object: \(text.prefix(200))"
+        /// Starts one `stepwise` process per argument list, all of them before waiting for any,
+        /// and returns their results in the same order: for tests of processes racing on one store.
+        public func runConcurrently(_ argumentLists: [[String]], environment: [String: String]? = nil) throws
+            -> [Result]
+        {
+            let running = try argumentLists.map { try start($0, environment: environment) }
+            return try running.map { try $0.wait() }
         }
     }
-}
+
+    public enum CommandRunnerError: Error, CustomStringConvertible {
+        case executableNotFound(String)
+        case notJSONObject(String)
+
+        public var description: String {
+            switch self {
+            case .executableNotFound(let path): "the stepwise executable is not at \(path); run `swift build` first"
+            case .notJSONObject(let text): "standard output is not a JSON object: \(text.prefix(200))"
+            }
+        }
+    }
+#endif
