@@ -33,7 +33,7 @@ public struct VersionRegistry: Sendable {
     ///   - history: The known versions, oldest first.
     ///   - logger: Receives a debug line per identification; the default discards everything,
     ///     because a library must not print.
-    public init(history: VersionHistory, logger: Logger = .silent) {
+    public init(history: VersionHistory, logger: Logger = SilentLogger.logger) {
         self.history = history
         self.logger = logger
     }

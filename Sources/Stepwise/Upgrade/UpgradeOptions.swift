@@ -39,7 +39,7 @@ public struct UpgradeOptions: Sendable {
     public init(
         targetVersion: String? = nil, keepBackup: Bool = false, verification: Verification = .quick,
         lockTimeout: Double = 60, strict: Bool = false, progress: (@Sendable (UpgradeEvent) -> Void)? = nil,
-        logger: Logger = .silent
+        logger: Logger = SilentLogger.logger
     ) {
         self.targetVersion = targetVersion
         self.keepBackup = keepBackup

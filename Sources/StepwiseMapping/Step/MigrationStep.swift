@@ -47,7 +47,7 @@ public struct MigrationStep: Sendable {
     public init(
         from sourceModel: ObjectModel, to destinationModel: ObjectModel, mappingModels: [MappingModel] = [],
         policies: PolicyRegistry = PolicyRegistry(), stage: MigrationStage = MigrationStage(),
-        logger: Logger = Logger(label: "stepwise", factory: { _ in SwiftLogNoOpLogHandler() }),
+        logger: Logger = SilentLogger.logger,
         progress: (@Sendable (StepProgress) -> Void)? = nil
     ) {
         self.sourceModel = sourceModel
