@@ -1,4 +1,5 @@
 import Foundation
+import StepwiseModel
 import StepwiseStore
 
 /// A process's claim on a store while its own SQLite connections to it are open: the
@@ -76,7 +77,7 @@ public final class StoreAccess: @unchecked Sendable {
 
 /// Why a ``StoreAccess`` or a database opened through ``Upgrader/openDatabasePool(storeAt:configuration:)``
 /// wasn't granted.
-public struct StoreAccessError: Error, Sendable, CustomStringConvertible {
+public struct StoreAccessError: Error, Sendable, ReportableError {
     public enum Kind: Sendable, Equatable {
         /// An upgrade or rollback of the store ran for longer than the timeout.
         case upgradeRunning(seconds: Double)

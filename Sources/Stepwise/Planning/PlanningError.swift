@@ -1,7 +1,8 @@
 import StepwiseMapping
+import StepwiseModel
 
 /// A plan that can't be made, naming the versions involved and what would fix it.
-public struct PlanningError: Error, Sendable, CustomStringConvertible {
+public struct PlanningError: Error, Sendable, ReportableError {
     public enum Kind: Sendable {
         /// A version name the history doesn't have.
         case unknownVersion(String, available: [String])

@@ -1,7 +1,8 @@
+import StepwiseModel
 import StepwiseStore
 
 /// A store the version registry can't place in the history.
-public struct RegistryError: Error, Sendable, CustomStringConvertible {
+public struct RegistryError: Error, Sendable, ReportableError {
     /// What went wrong.
     public enum Kind: Sendable {
         /// The store was written by a model newer than every version in the history,

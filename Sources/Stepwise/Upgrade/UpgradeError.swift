@@ -1,11 +1,12 @@
 import StepwiseMapping
+import StepwiseModel
 
 /// An upgrade that stopped. The store is then exactly as it was before the call (or, when
 /// the error came after the swap's commit point, fully upgraded): never half of each.
 ///
 /// Errors from reading the store (``StoreError``), identifying it (``RegistryError``) and
 /// planning (``PlanningError``) are thrown as they are; this type covers the rest.
-public struct UpgradeError: Error, Sendable, CustomStringConvertible {
+public struct UpgradeError: Error, Sendable, ReportableError {
     /// What went wrong.
     public enum Kind: Sendable {
         /// Another process (or another upgrader in this one) held the store's upgrade lock

@@ -1,6 +1,7 @@
+import StepwiseModel
 /// A mapping that can't be read, inferred or run, naming the file, mapping, entity,
 /// property and source row concerned.
-public struct MappingError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct MappingError: Error, Sendable, Hashable, ReportableError {
     public enum Kind: Sendable, Hashable {
         /// Expression or predicate syntax error at a 1-based line and column.
         case syntax(message: String, line: Int, column: Int)

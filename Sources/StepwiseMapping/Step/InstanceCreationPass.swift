@@ -244,7 +244,7 @@ extension MigrationManager {
                     property: constraint?.properties.joined(separator: ", "), sourcePrimaryKey: object.id.primaryKey)
             } catch {
                 throw MappingError(
-                    .policyFailed("\(error)"), entityMapping: mapping.name, entity: sourceEntity.name,
+                    .policyFailed(ErrorText.describe(error)), entityMapping: mapping.name, entity: sourceEntity.name,
                     sourcePrimaryKey: object.id.primaryKey)
             }
             done += 1

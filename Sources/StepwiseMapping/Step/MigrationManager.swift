@@ -173,7 +173,8 @@ public final class MigrationManager {
             throw error.adding(mappingModel: modelName, entityMapping: mapping.name, entity: entity)
         } catch {
             throw MappingError(
-                .policyFailed("\(error)"), mappingModel: modelName, entityMapping: mapping.name, entity: entity)
+                .policyFailed(ErrorText.describe(error)), mappingModel: modelName, entityMapping: mapping.name,
+                entity: entity)
         }
     }
 

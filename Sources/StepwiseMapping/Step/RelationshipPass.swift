@@ -73,7 +73,7 @@ extension MigrationManager {
                         entityMapping: mapping.name, entity: destinationName, sourcePrimaryKey: sourceKey)
                 } catch {
                     throw MappingError(
-                        .policyFailed("\(error)"), entityMapping: mapping.name, entity: destinationName,
+                        .policyFailed(ErrorText.describe(error)), entityMapping: mapping.name, entity: destinationName,
                         sourcePrimaryKey: sourceKey)
                 }
                 links += 1

@@ -176,7 +176,7 @@ struct NaturalKey: Comparable {
 }
 
 /// A version history that can't be built.
-public enum VersionHistoryError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum VersionHistoryError: Error, Sendable, Hashable, ReportableError {
     /// The order can't be told from the names.
     case ambiguousOrder([String], reason: String)
     /// The history file names a version the bundle doesn't have, or leaves one out.

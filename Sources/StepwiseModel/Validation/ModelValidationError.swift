@@ -1,5 +1,5 @@
 /// A model that breaks one or more rules; it lists every problem, not just the first.
-public struct ModelValidationError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct ModelValidationError: Error, Sendable, Hashable, ReportableError {
     /// The model version's name.
     public var version: String
     /// The file the model came from, if it was read from disk.

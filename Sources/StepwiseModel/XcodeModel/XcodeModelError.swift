@@ -1,5 +1,5 @@
 /// A model file that can't be read, naming the file and what to do about it.
-public struct XcodeModelError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct XcodeModelError: Error, Sendable, Hashable, ReportableError {
     /// What went wrong.
     public enum Kind: Sendable, Hashable {
         /// The path doesn't exist.

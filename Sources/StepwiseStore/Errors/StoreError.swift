@@ -1,10 +1,11 @@
 import Foundation
+import StepwiseModel
 
 /// A store file that can't be used, naming the file (and entity, property or row) at fault.
 ///
 /// Every case says what to do next in its ``description``. Values from the store's rows
 /// are never included, so errors are safe to log.
-public struct StoreError: Error, Sendable, CustomStringConvertible {
+public struct StoreError: Error, Sendable, ReportableError {
     /// What went wrong.
     public enum Kind: Sendable, Hashable {
         /// Nothing exists at the path.

@@ -1,4 +1,5 @@
 import Foundation
+import StepwiseModel
 
 #if canImport(Glibc)
     import Glibc
@@ -167,7 +168,7 @@ package struct SimulatedCrash: Error, Sendable {
 /// A file-system call that failed during an upgrade or a step: which call (`site`, for bug
 /// reports), on which path, and the system's reason. ``Upgrader`` reports it as an
 /// `UpgradeError` naming the store.
-public struct FileSystemError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct FileSystemError: Error, Sendable, Hashable, ReportableError {
     /// `write`, `fsync`, `rename`…
     public var operation: String
     public var path: String

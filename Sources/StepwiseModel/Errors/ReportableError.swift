@@ -1,0 +1,29 @@
+import Foundation
+
+/// An error whose ``description`` is a complete sentence for people: what went wrong, naming
+/// the file, version, entity, property or row, and what to do next.
+///
+/// Every Stepwise error conforms, so what an app shows (`error.localizedDescription`) is that
+/// sentence, not "The operation could not be completed. (Stepwise.UpgradeError error 1.)".
+public protocol ReportableError: LocalizedError, CustomStringConvertible, Sendable {}
+
+extension ReportableError {
+    /// The ``description``.
+    public var errorDescription: String? { description }
+}
+
+/// The text of any error for a message.
+public enum ErrorText {
+    /// A `LocalizedError`'s own `errorDescription` (a policy's `TitleError` says "Title is
+    /// empty", not `TitleError()`), an `NSError`'s `localizedDescription` rather than its
+    /// whole dump, else the error's description.
+    public static func describe(_ error: any Error) -> String {
+        if let localized = error as? any LocalizedError, let text = localized.errorDescription {
+            return text
+        }
+        if type(of: error) is NSError.Type {
+            return (error as NSError).localizedDescription
+        }
+        return String(describing: error)
+    }
+}
