@@ -14,28 +14,11 @@ struct UpgradeBackupTests {
     /// Makes the fixture's store a WAL store whose newest rows are only in its `-wal`: the
     /// state an app killed without closing its store leaves behind. Returns the chef names.
     static func addChefsInTheWAL(_ fixture: UpgradeFixture) throws -> [String] {
-        // Write through one connection with automatic checkpoints off, copy the three files
-        // while it is still open (as a kill would leave them), then put the copies in place.
-        let scratch = fixture.directory.path("scratch")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        let working = scratch.appendingPathComponent("Store.sqlite")
-        try FileManager.default.copyItem(at: fixture.store, to: working)
-        let queue = try DatabaseQueue(path: working.path)
         let names = ["Ada Walrus", "Bea Walnut"]
-        try queue.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
-            try db.inTransaction {
-                let objects = ObjectContext(db, layout: try StoreLayout(model: RecipesHistory.v1))
-                for name in names { _ = try objects.insert("Chef", ["name": name, "training": "WAL"]) }
-                return .commit
-            }
+        try fixture.writeInWAL { db in
+            let objects = ObjectContext(db, layout: try StoreLayout(model: RecipesHistory.v1))
+            for name in names { _ = try objects.insert("Chef", ["name": name, "training": "WAL"]) }
         }
-        for suffix in ["", "-wal", "-shm"] {
-            try? FileManager.default.removeItem(atPath: fixture.store.path + suffix)
-            try FileManager.default.copyItem(
-                atPath: working.path + suffix, toPath: fixture.store.path + suffix)
-        }
-        try queue.close()
         return names
     }
 
