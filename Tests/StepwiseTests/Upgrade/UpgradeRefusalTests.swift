@@ -125,7 +125,15 @@ struct UpgradePathTests {
         let fixture = try UpgradeFixture("Recipes")
         let link = fixture.directory.path("Link.sqlite")
         try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "Deleted.sqlite")
-        #expect(throws: StoreError.self) { try fixture.upgrader().upgradeIfNeeded(storeAt: link) }
+        let listing = fixture.directoryListing()
+        let error = try #require(throws: StoreError.self) { try fixture.upgrader().upgradeIfNeeded(storeAt: link) }
+        #expect(error.path == link.path)
+        #expect(
+            error.kind
+                == .io(
+                    "it is a symbolic link to Deleted.sqlite that can't be followed (\(String(cString: strerror(ENOENT)))); point it at the store file"
+                ))
+        #expect(fixture.directoryListing() == listing)
     }
 
     @Test("a store reached through a symbolic link is upgraded where it lives; the link stays a link")
