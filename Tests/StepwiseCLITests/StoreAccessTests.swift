@@ -84,7 +84,7 @@ struct StoreAccessTests {
         let holder = try Holder(store: fixture.store, mode: "access", writeSeconds: 3, in: fixture.directory)
         let events = EventLog()
         let error = try #require(throws: UpgradeError.self) {
-            try upgrader(fixture, timeout: 1, events: events).upgradeIfNeeded(storeAt: fixture.store)
+            try upgrader(fixture, timeout: 1, events: events).upgradeIfNeededSynchronously(storeAt: fixture.store)
         }
         guard case .storeInUse(let pids, _, let bare) = error.kind else {
             Issue.record("expected storeInUse, got \(error)")
@@ -112,7 +112,7 @@ struct StoreAccessTests {
         try holder.wait(for: "idle")
         let before = fixture.storeBytes()
         let error = try #require(throws: UpgradeError.self) {
-            try upgrader(fixture, timeout: 0.5).upgradeIfNeeded(storeAt: fixture.store)
+            try upgrader(fixture, timeout: 0.5).upgradeIfNeededSynchronously(storeAt: fixture.store)
         }
         guard case .storeInUse(_, let seconds, let bare) = error.kind else {
             Issue.record("expected storeInUse, got \(error)")
@@ -135,7 +135,7 @@ struct StoreAccessTests {
             try? holder.stop()
         }
         upgrading.start()
-        let report = try upgrader(fixture, timeout: 30, events: events).upgradeIfNeeded(storeAt: fixture.store)
+        let report = try upgrader(fixture, timeout: 30, events: events).upgradeIfNeededSynchronously(storeAt: fixture.store)
         #expect(report.to == RecipesHistory.history.names.last)
         #expect(!events.waits.isEmpty)
         #expect(holder.written > 5)
@@ -149,7 +149,7 @@ struct StoreAccessTests {
         try holder.wait(for: "idle")
         let before = fixture.storeBytes()
         let error = try #require(throws: UpgradeError.self) {
-            try upgrader(fixture, timeout: 0.5).upgradeIfNeeded(storeAt: fixture.store)
+            try upgrader(fixture, timeout: 0.5).upgradeIfNeededSynchronously(storeAt: fixture.store)
         }
         guard case .storeInUse(let pids, _, let bare) = error.kind else {
             Issue.record("expected storeInUse, got \(error)")
@@ -163,7 +163,7 @@ struct StoreAccessTests {
         #expect(fixture.storeBytes() == before)
         try holder.stop()
         // With the connection closed, the next call upgrades (starting over: the store changed).
-        let report = try upgrader(fixture, timeout: 5).upgradeIfNeeded(storeAt: fixture.store)
+        let report = try upgrader(fixture, timeout: 5).upgradeIfNeededSynchronously(storeAt: fixture.store)
         #expect(!report.upToDate)
         #expect(try childRecipes(in: fixture.store) == holder.written)
     }
@@ -177,7 +177,7 @@ struct StoreAccessTests {
         }
         #expect(error.kind == .needsUpgrade(target: "Recipes 4"))
         #expect("\(error)".contains("upgradeIfNeeded"))
-        _ = try upgrader.upgradeIfNeeded(storeAt: fixture.store)
+        _ = try upgrader.upgradeIfNeededSynchronously(storeAt: fixture.store)
         var pool: DatabasePool? = try upgrader.openDatabasePool(storeAt: fixture.store)
         let tables = try pool?.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master") } ?? []
         #expect(tables.contains("ZUNITOFMEASURE"))

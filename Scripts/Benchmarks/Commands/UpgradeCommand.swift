@@ -49,11 +49,11 @@ struct UpgradeCommand: ParsableCommand {
         }
         let store = work.appendingPathComponent("Bench.sqlite")
         try FileManager.default.copyItem(at: source, to: store)
-        let upgradeSeconds = try time { _ = try upgrader.upgradeIfNeeded(storeAt: store) }
+        let upgradeSeconds = try time { _ = try upgrader.upgradeIfNeededSynchronously(storeAt: store) }
 
         // 1. Up-to-date checks on the upgraded store.
         let checkSeconds = try time {
-            for _ in 0..<checks where try !upgrader.upgradeIfNeeded(storeAt: store).upToDate {
+            for _ in 0..<checks where try !upgrader.upgradeIfNeededSynchronously(storeAt: store).upToDate {
                 throw BenchError("the upgraded store isn't up to date")
             }
         }

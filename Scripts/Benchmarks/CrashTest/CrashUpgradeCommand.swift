@@ -19,7 +19,7 @@ struct CrashUpgradeCommand: ParsableCommand {
             guard let phase = CrashPhase(event), lastPhase.advance(to: phase) else { return }
             announce(phase)
         }
-        _ = try upgrader.upgradeIfNeeded(storeAt: URL(fileURLWithPath: store))
+        _ = try upgrader.upgradeIfNeededSynchronously(storeAt: URL(fileURLWithPath: store))
     }
 
     private func announce(_ phase: CrashPhase) {

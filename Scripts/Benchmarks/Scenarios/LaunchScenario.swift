@@ -79,7 +79,7 @@ enum LaunchScenario {
     }
 
     private static func stepwiseCheck(bundle: URL, store: URL) throws {
-        let report = try Upgrader(bundleAt: bundle).upgradeIfNeeded(storeAt: store)
+        let report = try Upgrader(bundleAt: bundle).upgradeIfNeededSynchronously(storeAt: store)
         guard report.upToDate else { throw BenchError("launch: the store wasn't found up to date") }
     }
 

@@ -17,7 +17,7 @@ struct LightweightScenario: ChildScenario {
     func runStepwise(store: URL) throws -> [String] {
         let upgrader = Upgrader(history: VersionHistory([RecipesVariants.base, RecipesVariants.lightweight]))
         return try UpgradeCheck.expect(
-            try upgrader.upgradeIfNeeded(storeAt: store), to: RecipesVariants.lightweight.name)
+            try upgrader.upgradeIfNeededSynchronously(storeAt: store), to: RecipesVariants.lightweight.name)
     }
 
     func runBaseline(store: URL, seed: URL) throws -> [String] {

@@ -50,7 +50,7 @@ struct RelinkScenario: ChildScenario {
         let upgrader = Upgrader(
             history: VersionHistory([source, destination]),
             mappings: [MappingDirectory.StepKey(source.name, destination.name): [mapping]])
-        return try UpgradeCheck.expect(try upgrader.upgradeIfNeeded(storeAt: store), to: destination.name)
+        return try UpgradeCheck.expect(try upgrader.upgradeIfNeededSynchronously(storeAt: store), to: destination.name)
     }
 
     func runBaseline(store: URL, seed: URL) throws -> [String] {

@@ -82,7 +82,7 @@ public struct StoreAccessError: Error, Sendable, ReportableError {
         /// An upgrade or rollback of the store ran for longer than the timeout.
         case upgradeRunning(seconds: Double)
         /// The store is at an older version than the upgrader's target: call
-        /// ``Upgrader/upgradeIfNeeded(storeAt:)-sync`` first (in the app), or show "Open the
+        /// ``Upgrader/upgradeIfNeeded(storeAt:)`` first (in the app), or show "Open the
         /// app to finish updating" (in an extension).
         case needsUpgrade(target: String)
         /// The access lock file couldn't be opened or locked.

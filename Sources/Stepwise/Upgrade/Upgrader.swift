@@ -36,7 +36,7 @@ public struct Upgrader: Sendable {
     ///
     /// For an upgrader made from a bundle, reading this parses every version the first time
     /// (see ``preload()``). If a version can't be read, this is empty, and
-    /// ``upgradeIfNeeded(storeAt:)-sync`` throws the reading error.
+    /// ``upgradeIfNeededSynchronously(storeAt:)`` throws the reading error.
     public var history: VersionHistory {
         get {
             if let storedHistory { return storedHistory }
@@ -48,7 +48,7 @@ public struct Upgrader: Sendable {
     ///
     /// For an upgrader made from a bundle, reading this reads the mapping models the first
     /// time (see ``preload()``). If one can't be read, this is empty, and
-    /// ``upgradeIfNeeded(storeAt:)-sync`` throws the reading error.
+    /// ``upgradeIfNeededSynchronously(storeAt:)`` throws the reading error.
     public var mappings: [MappingDirectory.StepKey: [MappingModel]] {
         get {
             if let storedMappings { return storedMappings }
@@ -89,7 +89,7 @@ public struct Upgrader: Sendable {
     /// Only the target version is read here, which is all an up-to-date check needs. The other
     /// versions and the mapping models are read once, when an upgrade will run (or on
     /// ``preload()``), so an error in one of them is thrown by the first
-    /// ``upgradeIfNeeded(storeAt:)-sync`` or ``needsUpgrade(storeAt:)`` that finds work to do.
+    /// ``upgradeIfNeededSynchronously(storeAt:)`` or ``needsUpgrade(storeAt:)`` that finds work to do.
     ///
     /// - parameters:
     ///   - bundleAt: The model bundle. Its current version is the target unless
@@ -151,7 +151,7 @@ public struct Upgrader: Sendable {
     ///   target; ``UpgradeError`` for a failed step, a failed verification, a lock timeout,
     ///   too little disk space or a file-system error; ``StoreError`` for an unreadable store.
     ///   In every case the store is as it was before the call.
-    public func upgradeIfNeeded(storeAt url: URL) throws -> UpgradeReport {
+    public func upgradeIfNeededSynchronously(storeAt url: URL) throws -> UpgradeReport {
         let files = StoreFiles(store: url)
         do {
             return try upgrade(files)
@@ -160,7 +160,7 @@ public struct Upgrader: Sendable {
         }
     }
 
-    /// Whether ``upgradeIfNeeded(storeAt:)-sync`` has work to do, by the check it starts with:
+    /// Whether ``upgradeIfNeededSynchronously(storeAt:)`` has work to do, by the check it starts with:
     /// one immutable read of the main file's metadata, with no lock, no copy and no file
     /// created. Use it to show "Upgrading your data…" only when an upgrade will run.
     ///
@@ -171,7 +171,7 @@ public struct Upgrader: Sendable {
     /// reads the bundle's other versions and mapping models, which the upgrade will need.
     ///
     /// `false` for a missing store: there is nothing to upgrade.
-    /// - throws: The errors ``upgradeIfNeeded(storeAt:)-sync`` throws before it takes the lock:
+    /// - throws: The errors ``upgradeIfNeededSynchronously(storeAt:)`` throws before it takes the lock:
     ///   ``StoreError`` for an unreadable store, ``PlanningError`` for an unknown
     ///   target version, ``RegistryError`` for an empty history, and when the store needs an
     ///   upgrade, the errors of a bundle version or mapping model that can't be read.
@@ -242,11 +242,11 @@ public struct Upgrader: Sendable {
     }
 
     /// Upgrades the store at `url` if needed, without blocking the caller's thread: the
-    /// work runs on a background thread. See ``upgradeIfNeeded(storeAt:)-sync``.
+    /// work runs on a background thread. See ``upgradeIfNeededSynchronously(storeAt:)``.
     public func upgradeIfNeeded(storeAt url: URL) async throws -> UpgradeReport {
         try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
-                continuation.resume(with: Result { try self.upgradeIfNeeded(storeAt: url) })
+                continuation.resume(with: Result { try self.upgradeIfNeededSynchronously(storeAt: url) })
             }
         }
     }
@@ -270,7 +270,7 @@ public struct Upgrader: Sendable {
             let upgrader = configured
             Thread.detachNewThread {
                 do {
-                    let report = try upgrader.upgradeIfNeeded(storeAt: url)
+                    let report = try upgrader.upgradeIfNeededSynchronously(storeAt: url)
                     if report.upToDate { continuation.yield(.finished(report)) }
                     continuation.finish()
                 } catch {

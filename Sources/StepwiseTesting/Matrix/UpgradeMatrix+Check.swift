@@ -95,7 +95,7 @@ extension UpgradeMatrix {
         var reports: [UpgradeReport] = []
         for stop in stops {
             do {
-                reports.append(try upgrader(to: stop).upgradeIfNeeded(storeAt: store))
+                reports.append(try upgrader(to: stop).upgradeIfNeededSynchronously(storeAt: store))
             } catch {
                 let mappingError = (error as? UpgradeError)?.mappingError
                 // A row named by step 1 is a row of the seeded store; a later step's isn't.

@@ -98,7 +98,7 @@ struct DemoCommand: ParsableCommand {
         log("5. stepwise upgrade (progress on standard error):")
         let report: UpgradeReport
         do {
-            report = try upgrader.upgradeIfNeeded(storeAt: storeURL)
+            report = try upgrader.upgradeIfNeededSynchronously(storeAt: storeURL)
         } catch {
             renderer.finish()
             throw error

@@ -116,7 +116,7 @@ struct UpgradeCommand: ParsableCommand {
             let upgrader = try Upgrader(
                 bundleAt: bundleOptions.url, mappingsAt: mappingOptions.mappings.map { URL(fileURLWithPath: $0) },
                 policies: SamplePolicies.registry, options: options)
-            report = try upgrader.upgradeIfNeeded(storeAt: storeURL)
+            report = try upgrader.upgradeIfNeededSynchronously(storeAt: storeURL)
         } catch {
             renderer.finish()
             throw error

@@ -201,6 +201,6 @@ struct HostileNames: Sendable {
 extension BadInputWorkspace {
     /// `Upgrader(bundleAt:)` of `Hostile.xcdatamodeld`, then `upgradeIfNeeded` on the store.
     func upgradeHostileStore() throws -> UpgradeReport {
-        try upgrader(bundle: path("Hostile.xcdatamodeld")).upgradeIfNeeded(storeAt: store)
+        try upgrader(bundle: path("Hostile.xcdatamodeld")).upgradeIfNeededSynchronously(storeAt: store)
     }
 }

@@ -188,7 +188,7 @@ extension BadInputCatalogue {
             act: { workspace in
                 try workspace.upgrader(
                     bundle: workspace.path("ATDataModel.xcdatamodeld"), mappings: workspace.path("ATDataModel.mappings")
-                ).upgradeIfNeeded(storeAt: workspace.path("ATDataModel.sqlite"))
+                ).upgradeIfNeededSynchronously(storeAt: workspace.path("ATDataModel.sqlite"))
             },
             expect: .registryError(
                 at: "ATDataModel.sqlite",

@@ -144,7 +144,7 @@ final class BadInputWorkspace: @unchecked Sendable {
     func upgradeStore(
         policies: PolicyRegistry = SamplePolicies.registry, fileSystem: FileSystem = FileSystem()
     ) throws -> UpgradeReport {
-        try upgrader(policies: policies, fileSystem: fileSystem).upgradeIfNeeded(storeAt: store)
+        try upgrader(policies: policies, fileSystem: fileSystem).upgradeIfNeededSynchronously(storeAt: store)
     }
 
     /// `VersionRegistry.identify(storeAt:)` with the Recipes history.

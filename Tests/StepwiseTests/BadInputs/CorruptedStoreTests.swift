@@ -78,7 +78,7 @@ struct CorruptedStoreTests {
         let before = StoreBytes(fixture.store)
         let outcome: Outcome
         do {
-            let report = try fixture.upgrader().upgradeIfNeeded(storeAt: fixture.store)
+            let report = try fixture.upgrader().upgradeIfNeededSynchronously(storeAt: fixture.store)
             #expect(report.to == "Recipes 4")
             outcome = .upgraded
         } catch let error as StoreError {

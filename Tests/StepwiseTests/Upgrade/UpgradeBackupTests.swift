@@ -30,7 +30,7 @@ struct UpgradeBackupTests {
         #expect(wal.count > 0)
         // The main file alone doesn't have the rows.
         #expect(StoreMetadata.readFromMainFile(at: fixture.store)?.modelVersionName == "Recipes")
-        let report = try fixture.upgrader().upgradeIfNeeded(storeAt: fixture.store)
+        let report = try fixture.upgrader().upgradeIfNeededSynchronously(storeAt: fixture.store)
         #expect(report.to == "Recipes 4")
         let lastNames = try fixture.strings("SELECT ZLASTNAME FROM ZCHEF ORDER BY ZLASTNAME")
         #expect(lastNames.contains("Walrus") && lastNames.contains("Walnut"), "chefs \(names) were lost")
@@ -45,7 +45,7 @@ struct UpgradeBackupTests {
         let fixture = try UpgradeFixture("Recipes")
         _ = try Self.addChefsInTheWAL(fixture)
         let before = StoreBytes(fixture.store)
-        let report = try fixture.upgrader(keepBackup: true).upgradeIfNeeded(storeAt: fixture.store)
+        let report = try fixture.upgrader(keepBackup: true).upgradeIfNeededSynchronously(storeAt: fixture.store)
         #expect(report.backupPath == fixture.files.backupDirectory.path)
         let backup = fixture.files.backupDirectory
         let kept = try FileManager.default.contentsOfDirectory(atPath: backup.path).sorted()
@@ -64,7 +64,7 @@ struct UpgradeBackupTests {
     @Test("rollback without a backup says so and changes nothing")
     func rollbackWithoutBackup() throws {
         let fixture = try UpgradeFixture("Recipes")
-        _ = try fixture.upgrader().upgradeIfNeeded(storeAt: fixture.store)
+        _ = try fixture.upgrader().upgradeIfNeededSynchronously(storeAt: fixture.store)
         let before = StoreBytes(fixture.store)
         let error = try #require(throws: UpgradeError.self) { try fixture.upgrader().rollback(storeAt: fixture.store) }
         guard case .noBackup(let path) = error.kind else {
@@ -80,7 +80,7 @@ struct UpgradeBackupTests {
     func rollbackCrashAtEverySite() throws {
         let recorder = UpgradeRecorder()
         let probe = try UpgradeFixture("Events")
-        _ = try probe.upgrader(keepBackup: true).upgradeIfNeeded(storeAt: probe.store)
+        _ = try probe.upgrader(keepBackup: true).upgradeIfNeededSynchronously(storeAt: probe.store)
         var options = UpgradeOptions()
         options.fileSystem = recorder.fileSystem()
         _ = try Upgrader(history: probe.history, options: options).rollback(storeAt: probe.store)
@@ -93,7 +93,7 @@ struct UpgradeBackupTests {
             seen[site] = occurrence + 1
             let fixture = try UpgradeFixture("Events")
             let original = StoreBytes(fixture.store)
-            _ = try fixture.upgrader(keepBackup: true).upgradeIfNeeded(storeAt: fixture.store)
+            _ = try fixture.upgrader(keepBackup: true).upgradeIfNeededSynchronously(storeAt: fixture.store)
             var crashing = UpgradeOptions()
             crashing.fileSystem = UpgradeRecorder().fileSystem(faultAt: site, occurrence: occurrence)
             #expect(throws: SimulatedCrash.self, "\(site)#\(occurrence)") {

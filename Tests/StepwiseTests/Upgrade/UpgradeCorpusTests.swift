@@ -51,7 +51,7 @@ struct UpgradeCorpusTests {
         let upgrader = try Upgrader(
             bundleAt: corpus.url(store.bundle),
             policies: SamplePolicies.registry)
-        let report = try upgrader.upgradeIfNeeded(storeAt: copy)
+        let report = try upgrader.upgradeIfNeededSynchronously(storeAt: copy)
         #expect(report.from == store.version)
         #expect(report.to == bundle.current.name)
         #expect(!report.upToDate)
@@ -83,7 +83,7 @@ struct UpgradeCorpusTests {
         let upgrader = try Upgrader(
             bundleAt: corpus.url(store.bundle),
             policies: SamplePolicies.registry)
-        let report = try upgrader.upgradeIfNeeded(storeAt: copy)
+        let report = try upgrader.upgradeIfNeededSynchronously(storeAt: copy)
         #expect(report.upToDate)
         #expect(StoreBytes(copy) == before, "store, -wal and -shm unchanged")
         #expect(!FileManager.default.fileExists(atPath: StoreFiles(store: copy).workDirectory.path))
@@ -97,7 +97,7 @@ struct UpgradeCorpusTests {
         let upgrader = try Upgrader(
             bundleAt: corpus.url(.wibosco),
             policies: SamplePolicies.registry)
-        _ = try upgrader.upgradeIfNeeded(storeAt: copy)
+        _ = try upgrader.upgradeIfNeededSynchronously(storeAt: copy)
         let snapshot = try StoreSnapshot(of: copy)
         defer { snapshot.close() }
         #expect(try snapshot.database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ZPOST") } == 84)
@@ -112,7 +112,7 @@ struct UpgradeCorpusTests {
         let upgrader = try Upgrader(
             bundleAt: corpus.url(.apptentive),
             policies: SamplePolicies.registry)
-        let error = try #require(throws: RegistryError.self) { try upgrader.upgradeIfNeeded(storeAt: copy) }
+        let error = try #require(throws: RegistryError.self) { try upgrader.upgradeIfNeededSynchronously(storeAt: copy) }
         guard case .inconsistent(let problem) = error.kind else {
             Issue.record("expected inconsistent, got \(error)")
             return

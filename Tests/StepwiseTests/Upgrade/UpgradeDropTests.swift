@@ -54,7 +54,7 @@ struct UpgradeDropTests {
         let fixture = try InferredDrop()
         let before = StoreBytes(fixture.store)
         let error = try #require(throws: UpgradeError.self) {
-            try fixture.upgrader(strict: true).upgradeIfNeeded(storeAt: fixture.store)
+            try fixture.upgrader(strict: true).upgradeIfNeededSynchronously(storeAt: fixture.store)
         }
         guard case .dropsData(let index, let count, let from, let to, let drops) = error.kind else {
             Issue.record("expected dropsData, got \(error)")
@@ -73,7 +73,7 @@ struct UpgradeDropTests {
     @Test("without strict mode the report records what the step dropped")
     func reportRecordsInferredDrop() throws {
         let fixture = try InferredDrop()
-        let report = try fixture.upgrader(strict: false).upgradeIfNeeded(storeAt: fixture.store)
+        let report = try fixture.upgrader(strict: false).upgradeIfNeededSynchronously(storeAt: fixture.store)
         #expect(report.steps.map(\.drops) == [[Self.colorDropped]])
         let posts = try StoreSnapshotReader.read(fixture.store) { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ZPOST")
@@ -122,7 +122,7 @@ struct UpgradeDropTests {
         let store = try Corpus.required().copyStore(try CorpusStore.named("v4"), to: directory.url)
         let before = StoreBytes(store)
         let error = try #require(throws: UpgradeError.self) {
-            try Self.apptentiveLeavingOutSenders(strict: true).upgradeIfNeeded(storeAt: store)
+            try Self.apptentiveLeavingOutSenders(strict: true).upgradeIfNeededSynchronously(storeAt: store)
         }
         guard case .dropsData(let index, _, _, _, let drops) = error.kind else {
             Issue.record("expected dropsData, got \(error)")
@@ -134,7 +134,7 @@ struct UpgradeDropTests {
         #expect(StoreBytes(store) == before)
 
         // Without strict mode the upgrade goes ahead and says what it dropped.
-        let report = try Self.apptentiveLeavingOutSenders(strict: false).upgradeIfNeeded(storeAt: store)
+        let report = try Self.apptentiveLeavingOutSenders(strict: false).upgradeIfNeededSynchronously(storeAt: store)
         #expect(report.steps.first?.drops.contains(Self.sendersDropped) == true)
     }
 
@@ -153,7 +153,7 @@ struct UpgradeDropTests {
         let upgrader = Upgrader(
             history: bundle.history, mappings: [key: models],
             options: UpgradeOptions(targetVersion: "ATDataModel 5", lockTimeout: 10, strict: true))
-        let report = try upgrader.upgradeIfNeeded(storeAt: store)
+        let report = try upgrader.upgradeIfNeededSynchronously(storeAt: store)
         let senders = try #require(report.steps.first?.drops.first { $0.entity == "ATMessageSender" })
         #expect(senders.reason == .droppedByMapping && senders.isDeclared && senders.count == 2)
     }

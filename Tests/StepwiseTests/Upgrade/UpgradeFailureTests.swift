@@ -54,7 +54,7 @@ struct UpgradeFailureTests {
         policies.register("CuisinePolicy") { CuisinePolicy() }
         let recorder = UpgradeRecorder()
         let upgrader = try fixture.upgrader(policies: policies, progress: recorder.record)
-        let error = try #require(throws: PlanningError.self) { try upgrader.upgradeIfNeeded(storeAt: fixture.store) }
+        let error = try #require(throws: PlanningError.self) { try upgrader.upgradeIfNeededSynchronously(storeAt: fixture.store) }
         guard case .unregisteredPolicy(let name, let mappingModel, let entityMapping) = error.kind else {
             Issue.record("expected unregisteredPolicy, got \(error)")
             return
@@ -75,7 +75,7 @@ struct UpgradeFailureTests {
         let fixture = try UpgradeFixture("Recipes")
         let before = StoreBytes(fixture.store)
         let failing = try fixture.upgrader(policies: Self.policies(failingAt: 3))
-        let error = try #require(throws: UpgradeError.self) { try failing.upgradeIfNeeded(storeAt: fixture.store) }
+        let error = try #require(throws: UpgradeError.self) { try failing.upgradeIfNeededSynchronously(storeAt: fixture.store) }
         guard case .stepFailed(let index, let count, let from, let to, _) = error.kind else {
             Issue.record("expected stepFailed, got \(error)")
             return
@@ -100,7 +100,7 @@ struct UpgradeFailureTests {
         #expect(Set(workEntries) == ["journal.json", "step-1"], "step 2's output is discarded, step 1 kept")
 
         // A fixed build resumes after step 1 instead of redoing it.
-        let report = try fixture.upgrader().upgradeIfNeeded(storeAt: fixture.store)
+        let report = try fixture.upgrader().upgradeIfNeededSynchronously(storeAt: fixture.store)
         #expect(report.steps.map(\.resumed) == [true, false, false])
         #expect(report.to == "Recipes 4")
         #expect(try fixture.version() == "Recipes 4")
@@ -112,13 +112,13 @@ struct UpgradeFailureTests {
     func changedMappingStartsOver() throws {
         let fixture = try UpgradeFixture("Recipes")
         _ = #expect(throws: UpgradeError.self) {
-            try fixture.upgrader(policies: Self.policies(failingAt: 1)).upgradeIfNeeded(storeAt: fixture.store)
+            try fixture.upgrader(policies: Self.policies(failingAt: 1)).upgradeIfNeededSynchronously(storeAt: fixture.store)
         }
         // Tamper with the journal's record of step 1's mapping, as a new app build would.
         var journal = try #require(UpgradeJournal.load(from: fixture.files.workDirectory))
         journal.plan[0].mappingDigest = "an older mapping"
         try journal.save(in: fixture.files.workDirectory, fileSystem: FileSystem())
-        let report = try fixture.upgrader().upgradeIfNeeded(storeAt: fixture.store)
+        let report = try fixture.upgrader().upgradeIfNeededSynchronously(storeAt: fixture.store)
         #expect(report.steps.map(\.resumed) == [false, false, false])
         #expect(try fixture.version() == "Recipes 4")
     }
@@ -127,7 +127,7 @@ struct UpgradeFailureTests {
     func newPolicyVersionStartsOver() throws {
         let fixture = try UpgradeFixture("Recipes")
         _ = #expect(throws: UpgradeError.self) {
-            try fixture.upgrader(policies: Self.policies(failingAt: 1)).upgradeIfNeeded(storeAt: fixture.store)
+            try fixture.upgrader(policies: Self.policies(failingAt: 1)).upgradeIfNeededSynchronously(storeAt: fixture.store)
         }
         let journal = try #require(UpgradeJournal.load(from: fixture.files.workDirectory))
         #expect(journal.completed.map(\.index) == [1])
@@ -138,7 +138,7 @@ struct UpgradeFailureTests {
         #expect(policies.version(of: "Migrations.ChefNamePolicy") == "2")
         #expect(policies.version(of: "CuisinePolicy") == "")
         #expect(policies.version(of: "NotRegistered") == nil)
-        let report = try fixture.upgrader(policies: policies).upgradeIfNeeded(storeAt: fixture.store)
+        let report = try fixture.upgrader(policies: policies).upgradeIfNeededSynchronously(storeAt: fixture.store)
         #expect(report.steps.map(\.resumed) == [false, false, false])
         #expect(try fixture.version() == "Recipes 4")
     }
@@ -147,14 +147,14 @@ struct UpgradeFailureTests {
     func damagedCheckpointIsRedone() throws {
         let fixture = try UpgradeFixture("Recipes")
         _ = #expect(throws: UpgradeError.self) {
-            try fixture.upgrader(policies: Self.policies(failingAt: 1)).upgradeIfNeeded(storeAt: fixture.store)
+            try fixture.upgrader(policies: Self.policies(failingAt: 1)).upgradeIfNeededSynchronously(storeAt: fixture.store)
         }
         let checkpoint = fixture.files.workDirectory.appendingPathComponent("step-1/store.sqlite")
         let handle = try FileHandle(forWritingTo: checkpoint)
         try handle.seek(toOffset: 4096)
         try handle.write(contentsOf: Data(repeating: 0xAB, count: 64))
         try handle.close()
-        let report = try fixture.upgrader().upgradeIfNeeded(storeAt: fixture.store)
+        let report = try fixture.upgrader().upgradeIfNeededSynchronously(storeAt: fixture.store)
         #expect(report.steps.map(\.resumed) == [false, false, false])
         #expect(try fixture.count("ZRECIPE") == 4)
     }
@@ -163,7 +163,7 @@ struct UpgradeFailureTests {
     func changedStoreStartsOver() throws {
         let fixture = try UpgradeFixture("Recipes")
         _ = #expect(throws: UpgradeError.self) {
-            try fixture.upgrader(policies: Self.policies(failingAt: 1)).upgradeIfNeeded(storeAt: fixture.store)
+            try fixture.upgrader(policies: Self.policies(failingAt: 1)).upgradeIfNeededSynchronously(storeAt: fixture.store)
         }
         // Somebody added a chef to the v1 store meanwhile.
         let queue = try DatabaseQueue(path: fixture.store.path)
@@ -172,7 +172,7 @@ struct UpgradeFailureTests {
                 .insert("Chef", ["name": "Late Arrival", "training": "none"])
         }
         try queue.close()
-        let report = try fixture.upgrader().upgradeIfNeeded(storeAt: fixture.store)
+        let report = try fixture.upgrader().upgradeIfNeededSynchronously(storeAt: fixture.store)
         #expect(report.steps.map(\.resumed) == [false, false, false])
         #expect(try fixture.strings("SELECT ZLASTNAME FROM ZCHEF").contains("Arrival"))
     }
@@ -191,7 +191,7 @@ struct UpgradeFailureTests {
             }
             try? queue?.close()
         })
-        let error = try #require(throws: UpgradeError.self) { try upgrader.upgradeIfNeeded(storeAt: store) }
+        let error = try #require(throws: UpgradeError.self) { try upgrader.upgradeIfNeededSynchronously(storeAt: store) }
         guard case .storeChangedDuringUpgrade = error.kind else {
             Issue.record("expected storeChangedDuringUpgrade, got \(error)")
             return
@@ -199,7 +199,7 @@ struct UpgradeFailureTests {
         #expect(!FileManager.default.fileExists(atPath: fixture.files.workDirectory.path))
         #expect(try fixture.strings("SELECT ZNAME FROM ZCHEF").contains("Late Arrival"))
         // The next call starts over from the store as it now is.
-        let report = try fixture.upgrader().upgradeIfNeeded(storeAt: store)
+        let report = try fixture.upgrader().upgradeIfNeededSynchronously(storeAt: store)
         #expect(report.steps.map(\.resumed) == [false, false, false])
         #expect(try fixture.strings("SELECT ZLASTNAME FROM ZCHEF").contains("Arrival"))
     }
@@ -210,7 +210,7 @@ struct UpgradeFailureTests {
         let before = StoreBytes(fixture.store)
         let full = FileSystem(freeSpaceOverride: { _ in 1000 })
         let error = try #require(throws: UpgradeError.self) {
-            try fixture.upgrader(fileSystem: full).upgradeIfNeeded(storeAt: fixture.store)
+            try fixture.upgrader(fileSystem: full).upgradeIfNeededSynchronously(storeAt: fixture.store)
         }
         guard case .insufficientSpace(let needed, let available) = error.kind else {
             Issue.record("expected insufficientSpace, got \(error)")
@@ -229,7 +229,7 @@ struct UpgradeFailureTests {
         try FileManager.default.createDirectory(
             at: stale.appendingPathComponent("step-1"), withIntermediateDirectories: true)
         try Data("half a store".utf8).write(to: stale.appendingPathComponent("step-1/.stepwise-source-X.sqlite"))
-        let report = try fixture.upgrader().upgradeIfNeeded(storeAt: fixture.store)
+        let report = try fixture.upgrader().upgradeIfNeededSynchronously(storeAt: fixture.store)
         #expect(report.steps.count == 3)
         #expect(!FileManager.default.fileExists(atPath: stale.path))
     }

@@ -92,7 +92,7 @@ struct UpgradeFaultInjectionTests {
         func siteCalls() throws -> [SiteCall] {
             let fixture = try makeFixture()
             let recorder = UpgradeRecorder()
-            _ = try upgrader(fixture, fileSystem: recorder.fileSystem()).upgradeIfNeeded(storeAt: fixture.store)
+            _ = try upgrader(fixture, fileSystem: recorder.fileSystem()).upgradeIfNeededSynchronously(storeAt: fixture.store)
             var seen: [String: Int] = [:]
             return recorder.sites.map { site in
                 defer { seen[site, default: 0] += 1 }
@@ -185,7 +185,7 @@ struct UpgradeFaultInjectionTests {
         let faulty = try scenario.upgrader(
             fixture, fileSystem: recorder.fileSystem(faultAt: call.site, occurrence: call.occurrence, fault: fault))
         do {
-            _ = try faulty.upgradeIfNeeded(storeAt: fixture.store)
+            _ = try faulty.upgradeIfNeededSynchronously(storeAt: fixture.store)
             if Self.bestEffortSites.contains(call.site) {
                 #expect(try fixture.version() == fixture.latest, "\(call)")
                 try scenario.checkContent(fixture, call)
@@ -213,7 +213,7 @@ struct UpgradeFaultInjectionTests {
             version == fixture.history.versions[0].name || version == fixture.latest,
             "\(call): the store reads as \(version ?? "nothing")")
 
-        let report = try scenario.upgrader(fixture).upgradeIfNeeded(storeAt: fixture.store)
+        let report = try scenario.upgrader(fixture).upgradeIfNeededSynchronously(storeAt: fixture.store)
         #expect(try fixture.version() == fixture.latest, "\(call): not upgraded after recovery")
         #expect(!FileManager.default.fileExists(atPath: fixture.files.workDirectory.path), "\(call): work left")
         if !committed && !report.upToDate {

@@ -14,11 +14,11 @@ struct UpgradeRefusalTests {
     @Test("a store newer than the target is never migrated down")
     func newerStore() throws {
         let fixture = try UpgradeFixture("Recipes")
-        _ = try fixture.upgrader().upgradeIfNeeded(storeAt: fixture.store)
+        _ = try fixture.upgrader().upgradeIfNeededSynchronously(storeAt: fixture.store)
         let before = StoreBytes(fixture.store)
         // An older app build knows only Recipes … Recipes 3.
         let older = Upgrader(history: VersionHistory(Array(fixture.history.versions.prefix(3))))
-        let error = try #require(throws: RegistryError.self) { try older.upgradeIfNeeded(storeAt: fixture.store) }
+        let error = try #require(throws: RegistryError.self) { try older.upgradeIfNeededSynchronously(storeAt: fixture.store) }
         guard case .newerThanKnownVersions(let name, let latest, _) = error.kind else {
             Issue.record("expected newerThanKnownVersions, got \(error)")
             return
@@ -32,10 +32,10 @@ struct UpgradeRefusalTests {
     @Test("a store at a later version than --to, with no mapping back, is refused")
     func laterThanTarget() throws {
         let fixture = try UpgradeFixture("University")
-        _ = try fixture.upgrader().upgradeIfNeeded(storeAt: fixture.store)
+        _ = try fixture.upgrader().upgradeIfNeededSynchronously(storeAt: fixture.store)
         let before = StoreBytes(fixture.store)
         let error = try #require(throws: PlanningError.self) {
-            try fixture.upgrader(to: "University 2").upgradeIfNeeded(storeAt: fixture.store)
+            try fixture.upgrader(to: "University 2").upgradeIfNeededSynchronously(storeAt: fixture.store)
         }
         guard case .laterThanTarget(let storeVersion, let target) = error.kind else {
             Issue.record("expected laterThanTarget, got \(error)")
@@ -52,7 +52,7 @@ struct UpgradeRefusalTests {
         let before = StoreBytes(fixture.store)
         // Without its mapping files, Recipes → Recipes 2 can't be inferred.
         let bare = Upgrader(history: fixture.history, policies: SamplePolicies.registry)
-        let error = try #require(throws: PlanningError.self) { try bare.upgradeIfNeeded(storeAt: fixture.store) }
+        let error = try #require(throws: PlanningError.self) { try bare.upgradeIfNeededSynchronously(storeAt: fixture.store) }
         guard case .noPath(let from, let to, let gap, let problems) = error.kind else {
             Issue.record("expected noPath, got \(error)")
             return
@@ -69,7 +69,7 @@ struct UpgradeRefusalTests {
     func unknownTarget() throws {
         let fixture = try UpgradeFixture("Recipes")
         let error = try #require(throws: PlanningError.self) {
-            try fixture.upgrader(to: "Recipes 9").upgradeIfNeeded(storeAt: fixture.store)
+            try fixture.upgrader(to: "Recipes 9").upgradeIfNeededSynchronously(storeAt: fixture.store)
         }
         #expect("\(error)".contains("Recipes 9") && "\(error)".contains("Recipes 4"))
     }
@@ -79,7 +79,7 @@ struct UpgradeRefusalTests {
         let fixture = try UpgradeFixture("Recipes")
         let junk = fixture.directory.path("junk.sqlite")
         try Data("not a database at all, just text".utf8).write(to: junk)
-        let error = try #require(throws: StoreError.self) { try fixture.upgrader().upgradeIfNeeded(storeAt: junk) }
+        let error = try #require(throws: StoreError.self) { try fixture.upgrader().upgradeIfNeededSynchronously(storeAt: junk) }
         #expect(error.kind == .notSQLite)
         #expect(try Data(contentsOf: junk) == Data("not a database at all, just text".utf8))
         #expect(!FileManager.default.fileExists(atPath: StoreFiles(store: junk).workDirectory.path))
@@ -93,7 +93,7 @@ struct UpgradeRefusalTests {
         options.targetVersion = nil
         let upgrader = try Upgrader(bundleAt: fixture.bundle, policies: SamplePolicies.registry, options: options)
         let started = Date()
-        let error = try #require(throws: UpgradeError.self) { try upgrader.upgradeIfNeeded(storeAt: fixture.store) }
+        let error = try #require(throws: UpgradeError.self) { try upgrader.upgradeIfNeededSynchronously(storeAt: fixture.store) }
         guard case .lockTimeout(let seconds) = error.kind else {
             Issue.record("expected lockTimeout, got \(error)")
             return
@@ -112,7 +112,7 @@ struct UpgradePathTests {
         let fixture = try UpgradeFixture("Recipes")
         let missing = fixture.directory.path("Missing.sqlite")
         let listing = fixture.directoryListing()
-        let report = try fixture.upgrader().upgradeIfNeeded(storeAt: missing)
+        let report = try fixture.upgrader().upgradeIfNeededSynchronously(storeAt: missing)
         #expect(report.outcome == .noStore)
         #expect(report.upToDate && report.steps.isEmpty)
         #expect(report.to == fixture.latest)
@@ -126,7 +126,7 @@ struct UpgradePathTests {
         let link = fixture.directory.path("Link.sqlite")
         try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "Deleted.sqlite")
         let listing = fixture.directoryListing()
-        let error = try #require(throws: StoreError.self) { try fixture.upgrader().upgradeIfNeeded(storeAt: link) }
+        let error = try #require(throws: StoreError.self) { try fixture.upgrader().upgradeIfNeededSynchronously(storeAt: link) }
         #expect(error.path == link.path)
         #expect(
             error.kind
@@ -141,7 +141,7 @@ struct UpgradePathTests {
         let fixture = try UpgradeFixture("Recipes")
         let link = fixture.directory.path("Link.sqlite")
         try FileManager.default.createSymbolicLink(at: link, withDestinationURL: fixture.store)
-        let report = try fixture.upgrader().upgradeIfNeeded(storeAt: link)
+        let report = try fixture.upgrader().upgradeIfNeededSynchronously(storeAt: link)
         #expect(report.to == "Recipes 4")
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == fixture.store.path)
         #expect(try fixture.version() == "Recipes 4")

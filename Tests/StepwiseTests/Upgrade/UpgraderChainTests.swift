@@ -22,14 +22,14 @@ struct UpgraderChainTests {
         let start = fixture.history.versions[startIndex].name
         // Bring the seeded v1 store to the start version first (itself an upgrade with a target).
         if startIndex > 0 {
-            let report = try fixture.upgrader(to: start).upgradeIfNeeded(storeAt: fixture.store)
+            let report = try fixture.upgrader(to: start).upgradeIfNeededSynchronously(storeAt: fixture.store)
             #expect(report.from == fixture.history.versions[0].name)
             #expect(report.to == start)
         }
         #expect(try fixture.version() == start)
         let before = try countOfFirstEntity(fixture)
 
-        let report = try fixture.upgrader().upgradeIfNeeded(storeAt: fixture.store)
+        let report = try fixture.upgrader().upgradeIfNeededSynchronously(storeAt: fixture.store)
         #expect(report.upToDate == false)
         #expect(report.from == start)
         #expect(report.to == fixture.latest)
@@ -60,7 +60,7 @@ struct UpgraderChainTests {
     func recipesOutcome() throws {
         let fixture = try UpgradeFixture("Recipes")
         let recorder = UpgradeRecorder()
-        let report = try fixture.upgrader(progress: recorder.record).upgradeIfNeeded(storeAt: fixture.store)
+        let report = try fixture.upgrader(progress: recorder.record).upgradeIfNeededSynchronously(storeAt: fixture.store)
         #expect(report.from == "Recipes")
         #expect(report.to == "Recipes 4")
         #expect(report.steps.last?.to == "Recipes 4")
@@ -104,11 +104,11 @@ struct UpgraderChainTests {
     @Test("an up-to-date store costs one metadata read: no file is created or changed")
     func upToDateTouchesNothing() throws {
         let fixture = try UpgradeFixture("Recipes")
-        _ = try fixture.upgrader().upgradeIfNeeded(storeAt: fixture.store)
+        _ = try fixture.upgrader().upgradeIfNeededSynchronously(storeAt: fixture.store)
         let bytes = StoreBytes(fixture.store)
         let listing = fixture.directoryListing()
         let recorder = UpgradeRecorder()
-        let report = try fixture.upgrader(fileSystem: recorder.fileSystem()).upgradeIfNeeded(storeAt: fixture.store)
+        let report = try fixture.upgrader(fileSystem: recorder.fileSystem()).upgradeIfNeededSynchronously(storeAt: fixture.store)
         #expect(report == .upToDate(at: "Recipes 4"))
         #expect(report.upToDate && report.steps.isEmpty)
         #expect(recorder.sites.isEmpty, "the up-to-date path reached \(recorder.sites)")
@@ -129,7 +129,7 @@ struct UpgraderChainTests {
         // --to the store's own version: nothing to do.
         #expect(try !fixture.upgrader(to: "Recipes").needsUpgrade(storeAt: fixture.store))
 
-        _ = try fixture.upgrader().upgradeIfNeeded(storeAt: fixture.store)
+        _ = try fixture.upgrader().upgradeIfNeededSynchronously(storeAt: fixture.store)
         #expect(try !fixture.upgrader().needsUpgrade(storeAt: fixture.store))
 
         // A first launch: no store, nothing to upgrade, nothing created beside the path.
@@ -154,10 +154,10 @@ struct UpgraderChainTests {
     @Test("--to stops at the requested version, and a later call goes on from there")
     func targetVersion() throws {
         let fixture = try UpgradeFixture("University")
-        let first = try fixture.upgrader(to: "University 2").upgradeIfNeeded(storeAt: fixture.store)
+        let first = try fixture.upgrader(to: "University 2").upgradeIfNeededSynchronously(storeAt: fixture.store)
         #expect(first.to == "University 2")
         #expect(try fixture.version() == "University 2")
-        let second = try fixture.upgrader().upgradeIfNeeded(storeAt: fixture.store)
+        let second = try fixture.upgrader().upgradeIfNeededSynchronously(storeAt: fixture.store)
         #expect(second.from == "University 2")
         #expect(second.to == "University 4")
         #expect(try fixture.count("ZUNIVERSITY") == UniversitySeed.universities.count)
@@ -172,7 +172,7 @@ struct UpgraderMergedStepTests {
         let directory = try TemporaryDirectory(prefix: "stepwise-upgrade-renames")
         let store = directory.path("Pets.sqlite")
         try RenameChainHistory.seed(at: store)
-        let report = try Upgrader(history: RenameChainHistory.history).upgradeIfNeeded(storeAt: store)
+        let report = try Upgrader(history: RenameChainHistory.history).upgradeIfNeededSynchronously(storeAt: store)
         #expect(report.steps.count == 1)
         #expect(report.steps.first?.from == "Pets" && report.steps.first?.to == "Pets 3")
         #expect(report.steps.first?.kind == "inferred")
@@ -207,7 +207,7 @@ struct UpgraderMergedStepTests {
         })
         let upgrader = Upgrader(
             history: RenameChainHistory.history, stages: [MappingDirectory.StepKey("Pets", "Pets 2"): stage])
-        let report = try upgrader.upgradeIfNeeded(storeAt: store)
+        let report = try upgrader.upgradeIfNeededSynchronously(storeAt: store)
         #expect(report.steps.map(\.to) == ["Pets 2", "Pets 3"])
         let snapshot = try StoreSnapshot(of: store)
         defer { snapshot.close() }

@@ -46,7 +46,7 @@ struct UpgraderLaunchTests {
         let upgrader = try fixture.upgrader()
         #expect(upgrader.targetVersion == "Recipes 4")
         #expect(try upgrader.needsUpgrade(storeAt: fixture.store) == false)
-        let report = try upgrader.upgradeIfNeeded(storeAt: fixture.store)
+        let report = try upgrader.upgradeIfNeededSynchronously(storeAt: fixture.store)
         #expect(report.upToDate)
         #expect(report.to == "Recipes 4")
         #expect(report.steps.isEmpty)
@@ -69,7 +69,7 @@ struct UpgraderLaunchTests {
         let expected = try #require(throws: XcodeModelError.self) { try ModelBundle(contentsOf: fixture.bundle) }
         let fromCheck = try #require(throws: XcodeModelError.self) { try upgrader.needsUpgrade(storeAt: fixture.store) }
         let fromUpgrade = try #require(throws: XcodeModelError.self) {
-            try upgrader.upgradeIfNeeded(storeAt: fixture.store)
+            try upgrader.upgradeIfNeededSynchronously(storeAt: fixture.store)
         }
         #expect(fromCheck.kind == fromUpgrade.kind)
         #expect(fromUpgrade.path == Self.contents(of: "Recipes", in: fixture).path)
@@ -89,7 +89,7 @@ struct UpgraderLaunchTests {
         let fixture = try UpgradeFixture()
         try Data("not JSON".utf8).write(to: Self.mappingFile(in: fixture))
         let upgrader = try fixture.upgrader()
-        let error = try #require(throws: MappingError.self) { try upgrader.upgradeIfNeeded(storeAt: fixture.store) }
+        let error = try #require(throws: MappingError.self) { try upgrader.upgradeIfNeededSynchronously(storeAt: fixture.store) }
         #expect(error.file == Self.mappingFile(in: fixture).path)
         #expect(try fixture.version() == "Recipes")
     }
@@ -105,16 +105,16 @@ struct UpgraderLaunchTests {
     @Test("a chosen target version is the one read, and an unknown one is refused as before")
     func chosenTarget() throws {
         let fixture = try UpgradeFixture()
-        let report = try fixture.upgrader(to: "Recipes 2").upgradeIfNeeded(storeAt: fixture.store)
+        let report = try fixture.upgrader(to: "Recipes 2").upgradeIfNeededSynchronously(storeAt: fixture.store)
         #expect(report.to == "Recipes 2")
         // Then the current version, Recipes 4, breaks; checking a store at Recipes 2 reads Recipes 2 only.
         try Data("not a model".utf8).write(to: Self.contents(of: "Recipes 4", in: fixture))
         let upgrader = try fixture.upgrader(to: "Recipes 2")
         #expect(try upgrader.needsUpgrade(storeAt: fixture.store) == false)
-        #expect(try upgrader.upgradeIfNeeded(storeAt: fixture.store).upToDate)
+        #expect(try upgrader.upgradeIfNeededSynchronously(storeAt: fixture.store).upToDate)
 
         let unknown = try fixture.upgrader(to: "Recipes 9")
-        let error = try #require(throws: PlanningError.self) { try unknown.upgradeIfNeeded(storeAt: fixture.store) }
+        let error = try #require(throws: PlanningError.self) { try unknown.upgradeIfNeededSynchronously(storeAt: fixture.store) }
         guard case .unknownVersion(let name, let available) = error.kind else {
             Issue.record("expected an unknown version, got \(error.kind)")
             return
@@ -171,8 +171,8 @@ struct UpgraderLaunchTests {
             history: bundle.history, mappings: mappings, policies: SamplePolicies.registry,
             options: UpgradeOptions(targetVersion: bundle.current.name, lockTimeout: 30))
 
-        let lazyReport = try lazy.upgrader().upgradeIfNeeded(storeAt: lazy.store)
-        let eagerReport = try upfront.upgradeIfNeeded(storeAt: eager.store)
+        let lazyReport = try lazy.upgrader().upgradeIfNeededSynchronously(storeAt: lazy.store)
+        let eagerReport = try upfront.upgradeIfNeededSynchronously(storeAt: eager.store)
         #expect(!lazyReport.upToDate)
         #expect(lazyReport.from == eagerReport.from)
         #expect(lazyReport.to == eagerReport.to)
@@ -210,7 +210,7 @@ struct UpgraderTargetTests {
 
         let upgrader = try Upgrader(bundleAt: bundle)
         #expect(upgrader.targetVersion == "Bar 3")
-        #expect(try upgrader.upgradeIfNeeded(storeAt: store).upToDate)
+        #expect(try upgrader.upgradeIfNeededSynchronously(storeAt: store).upToDate)
 
         // A store at the other version needs the order, which can't be told: refused as
         // ModelBundle refuses it, before any file is written.
@@ -218,7 +218,7 @@ struct UpgraderTargetTests {
         let other = try #require(try ModelBundleListing.readVersion(named: "Foo 2", inBundleAt: bundle))
         try StoreCreator.createStore(at: store, model: other)
         let expected = try #require(throws: VersionHistoryError.self) { try ModelBundle(contentsOf: bundle) }
-        #expect(throws: expected) { try upgrader.upgradeIfNeeded(storeAt: store) }
+        #expect(throws: expected) { try upgrader.upgradeIfNeededSynchronously(storeAt: store) }
         #expect(!FileManager.default.fileExists(atPath: directory.path(".Store.sqlite.stepwise-lock").path))
     }
 
@@ -228,7 +228,7 @@ struct UpgraderTargetTests {
         try FileManager.default.removeItem(at: fixture.bundle.appendingPathComponent(".xccurrentversion"))
         let upgrader = try fixture.upgrader()
         #expect(upgrader.targetVersion == "Recipes 4")
-        let report = try upgrader.upgradeIfNeeded(storeAt: fixture.store)
+        let report = try upgrader.upgradeIfNeededSynchronously(storeAt: fixture.store)
         #expect(report.to == "Recipes 4")
         #expect(try fixture.version() == "Recipes 4")
     }
