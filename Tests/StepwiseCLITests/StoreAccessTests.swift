@@ -135,7 +135,8 @@ struct StoreAccessTests {
             try? holder.stop()
         }
         upgrading.start()
-        let report = try upgrader(fixture, timeout: 30, events: events).upgradeIfNeededSynchronously(storeAt: fixture.store)
+        let report = try upgrader(fixture, timeout: 30, events: events).upgradeIfNeededSynchronously(
+            storeAt: fixture.store)
         #expect(report.to == RecipesHistory.history.names.last)
         #expect(!events.waits.isEmpty)
         #expect(holder.written > 5)

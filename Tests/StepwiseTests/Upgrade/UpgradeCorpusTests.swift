@@ -112,7 +112,9 @@ struct UpgradeCorpusTests {
         let upgrader = try Upgrader(
             bundleAt: corpus.url(.apptentive),
             policies: SamplePolicies.registry)
-        let error = try #require(throws: RegistryError.self) { try upgrader.upgradeIfNeededSynchronously(storeAt: copy) }
+        let error = try #require(throws: RegistryError.self) {
+            try upgrader.upgradeIfNeededSynchronously(storeAt: copy)
+        }
         guard case .inconsistent(let problem) = error.kind else {
             Issue.record("expected inconsistent, got \(error)")
             return

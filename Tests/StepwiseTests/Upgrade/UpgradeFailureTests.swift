@@ -54,7 +54,9 @@ struct UpgradeFailureTests {
         policies.register("CuisinePolicy") { CuisinePolicy() }
         let recorder = UpgradeRecorder()
         let upgrader = try fixture.upgrader(policies: policies, progress: recorder.record)
-        let error = try #require(throws: PlanningError.self) { try upgrader.upgradeIfNeededSynchronously(storeAt: fixture.store) }
+        let error = try #require(throws: PlanningError.self) {
+            try upgrader.upgradeIfNeededSynchronously(storeAt: fixture.store)
+        }
         guard case .unregisteredPolicy(let name, let mappingModel, let entityMapping) = error.kind else {
             Issue.record("expected unregisteredPolicy, got \(error)")
             return
@@ -75,7 +77,9 @@ struct UpgradeFailureTests {
         let fixture = try UpgradeFixture("Recipes")
         let before = StoreBytes(fixture.store)
         let failing = try fixture.upgrader(policies: Self.policies(failingAt: 3))
-        let error = try #require(throws: UpgradeError.self) { try failing.upgradeIfNeededSynchronously(storeAt: fixture.store) }
+        let error = try #require(throws: UpgradeError.self) {
+            try failing.upgradeIfNeededSynchronously(storeAt: fixture.store)
+        }
         guard case .stepFailed(let index, let count, let from, let to, _) = error.kind else {
             Issue.record("expected stepFailed, got \(error)")
             return
@@ -112,7 +116,8 @@ struct UpgradeFailureTests {
     func changedMappingStartsOver() throws {
         let fixture = try UpgradeFixture("Recipes")
         _ = #expect(throws: UpgradeError.self) {
-            try fixture.upgrader(policies: Self.policies(failingAt: 1)).upgradeIfNeededSynchronously(storeAt: fixture.store)
+            try fixture.upgrader(policies: Self.policies(failingAt: 1)).upgradeIfNeededSynchronously(
+                storeAt: fixture.store)
         }
         // Tamper with the journal's record of step 1's mapping, as a new app build would.
         var journal = try #require(UpgradeJournal.load(from: fixture.files.workDirectory))
@@ -127,7 +132,8 @@ struct UpgradeFailureTests {
     func newPolicyVersionStartsOver() throws {
         let fixture = try UpgradeFixture("Recipes")
         _ = #expect(throws: UpgradeError.self) {
-            try fixture.upgrader(policies: Self.policies(failingAt: 1)).upgradeIfNeededSynchronously(storeAt: fixture.store)
+            try fixture.upgrader(policies: Self.policies(failingAt: 1)).upgradeIfNeededSynchronously(
+                storeAt: fixture.store)
         }
         let journal = try #require(UpgradeJournal.load(from: fixture.files.workDirectory))
         #expect(journal.completed.map(\.index) == [1])
@@ -147,7 +153,8 @@ struct UpgradeFailureTests {
     func damagedCheckpointIsRedone() throws {
         let fixture = try UpgradeFixture("Recipes")
         _ = #expect(throws: UpgradeError.self) {
-            try fixture.upgrader(policies: Self.policies(failingAt: 1)).upgradeIfNeededSynchronously(storeAt: fixture.store)
+            try fixture.upgrader(policies: Self.policies(failingAt: 1)).upgradeIfNeededSynchronously(
+                storeAt: fixture.store)
         }
         let checkpoint = fixture.files.workDirectory.appendingPathComponent("step-1/store.sqlite")
         let handle = try FileHandle(forWritingTo: checkpoint)
@@ -163,7 +170,8 @@ struct UpgradeFailureTests {
     func changedStoreStartsOver() throws {
         let fixture = try UpgradeFixture("Recipes")
         _ = #expect(throws: UpgradeError.self) {
-            try fixture.upgrader(policies: Self.policies(failingAt: 1)).upgradeIfNeededSynchronously(storeAt: fixture.store)
+            try fixture.upgrader(policies: Self.policies(failingAt: 1)).upgradeIfNeededSynchronously(
+                storeAt: fixture.store)
         }
         // Somebody added a chef to the v1 store meanwhile.
         let queue = try DatabaseQueue(path: fixture.store.path)
@@ -191,7 +199,9 @@ struct UpgradeFailureTests {
             }
             try? queue?.close()
         })
-        let error = try #require(throws: UpgradeError.self) { try upgrader.upgradeIfNeededSynchronously(storeAt: store) }
+        let error = try #require(throws: UpgradeError.self) {
+            try upgrader.upgradeIfNeededSynchronously(storeAt: store)
+        }
         guard case .storeChangedDuringUpgrade = error.kind else {
             Issue.record("expected storeChangedDuringUpgrade, got \(error)")
             return

@@ -92,7 +92,8 @@ struct UpgradeFaultInjectionTests {
         func siteCalls() throws -> [SiteCall] {
             let fixture = try makeFixture()
             let recorder = UpgradeRecorder()
-            _ = try upgrader(fixture, fileSystem: recorder.fileSystem()).upgradeIfNeededSynchronously(storeAt: fixture.store)
+            _ = try upgrader(fixture, fileSystem: recorder.fileSystem()).upgradeIfNeededSynchronously(
+                storeAt: fixture.store)
             var seen: [String: Int] = [:]
             return recorder.sites.map { site in
                 defer { seen[site, default: 0] += 1 }

@@ -18,7 +18,9 @@ struct UpgradeRefusalTests {
         let before = StoreBytes(fixture.store)
         // An older app build knows only Recipes … Recipes 3.
         let older = Upgrader(history: VersionHistory(Array(fixture.history.versions.prefix(3))))
-        let error = try #require(throws: RegistryError.self) { try older.upgradeIfNeededSynchronously(storeAt: fixture.store) }
+        let error = try #require(throws: RegistryError.self) {
+            try older.upgradeIfNeededSynchronously(storeAt: fixture.store)
+        }
         guard case .newerThanKnownVersions(let name, let latest, _) = error.kind else {
             Issue.record("expected newerThanKnownVersions, got \(error)")
             return
@@ -52,7 +54,9 @@ struct UpgradeRefusalTests {
         let before = StoreBytes(fixture.store)
         // Without its mapping files, Recipes → Recipes 2 can't be inferred.
         let bare = Upgrader(history: fixture.history, policies: SamplePolicies.registry)
-        let error = try #require(throws: PlanningError.self) { try bare.upgradeIfNeededSynchronously(storeAt: fixture.store) }
+        let error = try #require(throws: PlanningError.self) {
+            try bare.upgradeIfNeededSynchronously(storeAt: fixture.store)
+        }
         guard case .noPath(let from, let to, let gap, let problems) = error.kind else {
             Issue.record("expected noPath, got \(error)")
             return
@@ -79,7 +83,9 @@ struct UpgradeRefusalTests {
         let fixture = try UpgradeFixture("Recipes")
         let junk = fixture.directory.path("junk.sqlite")
         try Data("not a database at all, just text".utf8).write(to: junk)
-        let error = try #require(throws: StoreError.self) { try fixture.upgrader().upgradeIfNeededSynchronously(storeAt: junk) }
+        let error = try #require(throws: StoreError.self) {
+            try fixture.upgrader().upgradeIfNeededSynchronously(storeAt: junk)
+        }
         #expect(error.kind == .notSQLite)
         #expect(try Data(contentsOf: junk) == Data("not a database at all, just text".utf8))
         #expect(!FileManager.default.fileExists(atPath: StoreFiles(store: junk).workDirectory.path))
@@ -93,7 +99,9 @@ struct UpgradeRefusalTests {
         options.targetVersion = nil
         let upgrader = try Upgrader(bundleAt: fixture.bundle, policies: SamplePolicies.registry, options: options)
         let started = Date()
-        let error = try #require(throws: UpgradeError.self) { try upgrader.upgradeIfNeededSynchronously(storeAt: fixture.store) }
+        let error = try #require(throws: UpgradeError.self) {
+            try upgrader.upgradeIfNeededSynchronously(storeAt: fixture.store)
+        }
         guard case .lockTimeout(let seconds) = error.kind else {
             Issue.record("expected lockTimeout, got \(error)")
             return
@@ -126,7 +134,9 @@ struct UpgradePathTests {
         let link = fixture.directory.path("Link.sqlite")
         try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "Deleted.sqlite")
         let listing = fixture.directoryListing()
-        let error = try #require(throws: StoreError.self) { try fixture.upgrader().upgradeIfNeededSynchronously(storeAt: link) }
+        let error = try #require(throws: StoreError.self) {
+            try fixture.upgrader().upgradeIfNeededSynchronously(storeAt: link)
+        }
         #expect(error.path == link.path)
         #expect(
             error.kind

@@ -60,7 +60,8 @@ struct UpgraderChainTests {
     func recipesOutcome() throws {
         let fixture = try UpgradeFixture("Recipes")
         let recorder = UpgradeRecorder()
-        let report = try fixture.upgrader(progress: recorder.record).upgradeIfNeededSynchronously(storeAt: fixture.store)
+        let report = try fixture.upgrader(progress: recorder.record).upgradeIfNeededSynchronously(
+            storeAt: fixture.store)
         #expect(report.from == "Recipes")
         #expect(report.to == "Recipes 4")
         #expect(report.steps.last?.to == "Recipes 4")
@@ -108,7 +109,8 @@ struct UpgraderChainTests {
         let bytes = StoreBytes(fixture.store)
         let listing = fixture.directoryListing()
         let recorder = UpgradeRecorder()
-        let report = try fixture.upgrader(fileSystem: recorder.fileSystem()).upgradeIfNeededSynchronously(storeAt: fixture.store)
+        let report = try fixture.upgrader(fileSystem: recorder.fileSystem()).upgradeIfNeededSynchronously(
+            storeAt: fixture.store)
         #expect(report == .upToDate(at: "Recipes 4"))
         #expect(report.upToDate && report.steps.isEmpty)
         #expect(recorder.sites.isEmpty, "the up-to-date path reached \(recorder.sites)")

@@ -89,7 +89,9 @@ struct UpgraderLaunchTests {
         let fixture = try UpgradeFixture()
         try Data("not JSON".utf8).write(to: Self.mappingFile(in: fixture))
         let upgrader = try fixture.upgrader()
-        let error = try #require(throws: MappingError.self) { try upgrader.upgradeIfNeededSynchronously(storeAt: fixture.store) }
+        let error = try #require(throws: MappingError.self) {
+            try upgrader.upgradeIfNeededSynchronously(storeAt: fixture.store)
+        }
         #expect(error.file == Self.mappingFile(in: fixture).path)
         #expect(try fixture.version() == "Recipes")
     }
@@ -114,7 +116,9 @@ struct UpgraderLaunchTests {
         #expect(try upgrader.upgradeIfNeededSynchronously(storeAt: fixture.store).upToDate)
 
         let unknown = try fixture.upgrader(to: "Recipes 9")
-        let error = try #require(throws: PlanningError.self) { try unknown.upgradeIfNeededSynchronously(storeAt: fixture.store) }
+        let error = try #require(throws: PlanningError.self) {
+            try unknown.upgradeIfNeededSynchronously(storeAt: fixture.store)
+        }
         guard case .unknownVersion(let name, let available) = error.kind else {
             Issue.record("expected an unknown version, got \(error.kind)")
             return
