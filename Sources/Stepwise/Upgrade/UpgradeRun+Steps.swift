@@ -60,6 +60,7 @@ extension UpgradeRun {
         let count = plan.steps.count
         for (offset, planned) in plan.steps.enumerated() where offset >= journal.completed.count {
             let index = offset + 1
+            try checkCancellation(&journal)
             let source = try sourceFile(forStep: index, journal: journal)
             let directory = workDirectory.appendingPathComponent("step-\(index)", isDirectory: true)
             let output = directory.appendingPathComponent(Self.stepFileName)
@@ -88,6 +89,12 @@ extension UpgradeRun {
                 throw crash
             } catch let damaged as DamagedStore {
                 throw damaged.error
+            } catch let cancelled as CancellationError {
+                // As a failed step: its output goes, earlier checkpoints stay for a resume.
+                try? fileSystem.remove(directory, site: "step.remove-failed")
+                if journal.completed.count >= index { journal.completed.removeLast() }
+                recordCancellation(in: &journal)
+                throw cancelled
             } catch {
                 // A step that read a damaged store failed because of it: say so instead.
                 try refuseIfDamaged()
@@ -180,6 +187,7 @@ extension UpgradeRun {
             from: source, to: destination, mappingModels: planned.mappingModels, policies: upgrader.policies,
             stage: upgrader.stages[stepKey(planned)] ?? MigrationStage(), logger: logger, progress: progress)
         step.fileSystem = fileSystem
+        step.cancellation = cancellation
         return step
     }
 

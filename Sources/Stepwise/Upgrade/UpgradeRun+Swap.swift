@@ -10,12 +10,14 @@ extension UpgradeRun {
     /// 3. save the journal as `verified`, with the file's checksum;
     /// 4. wait for connections outside ``StoreAccess`` and refuse a store changed since the
     ///    copy (``checkNobodyElseUsesTheStore(_:)``);
-    /// 5. save the journal as `swappingOut`: **the commit point**. From here a crash is
+    /// 5. honour a cancellation, for the last time;
+    /// 6. save the journal as `swappingOut`: **the commit point**. From here a crash is
     ///    finished by the next call, never undone (see ``GenerationSwap`` for the rest).
     func verifyAndSwap(_ journal: inout UpgradeJournal) throws {
         // Step 1 waited for it already; nothing is swapped in before it has answered.
         try awaitIntegrityCheck()
         if journal.state == .running {
+            try checkCancellation(&journal)
             guard let last = journal.completed.last, let targetModel = upgrader.history.version(named: target) else {
                 throw UpgradeError(.verificationFailed("no step produced a store"), storePath: files.store.path)
             }
@@ -42,6 +44,8 @@ extension UpgradeRun {
         }
         guard journal.state == .verified else { return }
         try checkNobodyElseUsesTheStore(journal)
+        // The last chance to stop: past the commit point the swap is always finished.
+        try checkCancellation(&journal)
         emit(.swapping)
         journal.state = .swappingOut
         try save(journal)

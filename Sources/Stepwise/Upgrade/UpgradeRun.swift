@@ -24,15 +24,19 @@ final class UpgradeRun {
     var workDirectory: URL { files.workDirectory }
     var swap: GenerationSwap { GenerationSwap(files: files, workDirectory: workDirectory, fileSystem: fileSystem) }
 
+    /// Set when the async caller's task is cancelled; checked at step boundaries and inside
+    /// each step, never past the commit point.
+    let cancellation: StepCancellation?
     /// Steps whose checkpoints came from an earlier run (1-based indexes).
     var resumedSteps: Set<Int> = []
     /// The damaged-store check of the original, running beside step 1 (``IntegrityCheck``).
     var pendingIntegrityCheck: IntegrityCheck?
 
-    init(upgrader: Upgrader, files: StoreFiles, target: String) {
+    init(upgrader: Upgrader, files: StoreFiles, target: String, cancellation: StepCancellation? = nil) {
         self.upgrader = upgrader
         self.files = files
         self.target = target
+        self.cancellation = cancellation
         self.fileSystem = upgrader.options.fileSystem
     }
 
@@ -84,18 +88,16 @@ final class UpgradeRun {
         if let resumed = resumable.flatMap({ try? resume($0) }) {
             journal = resumed
         } else {
+            // Cancelled while waiting for the lock: nothing was written yet.
+            try cancellation?.check()
             try fileSystem.remove(workDirectory, site: "work.remove-stale")
             guard let started = try start() else { return .upToDate(at: target) }
             journal = started
         }
         try runSteps(&journal)
         try verifyAndSwap(&journal)
-        let report = report(from: journal, resumedAll: false)
-        emit(.finished(report))
-        logger.info(
-            "upgrade finished",
-            metadata: ["store": "\(files.store.path)", "from": "\(report.from)", "to": "\(report.to)"])
-        return report
+        // `.finished` and the log line come from Upgrader.perform, the one place for every path.
+        return report(from: journal, resumedAll: false)
     }
 
     func emit(_ event: UpgradeEvent) {
@@ -105,6 +107,21 @@ final class UpgradeRun {
     /// Saves the journal durably, or throws.
     func save(_ journal: UpgradeJournal) throws {
         try journal.save(in: workDirectory, fileSystem: fileSystem)
+    }
+
+    /// Throws `CancellationError` if the caller cancelled, recording it in the journal first:
+    /// the checkpoints stay, so the next call resumes, as after a crash.
+    func checkCancellation(_ journal: inout UpgradeJournal) throws {
+        guard let cancellation, cancellation.isCancelled else { return }
+        recordCancellation(in: &journal)
+        throw CancellationError()
+    }
+
+    func recordCancellation(in journal: inout UpgradeJournal) {
+        journal.state = .failed
+        journal.failure = "cancelled"
+        try? save(journal)
+        logger.notice("upgrade cancelled", metadata: ["completedSteps": "\(journal.completed.count)"])
     }
 
     /// Records a failure in the journal (best effort: the error being reported matters more).

@@ -141,7 +141,12 @@ public struct Upgrader: Sendable {
         return history.latest?.name
     }
 
-    /// Upgrades the store at `url` to ``targetVersion`` if it isn't there already.
+    /// Upgrades the store at `url` to ``targetVersion`` if it isn't there already, on the
+    /// calling thread.
+    ///
+    /// This is ``upgradeIfNeeded(storeAt:)`` for code that can't `await` (a command-line
+    /// tool, a test, a synchronous launch path). It blocks for as long as the upgrade takes,
+    /// so don't call it on the main thread of an app.
     ///
     /// - returns: ``UpgradeReport/noStore(at:)`` when there is no store at `url` (an app's first
     ///   launch: create it at ``targetVersion``), ``UpgradeReport/upToDate(at:)`` when nothing
@@ -152,12 +157,65 @@ public struct Upgrader: Sendable {
     ///   too little disk space or a file-system error; ``StoreError`` for an unreadable store.
     ///   In every case the store is as it was before the call.
     public func upgradeIfNeededSynchronously(storeAt url: URL) throws -> UpgradeReport {
-        let files = StoreFiles(store: url)
-        do {
-            return try upgrade(files)
-        } catch let error as FileSystemError {
-            throw UpgradeError(error, storePath: files.store.path)
+        try perform(StoreFiles(store: url), cancellation: nil)
+    }
+
+    /// Upgrades the store at `url` to ``targetVersion`` if it isn't there already: the one
+    /// call an app makes at launch, before it opens the store.
+    ///
+    /// The work runs on a thread of its own rather than on Swift's cooperative pool, because
+    /// it blocks on SQLite and the file system for as long as the upgrade takes.
+    ///
+    /// ```swift
+    /// let report = try await upgrader.upgradeIfNeeded(storeAt: storeURL)
+    /// switch report.outcome {
+    /// case .noStore: break  // first launch: create the store at the current version
+    /// case .upToDate: break
+    /// case .upgraded: print(report)  // "upgraded Notes 1 → Notes 3 in 2 step(s), 0.41 s"
+    /// }
+    /// ```
+    ///
+    /// **Cancellation.** Cancelling the task stops the upgrade at the next step boundary, row
+    /// batch (every ``StepCancellation/rowInterval`` rows) or SQL statement, and throws
+    /// `CancellationError`. The store is left byte-identical; the steps completed so far stay
+    /// checkpointed, and the next call resumes after them. Once the swap has begun (the commit
+    /// point), the upgrade finishes instead. A task cancelled before the call starts never
+    /// takes the lock.
+    ///
+    /// - parameter url: The store's main file. Its `-wal` and `-shm` go with it.
+    /// - returns: What happened: see ``upgradeIfNeededSynchronously(storeAt:)``.
+    /// - throws: `CancellationError` when the task was cancelled, and otherwise the errors of
+    ///   ``upgradeIfNeededSynchronously(storeAt:)``.
+    public func upgradeIfNeeded(storeAt url: URL) async throws -> UpgradeReport {
+        try Task.checkCancellation()
+        let cancellation = StepCancellation()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                Thread.detachNewThread {
+                    continuation.resume(
+                        with: Result { try self.perform(StoreFiles(store: url), cancellation: cancellation) })
+                }
+            }
+        } onCancel: {
+            cancellation.cancel()
         }
+    }
+
+    /// The upgrade's progress as an asynchronous sequence that ends with
+    /// ``UpgradeEvent/finished(_:)`` on every path (no store, up to date, upgraded, resumed, or
+    /// an interrupted swap finished), or throws the upgrade's error.
+    ///
+    /// Nothing happens until the sequence is iterated: the upgrade starts with the first
+    /// `next()`. Leaving the loop early, or cancelling the iterating task, cancels the upgrade
+    /// as ``upgradeIfNeeded(storeAt:)`` describes.
+    ///
+    /// ```swift
+    /// for try await event in upgrader.events(upgradingStoreAt: storeURL) {
+    ///     print(event)  // "step 2/3: Recipes 2 → Recipes 3 (explicit)", …, "finished: …"
+    /// }
+    /// ```
+    public func events(upgradingStoreAt url: URL) -> UpgradeEvents {
+        UpgradeEvents(upgrader: self, store: url)
     }
 
     /// Whether ``upgradeIfNeededSynchronously(storeAt:)`` has work to do, by the check it starts with:
@@ -224,60 +282,35 @@ public struct Upgrader: Sendable {
         return try UpgradeRun.isUpToDate(files, target: target, history: known, fileSystem: options.fileSystem)
     }
 
-    private func upgrade(_ files: StoreFiles) throws -> UpgradeReport {
-        switch try startingCheck(files) {
-        case (let target, .noStore): return .noStore(at: target)
-        case (let target, .upToDate): return .upToDate(at: target)
-        case (let target, .upgraded): return try upgrade(files, to: target)
-        }
-    }
-
-    private func upgrade(_ files: StoreFiles, to target: String) throws -> UpgradeReport {
+    /// Every upgrade, synchronous or not, runs here, and this is the one place that emits
+    /// ``UpgradeEvent/finished(_:)``: whichever path ends the call (no store, up to date, an
+    /// upgrade run, a resumed one, or recovery finishing an interrupted swap), the report goes
+    /// out once.
+    func perform(_ files: StoreFiles, cancellation: StepCancellation?) throws -> UpgradeReport {
         let started = Date()
-        var report = try UpgradeRun(upgrader: self, files: files, target: target).run()
-        // Up to date after all (another process upgraded it while this one waited for the
-        // lock): the time is the wait.
-        if report.upToDate { report.seconds = Date().timeIntervalSince(started) }
+        var report: UpgradeReport
+        do {
+            switch try startingCheck(files) {
+            case (let target, .noStore):
+                report = .noStore(at: target)
+            case (let target, .upToDate):
+                report = .upToDate(at: target)
+            case (let target, .upgraded):
+                report = try UpgradeRun(upgrader: self, files: files, target: target, cancellation: cancellation).run()
+                // Up to date after all (another process upgraded it while this one waited for
+                // the lock): the time is the wait.
+                if report.upToDate { report.seconds = Date().timeIntervalSince(started) }
+            }
+        } catch let error as FileSystemError {
+            throw UpgradeError(error, storePath: files.store.path)
+        }
+        options.progress?(.finished(report))
+        if report.outcome == .upgraded {
+            options.logger.info(
+                "upgrade finished",
+                metadata: ["store": "\(files.store.path)", "from": "\(report.from)", "to": "\(report.to)"])
+        }
         return report
-    }
-
-    /// Upgrades the store at `url` if needed, without blocking the caller's thread: the
-    /// work runs on a background thread. See ``upgradeIfNeededSynchronously(storeAt:)``.
-    public func upgradeIfNeeded(storeAt url: URL) async throws -> UpgradeReport {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
-                continuation.resume(with: Result { try self.upgradeIfNeededSynchronously(storeAt: url) })
-            }
-        }
-    }
-
-    /// The upgrade's progress as an asynchronous sequence, ending with
-    /// ``UpgradeEvent/finished(_:)`` (or throwing the upgrade's error). Starts the upgrade.
-    ///
-    /// ```swift
-    /// for try await event in upgrader.events(upgradingStoreAt: storeURL) {
-    ///     if case .stepStarted(let index, let count, let from, let to, _) = event { print("\(index)/\(count) \(from) → \(to)") }
-    /// }
-    /// ```
-    public func events(upgradingStoreAt url: URL) -> AsyncThrowingStream<UpgradeEvent, any Error> {
-        AsyncThrowingStream { continuation in
-            var configured = self
-            let previous = options.progress
-            configured.options.progress = { event in
-                previous?(event)
-                continuation.yield(event)
-            }
-            let upgrader = configured
-            Thread.detachNewThread {
-                do {
-                    let report = try upgrader.upgradeIfNeededSynchronously(storeAt: url)
-                    if report.upToDate { continuation.yield(.finished(report)) }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
-                }
-            }
-        }
     }
 
     /// Puts back the store kept by the last upgrade that ran with

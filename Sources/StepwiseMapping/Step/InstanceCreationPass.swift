@@ -248,6 +248,7 @@ extension MigrationManager {
                     sourcePrimaryKey: object.id.primaryKey)
             }
             done += 1
+            if done % StepCancellation.rowInterval == 0 { try cancellation?.check() }
             if done % 1_000 == 0 { progress?(.rows(pass: 1, entityMapping: mapping.name, done: done)) }
         }
         progress?(.rows(pass: 1, entityMapping: mapping.name, done: done))

@@ -35,6 +35,8 @@ public final class MigrationManager {
     let policies: PolicyRegistry
     let logger: Logger
     let progress: (@Sendable (StepProgress) -> Void)?
+    /// Checked every ``StepCancellation/rowInterval`` rows by the row-by-row passes.
+    var cancellation: StepCancellation?
 
     /// Whether destination rows keep their source primary keys (an in-place step), so a
     /// destination key names its source row without a lookup table.

@@ -41,6 +41,9 @@ public struct MigrationStep: Sendable {
     public var stage: MigrationStage
     public var logger: Logger
     public var progress: (@Sendable (StepProgress) -> Void)?
+    /// Set to stop the step early (``StepCancellation``): it then throws `CancellationError`
+    /// and deletes what it wrote, as any failed step does.
+    public var cancellation: StepCancellation?
     /// The file-system seam the step copies and removes files through (fault injection).
     package var fileSystem = FileSystem()
 
@@ -98,6 +101,7 @@ public struct MigrationStep: Sendable {
         where FileManager.default.fileExists(atPath: destination.path + suffix) {
             throw StoreError(path: destination.path + suffix, kind: .alreadyExists)
         }
+        try cancellation?.check()
         let models = try resolvedMappingModels()
         let sourceLayout = try StoreLayout(model: sourceModel)
         let destinationLayout = try StoreLayout(model: destinationModel)
@@ -220,6 +224,34 @@ public struct MigrationStep: Sendable {
         let queue = try DatabaseQueue(path: destination.path, configuration: configuration)
         defer { try? queue.close() }
         var reports: [StepReport.EntityMappingReport] = []
+        try interruptible(queue) {
+            try rebuild(
+                queue, from: source, readOnly: readOnly, models: models, sourceLayout: sourceLayout,
+                destinationLayout: destinationLayout, metadata: metadata, reports: &reports)
+        }
+        // Back to WAL, Core Data's journal mode (recorded in the file's header), then make the
+        // finished file durable on its own.
+        let objects = try queue.writeWithoutTransaction { db in
+            _ = try String.fetchOne(db, sql: "PRAGMA main.journal_mode = WAL")
+            return try Self.objectCount(in: db, layout: destinationLayout)
+        }
+        try queue.close()
+        try fileSystem.sync(destination, site: "step.sync-output")
+        return (reports, objects)
+    }
+
+    /// Runs `body` with `queue`'s statements interruptible by ``cancellation``.
+    private func interruptible<T>(_ queue: DatabaseQueue, _ body: () throws -> T) throws -> T {
+        guard let cancellation else { return try body() }
+        return try cancellation.interrupting(queue, body)
+    }
+
+    /// The rebuild proper, in one transaction: every mapping model's passes, the stage's
+    /// `didMigrate`, validation and the metadata.
+    private func rebuild(
+        _ queue: DatabaseQueue, from source: URL, readOnly: Bool, models: [MappingModel], sourceLayout: StoreLayout,
+        destinationLayout: StoreLayout, metadata: StoreMetadata, reports: inout [StepReport.EntityMappingReport]
+    ) throws {
         try queue.writeWithoutTransaction { db in
             // The destination is new, private, and deleted on any error, so durability only
             // matters once it is complete. An in-memory rollback journal instead of the WAL
@@ -241,6 +273,7 @@ public struct MigrationStep: Sendable {
                 let manager = MigrationManager(
                     db: db, sourceModel: sourceModel, destinationModel: destinationModel, sourceLayout: sourceLayout,
                     destinationLayout: destinationLayout, policies: policies, logger: logger, progress: progress)
+                manager.cancellation = cancellation
                 var policiesByMapping: [(MappingModel, EntityMapping, EntityMigrationPolicy?)] = []
                 for model in models {
                     manager.currentMappingModel = model
@@ -248,6 +281,7 @@ public struct MigrationStep: Sendable {
                         let started = try startMappings(model, manager: manager)
                         policiesByMapping += started.map { (model, $0.0, $0.1) }
                         for (mapping, policy) in started {
+                            try cancellation?.check()
                             let (instances, setBased) = try manager.createInstances(for: mapping, policy: policy)
                             try manager.runHook(of: mapping) {
                                 try policy?.endInstanceCreation(for: mapping, manager: manager)
@@ -256,6 +290,7 @@ public struct MigrationStep: Sendable {
                                 .init(name: mapping.name, instances: instances, links: 0, setBased: setBased))
                         }
                         for (mapping, policy) in started {
+                            try cancellation?.check()
                             let links = try manager.createRelationships(for: mapping, policy: policy)
                             try manager.runHook(of: mapping) {
                                 try policy?.endRelationshipCreation(for: mapping, manager: manager)
@@ -279,19 +314,10 @@ public struct MigrationStep: Sendable {
                     }
                     try manager.runHook(of: mapping, in: model) { try policy?.end(mapping, manager: manager) }
                 }
-                try metadata.write(to: db, path: destination.path)
+                try metadata.write(to: db, path: queue.path)
                 return .commit
             }
         }
-        // Back to WAL, Core Data's journal mode (recorded in the file's header), then make the
-        // finished file durable on its own.
-        let objects = try queue.writeWithoutTransaction { db in
-            _ = try String.fetchOne(db, sql: "PRAGMA main.journal_mode = WAL")
-            return try Self.objectCount(in: db, layout: destinationLayout)
-        }
-        try queue.close()
-        try fileSystem.sync(destination, site: "step.sync-output")
-        return (reports, objects)
     }
 
     /// Tries the in-place path (``InPlacePlan``): alter a copy of the source (or, when the
@@ -355,26 +381,29 @@ public struct MigrationStep: Sendable {
                 try db.execute(sql: "PRAGMA synchronous = OFF")
                 return mode
             }
-            try queue.write { db in
-                try InPlaceMigration.apply(plan, in: db, destination: destinationLayout)
-                let manager = MigrationManager(
-                    db: db, sourceModel: sourceModel, destinationModel: destinationModel, sourceLayout: sourceLayout,
-                    destinationLayout: destinationLayout, policies: policies, logger: logger, progress: progress)
-                manager.currentMappingModel = models[0]
-                manager.keepsPrimaryKeys = true
-                if let didMigrate = stage.didMigrate {
-                    try didMigrate(db, manager.destination)
+            try interruptible(queue) {
+                try queue.write { db in
+                    try InPlaceMigration.apply(plan, in: db, destination: destinationLayout)
+                    let manager = MigrationManager(
+                        db: db, sourceModel: sourceModel, destinationModel: destinationModel,
+                        sourceLayout: sourceLayout,
+                        destinationLayout: destinationLayout, policies: policies, logger: logger, progress: progress)
+                    manager.currentMappingModel = models[0]
+                    manager.keepsPrimaryKeys = true
+                    if let didMigrate = stage.didMigrate {
+                        try didMigrate(db, manager.destination)
+                    }
+                    try manager.validateDestination()
+                    try metadata.write(to: db, path: destination.path)
+                    let rows = try Self.rowCounts(in: db, layout: destinationLayout)
+                    for mapping in models[0].entityMappings where mapping.kind == .copy || mapping.kind == .transform {
+                        guard let name = mapping.destinationEntity, let entity = destinationLayout.entity(named: name)
+                        else { continue }
+                        reports.append(
+                            .init(name: mapping.name, instances: rows[entity.number] ?? 0, links: 0, setBased: true))
+                    }
+                    objects = rows.values.reduce(0, +)  // objectCount, from the counts already made
                 }
-                try manager.validateDestination()
-                try metadata.write(to: db, path: destination.path)
-                let rows = try Self.rowCounts(in: db, layout: destinationLayout)
-                for mapping in models[0].entityMappings where mapping.kind == .copy || mapping.kind == .transform {
-                    guard let name = mapping.destinationEntity, let entity = destinationLayout.entity(named: name)
-                    else { continue }
-                    reports.append(
-                        .init(name: mapping.name, instances: rows[entity.number] ?? 0, links: 0, setBased: true))
-                }
-                objects = rows.values.reduce(0, +)  // objectCount, from the counts already made
             }
             try queue.writeWithoutTransaction { db in
                 // Back to the source's journal mode (a Core Data store is in WAL mode), which

@@ -103,6 +103,8 @@ extension MigrationManager {
                 lastKey = (row["destination_pk"], number)
             }
             try flush()
+            // A page is 1000 rows; the flag is checked between pages.
+            try cancellation?.check()
             progress?(.rows(pass: 2, entityMapping: mapping.name, done: links))
         }
         return links
