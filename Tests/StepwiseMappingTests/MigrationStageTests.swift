@@ -32,7 +32,7 @@ struct MigrationStageTests {
         }
     }
 
-    func run(_ stage: MigrationStage, source: URL? = nil, sourceIsPrivateCopy: Bool = false) throws -> StepReport {
+    func run(_ stage: MigrationStage?, source: URL? = nil, sourceIsPrivateCopy: Bool = false) throws -> StepReport {
         try MigrationStep(from: UniversityHistory.v1, to: UniversityHistory.v2, stage: stage)
             .run(source: source ?? self.source, destination: destination, sourceIsPrivateCopy: sourceIsPrivateCopy)
     }
@@ -50,7 +50,7 @@ struct MigrationStageTests {
     }
 
     @Test func withoutAStageTheMissingRequiredNameFailsValidation() throws {
-        let error = #expect(throws: MappingError.self) { try run(MigrationStage()) }
+        let error = #expect(throws: MappingError.self) { try run(nil) }
         #expect(error?.entity == "University")
         #expect(error?.property == "name")
         #expect(error?.sourcePrimaryKey == 2)
@@ -59,19 +59,21 @@ struct MigrationStageTests {
     @Test func willMigrateFixesThePrivateCopyBeforePassOneAndTheOriginalStaysIntact() throws {
         let before = StepFixtures.bytes(source)
         let sightings = Sightings()
-        let stage = MigrationStage(willMigrate: { db, objects in
-            sightings.append("version \(objects.layout.model.name)")
-            sightings.append("schema \(objects.schemaName), \(try objects.count("University")) universities")
-            let nameless = try objects.fetch("University", where: .isNil("name"))
-            for university in nameless {
-                try objects.update(university.id, ["name": "Massachusetts Institute of Technology"])
-            }
-            sightings.append("fixed \(nameless.map(\.id.primaryKey))")
-            // The copy is a file of its own, beside the destination.
-            let file = try String.fetchOne(db, sql: "SELECT file FROM pragma_database_list WHERE name = 'main'")
-            sightings.append(
-                "file \(URL(fileURLWithPath: file ?? "").lastPathComponent.hasPrefix(".stepwise-source-"))")
-        })
+        let stage = MigrationStage(
+            from: "University", to: "University 2",
+            willMigrate: { db, objects in
+                sightings.append("version \(objects.layout.model.name)")
+                sightings.append("schema \(objects.schemaName), \(try objects.count("University")) universities")
+                let nameless = try objects.fetch("University", where: .isNil("name"))
+                for university in nameless {
+                    try objects.update(university.id, ["name": "Massachusetts Institute of Technology"])
+                }
+                sightings.append("fixed \(nameless.map(\.id.primaryKey))")
+                // The copy is a file of its own, beside the destination.
+                let file = try String.fetchOne(db, sql: "SELECT file FROM pragma_database_list WHERE name = 'main'")
+                sightings.append(
+                    "file \(URL(fileURLWithPath: file ?? "").lastPathComponent.hasPrefix(".stepwise-source-"))")
+            })
         let report = try run(stage)
         #expect(
             sightings.all == [
@@ -90,9 +92,11 @@ struct MigrationStageTests {
     @Test func willMigrateWritesToASourceThatIsAlreadyAPrivateCopy() throws {
         let copy = directory.path("Copy.sqlite")
         try FileManager.default.copyItem(at: source, to: copy)
-        let stage = MigrationStage(willMigrate: { _, objects in
-            try objects.update(ObjectID(entity: "University", primaryKey: 2), ["name": "MIT"])
-        })
+        let stage = MigrationStage(
+            from: "University", to: "University 2",
+            willMigrate: { _, objects in
+                try objects.update(ObjectID(entity: "University", primaryKey: 2), ["name": "MIT"])
+            })
         _ = try run(stage, source: copy, sourceIsPrivateCopy: true)
         #expect(try names(copy, UniversityHistory.v1) == ["Harvard University", "MIT", "ETH Zürich"])
         #expect(try names(destination, UniversityHistory.v2) == ["Harvard University", "MIT", "ETH Zürich"])
@@ -101,14 +105,17 @@ struct MigrationStageTests {
 
     @Test func didMigrateSeesTheDestinationVersionAfterPassTwoAndItsFixIsValidated() throws {
         let sightings = Sightings()
-        let stage = MigrationStage(didMigrate: { _, objects in
-            sightings.append("version \(objects.layout.model.name)")
-            sightings.append("\(try objects.count("University")) universities")
-            sightings.append("nameless \(try objects.fetch("University", where: .isNil("name")).map(\.id.primaryKey))")
-            try objects.update(
-                ObjectID(entity: "University", primaryKey: 2),
-                ["name": "Unknown", "estDate": Date(timeIntervalSinceReferenceDate: 0)])
-        })
+        let stage = MigrationStage(
+            from: "University", to: "University 2",
+            didMigrate: { _, objects in
+                sightings.append("version \(objects.layout.model.name)")
+                sightings.append("\(try objects.count("University")) universities")
+                sightings.append(
+                    "nameless \(try objects.fetch("University", where: .isNil("name")).map(\.id.primaryKey))")
+                try objects.update(
+                    ObjectID(entity: "University", primaryKey: 2),
+                    ["name": "Unknown", "estDate": Date(timeIntervalSinceReferenceDate: 0)])
+            })
         _ = try run(stage)
         #expect(sightings.all == ["version University 2", "3 universities", "nameless [2]"])
         let university = try StepFixtures.read(destination, UniversityHistory.v2) {
@@ -123,9 +130,11 @@ struct MigrationStageTests {
         try StoreCreator.createStore(at: fixed, model: UniversityHistory.v1)
         try UniversitySeed.seed(at: fixed)
         let before = StepFixtures.bytes(fixed)
-        let stage = MigrationStage(didMigrate: { _, objects in
-            try objects.update(ObjectID(entity: "University", primaryKey: 4), ["name": nil])
-        })
+        let stage = MigrationStage(
+            from: "University", to: "University 2",
+            didMigrate: { _, objects in
+                try objects.update(ObjectID(entity: "University", primaryKey: 4), ["name": nil])
+            })
         let error = #expect(throws: MappingError.self) { try run(stage, source: fixed) }
         guard case .validation(let reason) = error?.kind else {
             Issue.record("expected a validation error, got \(String(describing: error))")
@@ -146,7 +155,10 @@ struct MigrationStageTests {
     func aThrowingStageFailsTheStepWithItsOwnErrorAndLeavesNothing(inWillMigrate: Bool) throws {
         let before = StepFixtures.bytes(source)
         let fail: MigrationStage.Handler = { _, _ in throw StageFailure() }
-        let stage = inWillMigrate ? MigrationStage(willMigrate: fail) : MigrationStage(didMigrate: fail)
+        let stage =
+            inWillMigrate
+            ? MigrationStage(from: "University", to: "University 2", willMigrate: fail)
+            : MigrationStage(from: "University", to: "University 2", didMigrate: fail)
         #expect(throws: StageFailure()) { try run(stage) }
         #expect(!FileManager.default.fileExists(atPath: destination.path))
         #expect(StepFixtures.bytes(source) == before)
@@ -156,6 +168,7 @@ struct MigrationStageTests {
     @Test func willMigrateRunsBeforeDidMigrateOncePerStep() throws {
         let sightings = Sightings()
         let stage = MigrationStage(
+            from: "University", to: "University 2",
             willMigrate: { _, objects in
                 sightings.append("will \(objects.layout.model.name)")
                 try objects.update(ObjectID(entity: "University", primaryKey: 2), ["name": "MIT"])
@@ -163,5 +176,16 @@ struct MigrationStageTests {
             didMigrate: { _, objects in sightings.append("did \(objects.layout.model.name)") })
         _ = try run(stage)
         #expect(sightings.all == ["will University", "did University 2"])
+    }
+}
+
+extension MigrationStageTests {
+    @Test func aStageWrittenForOtherVersionsIsRefusedAndNothingIsWritten() throws {
+        let before = StepFixtures.bytes(source)
+        let stage = MigrationStage(from: "University 2", to: "University 3", didMigrate: { _, _ in })
+        let error = try #require(throws: MappingError.self) { try run(stage) }
+        #expect(error.description.contains("'University 2' → 'University 3'"))
+        #expect(!FileManager.default.fileExists(atPath: destination.path))
+        #expect(StepFixtures.bytes(source) == before)
     }
 }

@@ -78,7 +78,7 @@ struct PolicyHooksTests {
     }
 
     func run(
-        _ texts: [String], policies: PolicyRegistry, stage: MigrationStage = MigrationStage()
+        _ texts: [String], policies: PolicyRegistry, stage: MigrationStage? = nil
     ) throws -> StepReport {
         let models = try StepFixtures.mappingModels(texts, from: Shelf.v1, to: Shelf.v2)
         return try MigrationStep(from: Shelf.v1, to: Shelf.v2, mappingModels: models, policies: policies, stage: stage)

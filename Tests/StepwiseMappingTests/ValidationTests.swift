@@ -92,7 +92,7 @@ struct ValidationTests {
 
     func run(
         _ texts: [String] = [Catalog.mapping()], to model: ObjectModel = Catalog.v2(),
-        stage: MigrationStage = MigrationStage(), policies: PolicyRegistry = PolicyRegistry()
+        stage: MigrationStage? = nil, policies: PolicyRegistry = PolicyRegistry()
     ) throws -> StepReport {
         let models = try StepFixtures.mappingModels(texts, from: Catalog.v1, to: model)
         return try MigrationStep(from: Catalog.v1, to: model, mappingModels: models, policies: policies, stage: stage)
@@ -102,7 +102,7 @@ struct ValidationTests {
     /// Runs the step, expecting a validation error, and returns it.
     func validationError(
         _ texts: [String] = [Catalog.mapping()], to model: ObjectModel = Catalog.v2(),
-        stage: MigrationStage = MigrationStage(), policies: PolicyRegistry = PolicyRegistry(),
+        stage: MigrationStage? = nil, policies: PolicyRegistry = PolicyRegistry(),
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> (error: MappingError, reason: String) {
         let before = StepFixtures.bytes(source)
@@ -203,7 +203,7 @@ struct ValidationTests {
     // MARK: References
 
     @Test func aForeignKeyPointingNowhereFailsNamingTheSourceRow() throws {
-        let stage = MigrationStage(didMigrate: { db, _ in
+        let stage = MigrationStage(from: "Catalog", to: "Catalog 2", didMigrate: { db, _ in
             try db.execute(sql: #"UPDATE "ZITEM" SET "ZOWNER" = 99 WHERE "Z_PK" = 2"#)
         })
         let (error, reason) = try validationError(stage: stage)
@@ -222,7 +222,7 @@ struct ValidationTests {
             return
         }
         let (item, tag): (Int64, Int64) = missingTag ? (3, 99) : (99, 1)
-        let stage = MigrationStage(didMigrate: { db, _ in
+        let stage = MigrationStage(from: "Catalog", to: "Catalog 2", didMigrate: { db, _ in
             try db.execute(
                 sql:
                     "INSERT INTO \(table.quotedDatabaseIdentifier) (\(itemColumn.quotedDatabaseIdentifier), \(tagColumn.quotedDatabaseIdentifier)) VALUES (?, ?)",

@@ -16,6 +16,8 @@ public struct PlanningError: Error, Sendable, ReportableError {
         /// A mapping on the path names a policy the upgrader has no registration for: found
         /// while planning, before any step runs.
         case unregisteredPolicy(name: String, mappingModel: String, entityMapping: String)
+        /// Two ``MigrationStage``s were given for the same step.
+        case duplicateStage(from: String, to: String)
     }
 
     public var kind: Kind
@@ -40,6 +42,9 @@ public struct PlanningError: Error, Sendable, ReportableError {
                 '\(entityMapping)', and no policy is registered under that name. Register it with \
                 PolicyRegistry.register("\(name)") { … } in the registry given to the Upgrader. Nothing was changed.
                 """
+        case .duplicateStage(let from, let to):
+            return
+                "two migration stages were given for the step '\(from)' → '\(to)'. Give one stage per step, with both handlers in it if needed. Nothing was changed."
         case .noPath(let from, let to, let gap, let problems):
             guard let gap else {
                 return "no chain of mappings leads from '\(from)' to '\(to)'. Add a mapping file for the missing step."

@@ -172,7 +172,7 @@ extension UpgradeRun {
         -> MigrationStep.SourceAccess
     {
         if readsOriginal(index, journal) { return .readOnly }
-        if upgrader.stages[stepKey(planned)]?.willMigrate != nil { return .copy }
+        if stage(for: planned)?.willMigrate != nil { return .copy }
         return index == 1 ? .consumableCopy : .privateCopy
     }
 
@@ -185,14 +185,15 @@ extension UpgradeRun {
             upgrader.options.progress == nil ? nil : { @Sendable event in relay.relay(event) }
         var step = MigrationStep(
             from: source, to: destination, mappingModels: planned.mappingModels, policies: upgrader.policies,
-            stage: upgrader.stages[stepKey(planned)] ?? MigrationStage(), logger: logger, progress: progress)
+            stage: stage(for: planned), logger: logger, progress: progress)
         step.fileSystem = fileSystem
         step.cancellation = cancellation
         return step
     }
 
-    private func stepKey(_ step: UpgradePlan.Step) -> MappingDirectory.StepKey {
-        MappingDirectory.StepKey(step.from, step.to)
+    /// The stage registered for the planned step, if any (the planner kept it apart).
+    private func stage(for step: UpgradePlan.Step) -> MigrationStage? {
+        upgrader.stages.first { $0.from == step.from && $0.to == step.to }
     }
 
     /// Deletes everything in the work directory but `names`.

@@ -58,8 +58,9 @@ public struct Upgrader: Sendable {
     }
     /// The entity migration policies that mapping models name.
     public var policies: PolicyRegistry
-    /// Custom work around particular steps (Core Data's staged migration).
-    public var stages: [MappingDirectory.StepKey: MigrationStage]
+    /// Custom work around particular steps (Core Data's staged migration), each carrying its
+    /// versions. Two stages for one step are refused when an upgrade is planned.
+    public var stages: [MigrationStage]
     public var options: UpgradeOptions
 
     /// The history given in code or set, else nil: the bundle's, read when needed.
@@ -72,7 +73,7 @@ public struct Upgrader: Sendable {
     /// An upgrader for a history given in code.
     public init(
         history: VersionHistory, mappings: [MappingDirectory.StepKey: [MappingModel]] = [:],
-        policies: PolicyRegistry = PolicyRegistry(), stages: [MappingDirectory.StepKey: MigrationStage] = [:],
+        policies: PolicyRegistry = PolicyRegistry(), stages: [MigrationStage] = [],
         options: UpgradeOptions = UpgradeOptions()
     ) {
         self.storedHistory = history
@@ -103,7 +104,7 @@ public struct Upgrader: Sendable {
     ///   ordered.
     public init(
         bundleAt bundleURL: URL, mappingsAt mappingsURL: URL? = nil, policies: PolicyRegistry = PolicyRegistry(),
-        stages: [MappingDirectory.StepKey: MigrationStage] = [:], options: UpgradeOptions = UpgradeOptions()
+        stages: [MigrationStage] = [], options: UpgradeOptions = UpgradeOptions()
     ) throws {
         let bundle = try LazyModelBundle(bundleAt: bundleURL, mappingsAt: mappingsURL, target: options.targetVersion)
         var options = options
@@ -130,7 +131,7 @@ public struct Upgrader: Sendable {
     /// The planner this upgrader uses. Steps with a registered stage are never merged with
     /// their neighbours, so the stage's hooks run on exactly the versions they were written for.
     public var planner: UpgradePlanner {
-        UpgradePlanner(history: history, mappings: mappings, stepsKeptApart: Set(stages.keys))
+        UpgradePlanner(history: history, mappings: mappings, stepsKeptApart: Set(stages.map(\.step)))
     }
 
     /// The version upgrades go to.
@@ -258,11 +259,26 @@ public struct Upgrader: Sendable {
             return (target, .upToDate)
         }
         try preload()
+        try checkStages()
         if !options.fileSystem.exists(files.workDirectory) {
             // With a work directory, a crash may have left the store mid-swap: recovery must run.
             try StoreFileCheck.check(files.store)
         }
         return (target, .upgraded)
+    }
+
+    /// Refuses two stages for one step, and a stage naming a version the history lacks: either
+    /// would leave the stage's handlers silently unrun.
+    private func checkStages() throws {
+        var seen: Set<MappingDirectory.StepKey> = []
+        for stage in stages {
+            for name in [stage.from, stage.to] where history.version(named: name) == nil {
+                throw PlanningError(.unknownVersion(name, available: history.names))
+            }
+            guard seen.insert(stage.step).inserted else {
+                throw PlanningError(.duplicateStage(from: stage.from, to: stage.to))
+            }
+        }
     }
 
     /// ``UpgradeRun/isUpToDate(_:target:history:fileSystem:)`` without reading the whole

@@ -38,7 +38,8 @@ public struct MigrationStep: Sendable {
     /// The mapping models to run in order; empty means "infer one".
     public var mappingModels: [MappingModel]
     public var policies: PolicyRegistry
-    public var stage: MigrationStage
+    /// Custom work around the step; its versions must be the step's.
+    public var stage: MigrationStage?
     public var logger: Logger
     public var progress: (@Sendable (StepProgress) -> Void)?
     /// Set to stop the step early (``StepCancellation``): it then throws `CancellationError`
@@ -49,7 +50,7 @@ public struct MigrationStep: Sendable {
 
     public init(
         from sourceModel: ObjectModel, to destinationModel: ObjectModel, mappingModels: [MappingModel] = [],
-        policies: PolicyRegistry = PolicyRegistry(), stage: MigrationStage = MigrationStage(),
+        policies: PolicyRegistry = PolicyRegistry(), stage: MigrationStage? = nil,
         logger: Logger = SilentLogger.logger,
         progress: (@Sendable (StepProgress) -> Void)? = nil
     ) {
@@ -101,12 +102,18 @@ public struct MigrationStep: Sendable {
         where FileManager.default.fileExists(atPath: destination.path + suffix) {
             throw StoreError(path: destination.path + suffix, kind: .alreadyExists)
         }
+        if let stage, stage.from != sourceModel.name || stage.to != destinationModel.name {
+            throw MappingError(
+                .invalidValue(
+                    "the stage is for '\(stage.from)' → '\(stage.to)', not this step's '\(sourceModel.name)' → '\(destinationModel.name)'"
+                ))
+        }
         try cancellation?.check()
         let models = try resolvedMappingModels()
         let sourceLayout = try StoreLayout(model: sourceModel)
         let destinationLayout = try StoreLayout(model: destinationModel)
         var access = access
-        if access == .readOnly, stage.willMigrate != nil || !ImmutableStore.isAvailable {
+        if access == .readOnly, stage?.willMigrate != nil || !ImmutableStore.isAvailable {
             access = .copy
         }
         let workingSource = access == .copy ? try privateCopy(of: source, beside: destination) : source
@@ -199,7 +206,7 @@ public struct MigrationStep: Sendable {
             try queue.writeWithoutTransaction { db in
                 _ = try Row.fetchAll(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
             }
-            if let willMigrate = stage.willMigrate {
+            if let willMigrate = stage?.willMigrate {
                 try queue.write { db in try willMigrate(db, ObjectContext(db, layout: layout)) }
             }
         }
@@ -304,7 +311,7 @@ public struct MigrationStep: Sendable {
                     }
                 }
                 try manager.completeInverses()
-                if let didMigrate = stage.didMigrate {
+                if let didMigrate = stage?.didMigrate {
                     try didMigrate(db, manager.destination)
                 }
                 try manager.validateDestination()
@@ -337,7 +344,7 @@ public struct MigrationStep: Sendable {
         from source: URL, to destination: URL, access: SourceAccess, models: [MappingModel],
         sourceLayout: StoreLayout, destinationLayout: StoreLayout, metadata: StoreMetadata, started: Date
     ) throws -> StepReport? {
-        guard models.count == 1, stage.willMigrate == nil,
+        guard models.count == 1, stage?.willMigrate == nil,
             let plan = InPlacePlan.make(mapping: models[0], source: sourceLayout, destination: destinationLayout)
         else { return nil }
         let consumingSource = access == .consumableCopy
@@ -376,7 +383,7 @@ public struct MigrationStep: Sendable {
                 let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "delete"
                 // A didMigrate stage is the app's code: it may catch a failed statement and go
                 // on, which needs the statement undone. It gets a rollback journal.
-                let scratch = stage.didMigrate == nil ? "OFF" : "DELETE"
+                let scratch = stage?.didMigrate == nil ? "OFF" : "DELETE"
                 _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = \(scratch)")
                 try db.execute(sql: "PRAGMA synchronous = OFF")
                 return mode
@@ -390,7 +397,7 @@ public struct MigrationStep: Sendable {
                         destinationLayout: destinationLayout, policies: policies, logger: logger, progress: progress)
                     manager.currentMappingModel = models[0]
                     manager.keepsPrimaryKeys = true
-                    if let didMigrate = stage.didMigrate {
+                    if let didMigrate = stage?.didMigrate {
                         try didMigrate(db, manager.destination)
                     }
                     try manager.validateDestination()

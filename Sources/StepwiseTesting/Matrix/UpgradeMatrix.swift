@@ -68,7 +68,7 @@ public struct UpgradeMatrix: Sendable {
     /// The entity migration policies that mapping models name.
     public let policies: PolicyRegistry
     /// Custom work around particular steps (Core Data's staged migration).
-    public let stages: [MappingDirectory.StepKey: MigrationStage]
+    public let stages: [MigrationStage]
     /// Properties (`"Entity.property"`) left out of the path-independence comparison: those a
     /// policy fills with values that differ on every run, such as a fresh `UUID()`.
     public let ignoredProperties: Set<String>
@@ -93,7 +93,7 @@ public struct UpgradeMatrix: Sendable {
     ///     them (see ``allowedDrops``).
     public init(
         history: VersionHistory, mappings: [MappingDirectory.StepKey: [MappingModel]] = [:],
-        policies: PolicyRegistry = PolicyRegistry(), stages: [MappingDirectory.StepKey: MigrationStage] = [:],
+        policies: PolicyRegistry = PolicyRegistry(), stages: [MigrationStage] = [],
         ignoring ignoredProperties: Set<String> = [], allowingDrops allowedDrops: Set<String> = []
     ) {
         self.history = history
@@ -102,7 +102,7 @@ public struct UpgradeMatrix: Sendable {
         self.stages = stages
         self.ignoredProperties = ignoredProperties
         self.allowedDrops = allowedDrops
-        let planner = UpgradePlanner(history: history, mappings: mappings, stepsKeptApart: Set(stages.keys))
+        let planner = UpgradePlanner(history: history, mappings: mappings, stepsKeptApart: Set(stages.map(\.step)))
         var cases: [Pair] = []
         var unreachable: [Pair] = []
         let names = history.names
@@ -129,7 +129,7 @@ public struct UpgradeMatrix: Sendable {
     ///     bundle, and may be missing when every step can be inferred.
     public init(
         bundleAt bundleURL: URL, mappingsAt mappingsURL: URL? = nil, policies: PolicyRegistry = PolicyRegistry(),
-        stages: [MappingDirectory.StepKey: MigrationStage] = [:], ignoring ignoredProperties: Set<String> = [],
+        stages: [MigrationStage] = [], ignoring ignoredProperties: Set<String> = [],
         allowingDrops allowedDrops: Set<String> = []
     ) throws {
         let bundle = try ModelBundle(contentsOf: bundleURL)
@@ -141,13 +141,13 @@ public struct UpgradeMatrix: Sendable {
 
     /// The planner ``Upgrader`` uses for these mappings and stages.
     public var planner: UpgradePlanner {
-        UpgradePlanner(history: history, mappings: mappings, stepsKeptApart: Set(stages.keys))
+        UpgradePlanner(history: history, mappings: mappings, stepsKeptApart: Set(stages.map(\.step)))
     }
 
     /// The same planner without merging: one step per pair of versions it passes.
     var unmergedPlanner: UpgradePlanner {
         UpgradePlanner(
-            history: history, mappings: mappings, mergesInferredSteps: false, stepsKeptApart: Set(stages.keys))
+            history: history, mappings: mappings, mergesInferredSteps: false, stepsKeptApart: Set(stages.map(\.step)))
     }
 
     /// An upgrader to `target` that runs the full `integrity_check` before its swap.

@@ -13,7 +13,7 @@ import Testing
 struct UpgradeMatrixFailureTests {
     /// The Recipes history with its mapping files from `Versions/`, and `stages` and `policies`.
     func recipes(
-        stages: [MappingDirectory.StepKey: MigrationStage] = [:], policies: PolicyRegistry = SamplePolicies.registry
+        stages: [MigrationStage] = [], policies: PolicyRegistry = SamplePolicies.registry
     ) throws -> UpgradeMatrix {
         let folder = Corpus.packageRoot.appendingPathComponent("Versions/Recipes.mappings")
         let mappings = try MappingDirectory(contentsOf: folder, history: RecipesHistory.history).steps
@@ -32,7 +32,7 @@ struct UpgradeMatrixFailureTests {
     @Test("a stage that rewrites a copied value fails the value check, naming the row and property")
     func changedValue() throws {
         let matrix = try recipes(stages: [
-            MappingDirectory.StepKey("Recipes 3", "Recipes 4"): MigrationStage(didMigrate: { db, _ in
+            MigrationStage(from: "Recipes 3", to: "Recipes 4", didMigrate: { db, _ in
                 try db.execute(sql: "UPDATE ZRECIPE SET ZNAME = 'tampered' WHERE Z_PK = 3")
             })
         ])
@@ -57,7 +57,7 @@ struct UpgradeMatrixFailureTests {
     @Test("a stage that deletes a copied row fails the row count check")
     func lostRow() throws {
         let matrix = try recipes(stages: [
-            MappingDirectory.StepKey("Recipes 3", "Recipes 4"): MigrationStage(didMigrate: { db, _ in
+            MigrationStage(from: "Recipes 3", to: "Recipes 4", didMigrate: { db, _ in
                 try db.execute(sql: "DELETE FROM ZUNITOFMEASURE WHERE Z_PK = 1")
                 try db.execute(sql: "UPDATE ZRECIPEINGREDIENT SET ZUNIT = NULL WHERE ZUNIT = 1")
             })

@@ -37,7 +37,7 @@ struct UpgradeFixture {
 
     func upgrader(
         to target: String? = nil, keepBackup: Bool = false, policies: PolicyRegistry = SamplePolicies.registry,
-        stages: [MappingDirectory.StepKey: MigrationStage] = [:], fileSystem: FileSystem = FileSystem(),
+        stages: [MigrationStage] = [], fileSystem: FileSystem = FileSystem(),
         progress: (@Sendable (UpgradeEvent) -> Void)? = nil
     ) throws -> Upgrader {
         var options = UpgradeOptions(targetVersion: target, keepBackup: keepBackup, lockTimeout: 30, progress: progress)

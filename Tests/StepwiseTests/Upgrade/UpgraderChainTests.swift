@@ -204,11 +204,13 @@ struct UpgraderMergedStepTests {
         let directory = try TemporaryDirectory(prefix: "stepwise-upgrade-renames")
         let store = directory.path("Pets.sqlite")
         try RenameChainHistory.seed(at: store)
-        let stage = MigrationStage(didMigrate: { db, _ in
-            try db.execute(sql: #"UPDATE "ZOWNER" SET "ZNICKNAME" = 'staged'"#)
-        })
+        let stage = MigrationStage(
+            from: "Pets", to: "Pets 2",
+            didMigrate: { db, _ in
+                try db.execute(sql: #"UPDATE "ZOWNER" SET "ZNICKNAME" = 'staged'"#)
+            })
         let upgrader = Upgrader(
-            history: RenameChainHistory.history, stages: [MappingDirectory.StepKey("Pets", "Pets 2"): stage])
+            history: RenameChainHistory.history, stages: [stage])
         let report = try upgrader.upgradeIfNeededSynchronously(storeAt: store)
         #expect(report.steps.map(\.to) == ["Pets 2", "Pets 3"])
         let snapshot = try StoreSnapshot(of: store)
@@ -217,5 +219,36 @@ struct UpgraderMergedStepTests {
             try String.fetchAll(db, sql: #"SELECT DISTINCT "ZNICKNAME" FROM "ZKEEPER""#)
         }
         #expect(nicknames == ["staged"])
+    }
+}
+
+@Suite("upgradeIfNeeded: stages")
+struct UpgradeStageTests {
+    @Test("two stages for one step, or a stage naming an unknown version, are refused before anything is written")
+    func stagesAreCheckedWhenPlanning() throws {
+        let directory = try TemporaryDirectory(prefix: "stepwise-upgrade-stages")
+        let store = directory.path("Pets.sqlite")
+        try RenameChainHistory.seed(at: store)
+        let before = StoreBytes(store)
+        let once = MigrationStage(from: "Pets", to: "Pets 2", didMigrate: { _, _ in })
+        let twice = Upgrader(history: RenameChainHistory.history, stages: [once, once])
+        let duplicate = try #require(throws: PlanningError.self) {
+            try twice.upgradeIfNeededSynchronously(storeAt: store)
+        }
+        guard case .duplicateStage("Pets", "Pets 2") = duplicate.kind else {
+            Issue.record("expected duplicateStage, got \(duplicate)")
+            return
+        }
+        let unknown = Upgrader(
+            history: RenameChainHistory.history, stages: [MigrationStage(from: "Pets", to: "Pets 9")])
+        let error = try #require(throws: PlanningError.self) {
+            try unknown.upgradeIfNeededSynchronously(storeAt: store)
+        }
+        guard case .unknownVersion("Pets 9", _) = error.kind else {
+            Issue.record("expected unknownVersion, got \(error)")
+            return
+        }
+        #expect(StoreBytes(store) == before)
+        #expect(!FileManager.default.fileExists(atPath: StoreFiles(store: store).workDirectory.path))
     }
 }
