@@ -185,8 +185,7 @@ struct StoreAccessTests {
         // While the pool lives, an upgrade (here a rollback-free re-run to an older target
         // would be refused anyway) can't take the store: a second upgrader times out.
         let refusal = try #require(throws: UpgradeError.self) {
-            try Upgrader(history: RecipesHistory.history, options: UpgradeOptions(lockTimeout: 0.3))
-                .rollback(storeAt: fixture.store)
+            try Upgrader.rollback(storeAt: fixture.store, options: UpgradeOptions(lockTimeout: 0.3))
         }
         guard case .storeInUse(let pids, _, false) = refusal.kind else {
             Issue.record("expected storeInUse, got \(refusal)")

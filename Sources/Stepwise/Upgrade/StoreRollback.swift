@@ -1,6 +1,6 @@
 import Foundation
 
-/// ``Upgrader/rollback(storeAt:)``: puts the backup kept by the last upgrade back in place.
+/// ``Upgrader/rollback(storeAt:options:)``: puts the backup kept by the last upgrade back in place.
 ///
 /// Under the upgrade lock, after recovering any interrupted run:
 /// 1. create the work directory and save a journal in state `restoring` (the commit point);

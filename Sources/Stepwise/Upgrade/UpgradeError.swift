@@ -1,3 +1,4 @@
+import Foundation
 import StepwiseMapping
 import StepwiseModel
 
@@ -42,6 +43,13 @@ public struct UpgradeError: Error, Sendable, ReportableError {
     public var storePath: String?
     /// The internal call site of a file-system error ("swap.out.rename"), for bug reports.
     public var site: String?
+    /// The work folder beside the store that the failed upgrade kept, with the checkpoints
+    /// of its completed steps, so that the next call resumes after them. It takes about the
+    /// store's size; ``Upgrader/discardInterruptedUpgrade(storeAt:options:)`` deletes it.
+    /// Nil when nothing was kept.
+    public var leftoverWorkDirectory: URL?
+    /// The size of ``leftoverWorkDirectory`` when the error was made.
+    public var leftoverBytes: Int64?
 
     public init(_ kind: Kind, storePath: String? = nil, site: String? = nil) {
         self.kind = kind
@@ -63,6 +71,15 @@ public struct UpgradeError: Error, Sendable, ReportableError {
     }
 
     public var description: String {
+        guard let leftoverWorkDirectory else { return kindDescription }
+        let size = leftoverBytes.map { " (\(Self.megabytes($0)))" } ?? ""
+        return """
+            \(kindDescription) What the upgrade did so far is kept in \(leftoverWorkDirectory.path)\(size), so that \
+            the next upgrade resumes from there; Upgrader.discardInterruptedUpgrade(storeAt:) deletes it.
+            """
+    }
+
+    private var kindDescription: String {
         let store = storePath.map { "\($0): " } ?? ""
         switch kind {
         case .lockTimeout(let seconds):

@@ -14,7 +14,7 @@ public struct UpgradeOptions: Sendable {
     /// The version to upgrade to; nil means the newest in the history.
     public var targetVersion: String?
     /// Keep the store as it was before the upgrade (with its `-wal` and `-shm`) in
-    /// `<store>.stepwise-backup/`, for ``Upgrader/rollback(storeAt:)``.
+    /// `<store>.stepwise-backup/`, for ``Upgrader/rollback(storeAt:options:)``.
     public var keepBackup: Bool
     /// The check run on the store's copy before the first step, and on the upgraded store
     /// before the swap. Foreign keys and the metadata of the upgraded store are checked at

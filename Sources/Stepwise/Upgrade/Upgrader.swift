@@ -318,7 +318,10 @@ public struct Upgrader: Sendable {
                 if report.upToDate { report.seconds = Date().timeIntervalSince(started) }
             }
         } catch let error as FileSystemError {
-            throw UpgradeError(error, storePath: files.store.path)
+            throw UpgradeError(error, storePath: files.store.path).naming(
+                leftoversOf: files, fileSystem: options.fileSystem)
+        } catch let error as UpgradeError {
+            throw error.naming(leftoversOf: files, fileSystem: options.fileSystem)
         }
         options.progress?(.finished(report))
         if report.outcome == .upgraded {
@@ -334,13 +337,68 @@ public struct Upgrader: Sendable {
     /// to the previous app version. The upgraded store, and everything written to it since,
     /// is discarded. The swap is the same crash-safe one the upgrade uses.
     ///
+    /// It needs no model history: the backup is the store as it was.
+    ///
+    /// ```swift
+    /// let version = try Upgrader.rollback(storeAt: storeURL)  // "Notes 2"
+    /// ```
+    ///
+    /// - parameters:
+    ///   - url: The store's main file.
+    ///   - options: Only ``UpgradeOptions/lockTimeout``, ``UpgradeOptions/progress`` and
+    ///     ``UpgradeOptions/logger`` are used.
     /// - returns: The version of the restored store, as recorded in the backup.
-    /// - throws: ``UpgradeError`` with ``UpgradeError/Kind/noBackup(backupPath:)`` when there is none.
+    /// - throws: ``UpgradeError`` with ``UpgradeError/Kind/noBackup(backupPath:)`` when there
+    ///   is none, or for a lock timeout or a failed file-system call.
     @discardableResult
-    public func rollback(storeAt url: URL) throws -> String? {
+    public static func rollback(storeAt url: URL, options: UpgradeOptions = UpgradeOptions()) throws -> String? {
         let files = StoreFiles(store: url)
         do {
             return try StoreRollback(files: files, options: options).run()
+        } catch let error as FileSystemError {
+            throw UpgradeError(error, storePath: files.store.path)
+        }
+    }
+
+    /// What ``discardInterruptedUpgrade(storeAt:options:)`` did.
+    public enum DiscardOutcome: Sendable, Equatable {
+        /// There was no work folder beside the store.
+        case nothingToDiscard
+        /// The work folder, and the checkpoints in it, were deleted.
+        case discarded(bytes: Int64)
+        /// The interrupted upgrade had passed its commit point: the swap was finished
+        /// instead, and the store is now at `version`.
+        case finishedSwap(version: String?)
+    }
+
+    /// Deletes what a failed or cancelled upgrade kept beside the store for the next call to
+    /// resume from: the work folder named by ``UpgradeError/leftoverWorkDirectory``, about
+    /// the size of the store.
+    ///
+    /// The store itself is not changed, except in one case: an upgrade interrupted past its
+    /// commit point is finished rather than discarded, because the swap only moves forward.
+    /// Like an upgrade, it waits for the upgrade and access locks. It needs no model history.
+    ///
+    /// ```swift
+    /// do {
+    ///     try await upgrader.upgradeIfNeeded(storeAt: storeURL)
+    /// } catch let error as UpgradeError where error.leftoverWorkDirectory != nil {
+    ///     try Upgrader.discardInterruptedUpgrade(storeAt: storeURL)  // start from scratch next time
+    /// }
+    /// ```
+    ///
+    /// - parameters:
+    ///   - url: The store's main file.
+    ///   - options: Only ``UpgradeOptions/lockTimeout``, ``UpgradeOptions/progress`` and
+    ///     ``UpgradeOptions/logger`` are used.
+    /// - throws: ``UpgradeError`` for a lock timeout or a failed file-system call.
+    @discardableResult
+    public static func discardInterruptedUpgrade(storeAt url: URL, options: UpgradeOptions = UpgradeOptions()) throws
+        -> DiscardOutcome
+    {
+        let files = StoreFiles(store: url)
+        do {
+            return try UpgradeDiscard(files: files, options: options).run()
         } catch let error as FileSystemError {
             throw UpgradeError(error, storePath: files.store.path)
         }

@@ -3,7 +3,7 @@ import Foundation
 import Stepwise
 import StepwiseModel
 
-/// `stepwise rollback`: ``Upgrader/rollback(storeAt:)`` from the command line.
+/// `stepwise rollback`: ``Upgrader/rollback(storeAt:options:)`` from the command line.
 struct RollbackCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rollback",
@@ -50,11 +50,10 @@ struct RollbackCommand: ParsableCommand {
     private func execute() throws {
         // Rolling back needs no model: the backup records its own version.
         let renderer = ProgressRenderer(style: .lines)
-        let upgrader = Upgrader(
-            history: VersionHistory([]), options: UpgradeOptions(lockTimeout: lockTimeout, progress: renderer.handler))
+        let options = UpgradeOptions(lockTimeout: lockTimeout, progress: renderer.handler)
         let version: String?
         do {
-            version = try upgrader.rollback(storeAt: URL(fileURLWithPath: store))
+            version = try Upgrader.rollback(storeAt: URL(fileURLWithPath: store), options: options)
         } catch {
             renderer.finish()
             throw error

@@ -53,7 +53,7 @@ struct UpgradeBackupTests {
         #expect(StoreBytes(backup.appendingPathComponent("Store.sqlite")) == before)
         #expect(try fixture.version() == "Recipes 4")
 
-        let restored = try fixture.upgrader().rollback(storeAt: fixture.store)
+        let restored = try Upgrader.rollback(storeAt: fixture.store)
         #expect(restored == "Recipes")
         #expect(StoreBytes(fixture.store) == before)
         #expect(!FileManager.default.fileExists(atPath: backup.path))
@@ -66,7 +66,7 @@ struct UpgradeBackupTests {
         let fixture = try UpgradeFixture("Recipes")
         _ = try fixture.upgrader().upgradeIfNeededSynchronously(storeAt: fixture.store)
         let before = StoreBytes(fixture.store)
-        let error = try #require(throws: UpgradeError.self) { try fixture.upgrader().rollback(storeAt: fixture.store) }
+        let error = try #require(throws: UpgradeError.self) { try Upgrader.rollback(storeAt: fixture.store) }
         guard case .noBackup(let path) = error.kind else {
             Issue.record("expected noBackup, got \(error)")
             return
@@ -83,7 +83,7 @@ struct UpgradeBackupTests {
         _ = try probe.upgrader(keepBackup: true).upgradeIfNeededSynchronously(storeAt: probe.store)
         var options = UpgradeOptions()
         options.fileSystem = recorder.fileSystem()
-        _ = try Upgrader(history: probe.history, options: options).rollback(storeAt: probe.store)
+        _ = try Upgrader.rollback(storeAt: probe.store, options: options)
         let sites = recorder.sites
         #expect(sites.contains("rollback.take-backup"))
 
@@ -97,9 +97,9 @@ struct UpgradeBackupTests {
             var crashing = UpgradeOptions()
             crashing.fileSystem = UpgradeRecorder().fileSystem(faultAt: site, occurrence: occurrence)
             #expect(throws: SimulatedCrash.self, "\(site)#\(occurrence)") {
-                try Upgrader(history: fixture.history, options: crashing).rollback(storeAt: fixture.store)
+                try Upgrader.rollback(storeAt: fixture.store, options: crashing)
             }
-            _ = try Upgrader(history: fixture.history).rollback(storeAt: fixture.store)
+            _ = try Upgrader.rollback(storeAt: fixture.store)
             #expect(StoreBytes(fixture.store) == original, "\(site)#\(occurrence): not the original after recovery")
         }
     }

@@ -66,9 +66,11 @@ struct UpgradeFaultInjectionTests {
             guard self == .eventsFromWALWithStageAndBackup else {
                 return try fixture.upgrader(fileSystem: fileSystem)
             }
-            let stage = MigrationStage(from: "Events", to: "Events 2", willMigrate: { db, _ in
-                try db.execute(sql: #"UPDATE "ZEVENT" SET "ZTIMESTAMP" = "ZTIMESTAMP""#)
-            })
+            let stage = MigrationStage(
+                from: "Events", to: "Events 2",
+                willMigrate: { db, _ in
+                    try db.execute(sql: #"UPDATE "ZEVENT" SET "ZTIMESTAMP" = "ZTIMESTAMP""#)
+                })
             return try fixture.upgrader(
                 keepBackup: true, stages: [stage],
                 fileSystem: fileSystem)

@@ -1,0 +1,72 @@
+import Foundation
+import StepwiseMapping
+import StepwiseStore
+import StepwiseTesting
+import Testing
+
+@testable import Stepwise
+
+/// A failed upgrade names the work folder it kept for a resume, and
+/// `Upgrader.discardInterruptedUpgrade(storeAt:)` deletes it without touching the store, or
+/// finishes a swap already past its commit point.
+@Suite("upgradeIfNeeded: the work folder a failure leaves")
+struct UpgradeDiscardTests {
+    @Test("a failed step's error names the kept folder; discarding it leaves the store byte-identical")
+    func failedStepThenDiscard() throws {
+        let fixture = try UpgradeFixture("Recipes")
+        let before = StoreBytes(fixture.store)
+        let error = try #require(throws: UpgradeError.self) {
+            try fixture.upgrader(policies: UpgradeFailureTests.policies(failingAt: 1))
+                .upgradeIfNeededSynchronously(storeAt: fixture.store)
+        }
+        let workDirectory = fixture.files.workDirectory
+        #expect(error.leftoverWorkDirectory?.standardizedFileURL == workDirectory.standardizedFileURL)
+        #expect((error.leftoverBytes ?? 0) > 0)
+        #expect(error.description.contains(workDirectory.path))
+        #expect(error.description.contains("Upgrader.discardInterruptedUpgrade(storeAt:)"))
+        #expect(error.localizedDescription == error.description)
+
+        let outcome = try Upgrader.discardInterruptedUpgrade(storeAt: fixture.store)
+        guard case .discarded(let bytes) = outcome else {
+            Issue.record("expected .discarded, got \(outcome)")
+            return
+        }
+        #expect(bytes == error.leftoverBytes)
+        #expect(!FileManager.default.fileExists(atPath: workDirectory.path))
+        #expect(StoreBytes(fixture.store) == before)
+        #expect(try Upgrader.discardInterruptedUpgrade(storeAt: fixture.store) == .nothingToDiscard)
+
+        // The next upgrade starts over, from step 1.
+        let report = try fixture.upgrader().upgradeIfNeededSynchronously(storeAt: fixture.store)
+        #expect(report.steps.map(\.resumed) == [false, false, false])
+    }
+
+    @Test("an error that kept nothing names no folder")
+    func nothingKept() throws {
+        let fixture = try UpgradeFixture("Recipes")
+        let held = try UpgradeLock(files: fixture.files, timeout: 1, fileSystem: FileSystem())
+        defer { withExtendedLifetime(held) {} }
+        let waiting = Upgrader(history: fixture.history, options: UpgradeOptions(lockTimeout: 0.2))
+        let error = try #require(throws: UpgradeError.self) {
+            try waiting.upgradeIfNeededSynchronously(storeAt: fixture.store)
+        }
+        guard case .lockTimeout = error.kind else {
+            Issue.record("expected lockTimeout, got \(error)")
+            return
+        }
+        #expect(error.leftoverWorkDirectory == nil)
+        #expect(!error.description.contains("discardInterruptedUpgrade"))
+    }
+
+    @Test("past the commit point, discarding finishes the swap instead")
+    func discardFinishesASwap() throws {
+        let fixture = try UpgradeFixture("Recipes")
+        var crashing = try fixture.upgrader()
+        crashing.options.fileSystem = UpgradeRecorder().fileSystem(faultAt: "swap.in.rename")
+        #expect(throws: SimulatedCrash.self) { try crashing.upgradeIfNeededSynchronously(storeAt: fixture.store) }
+        let outcome = try Upgrader.discardInterruptedUpgrade(storeAt: fixture.store)
+        #expect(outcome == .finishedSwap(version: fixture.latest))
+        #expect(try fixture.version() == fixture.latest)
+        #expect(!FileManager.default.fileExists(atPath: fixture.files.workDirectory.path))
+    }
+}
