@@ -203,9 +203,11 @@ struct ValidationTests {
     // MARK: References
 
     @Test func aForeignKeyPointingNowhereFailsNamingTheSourceRow() throws {
-        let stage = MigrationStage(from: "Catalog", to: "Catalog 2", didMigrate: { db, _ in
-            try db.execute(sql: #"UPDATE "ZITEM" SET "ZOWNER" = 99 WHERE "Z_PK" = 2"#)
-        })
+        let stage = MigrationStage(
+            from: "Catalog", to: "Catalog 2",
+            didMigrate: { db, _ in
+                try db.execute(sql: #"UPDATE "ZITEM" SET "ZOWNER" = 99 WHERE "Z_PK" = 2"#)
+            })
         let (error, reason) = try validationError(stage: stage)
         #expect(reason.hasPrefix("the relationship points to a Owner that doesn't exist"))
         #expect(error.entity == "Item")
@@ -222,12 +224,14 @@ struct ValidationTests {
             return
         }
         let (item, tag): (Int64, Int64) = missingTag ? (3, 99) : (99, 1)
-        let stage = MigrationStage(from: "Catalog", to: "Catalog 2", didMigrate: { db, _ in
-            try db.execute(
-                sql:
-                    "INSERT INTO \(table.quotedDatabaseIdentifier) (\(itemColumn.quotedDatabaseIdentifier), \(tagColumn.quotedDatabaseIdentifier)) VALUES (?, ?)",
-                arguments: [item, tag])
-        })
+        let stage = MigrationStage(
+            from: "Catalog", to: "Catalog 2",
+            didMigrate: { db, _ in
+                try db.execute(
+                    sql:
+                        "INSERT INTO \(table.quotedDatabaseIdentifier) (\(itemColumn.quotedDatabaseIdentifier), \(tagColumn.quotedDatabaseIdentifier)) VALUES (?, ?)",
+                    arguments: [item, tag])
+            })
         let (error, reason) = try validationError(stage: stage)
         if missingTag {
             #expect(reason.hasPrefix("the relationship points to a Tag that doesn't exist"))

@@ -32,9 +32,11 @@ struct UpgradeMatrixFailureTests {
     @Test("a stage that rewrites a copied value fails the value check, naming the row and property")
     func changedValue() throws {
         let matrix = try recipes(stages: [
-            MigrationStage(from: "Recipes 3", to: "Recipes 4", didMigrate: { db, _ in
-                try db.execute(sql: "UPDATE ZRECIPE SET ZNAME = 'tampered' WHERE Z_PK = 3")
-            })
+            MigrationStage(
+                from: "Recipes 3", to: "Recipes 4",
+                didMigrate: { db, _ in
+                    try db.execute(sql: "UPDATE ZRECIPE SET ZNAME = 'tampered' WHERE Z_PK = 3")
+                })
         ])
         let pair = UpgradeMatrix.Pair(from: "Recipes 3", to: "Recipes 4")
         let failure = try #require(failureOf { try matrix.check(pair) })
@@ -57,10 +59,12 @@ struct UpgradeMatrixFailureTests {
     @Test("a stage that deletes a copied row fails the row count check")
     func lostRow() throws {
         let matrix = try recipes(stages: [
-            MigrationStage(from: "Recipes 3", to: "Recipes 4", didMigrate: { db, _ in
-                try db.execute(sql: "DELETE FROM ZUNITOFMEASURE WHERE Z_PK = 1")
-                try db.execute(sql: "UPDATE ZRECIPEINGREDIENT SET ZUNIT = NULL WHERE ZUNIT = 1")
-            })
+            MigrationStage(
+                from: "Recipes 3", to: "Recipes 4",
+                didMigrate: { db, _ in
+                    try db.execute(sql: "DELETE FROM ZUNITOFMEASURE WHERE Z_PK = 1")
+                    try db.execute(sql: "UPDATE ZRECIPEINGREDIENT SET ZUNIT = NULL WHERE ZUNIT = 1")
+                })
         ])
         let failure = try #require(
             failureOf { try matrix.check(UpgradeMatrix.Pair(from: "Recipes 3", to: "Recipes 4")) })
