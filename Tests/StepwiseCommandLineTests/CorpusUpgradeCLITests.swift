@@ -27,7 +27,7 @@ struct CorpusUpgradeCLITests {
     }
 
     func upgrade(_ store: URL, _ bundle: CorpusBundle, _ arguments: String...) throws -> [String: Any] {
-        let result = try CommandRunner(executable: "stepwise-test-tool").run(
+        let result = try CommandRunner.testTool().run(
             [
                 "upgrade", store.path, "--models", corpus.url(bundle.path).path,
                 "--json",
@@ -66,7 +66,7 @@ struct CorpusUpgradeCLITests {
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ZATRECORD WHERE ZHIDDEN IS NOT NULL AND ZHIDDEN != 0")
         }
         #expect(hidden == 0)
-        let inspected = try CommandRunner(executable: "stepwise-test-tool").run([
+        let inspected = try CommandRunner.testTool().run([
             "inspect", store.path, "--models", corpus.url(CorpusBundle.apptentive.path).path, "--json",
         ])
         #expect(try inspected.json()["matchedVersion"] as? String == "ATDataModel 4")

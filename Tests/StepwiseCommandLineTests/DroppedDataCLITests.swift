@@ -28,7 +28,7 @@ struct DroppedDataCLITests {
             try corpus.mappingModels(.apptentive).first {
                 $0.lastPathComponent == "ATDataModel v4 to v5.xcmappingmodel"
             })
-        let converted = try CommandRunner(executable: "stepwise-test-tool").run(["convert", mappingModel.path, "--models", bundle.path])
+        let converted = try CommandRunner.testTool().run(["convert", mappingModel.path, "--models", bundle.path])
         #expect(converted.status == 0, "\(converted.standardError)")
         var file = try converted.json()
         let mappings = try #require(file["entityMappings"] as? [[String: Any]])
@@ -50,9 +50,11 @@ struct DroppedDataCLITests {
     @Test func diffMarksARemovedAttributeAsDropped() throws {
         let (directory, bundle, _) = try wiboscoWithoutMappingModels()
         defer { withExtendedLifetime(directory) {} }
-        let text = try CommandRunner(executable: "stepwise-test-tool").run(["diff", "--models", bundle.path, "--from", "CoreDataMigration_Example"])
+        let text = try CommandRunner.testTool().run([
+            "diff", "--models", bundle.path, "--from", "CoreDataMigration_Example",
+        ])
         #expect(text.standardOutput.contains("- color: String, values dropped"), "\(text.standardOutput)")
-        let json = try CommandRunner(executable: "stepwise-test-tool").run([
+        let json = try CommandRunner.testTool().run([
             "diff", "--models", bundle.path, "--from", "CoreDataMigration_Example", "--json",
         ])
         let entities = try #require(try json.json()["entities"] as? [[String: Any]])
@@ -65,7 +67,7 @@ struct DroppedDataCLITests {
     @Test func diffListsAnEntityLeftOutOfAnExplicitMapping() throws {
         let (directory, bundle, _, mappings) = try apptentiveLeavingOutSenders()
         defer { withExtendedLifetime(directory) {} }
-        let text = try CommandRunner(executable: "stepwise-test-tool").run([
+        let text = try CommandRunner.testTool().run([
             "diff", "--models", bundle.path, "--mappings", mappings.path, "--from", "ATDataModel 4",
         ])
         #expect(text.standardOutput.contains("Explicit mapping: v4 to v5.json"), "\(text.standardOutput)")
@@ -78,12 +80,12 @@ struct DroppedDataCLITests {
         let (directory, bundle, store) = try wiboscoWithoutMappingModels()
         defer { withExtendedLifetime(directory) {} }
         let arguments = ["plan", store.path, "--models", bundle.path, "--to", "CoreDataMigration_Example 2"]
-        let text = try CommandRunner(executable: "stepwise-test-tool").run(arguments)
+        let text = try CommandRunner.testTool().run(arguments)
         #expect(text.status == 0, "\(text.standardError)")
         #expect(
             text.standardOutput.contains("drops 1001 non-null values of Post.color (removed from the model)"),
             "\(text.standardOutput)")
-        let json = try CommandRunner(executable: "stepwise-test-tool").run(arguments + ["--format", "json"])
+        let json = try CommandRunner.testTool().run(arguments + ["--format", "json"])
         let drops = try #require(try json.json()["drops"] as? [[String: Any]])
         #expect(drops.count == 1)
         #expect(drops.first?["step"] as? Int == 1)
@@ -100,12 +102,12 @@ struct DroppedDataCLITests {
         let arguments = [
             "plan", store.path, "--models", bundle.path, "--mappings", mappings.path, "--to", "ATDataModel 5",
         ]
-        let text = try CommandRunner(executable: "stepwise-test-tool").run(arguments)
+        let text = try CommandRunner.testTool().run(arguments)
         #expect(text.status == 0, "\(text.standardError)")
         #expect(
             text.standardOutput.contains("drops 2 rows of ATMessageSender (left out of the mapping)"),
             "\(text.standardOutput)")
-        let json = try CommandRunner(executable: "stepwise-test-tool").run(arguments + ["--format", "json"])
+        let json = try CommandRunner.testTool().run(arguments + ["--format", "json"])
         let drops = try #require(try json.json()["drops"] as? [[String: Any]])
         let senders = try #require(drops.first { $0["entity"] as? String == "ATMessageSender" })
         #expect(senders["reason"] as? String == "leftOutOfMapping")
@@ -133,7 +135,7 @@ struct DroppedDataCLITests {
             expected = "2 rows of ATMessageSender (left out of the mapping)"
         }
         let before = try Data(contentsOf: store)
-        let refused = try CommandRunner(executable: "stepwise-test-tool").run(arguments + ["--strict", "--json", "--progress", "none"])
+        let refused = try CommandRunner.testTool().run(arguments + ["--strict", "--json", "--progress", "none"])
         #expect(refused.status != 0)
         #expect(refused.standardError.contains(expected), "\(refused.standardError)")
         let error = try #require(try refused.json()["error"] as? [String: Any])
@@ -146,7 +148,7 @@ struct DroppedDataCLITests {
         #expect(leftovers.isEmpty)
 
         // Without --strict it upgrades, and the report says what each step dropped.
-        let upgraded = try CommandRunner(executable: "stepwise-test-tool").run(arguments + ["--json", "--progress", "none"])
+        let upgraded = try CommandRunner.testTool().run(arguments + ["--json", "--progress", "none"])
         #expect(upgraded.status == 0, "\(upgraded.standardError)")
         let steps = try #require(try upgraded.json()["steps"] as? [[String: Any]])
         let drops = steps.flatMap { $0["drops"] as? [[String: Any]] ?? [] }

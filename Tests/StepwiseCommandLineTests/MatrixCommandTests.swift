@@ -10,7 +10,7 @@ struct MatrixCommandTests {
     let directory: TemporaryDirectory
 
     init() throws {
-        runner = try CommandRunner(executable: "stepwise-test-tool")
+        runner = try CommandRunner.testTool()
         directory = try TemporaryDirectory()
         _ = try SampleHistories.write(to: directory.url)
     }

@@ -39,7 +39,7 @@ struct MigrateStepCommandTests {
         let before = fileBytes(source)
         let destination = directory.path("migrated.sqlite")
 
-        let result = try CommandRunner(executable: "stepwise-test-tool").run([
+        let result = try CommandRunner.testTool().run([
             "migrate-step", source.path, destination.path, "--models", corpus.url(step.bundle).path,
             "--from", step.bundle.versionName(step.from), "--to", step.bundle.versionName(step.from + 1),
             // The Apptentive steps have mapping models beside the bundle; this test is about inference.
@@ -69,7 +69,7 @@ struct MigrateStepCommandTests {
         let directory = try TemporaryDirectory()
         let source = try corpus.copyStore(try CorpusStore.named("M1"), to: directory.url)
         let destination = directory.path("Moody 2.sqlite")
-        let result = try CommandRunner(executable: "stepwise-test-tool").run([
+        let result = try CommandRunner.testTool().run([
             "migrate-step", source.path, destination.path, "--models", corpus.url(.moody).path,
             "--from", "Moody", "--to", "Moody 2",
         ])
@@ -101,7 +101,7 @@ struct MigrateStepCommandTests {
         let before = fileBytes(source)
         let destination = directory.path("Taken.sqlite")
         try Data("keep me".utf8).write(to: destination)
-        let result = try CommandRunner(executable: "stepwise-test-tool").run([
+        let result = try CommandRunner.testTool().run([
             "migrate-step", source.path, destination.path, "--models", corpus.url(.moody).path,
             "--from", "Moody", "--to", "Moody 2",
         ])

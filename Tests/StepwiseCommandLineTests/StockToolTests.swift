@@ -29,7 +29,16 @@ struct StockToolTests {
         #expect((error["hint"] as? String)?.contains("StepwiseTool") == true)
         #expect(try Data(contentsOf: store) == before)
         // The test tool registers it, and upgrades the same store.
-        let upgraded = try CommandRunner(executable: "stepwise-test-tool").run(arguments)
+        let upgraded = try CommandRunner.testTool().run(arguments)
         #expect(upgraded.status == 0, "\(upgraded.standardError)")
+    }
+
+    /// Swift's mangled names carry their module's name: a `stepwise` that linked StepwiseTesting,
+    /// even through another module, would hold "StepwiseTesting" in its symbols.
+    @Test func theExecutableDoesNotLinkStepwiseTesting() throws {
+        let stepwise = try Data(contentsOf: try CommandRunner().executable)
+        #expect(stepwise.range(of: Data("StepwiseCommandLine".utf8)) != nil, "the check can see module names")
+        #expect(stepwise.range(of: Data("StepwiseTesting".utf8)) == nil)
+        #expect(stepwise.range(of: Data("UniversityEstYearPolicy".utf8)) == nil)
     }
 }

@@ -15,13 +15,15 @@ struct XcodeMappingCLITests {
         let corpus = try Corpus.required()
         let directory = try TemporaryDirectory()
         let copy = try corpus.copyStore(try CorpusStore.named(store), to: directory.url)
-        let text = try CommandRunner(executable: "stepwise-test-tool").run(["plan", copy.path, "--models", corpus.url(bundle).path])
+        let text = try CommandRunner.testTool().run(["plan", copy.path, "--models", corpus.url(bundle).path])
         #expect(text.status == 0, "\(text.standardError)")
         for file in files {
             #expect(
                 text.standardOutput.contains("\(file).xcmappingmodel, bound by model paths"), "\(text.standardOutput)")
         }
-        let json = try CommandRunner(executable: "stepwise-test-tool").run(["plan", copy.path, "--models", corpus.url(bundle).path, "--format", "json"])
+        let json = try CommandRunner.testTool().run([
+            "plan", copy.path, "--models", corpus.url(bundle).path, "--format", "json",
+        ])
         let steps = try #require(try json.json()["steps"] as? [[String: Any]])
         let mappingFiles = steps.filter { $0["kind"] as? String == "explicit" }
             .flatMap { $0["mappingFiles"] as? [[String: Any]] ?? [] }
@@ -51,7 +53,7 @@ struct XcodeMappingCLITests {
         let store = try corpus.copyStore(try CorpusStore.named("W1"), to: directory.url)
         let before = try Data(contentsOf: store)
 
-        let result = try CommandRunner(executable: "stepwise-test-tool").run(["upgrade", store.path, "--models", bundle.path, "--json"])
+        let result = try CommandRunner.testTool().run(["upgrade", store.path, "--models", bundle.path, "--json"])
         #expect(result.status != 0)
         #expect(result.standardError.contains("hexColour"), "\(result.standardError)")
         #expect(result.standardError.contains("Migration1to2.xcmappingmodel"), "\(result.standardError)")

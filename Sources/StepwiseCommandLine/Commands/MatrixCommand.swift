@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import StepwiseModel
 import StepwiseMatrix
+import StepwiseModel
 
 /// `stepwise matrix`: ``UpgradeMatrix`` from the command line.
 struct MatrixCommand<Tool: StepwiseTool>: ParsableCommand {

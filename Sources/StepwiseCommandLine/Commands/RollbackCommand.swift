@@ -42,7 +42,8 @@ struct RollbackCommand: ParsableCommand {
         // Rolling back needs no model: the backup records its own version.
         let renderer = ProgressRenderer(style: .lines)
         let upgrader = Upgrader(
-            history: VersionHistory([]), options: UpgradeOptions(lockTimeout: lockOptions.lockTimeout, progress: renderer.handler))
+            history: VersionHistory([]),
+            options: UpgradeOptions(lockTimeout: lockOptions.lockTimeout, progress: renderer.handler))
         let version: String?
         do {
             version = try upgrader.rollback(storeAt: URL(fileURLWithPath: store))

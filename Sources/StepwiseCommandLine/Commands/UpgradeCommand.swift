@@ -95,13 +95,14 @@ struct UpgradeCommand<Tool: StepwiseTool>: ParsableCommand {
     private func execute() throws {
         let storeURL = URL(fileURLWithPath: store)
         guard FileManager.default.fileExists(atPath: storeURL.path) else {
-            throw CommandFailure("no store at \(store). Check the path, or create one with `\(ToolName.current) create`.")
+            throw CommandFailure(
+                "no store at \(store). Check the path, or create one with `\(ToolName.current) create`.")
         }
         let renderer = ProgressRenderer(
             style: progressOptions.style, estimateRows: { StoreObjectCount.estimate(storeAt: storeURL) })
         let options = UpgradeOptions(
-            targetVersion: to, keepBackup: keepBackup, verification: verify, lockTimeout: lockOptions.lockTimeout, strict: strict,
-            progress: renderer.handler)
+            targetVersion: to, keepBackup: keepBackup, verification: verify, lockTimeout: lockOptions.lockTimeout,
+            strict: strict, progress: renderer.handler)
         let report: UpgradeReport
         do {
             let upgrader = try Upgrader(

@@ -7,7 +7,7 @@ import StepwiseModel
 /// team adds to CI so that no version its users may still have is left untested.
 ///
 /// ```swift
-/// import StepwiseTesting
+/// import StepwiseMatrix
 /// import Testing
 ///
 /// let matrix = Result { try UpgradeMatrix(bundleAt: modelURL, policies: myPolicies) }
