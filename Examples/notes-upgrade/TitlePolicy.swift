@@ -1,3 +1,4 @@
+import Foundation
 import Stepwise
 
 /// Notes 1 → Notes 2: every note gets a title. The mapping calls

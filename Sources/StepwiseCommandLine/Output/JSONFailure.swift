@@ -5,7 +5,9 @@ import StepwiseMapping
 /// What a command run with `--json` prints on standard output when it fails:
 /// `{"error": {...}}`, so that a script reads the failing step, mapping, entity, property and
 /// row without parsing the message. The message still goes to standard error as
-/// `Error: <message>`, and the exit status is still 1.
+/// `Error: <message>` (and `Hint: <hint>`), and the exit status is still 1
+/// (``CommandFailureReporter``). `kind` and `path` are the error's
+/// ``ReportableError/caseName`` and ``ReportableError/subjectPath``.
 ///
 /// Keys without a value are left out:
 ///
