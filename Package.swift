@@ -1,7 +1,9 @@
 // swift-tools-version: 6.0
 //
 // Stepwise upgrades Core Data-layout SQLite stores across model versions.
-// Modules depend one way: Model ← Store ← Mapping ← Stepwise ← CLI/Testing.
+// Modules depend one way: Model ← Store ← Mapping ← Stepwise ← Matrix ← CommandLine ← stepwise,
+// with Demo (the Recipes sample) under CommandLine; Testing (Matrix, Demo and the other samples)
+// is for tests only: the stepwise executable never links it.
 
 import PackageDescription
 
