@@ -1,7 +1,9 @@
 // swift-tools-version: 6.0
 //
 // Stepwise upgrades Core Data-layout SQLite stores across model versions.
-// Modules depend one way: Model ← Store ← Mapping ← Stepwise ← CLI/Testing.
+// Modules depend one way: Model ← Store ← Mapping ← Stepwise ← Matrix ← CommandLine ← stepwise,
+// with Demo (the Recipes sample) under CommandLine; Testing (Matrix, Demo and the other samples)
+// is for tests only: the stepwise executable never links it.
 
 import PackageDescription
 
@@ -16,6 +18,8 @@ let package = Package(
         .library(name: "StepwiseStore", targets: ["StepwiseStore"]),
         .library(name: "StepwiseMapping", targets: ["StepwiseMapping"]),
         .library(name: "StepwiseTesting", targets: ["StepwiseTesting"]),
+        .library(name: "StepwiseMatrix", targets: ["StepwiseMatrix"]),
+        .library(name: "StepwiseCommandLine", targets: ["StepwiseCommandLine"]),
         .executable(name: "stepwise", targets: ["stepwise"]),
     ],
     dependencies: [
@@ -66,19 +70,57 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // Helpers for app teams' tests: temporary directories, seeded stores, corpus access.
+        // UpgradeMatrix (every upgrade path on seeded stores), the seeded stores themselves,
+        // store consistency checks and temporary directories: for app teams' tests and for
+        // `stepwise matrix`.
+        .target(
+            name: "StepwiseMatrix",
+            dependencies: [
+                "Stepwise", "StepwiseModel", "StepwiseStore", "StepwiseMapping",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        // What `stepwise demo` upgrades: the Recipes history, its mappings, seed and policies.
+        // Not a product.
+        .target(
+            name: "StepwiseDemo",
+            dependencies: [
+                "StepwiseModel", "StepwiseStore", "StepwiseMapping",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        // Helpers for app teams' tests: the sample histories, corpus access, CLI runners. It
+        // re-exports StepwiseMatrix and StepwiseDemo.
         .target(
             name: "StepwiseTesting",
-            dependencies: ["Stepwise", "StepwiseModel", "StepwiseStore", "StepwiseMapping"]
-        ),
-        .executableTarget(
-            name: "stepwise",
             dependencies: [
-                "Stepwise", "StepwiseModel", "StepwiseStore", "StepwiseMapping", "StepwiseTesting",
+                "Stepwise", "StepwiseModel", "StepwiseStore", "StepwiseMapping", "StepwiseMatrix", "StepwiseDemo",
+            ]
+        ),
+        // Stepwise's commands as a library: a team's own tool is a `StepwiseTool` naming its
+        // policies (Examples/notes-upgrade). Never depends on StepwiseTesting.
+        .target(
+            name: "StepwiseCommandLine",
+            dependencies: [
+                "Stepwise", "StepwiseModel", "StepwiseStore", "StepwiseMapping", "StepwiseMatrix", "StepwiseDemo",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        // The stock tool: StepwiseCommandLine with the demo's policies.
+        .executableTarget(name: "stepwise", dependencies: ["StepwiseCommandLine", "StepwiseDemo"]),
+        // Maintainers: `swift run stepwise-samples --write Versions` (Scripts/regenerate-versions.sh).
+        .executableTarget(
+            name: "stepwise-samples",
+            dependencies: ["StepwiseTesting", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Scripts/Samples"
+        ),
+        // A team's own tool in ten lines (CustomToolTests runs it). Not a product.
+        .executableTarget(
+            name: "notes-upgrade",
+            dependencies: ["StepwiseCommandLine", "Stepwise"],
+            path: "Examples/notes-upgrade"
         ),
         // Benchmarks: a step's throughput and peak memory on generated stores. Not a product:
         // `swift run stepwise-bench …` from a checkout, or Scripts/memory-check.
@@ -133,7 +175,19 @@ let package = Package(
             name: "StepwiseTests",
             dependencies: ["Stepwise", "StepwiseTesting", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        .testTarget(name: "StepwiseCLITests", dependencies: ["stepwise", "stepwise-store-holder", "StepwiseTesting"]),
+        .testTarget(
+            name: "StepwiseCommandLineTests",
+            dependencies: [
+                "stepwise", "stepwise-test-tool", "notes-upgrade", "stepwise-store-holder", "StepwiseTesting",
+                "StepwiseCommandLine",
+            ]
+        ),
+        // `stepwise` with every sample and corpus policy, for the CLI tests that run them. Not a product.
+        .executableTarget(
+            name: "stepwise-test-tool",
+            dependencies: ["StepwiseCommandLine", "StepwiseTesting"],
+            path: "Tests/TestTool"
+        ),
         // A child process for the shared-store tests: holds a store open, with or without
         // StoreAccess, writing rows. Not a product.
         .executableTarget(

@@ -4,7 +4,8 @@ import Foundation
 // StepwiseTesting builds without the CLI runners.
 #if os(macOS) || os(Linux)
 
-    /// Runs the built `stepwise` executable and captures what it prints, for CLI tests.
+    /// Runs a built executable (`stepwise` unless told otherwise) and captures what it prints,
+    /// for CLI tests.
     ///
     /// The executable is found beside the test bundle (`.build/<configuration>/stepwise`),
     /// which `swift test` builds because the CLI test target depends on it.
@@ -29,21 +30,22 @@ import Foundation
         /// The executable's location.
         public var executable: URL
 
-        /// Finds `stepwise` beside the running test bundle.
-        public init() throws {
+        /// Finds `executable` (a product or executable target's name, `stepwise` by default)
+        /// beside the running test bundle.
+        public init(executable name: String = "stepwise") throws {
             var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
             // On macOS the test binary sits inside a .xctest bundle: climb out of it.
             while directory.pathComponents.contains(where: { $0.hasSuffix(".xctest") }) {
                 directory = directory.deletingLastPathComponent()
             }
-            let candidate = directory.appendingPathComponent("stepwise")
+            let candidate = directory.appendingPathComponent(name)
             guard FileManager.default.isExecutableFile(atPath: candidate.path) else {
                 throw CommandRunnerError.executableNotFound(candidate.path)
             }
             executable = candidate
         }
 
-        /// Runs `stepwise` with `arguments` and waits for it.
+        /// Runs the executable with `arguments` and waits for it.
         public func run(_ arguments: [String], environment: [String: String]? = nil) throws -> Result {
             let process = Process()
             process.executableURL = executable
@@ -66,13 +68,13 @@ import Foundation
     }
 
     extension CommandRunner {
-        /// Starts `stepwise` with `arguments` and returns at once: for tests that interrupt a
+        /// Starts the executable with `arguments` and returns at once: for tests that interrupt a
         /// run, or race several. Call ``RunningCommand/wait()`` for its result.
         public func start(_ arguments: [String], environment: [String: String]? = nil) throws -> RunningCommand {
             try RunningCommand(executable: executable, arguments: arguments, environment: environment)
         }
 
-        /// Starts one `stepwise` process per argument list, all of them before waiting for any,
+        /// Starts one process per argument list, all of them before waiting for any,
         /// and returns their results in the same order: for tests of processes racing on one store.
         public func runConcurrently(_ argumentLists: [[String]], environment: [String: String]? = nil) throws
             -> [Result]
@@ -88,7 +90,7 @@ import Foundation
 
         public var description: String {
             switch self {
-            case .executableNotFound(let path): "the stepwise executable is not at \(path); run `swift build` first"
+            case .executableNotFound(let path): "no executable at \(path); run `swift build` first"
             case .notJSONObject(let text): "standard output is not a JSON object: \(text.prefix(200))"
             }
         }

@@ -60,3 +60,19 @@ public struct PlanningError: Error, Sendable, ReportableError {
         }
     }
 }
+
+extension PlanningError {
+    /// The kind's case name (`unknownVersion`), for tools: `{"kind": …}` in the CLI's JSON.
+    public var caseName: String {
+        switch kind {
+        case .unknownVersion: "unknownVersion"
+        case .noPath: "noPath"
+        case .laterThanTarget: "laterThanTarget"
+        case .unregisteredPolicy: "unregisteredPolicy"
+        case .duplicateStage: "duplicateStage"
+        }
+    }
+
+    /// The file the error is about.
+    public var subjectPath: String? { nil }
+}

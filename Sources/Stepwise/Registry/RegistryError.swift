@@ -34,7 +34,7 @@ public struct RegistryError: Error, Sendable, ReportableError {
         case .noMatchingVersion(let closest, let differences):
             let closestText = closest.map { " The closest is '\($0)'\(Self.summary(differences))." } ?? ""
             return
-                "\(path) matches no version in the history, by hash or by tables.\(closestText) Add the version that wrote it to the bundle, or pass the right --models."
+                "\(path) matches no version in the history, by hash or by tables.\(closestText) Add the version that wrote it to the bundle, or use the bundle of the app that wrote it."
         case .inconsistent(let problem):
             return
                 "\(path) is inconsistent: \(problem). Stepwise won't upgrade it as either version; restore it from a backup or rebuild it."
@@ -49,4 +49,19 @@ public struct RegistryError: Error, Sendable, ReportableError {
         let more = differences.count > 6 ? "; and \(differences.count - 6) more" : ""
         return ": \(shown)\(more)"
     }
+}
+
+extension RegistryError {
+    /// The kind's case name (`newerThanKnownVersions`), for tools: `{"kind": …}` in the CLI's JSON.
+    public var caseName: String {
+        switch kind {
+        case .newerThanKnownVersions: "newerThanKnownVersions"
+        case .noMatchingVersion: "noMatchingVersion"
+        case .inconsistent: "inconsistent"
+        case .emptyHistory: "emptyHistory"
+        }
+    }
+
+    /// The file the error is about.
+    public var subjectPath: String? { path }
 }

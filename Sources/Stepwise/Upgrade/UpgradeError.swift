@@ -84,7 +84,7 @@ public struct UpgradeError: Error, Sendable, ReportableError {
         switch kind {
         case .lockTimeout(let seconds):
             return
-                "\(store)another upgrade of this store is running and didn't finish within \(Self.format(seconds)) s. Wait for it, or raise the lock timeout (--lock-timeout)."
+                "\(store)another upgrade of this store is running and didn't finish within \(Self.format(seconds)) s. Wait for it, or raise the lock timeout (UpgradeOptions.lockTimeout)."
         case .storeInUse(let pids, let seconds, let bare):
             let who =
                 pids.isEmpty
@@ -95,7 +95,7 @@ public struct UpgradeError: Error, Sendable, ReportableError {
                     "\(store)the store is open in \(who) through a SQLite connection that doesn't hold StoreAccess, and it didn't close within \(Self.format(seconds)) s: swapping the store under it would leave it reading and writing a file that is no longer the store. The store was not changed. Close that connection, open the store through StoreAccess (Upgrader.openDatabasePool), and run the upgrade again."
             }
             return
-                "\(store)the store is in use by \(who) (holding StoreAccess), which didn't close it within \(Self.format(seconds)) s. The store was not changed. Close the store in those processes (an app extension or helper), or raise the lock timeout (--lock-timeout), and run the upgrade again."
+                "\(store)the store is in use by \(who) (holding StoreAccess), which didn't close it within \(Self.format(seconds)) s. The store was not changed. Close the store in those processes (an app extension or helper), or raise the lock timeout (UpgradeOptions.lockTimeout), and run the upgrade again."
         case .storeChangedDuringUpgrade:
             return
                 "\(store)the store changed while it was being upgraded: a process wrote to it without holding StoreAccess, and the upgraded copy would have lost those writes. It was discarded and the store was not changed. Open the store only through StoreAccess, then run the upgrade again."
@@ -108,7 +108,7 @@ public struct UpgradeError: Error, Sendable, ReportableError {
         case .dropsData(let index, let count, let from, let to, let drops):
             let list = drops.map(\.description).joined(separator: "; ")
             return
-                "\(store)step \(index) of \(count) ('\(from)' → '\(to)') would drop data no mapping declares: \(list). Strict mode refused the upgrade; the store was not changed. To keep the data, write an explicit mapping for this step that carries it (`stepwise diff` shows what the inferred step does). To drop it on purpose, leave the attribute out of that explicit mapping, or give the entity an entity mapping with no destination. Or turn strict mode off (UpgradeOptions.strict, --strict) to let the step drop it."
+                "\(store)step \(index) of \(count) ('\(from)' → '\(to)') would drop data no mapping declares: \(list). Strict mode refused the upgrade; the store was not changed. To keep the data, write an explicit mapping for this step that carries it (the inferred mapping, MappingInference, shows what the step does now). To drop it on purpose, leave the attribute out of that explicit mapping, or give the entity an entity mapping with no destination. Or turn strict mode off (UpgradeOptions.strict) to let the step drop it."
         case .verificationFailed(let reason):
             return
                 "\(store)the upgraded store failed verification (\(reason)); it was discarded and the store was not changed. Please report this with the store's model versions."
@@ -117,7 +117,7 @@ public struct UpgradeError: Error, Sendable, ReportableError {
                 "\(store)\(operation) failed on \(path): \(reason). Check permissions and free space, then run the upgrade again: it resumes where it stopped."
         case .noBackup(let backupPath):
             return
-                "\(store)there is no backup to roll back to (looked for \(backupPath)). Backups are kept only when the upgrade ran with keepBackup (--keep-backup)."
+                "\(store)there is no backup to roll back to (looked for \(backupPath)). Backups are kept only when the upgrade ran with UpgradeOptions.keepBackup."
         }
     }
 
@@ -128,4 +128,24 @@ public struct UpgradeError: Error, Sendable, ReportableError {
     private static func megabytes(_ bytes: Int64) -> String {
         String(format: "%.1f MB", Double(bytes) / 1_000_000)
     }
+}
+
+extension UpgradeError {
+    /// The kind's case name (`lockTimeout`), for tools: `{"kind": …}` in the CLI's JSON.
+    public var caseName: String {
+        switch kind {
+        case .lockTimeout: "lockTimeout"
+        case .storeInUse: "storeInUse"
+        case .storeChangedDuringUpgrade: "storeChangedDuringUpgrade"
+        case .insufficientSpace: "insufficientSpace"
+        case .stepFailed: "stepFailed"
+        case .dropsData: "dropsData"
+        case .verificationFailed: "verificationFailed"
+        case .fileSystem: "fileSystem"
+        case .noBackup: "noBackup"
+        }
+    }
+
+    /// The file the error is about.
+    public var subjectPath: String? { storePath }
 }

@@ -94,10 +94,10 @@ public struct MappingError: Error, Sendable, Hashable, ReportableError {
             return "\(prefix)invalid mapping file: \(reason)"
         case .unreadableArchive(let reason):
             return
-                "\(prefix)the archived value can't be read: \(reason). Open the mapping model in Xcode and set the value again, or convert it (stepwise convert) and write the value in a JSON mapping file"
+                "\(prefix)the archived value can't be read: \(reason). Open the mapping model in Xcode and set the value again, or convert the mapping model to a JSON mapping file (MappingFile) and write the value there"
         case .unsupportedExpression(let className, let reason):
             return
-                "\(prefix)Stepwise can't run an archived \(className): \(reason). Rewrite the value with $source key paths, constants or FUNCTION on $manager or $entityPolicy, or convert the mapping model (stepwise convert) and edit the JSON"
+                "\(prefix)Stepwise can't run an archived \(className): \(reason). Rewrite the value with $source key paths, constants or FUNCTION on $manager or $entityPolicy, or convert the mapping model to a JSON mapping file (MappingFile) and edit that"
         case .noMatchingVersions(let reason):
             return "\(prefix)\(reason)"
         case .unknownEntity(let name, let version):
@@ -126,4 +126,30 @@ public struct MappingError: Error, Sendable, Hashable, ReportableError {
             return "\(prefix)\(reason)"
         }
     }
+}
+
+extension MappingError {
+    /// The kind's case name (`syntax`), for tools: `{"kind": …}` in the CLI's JSON.
+    public var caseName: String {
+        switch kind {
+        case .syntax: "syntax"
+        case .invalidFile: "invalidFile"
+        case .unreadableArchive: "unreadableArchive"
+        case .unsupportedExpression: "unsupportedExpression"
+        case .noMatchingVersions: "noMatchingVersions"
+        case .unknownEntity: "unknownEntity"
+        case .unknownProperty: "unknownProperty"
+        case .unknownFunction: "unknownFunction"
+        case .unknownPolicy: "unknownPolicy"
+        case .unknownEntityMapping: "unknownEntityMapping"
+        case .invalidValue: "invalidValue"
+        case .validation: "validation"
+        case .policyFailed: "policyFailed"
+        case .notInferable: "notInferable"
+        case .failed: "failed"
+        }
+    }
+
+    /// The file the error is about.
+    public var subjectPath: String? { file }
 }

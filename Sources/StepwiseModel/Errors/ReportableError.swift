@@ -5,7 +5,17 @@ import Foundation
 ///
 /// Every Stepwise error conforms, so what an app shows (`error.localizedDescription`) is that
 /// sentence, not "The operation could not be completed. (Stepwise.UpgradeError error 1.)".
-public protocol ReportableError: LocalizedError, CustomStringConvertible, Sendable {}
+///
+/// The sentence speaks the library's words (`UpgradeOptions.lockTimeout`), never a command
+/// line's: the `stepwise` tool adds its own hints (`--lock-timeout`) where it prints them.
+public protocol ReportableError: LocalizedError, CustomStringConvertible, Sendable {
+    /// The error's case, such as `stepFailed` or `unknownVersion`: what a tool matches on
+    /// (the `kind` of the CLI's `{"error": …}` JSON). Written out per case, so it never
+    /// depends on how Swift prints a value.
+    var caseName: String { get }
+    /// The file the error is about (a store, a model, a mapping file), when it names one.
+    var subjectPath: String? { get }
+}
 
 extension ReportableError {
     /// The ``description``.

@@ -20,3 +20,12 @@ public struct ModelValidationError: Error, Sendable, Hashable, ReportableError {
             "model version '\(version)'\(place) is invalid:\n\(list)\nFix the model in Xcode or in its builder code, then try again."
     }
 }
+
+extension ModelValidationError {
+    /// Always `invalidModel` (the problems are listed in ``problems``), for tools: `{"kind": …}`
+    /// in the CLI's JSON.
+    public var caseName: String { "invalidModel" }
+
+    /// The model file, if the model was read from disk.
+    public var subjectPath: String? { file }
+}

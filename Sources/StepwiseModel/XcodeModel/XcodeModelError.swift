@@ -54,3 +54,22 @@ public struct XcodeModelError: Error, Sendable, Hashable, ReportableError {
         }
     }
 }
+
+extension XcodeModelError {
+    /// The kind's case name (`notFound`), for tools: `{"kind": …}` in the CLI's JSON.
+    public var caseName: String {
+        switch kind {
+        case .notFound: "notFound"
+        case .notAModel: "notAModel"
+        case .legacyBinaryFormat: "legacyBinaryFormat"
+        case .malformed: "malformed"
+        case .invalidValue: "invalidValue"
+        case .emptyBundle: "emptyBundle"
+        case .unknownCurrentVersion: "unknownCurrentVersion"
+        case .unknownVersion: "unknownVersion"
+        }
+    }
+
+    /// The file the error is about.
+    public var subjectPath: String? { path }
+}

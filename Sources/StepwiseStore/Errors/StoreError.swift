@@ -68,7 +68,7 @@ public struct StoreError: Error, Sendable, ReportableError {
                 "\(path) is truncated: its header says \(expected) bytes but the file has \(actual). Restore it from a backup; Stepwise will not read a cut-off store."
         case .missingMetadataTable:
             return
-                "\(path) is an SQLite database without a Z_METADATA table, so it is not a Core Data-layout store. Create stores with Core Data or `stepwise create`."
+                "\(path) is an SQLite database without a Z_METADATA table, so it is not a Core Data-layout store. Create stores with Core Data or StoreCreator."
         case .invalidMetadata(let reason):
             return "\(path) has unreadable metadata: \(reason). The store is damaged; restore it from a backup."
         case .schemaMismatch(let reason):
@@ -95,4 +95,31 @@ public struct StoreError: Error, Sendable, ReportableError {
             return "\(path) can't be laid out as a Core Data SQLite store: \(reason). Change the model."
         }
     }
+}
+
+extension StoreError {
+    /// The kind's case name (`notFound`), for tools: `{"kind": …}` in the CLI's JSON.
+    public var caseName: String {
+        switch kind {
+        case .notFound: "notFound"
+        case .isDirectory: "isDirectory"
+        case .emptyFile: "emptyFile"
+        case .notSQLite: "notSQLite"
+        case .truncated: "truncated"
+        case .missingMetadataTable: "missingMetadataTable"
+        case .invalidMetadata: "invalidMetadata"
+        case .schemaMismatch: "schemaMismatch"
+        case .unknownEntity: "unknownEntity"
+        case .unknownProperty: "unknownProperty"
+        case .rowNotFound: "rowNotFound"
+        case .invalidValue: "invalidValue"
+        case .sqlite: "sqlite"
+        case .io: "io"
+        case .alreadyExists: "alreadyExists"
+        case .unsupportedModel: "unsupportedModel"
+        }
+    }
+
+    /// The file the error is about.
+    public var subjectPath: String? { path }
 }

@@ -1,15 +1,13 @@
+import StepwiseDemo
 import StepwiseMapping
 
 /// The policies the sample histories' mapping files name, and the corpus policies.
 ///
-/// The CLI registers these so `stepwise migrate-step` can run the mappings in `Versions/`;
-/// an app registers its own in code.
+/// The test tool (`stepwise-test-tool`) registers these so the CLI tests can run the mappings
+/// in `Versions/` and the corpus; an app registers its own in code.
 public enum SamplePolicies {
     public static var registry: PolicyRegistry {
-        var registry = PolicyRegistry()
-        registry.register("ChefNamePolicy") { ChefNamePolicy() }
-        registry.register("CuisinePolicy") { CuisinePolicy() }
-        registry.register("SharedIngredientPolicy") { SharedIngredientPolicy() }
+        var registry = DemoPolicies.registry
         registry.register("UniversityEstYearPolicy") { UniversityEstYearPolicy() }
         registry.register("CountryNormalizationPolicy") { CountryNormalizationPolicy() }
         registry.register("EventConversionPolicy") { EventConversionPolicy() }

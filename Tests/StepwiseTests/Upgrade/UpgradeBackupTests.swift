@@ -72,7 +72,7 @@ struct UpgradeBackupTests {
             return
         }
         #expect(path == fixture.files.backupDirectory.path)
-        #expect("\(error)".contains("--keep-backup"))
+        #expect("\(error)".contains("keepBackup"))
         #expect(StoreBytes(fixture.store) == before)
     }
 

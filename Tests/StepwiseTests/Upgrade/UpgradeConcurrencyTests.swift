@@ -5,7 +5,7 @@ import Testing
 @testable import Stepwise
 
 /// Several upgraders on one store at once: exactly one migrates, the others wait for its
-/// lock and then find the store up to date. (Across processes: StepwiseCLITests.)
+/// lock and then find the store up to date. (Across processes: StepwiseCommandLineTests.)
 @Suite("upgradeIfNeeded: concurrent callers")
 struct UpgradeConcurrencyTests {
     @Test("six concurrent calls: one upgrade, five up to date")

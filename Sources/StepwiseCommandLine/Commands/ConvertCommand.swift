@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+import StepwiseMapping
+import StepwiseModel
+
+struct ConvertCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "convert",
+        abstract: "Print an Xcode mapping model (.xcmappingmodel) as a Stepwise JSON mapping file.",
+        discussion: """
+            Reads the mapping model as `stepwise upgrade` does: binds it to two versions of the bundle (by its \
+            model paths, else its embedded model copies, else the one pair its entity mappings fit), checks every \
+            entity and property it names, and decodes its archived value expressions. The JSON loads back to the \
+            same mapping, so a team can review and diff its mapping models as text.
+
+            Stepwise reads .xcmappingmodel folders directly: converting is for reading, not required. If you keep \
+            the JSON instead, remove the .xcmappingmodel, or the step would have two mappings of different \
+            formats, which Stepwise refuses.
+
+            Example: stepwise convert Migration2to3.xcmappingmodel --models Model.xcdatamodeld > Migration2to3.json
+            """
+    )
+
+    @Argument(
+        help: ArgumentHelp("The .xcmappingmodel folder to convert.", valueName: "mapping-model"),
+        completion: .directory)
+    var mappingModel: String
+
+    @OptionGroup var bundleOptions: BundleOptions
+
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp("Write the JSON to this file instead of standard output.", valueName: "file"))
+    var output: String?
+
+    func run() throws {
+        try CommandFailureReporter.run(json: false, execute)
+    }
+
+    private func execute() throws {
+        let bundle = try bundleOptions.load()
+        let model = try XcodeMappingModel.load(URL(fileURLWithPath: mappingModel), history: bundle.history)
+        let json = try MappingFile.encode(
+            model, source: try bundle.version(named: model.sourceVersion),
+            destination: try bundle.version(named: model.destinationVersion))
+        if let output {
+            try json.write(to: URL(fileURLWithPath: output))
+        } else {
+            FileHandle.standardOutput.write(json)
+        }
+        let binding = model.origin.map { " (bound by \($0.binding))" } ?? ""
+        StandardError.print("\(mappingModel): '\(model.sourceVersion)' → '\(model.destinationVersion)'\(binding)")
+    }
+}

@@ -1,0 +1,42 @@
+import ArgumentParser
+import Foundation
+import StepwiseModel
+import StepwiseStore
+
+struct CreateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "create",
+        abstract: "Create an empty store at a model version (the current one by default).",
+        discussion: "Refuses to overwrite an existing file."
+    )
+
+    @Argument(help: ArgumentHelp("Where to write the new store.", valueName: "store"), completion: .file())
+    var store: String
+
+    @OptionGroup var model: ModelOptions
+
+    @OptionGroup var jsonOption: JSONOption
+
+    func run() throws {
+        try CommandFailureReporter.run(json: jsonOption.json, execute)
+    }
+
+    private func execute() throws {
+        let bundle = try model.loadBundle()
+        let version = try model.selectedVersion(in: bundle)
+        let url = URL(fileURLWithPath: store)
+        let metadata = try StoreCreator.createStore(at: url, model: version)
+        if jsonOption.json {
+            try JSONOutput.print(
+                CreateReport(store: url.path, version: version.name, storeUUID: metadata.storeUUID))
+        } else {
+            print("Created \(url.path) at model version '\(version.name)' (store UUID \(metadata.storeUUID)).")
+        }
+    }
+}
+
+private struct CreateReport: Encodable {
+    var store: String
+    var version: String
+    var storeUUID: String
+}

@@ -1,0 +1,92 @@
+import ArgumentParser
+import Foundation
+import Stepwise
+import StepwiseModel
+
+struct InspectCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "inspect",
+        abstract: "Show a store's metadata, entity hashes, tables and model version.",
+        discussion: """
+            Reads a private copy of the store (with its -wal), so the store, its -wal and its -shm \
+            are never written. Rows that live only in the -wal are counted.
+
+            With --models, names the version that wrote the store and how it matched: "hash" \
+            (the metadata's entity hashes) or "schema" (the tables, when no hashes match). A store \
+            whose hashes and tables disagree is reported as inconsistent and exits with status 1.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The store file (e.g. App.sqlite).", valueName: "store"), completion: .file())
+    var store: String
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("A .xcdatamodeld bundle to identify the store's version with.", valueName: "bundle"),
+        completion: .directory)
+    var models: String?
+
+    @OptionGroup var jsonOption: JSONOption
+
+    func run() throws {
+        try CommandFailureReporter.run(json: jsonOption.json, execute)
+    }
+
+    private func execute() throws {
+        let history = try models.map { try ModelBundle(contentsOf: URL(fileURLWithPath: $0)).history }
+        let inspection = try StoreInspection.inspect(storeAt: URL(fileURLWithPath: store), history: history)
+        if jsonOption.json {
+            try JSONOutput.print(inspection)
+        } else {
+            printReport(inspection, identified: history != nil)
+        }
+        if let error = inspection.identificationError {
+            // The report (stdout) says it as "Problem"; stderr gets it too, for scripts and logs.
+            StandardError.print("error: \(error)")
+            throw ExitCode.failure
+        }
+        if !inspection.consistent { throw ExitCode.failure }
+    }
+
+    private func printReport(_ inspection: StoreInspection, identified: Bool) {
+        print("Store        \(inspection.store)\(inspection.hasWAL ? "  (with -wal)" : "")")
+        print("Type         \(inspection.storeType)")
+        print("UUID         \(inspection.storeUUID)")
+        print("Identifiers  \(inspection.versionIdentifiers.map { "\"\($0)\"" }.joined(separator: ", "))")
+        if let name = inspection.modelVersionName { print("Written as   \(name)") }
+        if identified {
+            if let version = inspection.matchedVersion, let by = inspection.matchedBy {
+                print("Version      \(version)  (matched by \(by))")
+            } else if !inspection.consistent {
+                print("Version      INCONSISTENT")
+            } else {
+                print("Version      no match")
+            }
+            if let problem = inspection.problem { print("Problem      \(problem)") }
+            for note in inspection.notes { print("Note         \(note)") }
+        }
+        print("\nEntity version hashes")
+        let width = inspection.entityHashes.keys.map(\.count).max() ?? 0
+        for name in inspection.entityHashes.keys.sorted() {
+            print(
+                "  \(name.padding(toLength: width, withPad: " ", startingAt: 0))  \(inspection.entityHashes[name] ?? "")"
+            )
+        }
+        print("\nTables")
+        let tableWidth = inspection.tables.map(\.name.count).max() ?? 0
+        for table in inspection.tables {
+            print(
+                "  \(table.name.padding(toLength: tableWidth, withPad: " ", startingAt: 0))  \(table.rows) \(table.rows == 1 ? "row" : "rows")"
+            )
+        }
+        if !inspection.otherMetadata.isEmpty {
+            print("\nOther metadata")
+            for key in inspection.otherMetadata.keys.sorted() {
+                print("  \(key) = \(inspection.otherMetadata[key] ?? "")")
+            }
+        }
+        if !identified {
+            print("\nPass --models BUNDLE to identify the model version that wrote this store.")
+        }
+    }
+}

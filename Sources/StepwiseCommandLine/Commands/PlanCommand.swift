@@ -1,0 +1,239 @@
+import ArgumentParser
+import Foundation
+import GRDB
+import Stepwise
+import StepwiseMapping
+import StepwiseModel
+import StepwiseStore
+
+/// `stepwise plan`. Generic over the tool like `upgrade`, so that the plan can check the
+/// tool's policies the way the upgrade does (`Tool.policies`).
+struct PlanCommand<Tool: StepwiseTool>: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "plan",
+            abstract: "Explain how a store would be upgraded: its version, and each step to the target.",
+            discussion: """
+                Identifies the store's version (reading a private copy), then plans the path to the \
+                bundle's current version (or --to) with the fewest explicit (heavyweight) steps: explicit \
+                mappings from the mapping folder, in any direction, and inferred steps between consecutive \
+                versions. Consecutive inferred steps whose mappings compose exactly run as one pass, shown \
+                as "inferred, one pass via" the versions they skip. Each explicit step names its mapping \
+                files (JSON or .xcmappingmodel) and how each was bound to the step's versions: by its \
+                model paths, its embedded model copies, or the one pair its entity mappings fit. Nothing \
+                is migrated.
+
+                Dropped data: under each step, what it drops, counted in the store: rows of an \
+                entity no mapping carries (removed from the model, or left out of an explicit \
+                mapping), non-null values of a removed attribute, links of a removed relationship. A \
+                count that depends on earlier steps' policies is taken when the step runs. JSON: a \
+                "drops" array of {step, from, to, entity, property, kind, reason, count, declared}.
+
+                Formats: text (default), json, dot (Graphviz) and mermaid draw the version graph with the \
+                plan's steps highlighted.
+                """
+        )
+    }
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text, json, dot, mermaid
+    }
+
+    @Argument(help: ArgumentHelp("The store to plan for (never written).", valueName: "store"), completion: .file())
+    var store: String
+
+    @OptionGroup var bundleOptions: BundleOptions
+
+    @OptionGroup var mappingOptions: MappingOptions
+
+    @Option(
+        name: .long, help: ArgumentHelp("The target version (default: the bundle's current one).", valueName: "version")
+    )
+    var to: String?
+
+    @Option(name: .long, help: "Output format: text, json, dot or mermaid.")
+    var format: Format = .text
+
+    func run() throws {
+        try CommandFailureReporter.run(json: format == .json, execute)
+    }
+
+    private func execute() throws {
+        let bundle = try bundleOptions.load()
+        let directory = try mappingOptions.load(for: bundle)
+        // One private copy serves identification and the drop counts: the store itself,
+        // its -wal and its -shm are never opened.
+        let snapshot = try StoreSnapshot(of: URL(fileURLWithPath: store))
+        defer { snapshot.close() }
+        let registry = VersionRegistry(history: bundle.history)
+        let identification = try reading(snapshot) { db in try registry.identify(db, path: store) }
+        guard let version = identification.version else {
+            throw ValidationError(
+                "\(store) is inconsistent: \(identification.problem ?? "its metadata and tables disagree"). It can't be upgraded."
+            )
+        }
+        let target = to ?? bundle.current.name
+        let planner = UpgradePlanner(history: bundle.history, mappings: directory.steps)
+        let plan = try planner.plan(from: version.name, to: target)
+        let drops = try reading(snapshot) { db in try plan.drops(countedIn: db, history: bundle.history) }
+        switch format {
+        case .text:
+            print("\(store) is at '\(version.name)' (matched by \(identification.matchedBy?.rawValue ?? "?")).")
+            if plan.steps.isEmpty {
+                print("It is up to date with '\(target)': nothing to do.")
+            }
+            for (index, step) in plan.steps.enumerated() {
+                let models = step.mappingModels.map(TextFormat.mappingModel).joined(separator: ", ")
+                let policies = Set(step.mappingModels.flatMap(\.entityMappings).compactMap(\.policyName)).sorted()
+                let policyText = policies.isEmpty ? "" : "; policies \(policies.joined(separator: ", "))"
+                let via = step.via.isEmpty ? "" : ", one pass via \(step.via.joined(separator: ", "))"
+                print(
+                    "  \(index + 1). \(step.from) → \(step.to)  \(step.kind.rawValue)\(via) (\(models)\(policyText))")
+                for drop in drops[index] where drop.count != 0 {
+                    let later = drop.count == nil ? ", counted when the step runs" : ""
+                    print("       drops \(drop)\(later)")
+                }
+            }
+            if !plan.steps.isEmpty {
+                print("\(plan.steps.count) step(s) to '\(target)', \(plan.explicitStepCount) explicit.")
+            }
+            if drops.joined().contains(where: \.losesUndeclaredData) {
+                print(
+                    "Some steps drop data no mapping declares (listed under them). `stepwise upgrade --strict` refuses them; a mapping that carries the data, or an entity mapping with no destination, settles each."
+                )
+            }
+        case .json:
+            try JSONOutput.print(
+                PlanReport(
+                    store: store, from: plan.from, to: plan.to, matchedBy: identification.matchedBy?.rawValue,
+                    upToDate: plan.steps.isEmpty,
+                    steps: plan.steps.map {
+                        PlanReport.Step(
+                            from: $0.from, to: $0.to, kind: $0.kind.rawValue, via: $0.via,
+                            mappingModels: $0.mappingModels.map(\.name),
+                            mappingFiles: $0.mappingModels.compactMap(\.origin))
+                    },
+                    drops: zip(plan.steps.indices, drops).flatMap { index, stepDrops in
+                        stepDrops.map { PlanReport.Drop(step: index + 1, of: plan.steps[index], $0) }
+                    }))
+        case .dot, .mermaid:
+            print(try graph(plan, planner: planner, history: bundle.history))
+        }
+    }
+
+    /// Runs `body` on the snapshot; errors other than the registry's and the store's are
+    /// reported against the store.
+    private func reading<T>(_ snapshot: StoreSnapshot, _ body: (Database) throws -> T) throws -> T {
+        do {
+            return try snapshot.database.read(body)
+        } catch let error as RegistryError {
+            throw error
+        } catch let error as StoreError {
+            throw error
+        } catch let error as PlanningError {
+            throw error
+        } catch {
+            throw StoreError(path: store, wrapping: error)
+        }
+    }
+
+    /// The version graph, with the plan's steps highlighted. A merged step highlights the
+    /// inferred edges it runs in one pass.
+    private func graph(_ plan: UpgradePlan, planner: UpgradePlanner, history: VersionHistory) throws -> String {
+        let planned = Set(
+            plan.steps.flatMap { step in
+                zip(step.versions, step.versions.dropFirst()).map { "\($0)\u{0}\($1)" }
+            })
+        let edges = try planner.edges()
+        func id(_ name: String) -> String { "v\(history.index(of: name) ?? 0)" }
+        if format == .dot {
+            var lines = ["digraph plan {", "  rankdir=LR;"]
+            for version in history.versions {
+                let shape = version.name == plan.from || version.name == plan.to ? "doublecircle" : "circle"
+                lines.append("  \(id(version.name)) [label=\"\(version.name)\", shape=\(shape)];")
+            }
+            for edge in edges {
+                let style = planned.contains("\(edge.from)\u{0}\(edge.to)") ? ", penwidth=3" : ""
+                let dash = edge.kind == .inferred ? ", style=dashed" : ""
+                lines.append("  \(id(edge.from)) -> \(id(edge.to)) [label=\"\(edge.kind.rawValue)\"\(dash)\(style)];")
+            }
+            return (lines + ["}"]).joined(separator: "\n")
+        }
+        var lines = ["graph LR"]
+        for version in history.versions { lines.append("  \(id(version.name))[\"\(version.name)\"]") }
+        for edge in edges {
+            let arrow =
+                planned.contains("\(edge.from)\u{0}\(edge.to)") ? "==>" : (edge.kind == .inferred ? "-.->" : "-->")
+            lines.append("  \(id(edge.from)) \(arrow)|\(edge.kind.rawValue)| \(id(edge.to))")
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+private struct PlanReport: Encodable {
+    struct Step: Encodable {
+        var from: String
+        var to: String
+        var kind: String
+        /// The versions a merged step passes through in one pass; empty otherwise.
+        var via: [String]
+        var mappingModels: [String]
+        /// The file of each mapping model read from one: `path`, `format` (`json` or
+        /// `xcmappingmodel`) and `binding` (how it was bound to the step's versions).
+        var mappingFiles: [MappingOrigin]
+    }
+
+    var store: String
+    var from: String
+    var to: String
+    var matchedBy: String?
+    var upToDate: Bool
+    var steps: [Step]
+    /// What the steps drop, counted in the store (`count` null when it can't be counted
+    /// before the step runs).
+    var drops: [Drop]
+
+    /// One ``DroppedData`` of one step.
+    struct Drop: Encodable {
+        /// The step, 1-based.
+        var step: Int
+        var from: String
+        var to: String
+        var entity: String
+        var property: String?
+        var kind: DroppedData.Kind
+        var reason: DroppedData.Reason
+        var count: Int?
+        var declared: Bool
+
+        init(step: Int, of planned: UpgradePlan.Step, _ drop: DroppedData) {
+            self.step = step
+            from = planned.from
+            to = planned.to
+            entity = drop.entity
+            property = drop.property
+            kind = drop.kind
+            reason = drop.reason
+            count = drop.count
+            declared = drop.isDeclared
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case step, from, to, entity, property, kind, reason, count, declared
+        }
+
+        /// Every key, absent values as `null`.
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(step, forKey: .step)
+            try container.encode(from, forKey: .from)
+            try container.encode(to, forKey: .to)
+            try container.encode(entity, forKey: .entity)
+            try container.encode(property, forKey: .property)
+            try container.encode(kind, forKey: .kind)
+            try container.encode(reason, forKey: .reason)
+            try container.encode(count, forKey: .count)
+            try container.encode(declared, forKey: .declared)
+        }
+    }
+}

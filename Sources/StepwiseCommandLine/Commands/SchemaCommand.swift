@@ -1,0 +1,30 @@
+import ArgumentParser
+import StepwiseModel
+import StepwiseStore
+
+struct SchemaCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "schema",
+        abstract: "Print the SQLite DDL Core Data uses for a model version.",
+        discussion:
+            "The statements create the Z<ENTITY> tables, indexes, Z_PRIMARYKEY and Z_METADATA, as `stepwise create` runs them."
+    )
+
+    @OptionGroup var model: ModelOptions
+
+    func run() throws {
+        try CommandFailureReporter.run(json: false, execute)
+    }
+
+    private func execute() throws {
+        // One version is printed, so one model file is read: the listing orders the versions
+        // and names the current one without parsing the others.
+        let listing = try ModelBundleListing(contentsOf: model.bundle.url)
+        let version = try listing.readVersion(named: model.version ?? listing.currentName)
+        let layout = try StoreLayout(model: version)
+        print("-- Model version '\(version.name)' from \(listing.url.lastPathComponent)")
+        for statement in layout.createStatements {
+            print(statement + ";")
+        }
+    }
+}

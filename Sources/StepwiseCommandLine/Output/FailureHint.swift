@@ -1,0 +1,61 @@
+import Stepwise
+
+/// What to try next on the command line, for a library error whose message speaks the
+/// library's words (`UpgradeOptions.lockTimeout`): the flag or command that does it here.
+enum FailureHint {
+    /// The hint for `error`, naming `tool`'s flags and commands, or nil when the message says it all.
+    static func hint(for error: any Error, tool: String) -> String? {
+        switch error {
+        case let error as UpgradeError: hint(for: error, tool: tool)
+        case let error as PlanningError: hint(for: error)
+        case let error as RegistryError: hint(for: error)
+        case let error as StoreError: hint(for: error, tool: tool)
+        case let error as MappingError: hint(for: error, tool: tool)
+        default: nil
+        }
+    }
+
+    private static func hint(for error: UpgradeError, tool: String) -> String? {
+        switch error.kind {
+        case .lockTimeout, .storeInUse(_, _, bareConnection: false):
+            "Raise --lock-timeout SECONDS to wait longer."
+        case .dropsData(_, _, let from, let to, _):
+            "`\(tool) diff --models BUNDLE --from \"\(from)\" --to \"\(to)\"` shows what the inferred step does; without --strict the upgrade drops it."
+        case .noBackup:
+            "Run `\(tool) upgrade` with --keep-backup to keep one."
+        case .stepFailed(_, _, _, _, let underlying):
+            hint(for: underlying, tool: tool)
+        case .storeInUse, .storeChangedDuringUpgrade, .insufficientSpace, .verificationFailed, .fileSystem:
+            nil
+        }
+    }
+
+    private static func hint(for error: PlanningError) -> String? {
+        guard case .unregisteredPolicy = error.kind else { return nil }
+        return
+            "This tool knows only the policies it was built with. To run your own, build your own tool: a StepwiseTool (StepwiseCommandLine) that registers them; see the Command-line tool article."
+    }
+
+    private static func hint(for error: RegistryError) -> String? {
+        switch error.kind {
+        case .noMatchingVersion, .newerThanKnownVersions:
+            "Check --models: it must be the model bundle of the app that wrote the store."
+        case .inconsistent, .emptyHistory:
+            nil
+        }
+    }
+
+    private static func hint(for error: StoreError, tool: String) -> String? {
+        guard case .missingMetadataTable = error.kind else { return nil }
+        return "`\(tool) create STORE --models BUNDLE` creates an empty store of a model version."
+    }
+
+    private static func hint(for error: MappingError, tool: String) -> String? {
+        switch error.kind {
+        case .unreadableArchive, .unsupportedExpression:
+            "`\(tool) convert` writes a mapping model as a JSON mapping file you can edit."
+        default:
+            nil
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import ArgumentParser
+import StepwiseMapping
+
+/// A command-line tool with Stepwise's commands (`inspect`, `plan`, `upgrade`, `matrix`, …)
+/// that knows a team's own entity migration policies.
+///
+/// ArgumentParser instantiates commands from their types, so the policies travel as a type:
+/// the commands that run mappings are generic over the tool (`UpgradeCommand<Self>`) and read
+/// `Tool.policies`. A whole tool is a few lines:
+///
+/// ```swift
+/// import StepwiseCommandLine
+///
+/// @main struct NotesUpgrade: StepwiseTool {
+///     static var policies: PolicyRegistry {
+///         var registry = PolicyRegistry()
+///         registry.register("TitlePolicy") { TitlePolicy() }
+///         return registry
+///     }
+/// }
+/// ```
+///
+/// The stock `stepwise` executable is such a tool, with the demo's Recipes policies only.
+public protocol StepwiseTool: ParsableCommand {
+    /// The policies that mapping files may name, by name.
+    static var policies: PolicyRegistry { get }
+}
+
+extension StepwiseTool {
+    /// The tool's name (the executable's file name), abstract, version and Stepwise's
+    /// commands. Implement `configuration` yourself to add commands to ``stepwiseCommands``.
+    public static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: toolName,
+            abstract: "Inspect, create and upgrade Core Data-layout SQLite stores across model versions.",
+            discussion: """
+                Stepwise reads the models Xcode keeps in .xcdatamodeld bundles and the stores Core Data \
+                writes (Z_METADATA, Z_PRIMARYKEY, Z<ENTITY> tables). It never writes to a store it inspects.
+
+                Start with `\(toolName) demo`, then `\(toolName) inspect STORE --models BUNDLE`, \
+                `\(toolName) plan` and `\(toolName) upgrade`.
+
+                Errors go to standard error, with a non-zero exit status. With --json, standard output holds one \
+                JSON object: the result, or {"error": {...}} naming the failed step, mapping, entity, property and row.
+                """,
+            version: StepwiseVersion.current,
+            subcommands: stepwiseCommands
+        )
+    }
+
+    /// Every Stepwise command, those that run mappings using ``policies``.
+    public static var stepwiseCommands: [any ParsableCommand.Type] {
+        [
+            DemoCommand.self, InspectCommand.self, CreateCommand.self, SchemaCommand.self, DiffCommand.self,
+            MigrateStepCommand<Self>.self, PlanCommand<Self>.self, UpgradeCommand<Self>.self, RollbackCommand.self,
+            MatrixCommand<Self>.self, ConvertCommand.self,
+        ]
+    }
+
+    /// The executable's file name (`stepwise`, `notes-upgrade`), as usage lines print it.
+    static var toolName: String { ToolName.current }
+}
+
+/// The version `--version` prints.
+public enum StepwiseVersion {
+    public static let current = "0.1.0"
+}

@@ -1,0 +1,159 @@
+import Foundation
+import Stepwise
+import StepwiseMapping
+import StepwiseModel
+
+/// Every upgrade path of a model history, each checked on a seeded store: the test an app
+/// team adds to CI so that no version its users may still have is left untested.
+///
+/// ```swift
+/// import StepwiseMatrix
+/// import Testing
+///
+/// let matrix = Result { try UpgradeMatrix(bundleAt: modelURL, policies: myPolicies) }
+///
+/// @Test(arguments: try matrix.get().cases)
+/// func upgrades(_ pair: UpgradeMatrix.Pair) throws {
+///     try matrix.get().check(pair)
+/// }
+/// ```
+///
+/// ``cases`` holds every pair of a version and a later one that the planner can reach from it
+/// (with the same mappings, inference and merging as ``Upgrader``). ``check(_:rows:seed:)``
+/// creates a ``SeededStore`` at the pair's first version, upgrades it with ``Upgrader`` to the
+/// second, and checks what must hold whatever the data:
+///
+/// 1. **Metadata**: ``VersionRegistry`` identifies the result as the target version, by hash.
+/// 2. **Consistency**: ``StoreConsistency``: `integrity_check`, no dangling to-one key or
+///    join-table row, one-to-ones that point back.
+/// 3. **Row counts**: an entity that every step copies one for one (see below) has as many
+///    rows after as before, through renames.
+/// 4. **Values**: such an entity's attributes that every step maps by a plain `$source.name`
+///    of the same type hold the same values, compared row by row in `Z_PK` order, byte for
+///    byte (`"é"` and `"e\u{301}"` differ).
+/// 5. **No entity emptied**: an entity both versions have, which the seeded store fills, still
+///    has rows after the upgrade, unless an entity mapping with no destination (or
+///    ``allowedDrops``) declares the drop. This catches an entity an explicit mapping leaves out.
+/// 6. **Path independence**: when the plan has several steps, a second copy is upgraded
+///    stopping at every version (``UpgradePlanner/mergesInferredSteps`` off, one call per
+///    step), and both results must hold the same objects: every attribute of every entity,
+///    and relationships compared by the related objects' attributes; primary keys, `Z_OPT`
+///    and row order don't count.
+///
+/// An entity is *copied* by a step when one mapping reads it, that mapping is a copy or
+/// transform without filter and without policy, and no other mapping makes the same
+/// destination entity. A policy elsewhere in the step that inserts rows into such an entity
+/// would be reported as a row-count failure.
+///
+/// The checks are written for the data a seeded store holds; a mapping or policy that only
+/// works with particular data (a policy that parses a string in a fixed format) fails on it,
+/// and that failure is worth reading: an app's users have such data too.
+///
+/// ## Topics
+/// - ``cases``
+/// - ``check(_:rows:seed:)``
+/// - ``Pair``
+/// - ``PairResult``
+/// - ``UpgradeMatrixFailure``
+public struct UpgradeMatrix: Sendable {
+    /// Rows per concrete entity of a seeded store, unless ``check(_:rows:seed:)`` is told otherwise.
+    public static let defaultRows = 20
+    /// The seed of a seeded store, unless ``check(_:rows:seed:)`` is told otherwise.
+    public static let defaultSeed: UInt64 = 1
+
+    /// The known versions, oldest first.
+    public let history: VersionHistory
+    /// Explicit mapping models by step; any other step is inferred where it can be.
+    public let mappings: [MappingDirectory.StepKey: [MappingModel]]
+    /// The entity migration policies that mapping models name.
+    public let policies: PolicyRegistry
+    /// Custom work around particular steps (Core Data's staged migration).
+    public let stages: [MigrationStage]
+    /// Properties (`"Entity.property"`) left out of the path-independence comparison: those a
+    /// policy fills with values that differ on every run, such as a fresh `UUID()`.
+    public let ignoredProperties: Set<String>
+    /// Entities (by name) whose rows an upgrade may drop although both versions of a pair
+    /// have them: drops declared here rather than by an entity mapping with no destination.
+    public let allowedDrops: Set<String>
+    /// Every pair of a version and a later one the planner reaches from it, oldest first.
+    public let cases: [Pair]
+    /// The pairs of a version and a later one that no plan reaches (a step that can't be
+    /// inferred and has no mapping file); ``check(_:rows:seed:)`` fails on them.
+    public let unreachable: [Pair]
+
+    /// A matrix for a history given in code.
+    ///
+    /// - parameters:
+    ///   - history: The model versions, oldest first.
+    ///   - mappings: Explicit mapping models by step (``MappingDirectory/steps``).
+    ///   - policies: The policies the mappings name.
+    ///   - stages: Custom work around particular steps, as given to ``Upgrader``.
+    ///   - ignoredProperties: `"Entity.property"` names left out of the path comparison.
+    ///   - allowedDrops: Entities whose rows may be dropped although both ends of a pair have
+    ///     them (see ``allowedDrops``).
+    public init(
+        history: VersionHistory, mappings: [MappingDirectory.StepKey: [MappingModel]] = [:],
+        policies: PolicyRegistry = PolicyRegistry(), stages: [MigrationStage] = [],
+        ignoring ignoredProperties: Set<String> = [], allowingDrops allowedDrops: Set<String> = []
+    ) {
+        self.history = history
+        self.mappings = mappings
+        self.policies = policies
+        self.stages = stages
+        self.ignoredProperties = ignoredProperties
+        self.allowedDrops = allowedDrops
+        let planner = UpgradePlanner(history: history, mappings: mappings, stepsKeptApart: Set(stages.map(\.step)))
+        var cases: [Pair] = []
+        var unreachable: [Pair] = []
+        let names = history.names
+        for (index, from) in names.enumerated() {
+            for to in names.dropFirst(index + 1) {
+                let pair = Pair(from: from, to: to)
+                if (try? planner.plan(from: from, to: to)) != nil {
+                    cases.append(pair)
+                } else {
+                    unreachable.append(pair)
+                }
+            }
+        }
+        self.cases = cases
+        self.unreachable = unreachable
+    }
+
+    /// A matrix for an `.xcdatamodeld` bundle and its mapping files, read as
+    /// ``Upgrader/init(bundleAt:mappingsAt:policies:stages:options:)`` reads them.
+    ///
+    /// - parameters:
+    ///   - bundleAt: The model bundle.
+    ///   - mappingsAt: The folder of mapping files; defaults to `<Name>.mappings` beside the
+    ///     bundle, and may be missing when every step can be inferred.
+    public init(
+        bundleAt bundleURL: URL, mappingsAt mappingsURL: URL? = nil, policies: PolicyRegistry = PolicyRegistry(),
+        stages: [MigrationStage] = [], ignoring ignoredProperties: Set<String> = [],
+        allowingDrops allowedDrops: Set<String> = []
+    ) throws {
+        let bundle = try ModelBundle(contentsOf: bundleURL)
+        let mappings = try MappingDirectory(bundleAt: bundleURL, mappingsAt: mappingsURL, history: bundle.history).steps
+        self.init(
+            history: bundle.history, mappings: mappings, policies: policies, stages: stages,
+            ignoring: ignoredProperties, allowingDrops: allowedDrops)
+    }
+
+    /// The planner ``Upgrader`` uses for these mappings and stages.
+    public var planner: UpgradePlanner {
+        UpgradePlanner(history: history, mappings: mappings, stepsKeptApart: Set(stages.map(\.step)))
+    }
+
+    /// The same planner without merging: one step per pair of versions it passes.
+    var unmergedPlanner: UpgradePlanner {
+        UpgradePlanner(
+            history: history, mappings: mappings, mergesInferredSteps: false, stepsKeptApart: Set(stages.map(\.step)))
+    }
+
+    /// An upgrader to `target` that runs the full `integrity_check` before its swap.
+    func upgrader(to target: String) -> Upgrader {
+        Upgrader(
+            history: history, mappings: mappings, policies: policies, stages: stages,
+            options: UpgradeOptions(targetVersion: target, verification: .full, lockTimeout: 30))
+    }
+}

@@ -1,0 +1,52 @@
+import StepwiseMapping
+import StepwiseModel
+import StepwiseStore
+import StepwiseTesting
+import Testing
+
+@testable import Stepwise
+
+/// A library error speaks the library's words: an app shows it, and an app has no flags. The
+/// `stepwise` tool adds its own hints (`--lock-timeout`) when it prints one.
+@Suite("Error messages without command-line words")
+struct ErrorVocabularyTests {
+    /// ReportableErrorTests' error of each type, plus every case whose message once named a flag or a command.
+    static let errors: [any ReportableError] =
+        ReportableErrorTests.errors + [
+            UpgradeError(.lockTimeout(seconds: 60), storePath: "/x/Store.sqlite"),
+            UpgradeError(
+                .storeInUse(processIDs: [42], seconds: 5, bareConnection: false), storePath: "/x/Store.sqlite"),
+            UpgradeError(.storeInUse(processIDs: [], seconds: 5, bareConnection: true), storePath: "/x/Store.sqlite"),
+            UpgradeError(
+                .dropsData(index: 1, count: 2, from: "Notes", to: "Notes 2", drops: []), storePath: "/x/Store.sqlite"),
+            UpgradeError(.noBackup(backupPath: "/x/Store.sqlite.stepwise-backup"), storePath: "/x/Store.sqlite"),
+            RegistryError(path: "/x/Store.sqlite", kind: .noMatchingVersion(closest: "Notes 2", differences: [])),
+            StoreError(path: "/x/Store.sqlite", kind: .missingMetadataTable),
+            MappingError(.unreadableArchive("a truncated archive"), file: "/x/A.xcmappingmodel"),
+            MappingError(.unsupportedExpression(className: "NSSubqueryExpression", reason: "a subquery")),
+            PlanningError(
+                .unregisteredPolicy(name: "TitlePolicy", mappingModel: "Notes → Notes 2", entityMapping: "NoteToNote")),
+        ]
+
+    @Test("no description names a flag or a stepwise command")
+    func noCommandLineWords() {
+        for error in Self.errors {
+            #expect(!error.description.contains("--"), "\(error.description)")
+            #expect(!error.description.contains("`stepwise "), "\(error.description)")
+            #expect(!error.description.contains("(stepwise "), "\(error.description)")
+        }
+    }
+
+    @Test("caseName and subjectPath are written per case")
+    func caseNames() {
+        #expect(UpgradeError(.lockTimeout(seconds: 1), storePath: "/s").caseName == "lockTimeout")
+        #expect(UpgradeError(.lockTimeout(seconds: 1), storePath: "/s").subjectPath == "/s")
+        #expect(StoreError(path: "/s", kind: .truncated(expectedBytes: 2, actualBytes: 1)).caseName == "truncated")
+        #expect(MappingError(.unknownPolicy("P"), file: "/m.json").subjectPath == "/m.json")
+        #expect(VersionHistoryError.historyFileMismatch(file: "/h", unknown: [], missing: []).subjectPath == "/h")
+        #expect(PlanningError(.unknownVersion("X", available: [])).subjectPath == nil)
+        for error in Self.errors {
+            #expect(!error.caseName.isEmpty && !error.caseName.contains("("), "\(type(of: error))")
+        }
+    }
+}
