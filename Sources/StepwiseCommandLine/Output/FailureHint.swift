@@ -16,6 +16,14 @@ enum FailureHint {
     }
 
     private static func hint(for error: UpgradeError, tool: String) -> String? {
+        if error.leftoverWorkDirectory != nil, let store = error.storePath {
+            let next = kindHint(for: error, tool: tool).map { "\($0) " } ?? ""
+            return "\(next)Run the upgrade again to resume, or `\(tool) discard \"\(store)\"` to start over."
+        }
+        return kindHint(for: error, tool: tool)
+    }
+
+    private static func kindHint(for error: UpgradeError, tool: String) -> String? {
         switch error.kind {
         case .lockTimeout, .storeInUse(_, _, bareConnection: false):
             "Raise --lock-timeout SECONDS to wait longer."

@@ -69,4 +69,23 @@ struct UpgradeDiscardTests {
         #expect(try fixture.version() == fixture.latest)
         #expect(!FileManager.default.fileExists(atPath: fixture.files.workDirectory.path))
     }
+
+    @Test("a crash or an error while discarding leaves the store as it was, and discarding again finishes")
+    func crashWhileDiscarding() throws {
+        for fault in [FileSystem.Fault.crash, .error(EIO)] {
+            let fixture = try UpgradeFixture("Recipes")
+            let before = StoreBytes(fixture.store)
+            _ = try? fixture.upgrader(policies: UpgradeFailureTests.policies(failingAt: 1))
+                .upgradeIfNeededSynchronously(storeAt: fixture.store)
+            var options = UpgradeOptions()
+            options.fileSystem = UpgradeRecorder().fileSystem(faultAt: "discard.remove-work-directory", fault: fault)
+            #expect(throws: (any Error).self) {
+                try Upgrader.discardInterruptedUpgrade(storeAt: fixture.store, options: options)
+            }
+            #expect(StoreBytes(fixture.store) == before)
+            #expect(try Upgrader.discardInterruptedUpgrade(storeAt: fixture.store) != .nothingToDiscard)
+            #expect(!FileManager.default.fileExists(atPath: fixture.files.workDirectory.path))
+            #expect(StoreBytes(fixture.store) == before)
+        }
+    }
 }

@@ -125,6 +125,7 @@ struct UpgradeFaultInjectionTests {
         "work.remove-after-error", "work.remove-stale", "work.remove-up-to-date",  // refusals, races
         "rollback.mkdir", "rollback.remove-work-directory", "rollback.sync-store-directory",
         "rollback.take-backup",  // UpgradeBackupTests.rollbackCrashAtEverySite
+        "discard.remove-work-directory",  // UpgradeDiscardTests.crashWhileDiscarding
         "access.shared",  // StoreAccess, outside an upgrade (StoreAccessTests)
         "swap.remove-stale",  // UpgradeFailureTests.storeWrittenDuringTheUpgradeIsNotSwappedOut
     ]
