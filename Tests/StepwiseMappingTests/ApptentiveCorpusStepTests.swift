@@ -66,7 +66,7 @@ struct ApptentiveCorpusStepTests {
         let source = try runner.copy("v\(number)")
         #expect(try Self.counts(source, version: number, runner) == Self.storeCounts["v\(number)"])
         let (destination, report) = try runner.step(from: number, source: source)
-        #expect(report.kind == "explicit")
+        #expect(report.kind == .explicit)
         let expected = try #require(Self.stepCounts.first { $0.from == number }?.counts)
         #expect(try Self.counts(destination, version: number + 1, runner) == expected)
         // Each sender keeps its messages, matched by apptentiveID.

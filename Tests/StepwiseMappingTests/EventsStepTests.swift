@@ -96,7 +96,7 @@ struct EventsStepTests {
         let source = try seeded()
         let models = try sampleModels()
         let (_, report) = try run(models, source: source)
-        #expect(report.kind == "explicit")
+        #expect(report.kind == .explicit)
         #expect(report.mappingModels == [Self.stepOne, Self.stepTwo])
         #expect(report.entityMappings.map(\.name) == ["EventToTimeStampEvent", "EventToPrintedDateEvent"])
         #expect(report.entityMappings.map(\.instances) == [5, 5])

@@ -80,7 +80,7 @@ struct InPlaceStepTests {
         let destination = directory.path("Shop 2.sqlite")
         let report = try MigrationStep(from: Self.before, to: Self.after).run(source: source, destination: destination)
         #expect(report.inPlace)
-        #expect(report.kind == "inferred")
+        #expect(report.kind == .inferred)
 
         let expected = try SQLiteSchema(expectedFor: StoreLayout(model: Self.after))
         #expect(

@@ -42,7 +42,7 @@ struct MoodyCorpusStepTests {
         let runner = try CorpusStepRunner(.moody)
         let source = try runner.copy("M1")
         let (destination, report) = try runner.step(from: 1, source: source)
-        #expect(report.kind == "inferred")
+        #expect(report.kind == .inferred)
         #expect(report.rows == 9)
 
         let before = try CorpusStepRunner.read(source) { db in
@@ -70,7 +70,7 @@ struct MoodyCorpusStepTests {
     @Test func twoToThreeLinksEachMoodToItsCountrysContinent() throws {
         let runner = try CorpusStepRunner(.moody)
         let (destination, report) = try runner.step(from: 2, source: try runner.copy("M2"))
-        #expect(report.kind == "explicit")
+        #expect(report.kind == .explicit)
         let (continentOfMood, moodsOfContinent) = try runner.read(destination, version: 3) { objects in
             var continentOfMood: [String: Int64] = [:]
             for mood in try objects.fetch("Mood") {

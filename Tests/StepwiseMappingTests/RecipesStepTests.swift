@@ -46,7 +46,7 @@ struct RecipesStepTests {
         let report = try step(RecipesHistory.v1, RecipesHistory.v2, [SampleMappings.recipes1to2])
             .run(source: source, destination: destination)
         #expect(bytes(source) == before, "the source must not change")
-        #expect(report.kind == "explicit")
+        #expect(report.kind == .explicit)
 
         let result = try read(destination, RecipesHistory.v2) { objects in
             let miguel = try #require(try objects.fetch("Chef", where: .equal("firstName", "Miguel")).first)
@@ -179,7 +179,7 @@ struct RecipesStepTests {
         _ = try step(RecipesHistory.v2, RecipesHistory.v3, [SampleMappings.recipes2to3]).run(
             source: v2, destination: v3)
         let report = try MigrationStep(from: RecipesHistory.v3, to: RecipesHistory.v4).run(source: v3, destination: v4)
-        #expect(report.kind == "inferred")
+        #expect(report.kind == .inferred)
         #expect(report.entityMappings.allSatisfy { $0.setBased })
         let counts = try read(v4, RecipesHistory.v4) { objects in
             try ["Chef", "Cuisine", "Ingredient", "Recipe", "RecipeIngredient", "UnitOfMeasure"].map {

@@ -193,7 +193,7 @@ struct SetBasedPathTests {
         let reports = try fixture.reports
         let setBased = try #require(reports[.setBased])
         let rowByRow = try #require(reports[.rowByRow])
-        #expect(setBased.kind == "inferred")
+        #expect(setBased.kind == .inferred)
         #expect(
             setBased.entityMappings.map(\.name).sorted() == [
                 "AuthorToAuthor", "BookToBook", "ChapterToChapter", "EbookToEbook", "PublisherToPublisher",

@@ -71,7 +71,7 @@ struct UniversityStepTests {
         let before = StepFixtures.bytes(source)
         let (destination, report) = try run(UniversityHistory.v1, UniversityHistory.v2, source: source)
         #expect(StepFixtures.bytes(source) == before)
-        #expect(report.kind == "inferred")
+        #expect(report.kind == .inferred)
         #expect(report.entityMappings.map(\.name) == ["UniversityToUniversity"])
         #expect(report.entityMappings.allSatisfy { $0.setBased })
         #expect(report.rows == UniversitySeed.universities.count)
@@ -107,7 +107,7 @@ struct UniversityStepTests {
             UniversityHistory.v2, [.init(name: "Harvard", domain: "harvard.edu", established: yearCase.established)])
         let (destination, report) = try run(
             UniversityHistory.v2, UniversityHistory.v3, [SampleMappings.university2to3], source: source)
-        #expect(report.kind == "explicit")
+        #expect(report.kind == .explicit)
         #expect(report.entityMappings.map(\.setBased) == [false])
         let university = try #require(
             try StepFixtures.read(destination, UniversityHistory.v3) { try $0.fetch("University") }.first)

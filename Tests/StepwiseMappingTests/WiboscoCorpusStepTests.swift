@@ -76,7 +76,7 @@ struct WiboscoCorpusStepTests {
         let runner = try CorpusStepRunner(.wibosco)
         let source = try runner.copy("W3")
         let (destination, report) = try runner.step(from: 3, source: source)
-        #expect(report.kind == "inferred")
+        #expect(report.kind == .inferred)
         #expect(report.rows == 7995 * 2)
         #expect(try Self.postsWithColorHex(destination) == Self.postsWithColorHex(source))
         let hide = try CorpusStepRunner.read(destination) { db in

@@ -65,7 +65,7 @@ struct UpgradePlannerMergingTests {
         let report = try MigrationStep(
             from: RenameChainHistory.v1, to: RenameChainHistory.v3, mappingModels: step.mappingModels
         ).run(source: source, destination: destination)
-        #expect(report.kind == "inferred")
+        #expect(report.kind == .inferred)
         #expect(report.rows == 7)
         let contents = try Self.petsContents(of: destination)
         let expected = Set(

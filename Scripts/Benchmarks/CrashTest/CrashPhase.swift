@@ -13,7 +13,7 @@ enum CrashPhase: String, CaseIterable, Sendable {
         switch event {
         case .copying: self = .copy
         case .planned: self = .plan
-        case .stepStarted(let index, _, _, _, _) where index == 2: self = .step2
+        case .stepStarted(let index, _, _) where index == 2: self = .step2
         case .entityMapping(let step, _, let pass, _) where step == 1: self = pass == 1 ? .step1Pass1 : .step1Pass2
         case .verifying: self = .verify
         case .swapping: self = .swap

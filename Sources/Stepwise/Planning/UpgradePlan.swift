@@ -5,19 +5,11 @@ import StepwiseMapping
 public struct UpgradePlan: Sendable {
     /// One step of a plan.
     public struct Step: Sendable {
-        /// How a step's mapping is obtained.
-        public enum Kind: String, Sendable, Hashable, Codable {
-            /// Inferred from the two versions (Core Data's lightweight migration).
-            case inferred
-            /// Written: mapping models from files or code (Core Data's heavyweight migration).
-            case explicit
-        }
-
         /// The version the step reads.
         public var from: String
         /// The version the step writes.
         public var to: String
-        public var kind: Kind
+        public var kind: StepKind
         /// The mapping models of an explicit step, in run order; the inferred mapping otherwise.
         public var mappingModels: [MappingModel]
         /// The versions a merged step passes through without writing them, oldest first:
@@ -35,7 +27,7 @@ public struct UpgradePlan: Sendable {
         ///   - mappingModels: The mapping models to run, in order.
         ///   - via: The versions a merged step skips; empty (the default) for one step.
         public init(
-            from: String, to: String, kind: Kind, mappingModels: [MappingModel], via: [String] = []
+            from: String, to: String, kind: StepKind, mappingModels: [MappingModel], via: [String] = []
         ) {
             self.from = from
             self.to = to

@@ -16,8 +16,8 @@ extension UpgradeEvent: CustomStringConvertible {
             return "copying the store (\(ByteCountFormatter.string(fromByteCount: bytes, countStyle: .file)))"
         case .planned(let from, let to, let steps):
             return "planned \(from) → \(to): \(steps.count) step(s)"
-        case .stepStarted(let index, let count, let from, let to, let kind):
-            return "step \(index)/\(count): \(from) → \(to) (\(kind))"
+        case .stepStarted(let index, let count, let step):
+            return "step \(index)/\(count): \(step)"
         case .entityMapping(let step, let name, let pass, let total):
             return "step \(step), pass \(pass): \(name)" + (total.map { " (\($0) rows)" } ?? "")
         case .rows(let step, let entityMapping, let done, let total):
@@ -51,11 +51,7 @@ extension UpgradeReport: CustomStringConvertible {
     }
 }
 
-extension UpgradeReport.PlannedStep: CustomStringConvertible {
-    public var description: String { "\(from) → \(to) (\(kind))" }
-}
-
-extension UpgradeReport.Step: CustomStringConvertible {
+extension StepReport: CustomStringConvertible {
     public var description: String {
         let notes = [inPlace ? "in place" : nil, resumed ? "resumed" : nil].compactMap { $0 }
         return "\(from) → \(to) (\(kind), \(objects) objects, \(String(format: "%.2f", seconds)) s"

@@ -1,7 +1,7 @@
 import StepwiseMapping
 
 /// Progress of an upgrade, in the order it happens. A progress bar needs only
-/// ``stepStarted(index:count:from:to:kind:)``, ``rows(step:entityMapping:done:total:)`` and
+/// ``stepStarted(index:count:step:)``, ``rows(step:entityMapping:done:total:)`` and
 /// ``stepFinished(index:count:report:)``.
 public enum UpgradeEvent: Sendable {
     /// The upgrade waits for other processes to close the store: `processIDs` (empty where
@@ -14,9 +14,9 @@ public enum UpgradeEvent: Sendable {
     /// The store (and its `-wal`) is being copied into the work directory.
     case copying(bytes: Int64)
     /// The path was planned.
-    case planned(from: String, to: String, steps: [UpgradeReport.PlannedStep])
+    case planned(from: String, to: String, steps: [PlannedStep])
     /// A step started (1-based `index` of `count`).
-    case stepStarted(index: Int, count: Int, from: String, to: String, kind: String)
+    case stepStarted(index: Int, count: Int, step: PlannedStep)
     /// An entity mapping's pass started; `total` source rows when known.
     case entityMapping(step: Int, name: String, pass: Int, total: Int?)
     /// Rows done so far in the running entity mapping of a step.

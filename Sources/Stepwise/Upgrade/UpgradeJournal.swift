@@ -64,13 +64,18 @@ struct UpgradeJournal: Codable, Sendable, Equatable {
         var modifiedNanoseconds: Int64
     }
 
-    /// One finished step.
+    /// One finished step: its ``StepReport`` and its checkpoint.
+    ///
+    /// The report's fields are stored flat, as format 1 has always written them, so that a
+    /// journal stays readable by the build that wrote it and by the next: a journal that
+    /// can't be read is discarded, and past the commit point that must never happen.
+    /// `mappingModels` and `entityMappings` are absent from journals written before them.
     struct CompletedStep: Codable, Sendable, Equatable {
         /// 1-based.
         var index: Int
         var from: String
         var to: String
-        var kind: String
+        var kind: StepKind
         var rows: Int
         var objects: Int
         var seconds: Double
@@ -78,13 +83,32 @@ struct UpgradeJournal: Codable, Sendable, Equatable {
         var output: Checkpoint
         /// What the step dropped; nil in journals written before drops were recorded.
         var drops: [DroppedData]?
+        var mappingModels: [String]?
+        var entityMappings: [StepReport.EntityMappingReport]?
+
+        init(index: Int, report: StepReport, output: Checkpoint) {
+            self.index = index
+            (from, to, kind) = (report.from, report.to, report.kind)
+            (rows, objects, seconds, inPlace) = (report.rows, report.objects, report.seconds, report.inPlace)
+            self.output = output
+            drops = report.drops
+            mappingModels = report.mappingModels
+            entityMappings = report.entityMappings
+        }
+
+        /// The step's report, as it was when the step ran.
+        var report: StepReport {
+            StepReport(
+                from: from, to: to, kind: kind, mappingModels: mappingModels ?? [], entityMappings: entityMappings ?? [],
+                rows: rows, objects: objects, seconds: seconds, inPlace: inPlace, drops: drops ?? [])
+        }
     }
 
     /// The planned steps, to check that a resumed upgrade follows the same plan.
     struct PlannedStep: Codable, Sendable, Equatable {
         var from: String
         var to: String
-        var kind: String
+        var kind: StepKind
         /// A digest of the step's mapping models: a changed mapping invalidates checkpoints.
         var mappingDigest: String
     }

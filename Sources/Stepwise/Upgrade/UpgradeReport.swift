@@ -16,35 +16,6 @@ public struct UpgradeReport: Sendable, Hashable, Codable {
         case upgraded
     }
 
-    /// One step of a plan, before it runs.
-    public struct PlannedStep: Sendable, Hashable, Codable {
-        public var from: String
-        public var to: String
-        /// `"inferred"` or `"explicit"`.
-        public var kind: String
-    }
-
-    /// One step that ran.
-    public struct Step: Sendable, Hashable, Codable {
-        public var from: String
-        public var to: String
-        /// `"inferred"` or `"explicit"`.
-        public var kind: String
-        /// Destination objects the step's entity mappings created (or kept, for a step altered
-        /// in place); see ``StepReport/rows``.
-        public var rows: Int
-        /// Objects in the store after the step, every entity together.
-        public var objects: Int
-        public var seconds: Double
-        /// Whether the step altered a copy in place (`ALTER TABLE`) rather than rebuilding.
-        public var inPlace: Bool
-        /// Whether this step's output came from an earlier, interrupted run's checkpoint.
-        public var resumed: Bool
-        /// What the step dropped, counted before it ran (``StepReport/drops``); empty when
-        /// it dropped nothing.
-        public var drops: [DroppedData] = []
-    }
-
     /// The store's version before the call (the target when there was no store).
     public var from: String
     /// The store's version after the call (the target when there was no store).
@@ -52,14 +23,16 @@ public struct UpgradeReport: Sendable, Hashable, Codable {
     public var outcome: Outcome
     /// True when nothing was done: the store was at the target, or there was none.
     public var upToDate: Bool { outcome != .upgraded }
-    public var steps: [Step]
+    /// The steps, in order, each with ``StepReport/resumed`` set when its output came from
+    /// an earlier, interrupted run.
+    public var steps: [StepReport]
     /// Where the pre-upgrade store was kept, when ``UpgradeOptions/keepBackup`` was set.
     public var backupPath: String?
     /// Wall-clock duration of the whole call.
     public var seconds: Double
 
     public init(
-        from: String, to: String, outcome: Outcome, steps: [Step], backupPath: String? = nil, seconds: Double = 0
+        from: String, to: String, outcome: Outcome, steps: [StepReport], backupPath: String? = nil, seconds: Double = 0
     ) {
         self.from = from
         self.to = to
@@ -105,7 +78,7 @@ public struct UpgradeReport: Sendable, Hashable, Codable {
         } else {
             outcome = try container.decode(Bool.self, forKey: .upToDate) ? .upToDate : .upgraded
         }
-        steps = try container.decode([Step].self, forKey: .steps)
+        steps = try container.decode([StepReport].self, forKey: .steps)
         backupPath = try container.decodeIfPresent(String.self, forKey: .backupPath)
         seconds = try container.decode(Double.self, forKey: .seconds)
     }

@@ -59,7 +59,7 @@ extension UpgradeRun {
             journal.readsOriginal = readsOriginal
             journal.copy = readsOriginal ? nil : try FileChecksum.checkpoint(input, in: workDirectory)
             try save(journal)
-            emit(.planned(from: plan.from, to: plan.to, steps: journal.plan.map(\.summary)))
+            emit(.planned(from: plan.from, to: plan.to, steps: plan.steps.map(\.planned)))
             return journal
         } catch let crash as SimulatedCrash {
             throw crash
@@ -174,13 +174,7 @@ extension UpgradeRun {
 
     func plannedStep(_ step: UpgradePlan.Step) -> UpgradeJournal.PlannedStep {
         UpgradeJournal.PlannedStep(
-            from: step.from, to: step.to, kind: step.kind.rawValue,
+            from: step.from, to: step.to, kind: step.kind,
             mappingDigest: MappingDigest.digest(step.mappingModels, policies: upgrader.policies))
-    }
-}
-
-extension UpgradeJournal.PlannedStep {
-    var summary: UpgradeReport.PlannedStep {
-        UpgradeReport.PlannedStep(from: from, to: to, kind: kind)
     }
 }

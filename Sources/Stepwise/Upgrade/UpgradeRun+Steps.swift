@@ -39,7 +39,7 @@ extension UpgradeRun {
         journal.failure = nil
         try save(journal)
         emit(.resuming(completedSteps: journal.completed.count))
-        emit(.planned(from: from, to: target, steps: journal.plan.map(\.summary)))
+        emit(.planned(from: from, to: target, steps: plan.steps.map(\.planned)))
         logger.notice("resuming an interrupted upgrade", metadata: ["completedSteps": "\(journal.completed.count)"])
         return journal
     }
@@ -64,9 +64,7 @@ extension UpgradeRun {
             let source = try sourceFile(forStep: index, journal: journal)
             let directory = workDirectory.appendingPathComponent("step-\(index)", isDirectory: true)
             let output = directory.appendingPathComponent(Self.stepFileName)
-            emit(
-                .stepStarted(
-                    index: index, count: count, from: planned.from, to: planned.to, kind: planned.kind.rawValue))
+            emit(.stepStarted(index: index, count: count, step: planned.planned))
             let report: StepReport
             do {
                 try fileSystem.remove(directory, site: "step.remove-unfinished")
@@ -81,9 +79,7 @@ extension UpgradeRun {
                 try fileSystem.sync(directory, site: "step.sync-directory")
                 journal.completed.append(
                     UpgradeJournal.CompletedStep(
-                        index: index, from: planned.from, to: planned.to, kind: planned.kind.rawValue,
-                        rows: report.rows, objects: report.objects, seconds: report.seconds, inPlace: report.inPlace,
-                        output: try FileChecksum.checkpoint(output, in: workDirectory), drops: report.drops))
+                        index: index, report: report, output: try FileChecksum.checkpoint(output, in: workDirectory)))
                 try save(journal)
             } catch let crash as SimulatedCrash {
                 throw crash

@@ -135,11 +135,9 @@ final class UpgradeRun {
         UpgradeReport(
             from: journal.from ?? "?", to: journal.to ?? target, outcome: .upgraded,
             steps: journal.completed.map { step in
-                UpgradeReport.Step(
-                    from: step.from, to: step.to, kind: step.kind, rows: step.rows, objects: step.objects,
-                    seconds: step.seconds,
-                    inPlace: step.inPlace, resumed: resumedAll || resumedSteps.contains(step.index),
-                    drops: step.drops ?? [])
+                var report = step.report
+                report.resumed = resumedAll || resumedSteps.contains(step.index)
+                return report
             },
             backupPath: journal.keepBackup ? files.backupDirectory.path : nil,
             seconds: Date().timeIntervalSince(started))

@@ -112,7 +112,7 @@ struct DemoCommand: ParsableCommand {
         if jsonOption.json {
             try JSONOutput.print(
                 DemoReport(
-                    inspection: inspection, plan: plan.steps.map(DemoReport.PlannedStep.init), upgrade: report,
+                    inspection: inspection, plan: plan.steps.map(\.planned), upgrade: report,
                     final: final))
             return
         }
@@ -162,24 +162,10 @@ struct DemoCommand: ParsableCommand {
 /// `stepwise demo --json`: the original store's inspection, the plan, the upgrade report (and
 /// its steps again under `steps`, the key earlier versions printed), and the final inspection.
 private struct DemoReport: Encodable {
-    struct PlannedStep: Encodable {
-        var from: String
-        var to: String
-        var kind: String
-        var mappingModels: [String]
-
-        init(_ step: UpgradePlan.Step) {
-            from = step.from
-            to = step.to
-            kind = step.kind.rawValue
-            mappingModels = step.mappingModels.map(\.name)
-        }
-    }
-
     var inspection: StoreInspection
     var plan: [PlannedStep]
     var upgrade: UpgradeReport
-    var steps: [UpgradeReport.Step] { upgrade.steps }
+    var steps: [StepReport] { upgrade.steps }
     var final: StoreInspection
 
     private enum CodingKeys: String, CodingKey {

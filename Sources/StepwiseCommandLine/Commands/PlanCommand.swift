@@ -107,12 +107,7 @@ struct PlanCommand<Tool: StepwiseTool>: ParsableCommand {
                 PlanReport(
                     store: store, from: plan.from, to: plan.to, matchedBy: identification.matchedBy?.rawValue,
                     upToDate: plan.steps.isEmpty,
-                    steps: plan.steps.map {
-                        PlanReport.Step(
-                            from: $0.from, to: $0.to, kind: $0.kind.rawValue, via: $0.via,
-                            mappingModels: $0.mappingModels.map(\.name),
-                            mappingFiles: $0.mappingModels.compactMap(\.origin))
-                    },
+                    steps: plan.steps.map(\.planned),
                     drops: zip(plan.steps.indices, drops).flatMap { index, stepDrops in
                         stepDrops.map { PlanReport.Drop(step: index + 1, of: plan.steps[index], $0) }
                     }))
@@ -171,24 +166,12 @@ struct PlanCommand<Tool: StepwiseTool>: ParsableCommand {
 }
 
 private struct PlanReport: Encodable {
-    struct Step: Encodable {
-        var from: String
-        var to: String
-        var kind: String
-        /// The versions a merged step passes through in one pass; empty otherwise.
-        var via: [String]
-        var mappingModels: [String]
-        /// The file of each mapping model read from one: `path`, `format` (`json` or
-        /// `xcmappingmodel`) and `binding` (how it was bound to the step's versions).
-        var mappingFiles: [MappingOrigin]
-    }
-
     var store: String
     var from: String
     var to: String
     var matchedBy: String?
     var upToDate: Bool
-    var steps: [Step]
+    var steps: [PlannedStep]
     /// What the steps drop, counted in the store (`count` null when it can't be counted
     /// before the step runs).
     var drops: [Drop]

@@ -117,8 +117,8 @@ final class ProgressRenderer: @unchecked Sendable {
         case .planned(let from, let to, let steps):
             let list = steps.map { "\($0.from) → \($0.to) (\($0.kind))" }.joined(separator: ", ")
             permanent("Plan: '\(from)' → '\(to)' in \(steps.count) step(s): \(list)")
-        case .stepStarted(let index, let count, let from, let to, let kind):
-            startStep(index: index, count: count, from: from, to: to, kind: kind)
+        case .stepStarted(let index, let count, let step):
+            startStep(index: index, count: count, from: step.from, to: step.to, kind: step.kind.rawValue)
         case .entityMapping(_, let name, let pass, let total):
             startEntityMapping(name, pass: pass, total: total)
         case .rows(_, _, let done, let total):

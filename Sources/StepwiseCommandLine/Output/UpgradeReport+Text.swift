@@ -25,7 +25,7 @@ extension UpgradeReport {
         let versionsWidth = steps.map { "\($0.from) → \($0.to)".count }.max() ?? 0
         for (offset, step) in steps.enumerated() {
             let versions = "\(step.from) → \(step.to)".padding(toLength: versionsWidth, withPad: " ", startingAt: 0)
-            let kind = step.kind.padding(toLength: 8, withPad: " ", startingAt: 0)
+            let kind = step.kind.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
             var notes: [String] = []
             if step.inPlace { notes.append("in place") }
             if step.resumed { notes.append("resumed from an earlier run") }

@@ -15,8 +15,7 @@ public struct StepReport: Sendable, Hashable, Codable {
     public var from: String
     /// The destination version's name.
     public var to: String
-    /// `"inferred"` or `"explicit"`.
-    public var kind: String
+    public var kind: StepKind
     /// The mapping models run, in order.
     public var mappingModels: [String]
     public var entityMappings: [EntityMappingReport]
@@ -35,6 +34,40 @@ public struct StepReport: Sendable, Hashable, Codable {
     /// mapping carried, and, for an inferred step, values of removed properties. Empty when
     /// it dropped nothing.
     public var drops: [DroppedData] = []
+    /// Whether the step's output came from an earlier, interrupted run's checkpoint rather
+    /// than from this run (set in ``Upgrader``'s reports; a step run alone is never resumed).
+    public var resumed = false
+
+    /// A step's report; ``MigrationStep/run(source:destination:access:)`` makes them.
+    public init(
+        from: String, to: String, kind: StepKind, mappingModels: [String], entityMappings: [EntityMappingReport],
+        rows: Int, objects: Int, seconds: Double, inPlace: Bool, drops: [DroppedData] = [], resumed: Bool = false
+    ) {
+        (self.from, self.to, self.kind) = (from, to, kind)
+        (self.mappingModels, self.entityMappings) = (mappingModels, entityMappings)
+        (self.rows, self.objects, self.seconds, self.inPlace) = (rows, objects, seconds, inPlace)
+        (self.drops, self.resumed) = (drops, resumed)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case from, to, kind, mappingModels, entityMappings, rows, objects, seconds, inPlace, drops, resumed
+    }
+
+    /// Decodes a report; `drops` and `resumed` may be absent (JSON written before them).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        from = try container.decode(String.self, forKey: .from)
+        to = try container.decode(String.self, forKey: .to)
+        kind = try container.decode(StepKind.self, forKey: .kind)
+        mappingModels = try container.decodeIfPresent([String].self, forKey: .mappingModels) ?? []
+        entityMappings = try container.decodeIfPresent([EntityMappingReport].self, forKey: .entityMappings) ?? []
+        rows = try container.decode(Int.self, forKey: .rows)
+        objects = try container.decode(Int.self, forKey: .objects)
+        seconds = try container.decode(Double.self, forKey: .seconds)
+        inPlace = try container.decode(Bool.self, forKey: .inPlace)
+        drops = try container.decodeIfPresent([DroppedData].self, forKey: .drops) ?? []
+        resumed = try container.decodeIfPresent(Bool.self, forKey: .resumed) ?? false
+    }
 
     /// The drops a mapping didn't declare that lost data (a count above zero).
     public var undeclaredDrops: [DroppedData] {

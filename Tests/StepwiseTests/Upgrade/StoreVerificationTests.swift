@@ -84,10 +84,14 @@ struct StoreVerificationTests {
 
     /// A journaled step, in place or not, with these drops.
     static func step(inPlace: Bool, drops: [DroppedData]?) -> UpgradeJournal.CompletedStep {
-        UpgradeJournal.CompletedStep(
-            index: 1, from: "Recipes 3", to: "Recipes 4", kind: "inferred", rows: 0, objects: 0, seconds: 0,
-            inPlace: inPlace, output: UpgradeJournal.Checkpoint(file: "step-1/store.sqlite", sha256: "", bytes: 0),
-            drops: drops)
+        var step = UpgradeJournal.CompletedStep(
+            index: 1,
+            report: StepReport(
+                from: "Recipes 3", to: "Recipes 4", kind: .inferred, mappingModels: [], entityMappings: [], rows: 0,
+                objects: 0, seconds: 0, inPlace: inPlace),
+            output: UpgradeJournal.Checkpoint(file: "step-1/store.sqlite", sha256: "", bytes: 0))
+        step.drops = drops
+        return step
     }
 
     @Test("the scope: in-place steps skip the page check, and the key check unless rows were removed")
@@ -153,5 +157,24 @@ struct StoreVerificationTests {
                 .verify(sound, model: RecipesHistory.v3)
         }
         #expect("\(wrongVersion)".contains("entity hashes are not 'Recipes 3''s"))
+    }
+}
+
+@Suite("the journal's completed steps")
+struct JournalCompletedStepTests {
+    @Test("a step journaled before reports carried mapping details still reads, and round-trips")
+    func olderJournalStepReads() throws {
+        let written = """
+            {"index": 2, "from": "Recipes 2", "to": "Recipes 3", "kind": "explicit", "rows": 7, "objects": 20,
+             "seconds": 0.5, "inPlace": false,
+             "output": {"file": "step-2/store.sqlite", "sha256": "ab", "bytes": 4096}}
+            """
+        let step = try JSONDecoder().decode(UpgradeJournal.CompletedStep.self, from: Data(written.utf8))
+        #expect(step.report.kind == .explicit)
+        #expect(step.report.rows == 7 && step.report.objects == 20)
+        #expect(step.report.mappingModels.isEmpty && step.report.drops.isEmpty)
+        let again = try JSONDecoder().decode(
+            UpgradeJournal.CompletedStep.self, from: try JSONEncoder().encode(step))
+        #expect(again == step)
     }
 }

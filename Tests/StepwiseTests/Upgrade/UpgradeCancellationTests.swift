@@ -124,7 +124,7 @@ struct UpgradeCancellationTests {
         policies.register("SharedIngredientPolicy") { BlockingIngredientPolicy.stopping(at: gate) }
         let upgrader = try fixture.upgrader(policies: policies)
         for try await event in upgrader.events(upgradingStoreAt: fixture.store) {
-            if case .stepStarted(2, _, _, _, _) = event { break }
+            if case .stepStarted(2, _, _) = event { break }
         }
         // The upgrade runs on until the policy's row, then sees the cancellation.
         while !gate.hasArrived { try await Task.sleep(for: .milliseconds(5)) }

@@ -191,7 +191,7 @@ struct UpgradeFailureTests {
         let store = fixture.store
         // A process outside the protocol adds a chef while step 1 runs, and closes again.
         let upgrader = try fixture.upgrader(progress: { event in
-            guard case .stepStarted(1, _, _, _, _) = event else { return }
+            guard case .stepStarted(1, _, _) = event else { return }
             let queue = try? DatabaseQueue(path: store.path)
             try? queue?.write { db in
                 _ = try ObjectContext(db, layout: StoreLayout(model: RecipesHistory.v1))

@@ -76,7 +76,7 @@ struct UpgraderChainTests {
         // Progress: planned, then each step started and finished, verify, swap, finished.
         let events = recorder.events
         let started = events.compactMap { event -> Int? in
-            if case .stepStarted(let index, _, _, _, _) = event { return index }
+            if case .stepStarted(let index, _, _) = event { return index }
             return nil
         }
         #expect(started == Array(1...report.steps.count))
@@ -177,7 +177,7 @@ struct UpgraderMergedStepTests {
         let report = try Upgrader(history: RenameChainHistory.history).upgradeIfNeededSynchronously(storeAt: store)
         #expect(report.steps.count == 1)
         #expect(report.steps.first?.from == "Pets" && report.steps.first?.to == "Pets 3")
-        #expect(report.steps.first?.kind == "inferred")
+        #expect(report.steps.first?.kind == .inferred)
 
         let identification = try VersionRegistry(history: RenameChainHistory.history).identify(storeAt: store)
         #expect(identification.version?.name == "Pets 3")
