@@ -99,7 +99,8 @@ struct UpgradeJournal: Codable, Sendable, Equatable {
         /// The step's report, as it was when the step ran.
         var report: StepReport {
             StepReport(
-                from: from, to: to, kind: kind, mappingModels: mappingModels ?? [], entityMappings: entityMappings ?? [],
+                from: from, to: to, kind: kind, mappingModels: mappingModels ?? [],
+                entityMappings: entityMappings ?? [],
                 rows: rows, objects: objects, seconds: seconds, inPlace: inPlace, drops: drops ?? [])
         }
     }

@@ -434,7 +434,8 @@ public struct MigrationStep: Sendable {
             return nil
         }
         return StepReport(
-            from: sourceModel.name, to: destinationModel.name, kind: StepKind(running: models), mappingModels: models.map(\.name),
+            from: sourceModel.name, to: destinationModel.name, kind: StepKind(running: models),
+            mappingModels: models.map(\.name),
             entityMappings: reports, rows: reports.reduce(0) { $0 + $1.instances },
             objects: objects,
             seconds: Date().timeIntervalSince(started), inPlace: true)
