@@ -31,7 +31,7 @@ public struct UpgradeReport: Sendable, Hashable, Codable {
         /// `"inferred"` or `"explicit"`.
         public var kind: String
         /// Destination objects the step's entity mappings created (or kept, for a step altered
-        /// in place); see ``StepReport/rows``.
+        /// in place); see ``/StepwiseMapping/StepReport/rows``.
         public var rows: Int
         /// Objects in the store after the step, every entity together.
         public var objects: Int
@@ -40,7 +40,7 @@ public struct UpgradeReport: Sendable, Hashable, Codable {
         public var inPlace: Bool
         /// Whether this step's output came from an earlier, interrupted run's checkpoint.
         public var resumed: Bool
-        /// What the step dropped, counted before it ran (``StepReport/drops``); empty when
+        /// What the step dropped, counted before it ran (``/StepwiseMapping/StepReport/drops``); empty when
         /// it dropped nothing.
         public var drops: [DroppedData] = []
     }
