@@ -55,7 +55,7 @@ public struct StoreInspection: Sendable, Encodable {
     /// Inspects the store at `url`; with a `history`, also identifies its version.
     ///
     /// A store that matches no version is still inspected: `problem` says why and
-    /// ``identificationError`` holds the typed error. Unreadable files throw ``StoreError``.
+    /// ``identificationError`` holds the typed error. Unreadable files throw ``/StepwiseStore/StoreError``.
     public static func inspect(storeAt url: URL, history: VersionHistory? = nil) throws -> StoreInspection {
         let snapshot = try StoreSnapshot(of: url)
         defer { snapshot.close() }

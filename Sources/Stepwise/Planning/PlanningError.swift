@@ -16,7 +16,7 @@ public struct PlanningError: Error, Sendable, ReportableError {
         /// A mapping on the path names a policy the upgrader has no registration for: found
         /// while planning, before any step runs.
         case unregisteredPolicy(name: String, mappingModel: String, entityMapping: String)
-        /// Two ``MigrationStage``s were given for the same step.
+        /// Two ``/StepwiseMapping/MigrationStage``s were given for the same step.
         case duplicateStage(from: String, to: String)
     }
 

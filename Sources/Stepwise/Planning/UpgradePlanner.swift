@@ -10,7 +10,7 @@ import StepwiseModel
 /// mappings written for a pair over inference.
 ///
 /// Once the path is chosen, each run of consecutive inferred steps is merged into as few
-/// passes as exact composition allows (``MappingComposition``), as Core Data's lightweight
+/// passes as exact composition allows (``/StepwiseMapping/MappingComposition``), as Core Data's lightweight
 /// migration does: a chain of renames `a → b → c` becomes one step `a → c` that records
 /// `b` in ``UpgradePlan/Step/via``. Merging folds left: a step whose mapping can't be composed
 /// with the run so far starts a new run.
@@ -36,7 +36,7 @@ public struct UpgradePlanner: Sendable {
     ///
     /// - parameters:
     ///   - history: The model versions, oldest first.
-    ///   - mappings: Explicit mapping models by step (``MappingDirectory/steps``); the steps
+    ///   - mappings: Explicit mapping models by step (``/StepwiseMapping/MappingDirectory/steps``); the steps
     ///     between consecutive versions they leave out are inferred when they can be.
     ///   - mergesInferredSteps: Whether runs of consecutive inferred steps are merged into
     ///     one pass where their mappings compose exactly (the default).

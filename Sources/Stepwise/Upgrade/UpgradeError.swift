@@ -5,7 +5,7 @@ import StepwiseModel
 /// An upgrade that stopped. The store is then exactly as it was before the call (or, when
 /// the error came after the swap's commit point, fully upgraded): never half of each.
 ///
-/// Errors from reading the store (``StoreError``), identifying it (``RegistryError``) and
+/// Errors from reading the store (``/StepwiseStore/StoreError``), identifying it (``RegistryError``) and
 /// planning (``PlanningError``) are thrown as they are; this type covers the rest.
 public struct UpgradeError: Error, Sendable, ReportableError {
     /// What went wrong.
@@ -64,7 +64,7 @@ public struct UpgradeError: Error, Sendable, ReportableError {
             site: error.site)
     }
 
-    /// The underlying ``MappingError`` of a failed step, with its mapping, entity and row.
+    /// The underlying ``/StepwiseMapping/MappingError`` of a failed step, with its mapping, entity and row.
     public var mappingError: MappingError? {
         if case .stepFailed(_, _, _, _, let underlying) = kind { return underlying as? MappingError }
         return nil

@@ -24,7 +24,7 @@ public struct UpgradeOptions: Sendable {
     public var lockTimeout: Double
     /// Refuse any step that would drop data no mapping declared: an inferred step's removed
     /// entity or attribute that holds values, or an entity an explicit mapping left out
-    /// (``DroppedData``). The refusal comes before step 1 wherever the drop can be counted
+    /// (``/StepwiseMapping/DroppedData``). The refusal comes before step 1 wherever the drop can be counted
     /// in the store up front, else when the step has run (before the swap); either way the
     /// store is not changed. Off by default, like Core Data: drops are then recorded in
     /// ``UpgradeReport/Step/drops`` and logged as warnings.

@@ -85,7 +85,7 @@ public struct Upgrader: Sendable {
     }
 
     /// An upgrader for an `.xcdatamodeld` bundle and its mapping models: the `.xcmappingmodel`
-    /// folders beside the bundle, and the mapping folder (see ``MappingDirectory``).
+    /// folders beside the bundle, and the mapping folder (see ``/StepwiseMapping/MappingDirectory``).
     ///
     /// Only the target version is read here, which is all an up-to-date check needs. The other
     /// versions and the mapping models are read once, when an upgrade will run (or on
@@ -93,15 +93,19 @@ public struct Upgrader: Sendable {
     /// ``upgradeIfNeededSynchronously(storeAt:)`` or ``needsUpgrade(storeAt:)`` that finds work to do.
     ///
     /// - parameters:
-    ///   - bundleAt: The model bundle. Its current version is the target unless
+    ///   - bundleURL: The model bundle. Its current version is the target unless
     ///     ``UpgradeOptions/targetVersion`` says otherwise.
-    ///   - mappingsAt: The folder of mapping files (JSON files, `.xcmappingmodel` folders or
+    ///   - mappingsURL: The folder of mapping files (JSON files, `.xcmappingmodel` folders or
     ///     both); defaults to `<Name>.mappings` beside the bundle, and may be missing when every
     ///     step can be inferred.
-    /// - throws: ``XcodeModelError`` or ``ModelValidationError`` for a missing bundle, an
-    ///   unknown current version or an unreadable target version; ``VersionHistoryError`` when
-    ///   the current version is the newest (no `.xccurrentversion`) and the versions can't be
-    ///   ordered.
+    ///   - policies: The entity migration policies the mapping models name.
+    ///   - stages: Custom work around particular steps.
+    ///   - options: How the upgrades run; ``UpgradeOptions/targetVersion`` defaults to the
+    ///     bundle's current version.
+    /// - throws: ``/StepwiseModel/XcodeModelError`` or ``/StepwiseModel/ModelValidationError``
+    ///   for a missing bundle, an unknown current version or an unreadable target version;
+    ///   ``/StepwiseModel/VersionHistoryError`` when the current version is the newest (no
+    ///   `.xccurrentversion`) and the versions can't be ordered.
     public init(
         bundleAt bundleURL: URL, mappingsAt mappingsURL: URL? = nil, policies: PolicyRegistry = PolicyRegistry(),
         stages: [MigrationStage] = [], options: UpgradeOptions = UpgradeOptions()
@@ -118,9 +122,9 @@ public struct Upgrader: Sendable {
     }
 
     /// Reads every version and mapping model of the bundle now, rather than when the first
-    /// upgrade needs them, and throws what can't be read: ``XcodeModelError``,
-    /// ``ModelValidationError`` or ``MappingError``. For tools and tests that want a broken
-    /// bundle reported even when no store needs upgrading. Does nothing for an upgrader
+    /// upgrade needs them, and throws what can't be read: ``/StepwiseModel/XcodeModelError``,
+    /// ``/StepwiseModel/ModelValidationError`` or ``/StepwiseMapping/MappingError``. For tools
+    /// and tests that want a broken bundle reported even when no store needs upgrading. Does nothing for an upgrader
     /// whose history and mappings were given in code.
     public func preload() throws {
         guard let bundle else { return }
@@ -155,7 +159,7 @@ public struct Upgrader: Sendable {
     /// - throws: ``RegistryError`` when the store is newer than every known version, matches
     ///   none, or is inconsistent; ``PlanningError`` when no chain of mappings reaches the
     ///   target; ``UpgradeError`` for a failed step, a failed verification, a lock timeout,
-    ///   too little disk space or a file-system error; ``StoreError`` for an unreadable store.
+    ///   too little disk space or a file-system error; ``/StepwiseStore/StoreError`` for an unreadable store.
     ///   In every case the store is as it was before the call.
     public func upgradeIfNeededSynchronously(storeAt url: URL) throws -> UpgradeReport {
         try perform(StoreFiles(store: url), cancellation: nil)
@@ -177,7 +181,7 @@ public struct Upgrader: Sendable {
     /// ```
     ///
     /// **Cancellation.** Cancelling the task stops the upgrade at the next step boundary, row
-    /// batch (every ``StepCancellation/rowInterval`` rows) or SQL statement, and throws
+    /// batch (every ``/StepwiseMapping/StepCancellation/rowInterval`` rows) or SQL statement, and throws
     /// `CancellationError`. The store is left byte-identical; the steps completed so far stay
     /// checkpointed, and the next call resumes after them. Once the swap has begun (the commit
     /// point), the upgrade finishes instead. A task cancelled before the call starts never
@@ -231,7 +235,7 @@ public struct Upgrader: Sendable {
     ///
     /// `false` for a missing store: there is nothing to upgrade.
     /// - throws: The errors ``upgradeIfNeededSynchronously(storeAt:)`` throws before it takes the lock:
-    ///   ``StoreError`` for an unreadable store, ``PlanningError`` for an unknown
+    ///   ``/StepwiseStore/StoreError`` for an unreadable store, ``PlanningError`` for an unknown
     ///   target version, ``RegistryError`` for an empty history, and when the store needs an
     ///   upgrade, the errors of a bundle version or mapping model that can't be read.
     public func needsUpgrade(storeAt url: URL) throws -> Bool {

@@ -12,7 +12,7 @@ extension ComparisonOperator {
     ///   both sides first with ``ComparisonOptions/fold(_:)``.
     /// - **Mixed kinds** order as SQLite orders storage classes: numbers, then strings, then
     ///   data; they are never equal (`"1" != 1`).
-    /// - **Objects** are equal when their ``ObjectID``s are; they have no order.
+    /// - **Objects** are equal when their ``/StepwiseStore/ObjectID``s are; they have no order.
     /// - `BEGINSWITH`, `ENDSWITH`, `CONTAINS`, `LIKE` hold only between two strings.
     /// - `IN` needs a list on the right (``MappingValue/array(_:)``, ``MappingValue/objects(_:)``
     ///   or nil, which holds nothing) and holds when `lhs` equals (`==`) one of its elements.

@@ -75,7 +75,8 @@ public enum MappingInference {
     /// Infers the mapping from `source` to `destination`, as Core Data's lightweight migration
     /// would, plus the lossless type changes of ``TypeWidening``.
     ///
-    /// Both models should be valid (``ObjectModel/validate()``), as ``ModelBundle`` ensures.
+    /// Both models should be valid (``/StepwiseModel/ObjectModel/validate(file:)``), as
+    /// ``/StepwiseModel/ModelBundle`` ensures.
     ///
     /// - throws: ``MappingError`` of kind ``MappingError/Kind/notInferable(_:)`` listing every
     ///   problem, with ``MappingError/mappingModel`` set to `"<source> → <destination>"`.

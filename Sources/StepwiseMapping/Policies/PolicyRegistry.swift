@@ -10,12 +10,16 @@ public struct PolicyRegistry: Sendable {
 
     /// Registers a policy under `name`; `make` creates a fresh instance per entity mapping run.
     ///
-    /// - parameter version: Change it when you change what the policy writes. An interrupted
-    ///   upgrade resumes from the checkpoints of its finished steps only when the plan's
-    ///   mappings and the versions of the policies they name are those it ran with; otherwise
-    ///   it starts over from the store, since a checkpoint holds what the old code wrote.
-    ///   Mapping files are compared by content; a policy is code, so its version is the only
-    ///   change Stepwise can see.
+    /// - parameters:
+    ///   - name: The name mapping models give the policy (an entity mapping's `policy`, or
+    ///     the custom policy class name of an `.xcmappingmodel`).
+    ///   - version: Change it when you change what the policy writes. An interrupted
+    ///     upgrade resumes from the checkpoints of its finished steps only when the plan's
+    ///     mappings and the versions of the policies they name are those it ran with; otherwise
+    ///     it starts over from the store, since a checkpoint holds what the old code wrote.
+    ///     Mapping files are compared by content; a policy is code, so its version is the only
+    ///     change Stepwise can see.
+    ///   - make: Makes a new instance of the policy.
     public mutating func register(
         _ name: String, version: String = "", _ make: @escaping @Sendable () -> EntityMigrationPolicy
     ) {

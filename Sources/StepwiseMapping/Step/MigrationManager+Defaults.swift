@@ -25,7 +25,7 @@ extension MigrationManager {
     }
 
     /// ``createDestinationInstance(forSource:in:policy:)``, then sets to-one relationships of
-    /// the new instance: the same as calling ``ObjectContext/setToOne(_:_:to:)`` for each
+    /// the new instance: the same as calling ``/StepwiseStore/ObjectContext/setToOne(_:_:to:)`` for each
     /// right after, in fewer statements. Where every relationship given is a plain foreign key
     /// (no order column, and an inverse that is a to-many or absent) they are written with the
     /// row, by its `INSERT`, instead of by one `UPDATE` each; the new instance's `Z_OPT` is

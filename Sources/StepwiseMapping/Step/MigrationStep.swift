@@ -93,7 +93,7 @@ public struct MigrationStep: Sendable {
     ///   - destination: Where to write the new store; nothing may exist there.
     ///   - access: How the step may use `source` (``SourceAccess``).
     /// - throws: ``MappingError`` naming the mapping, entity, property and source row;
-    ///   ``StoreError`` for unreadable stores.
+    ///   ``/StepwiseStore/StoreError`` for unreadable stores.
     public func run(source: URL, destination: URL, access: SourceAccess) throws -> StepReport {
         let started = Date()
         // Refuse an existing destination before anything else: on failure the step deletes

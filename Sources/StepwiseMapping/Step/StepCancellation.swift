@@ -10,7 +10,7 @@ import GRDB
 /// store byte-identical.
 ///
 /// While a long SQL statement runs (a set-based `INSERT … SELECT` over a whole table), the
-/// step registers its connection with ``interrupting(_:_:)``, so that ``cancel()`` also
+/// step registers its connection with `interrupting(_:_:)`, so that ``cancel()`` also
 /// interrupts the statement (`sqlite3_interrupt`) rather than waiting for it to finish.
 public final class StepCancellation: @unchecked Sendable {
     // @unchecked: every stored property is guarded by `lock`. (`Mutex` needs iOS 18.)

@@ -15,7 +15,7 @@ import StepwiseStore
 /// **What is read.** Each entity mapping's source and destination, name (`<Source>To<Destination>`
 /// by default), `mappingnumber` order, policy class name (found in the ``PolicyRegistry`` with or
 /// without its module prefix), filter predicate, user info and `autogenerateexpression`; each
-/// property mapping's value expression (an archived `NSExpression`, see ``ArchivedExpression``),
+/// property mapping's value expression (an archived `NSExpression`, see `ArchivedExpression`),
 /// `sourcekeypath` and `sourcemappingname`. A property mapping without an expression takes
 /// the same-named source property when its own `autogenerateexpression` (or else its entity
 /// mapping's) is set; one with a `sourcekeypath` takes the destination instances of that path,

@@ -75,6 +75,7 @@ extension ObjectModel {
     /// - parameters:
     ///   - name: The version's name, as an `.xcdatamodel` file name without extension.
     ///   - versionIdentifiers: Xcode's "Core Data Model Identifier", empty by default.
+    ///   - entities: The version's entities, built with ``Entity``.
     public init(
         _ name: String, versionIdentifiers: [String] = [], @ModelBuilder entities: () -> [Entity]
     ) {
@@ -83,7 +84,7 @@ extension ObjectModel {
 }
 
 extension Entity {
-    /// Builds an entity in Swift; see ``ObjectModel/init(_:versionIdentifiers:entities:)``.
+    /// Builds an entity in Swift; see ``ObjectModel/init(_:versionIdentifiers:entities:)-(_,_,()->[Entity])``.
     public init(
         _ name: String, parent: String? = nil, isAbstract: Bool = false, className: String? = nil,
         @EntityBuilder _ components: () -> [any EntityComponent]

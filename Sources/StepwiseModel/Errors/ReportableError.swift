@@ -1,6 +1,6 @@
 import Foundation
 
-/// An error whose ``description`` is a complete sentence for people: what went wrong, naming
+/// An error whose `description` is a complete sentence for people: what went wrong, naming
 /// the file, version, entity, property or row, and what to do next.
 ///
 /// Every Stepwise error conforms, so what an app shows (`error.localizedDescription`) is that
@@ -18,7 +18,7 @@ public protocol ReportableError: LocalizedError, CustomStringConvertible, Sendab
 }
 
 extension ReportableError {
-    /// The ``description``.
+    /// The `description`.
     public var errorDescription: String? { description }
 }
 

@@ -81,7 +81,9 @@ public struct ModelBundleListing: Sendable, Hashable {
     /// Whether the bundle (or single `.xcdatamodel`) at `bundle` has a version folder named
     /// `name`, found without listing the others: a listing would have it too, since it takes
     /// every entry named `*.xcdatamodel`, and names the version after it.
-    /// - parameter bundle: A URL checked by ``modelURL(_:)``.
+    /// - parameters:
+    ///   - name: The version's name, its folder's name without `.xcdatamodel`.
+    ///   - bundle: A URL checked by ``modelURL(_:)``.
     public static func hasVersionFolder(named name: String, inBundleAt bundle: URL) -> Bool {
         if bundle.pathExtension == "xcdatamodel" {
             return versionName(bundle.lastPathComponent, in: bundle.deletingLastPathComponent()) == name
@@ -93,7 +95,9 @@ public struct ModelBundleListing: Sendable, Hashable {
     /// Reads and validates the version `name` of the bundle (or single `.xcdatamodel`) at
     /// `bundle` without listing the others, as ``readVersion(named:)`` does; nil when
     /// ``hasVersionFolder(named:inBundleAt:)`` is false.
-    /// - parameter bundle: A URL checked by ``modelURL(_:)``.
+    /// - parameters:
+    ///   - name: The version's name, its folder's name without `.xcdatamodel`.
+    ///   - bundle: A URL checked by ``modelURL(_:)``.
     public static func readVersion(named name: String, inBundleAt bundle: URL) throws -> ObjectModel? {
         guard hasVersionFolder(named: name, inBundleAt: bundle) else { return nil }
         let single = bundle.pathExtension == "xcdatamodel"

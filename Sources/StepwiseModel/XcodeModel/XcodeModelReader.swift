@@ -32,6 +32,7 @@ public enum XcodeModelReader {
 
     /// Parses the XML of a `contents` file.
     /// - parameters:
+    ///   - data: The file's bytes.
     ///   - versionName: The model version's name.
     ///   - path: The file named in errors.
     public static func parse(_ data: Data, versionName: String, path: String = "<memory>") throws(XcodeModelError)

@@ -166,7 +166,7 @@ package struct SimulatedCrash: Error, Sendable {
 }
 
 /// A file-system call that failed during an upgrade or a step: which call (`site`, for bug
-/// reports), on which path, and the system's reason. ``Upgrader`` reports it as an
+/// reports), on which path, and the system's reason. `Upgrader` reports it as an
 /// `UpgradeError` naming the store.
 public struct FileSystemError: Error, Sendable, Hashable, ReportableError {
     /// `write`, `fsync`, `rename`…

@@ -4,7 +4,9 @@ import GRDB
 extension StoreMetadata {
     /// Reads the metadata of the store open on `db`.
     ///
-    /// - parameter path: The store's path, named in errors.
+    /// - parameters:
+    ///   - db: A connection to the store.
+    ///   - path: The store's path, named in errors.
     /// - throws: ``StoreError`` with kind ``StoreError/Kind/missingMetadataTable`` when there is
     ///   no `Z_METADATA`, ``StoreError/Kind/invalidMetadata(_:)`` when it has no row for
     ///   version 1 or `Z_PLIST` is not a binary property list of the expected shape, and
@@ -66,7 +68,9 @@ extension StoreMetadata {
     ///
     /// `Z_PLIST` is a binary property list, as Core Data writes it. Run it inside the
     /// transaction that changes the store, so metadata and content can't disagree.
-    /// - parameter path: The store's path, named in errors.
+    /// - parameters:
+    ///   - db: A connection to the store.
+    ///   - path: The store's path, named in errors.
     public func write(to db: Database, path: String) throws(StoreError) {
         let data: Data
         do {

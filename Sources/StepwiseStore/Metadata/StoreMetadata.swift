@@ -62,11 +62,13 @@ public struct StoreMetadata: Sendable, Hashable {
 
     /// The metadata of a new store at a model version.
     ///
-    /// Hashes come from ``StepwiseModel/ObjectModel/entityVersionHashes`` and the version's name
+    /// Hashes come from ``/StepwiseModel/ObjectModel/entityVersionHashes`` and the version's name
     /// goes under `StepwiseModelVersionName`. A model without identifier gets `[""]`, as Core
     /// Data wrote for such models in every corpus store. `_NSAutoVacuumLevel` is `"2"`, the
     /// incremental auto-vacuum ``StoreCreator`` sets up.
-    /// - parameter uuid: The store's UUID; a migration passes the source store's.
+    /// - parameters:
+    ///   - model: The version the store is at.
+    ///   - uuid: The store's UUID; a migration passes the source store's.
     public init(model: ObjectModel, uuid: String = UUID().uuidString) {
         self.init(
             versionHashes: model.entityVersionHashes,

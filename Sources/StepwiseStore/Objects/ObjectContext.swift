@@ -22,7 +22,7 @@ import StepwiseModel
 ///
 /// Fetching never loads a whole table: ``cursor(_:where:includingSubentities:)`` streams rows.
 ///
-/// Per-object statements are prepared once and kept (``ObjectContextCache``): their SQL
+/// Per-object statements are prepared once and kept (`ObjectContextCache`): their SQL
 /// depends only on the entity and the property names, never on values, which are bound. A
 /// migration policy calls them once per row, and building their SQL text dominated the cost.
 public struct ObjectContext {
