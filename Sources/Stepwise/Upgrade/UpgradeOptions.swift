@@ -27,7 +27,7 @@ public struct UpgradeOptions: Sendable {
     /// (``/StepwiseMapping/DroppedData``). The refusal comes before step 1 wherever the drop can be counted
     /// in the store up front, else when the step has run (before the swap); either way the
     /// store is not changed. Off by default, like Core Data: drops are then recorded in
-    /// ``UpgradeReport/Step/drops`` and logged as warnings.
+    /// ``/StepwiseMapping/StepReport/drops`` and logged as warnings.
     public var strict: Bool
     /// Receives ``UpgradeEvent``s as the upgrade runs, on the upgrading thread.
     public var progress: (@Sendable (UpgradeEvent) -> Void)?

@@ -23,7 +23,7 @@ public struct UpgradeReport: Sendable, Hashable, Codable {
     public var outcome: Outcome
     /// True when nothing was done: the store was at the target, or there was none.
     public var upToDate: Bool { outcome != .upgraded }
-    /// The steps, in order, each with ``StepReport/resumed`` set when its output came from
+    /// The steps, in order, each with ``/StepwiseMapping/StepReport/resumed`` set when its output came from
     /// an earlier, interrupted run.
     public var steps: [StepReport]
     /// Where the pre-upgrade store was kept, when ``UpgradeOptions/keepBackup`` was set.

@@ -35,7 +35,7 @@ public struct StepReport: Sendable, Hashable, Codable {
     /// it dropped nothing.
     public var drops: [DroppedData] = []
     /// Whether the step's output came from an earlier, interrupted run's checkpoint rather
-    /// than from this run (set in ``Upgrader``'s reports; a step run alone is never resumed).
+    /// than from this run (set in `Upgrader`'s reports; a step run alone is never resumed).
     public var resumed = false
 
     /// A step's report; ``MigrationStep/run(source:destination:access:)`` makes them.
