@@ -66,7 +66,7 @@ struct StoreAccessTests {
         }
         return try Upgrader(
             bundleAt: fixture.bundle, policies: SamplePolicies.registry,
-            options: UpgradeOptions(lockTimeout: timeout, progress: progress))
+            options: UpgradeOptions(lockTimeout: .milliseconds(Int64(timeout * 1000)), progress: progress))
     }
 
     /// Recipes named `child-<n>` in the store, read through its `-wal` from a private copy.
@@ -185,7 +185,7 @@ struct StoreAccessTests {
         // While the pool lives, an upgrade (here a rollback-free re-run to an older target
         // would be refused anyway) can't take the store: a second upgrader times out.
         let refusal = try #require(throws: UpgradeError.self) {
-            try Upgrader.rollback(storeAt: fixture.store, options: UpgradeOptions(lockTimeout: 0.3))
+            try Upgrader.rollback(storeAt: fixture.store, options: UpgradeOptions(lockTimeout: .milliseconds(300)))
         }
         guard case .storeInUse(let pids, _, false) = refusal.kind else {
             Issue.record("expected storeInUse, got \(refusal)")
@@ -196,7 +196,7 @@ struct StoreAccessTests {
         #endif
         try pool?.close()
         pool = nil
-        let access = try StoreAccess(storeAt: fixture.store, timeout: 1)
+        let access = try StoreAccess(storeAt: fixture.store, timeout: .seconds(1))
         #expect(access.isOpen)
         access.close()
         #expect(!access.isOpen)

@@ -1,3 +1,4 @@
+import Foundation
 import StepwiseMapping
 import StepwiseModel
 import StepwiseStore
@@ -19,7 +20,9 @@ struct ErrorVocabularyTests {
             UpgradeError(.storeInUse(processIDs: [], seconds: 5, bareConnection: true), storePath: "/x/Store.sqlite"),
             UpgradeError(
                 .dropsData(index: 1, count: 2, from: "Notes", to: "Notes 2", drops: []), storePath: "/x/Store.sqlite"),
-            UpgradeError(.noBackup(backupPath: "/x/Store.sqlite.stepwise-backup"), storePath: "/x/Store.sqlite"),
+            UpgradeError(
+                .noBackup(backupDirectory: URL(fileURLWithPath: "/x/Store.sqlite.stepwise-backup")),
+                storePath: "/x/Store.sqlite"),
             RegistryError(path: "/x/Store.sqlite", kind: .noMatchingVersion(closest: "Notes 2", differences: [])),
             StoreError(path: "/x/Store.sqlite", kind: .missingMetadataTable),
             MappingError(.unreadableArchive("a truncated archive"), file: "/x/A.xcmappingmodel"),

@@ -31,6 +31,6 @@ enum CrashHistory {
         mapping.isInferred = false
         return Upgrader(
             history: history, mappings: [MappingDirectory.StepKey("Bench", "Bench 2"): [mapping]],
-            options: UpgradeOptions(lockTimeout: 120, progress: progress))
+            options: UpgradeOptions(lockTimeout: .seconds(120), progress: progress))
     }
 }

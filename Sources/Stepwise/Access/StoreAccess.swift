@@ -42,15 +42,18 @@ public final class StoreAccess: @unchecked Sendable {
     private let guardLock = NSLock()
     private var held: AccessLock?
 
-    /// Takes a shared claim on the store, waiting up to `timeout` seconds while an upgrade or
-    /// rollback of it is running.
+    /// Takes a shared claim on the store, waiting up to `timeout` while an upgrade or rollback
+    /// of it is running.
     ///
     /// - parameters:
     ///   - url: The store (its main file). It needn't exist yet.
-    ///   - timeout: How long to wait for a running upgrade, in seconds.
+    ///   - timeout: How long to wait for a running upgrade.
     /// - throws: ``StoreAccessError``: ``StoreAccessError/Kind/upgradeRunning(seconds:)``
     ///   after the timeout, or a file-system error for the lock file.
-    public init(storeAt url: URL, timeout: Double = 10) throws {
+    public init(storeAt url: URL, timeout: Duration = .seconds(10)) throws {
+        var options = UpgradeOptions()
+        options.lockTimeout = timeout
+        let timeout = options.lockTimeoutSeconds
         storeURL = url
         let files = StoreFiles(store: url)
         do {

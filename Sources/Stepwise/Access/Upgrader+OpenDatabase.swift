@@ -54,7 +54,7 @@ extension Upgrader {
     private func createIfMissing(_ url: URL) throws {
         let files = StoreFiles(store: url)
         guard files.isMissing else { return }
-        let lock = try UpgradeLock(files: files, timeout: options.lockTimeout, fileSystem: options.fileSystem)
+        let lock = try UpgradeLock(files: files, timeout: options.lockTimeoutSeconds, fileSystem: options.fileSystem)
         defer { withExtendedLifetime(lock) {} }
         guard files.isMissing, let target = targetVersion, let model = history.version(named: target) else { return }
         _ = try StoreCreator.createStore(at: url, model: model)

@@ -14,11 +14,11 @@ struct StoreRollback {
 
     func run() throws -> String? {
         let fileSystem = options.fileSystem
-        let lock = try UpgradeLock(files: files, timeout: options.lockTimeout, fileSystem: fileSystem)
+        let lock = try UpgradeLock(files: files, timeout: options.lockTimeoutSeconds, fileSystem: fileSystem)
         defer { withExtendedLifetime(lock) {} }
         // A rollback swaps generations like an upgrade: nobody may hold the store meanwhile.
         let access = try StoreAccessGate.exclusive(
-            files, timeout: options.lockTimeout, fileSystem: fileSystem, emit: { options.progress?($0) })
+            files, timeout: options.lockTimeoutSeconds, fileSystem: fileSystem, emit: { options.progress?($0) })
         defer { withExtendedLifetime(access) {} }
         let recovery = UpgradeRecovery(files: files, fileSystem: fileSystem, logger: options.logger)
         if case .finishedSwap(let journal) = try recovery.recover(), journal.purpose == .rollback {
@@ -27,13 +27,13 @@ struct StoreRollback {
         }
         let backupMain = files.backupDirectory.appendingPathComponent(files.name)
         guard fileSystem.exists(backupMain) else {
-            throw UpgradeError(.noBackup(backupPath: files.backupDirectory.path), storePath: files.store.path)
+            throw UpgradeError(.noBackup(backupDirectory: files.backupDirectory), storePath: files.store.path)
         }
         let version = BackupInfo.load(from: files.backupDirectory)?.version
         // A WAL connection outside StoreAccess would keep using the upgraded generation: wait
         // for it before anything is written.
         try StoreAccessGate.waitForBareConnections(
-            files, timeout: options.lockTimeout, emit: { options.progress?($0) })
+            files, timeout: options.lockTimeoutSeconds, emit: { options.progress?($0) })
         // Whatever an interrupted upgrade left (checkpoints) is about a store being replaced.
         try fileSystem.remove(files.workDirectory, site: "rollback.remove-work-directory")
         try fileSystem.createDirectory(files.workDirectory, site: "rollback.mkdir")

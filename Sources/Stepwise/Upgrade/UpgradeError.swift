@@ -35,7 +35,7 @@ public struct UpgradeError: Error, Sendable, ReportableError {
         /// A file-system call failed (`site` names the call).
         case fileSystem(operation: String, path: String, reason: String)
         /// `rollback` found no backup beside the store.
-        case noBackup(backupPath: String)
+        case noBackup(backupDirectory: URL)
     }
 
     public var kind: Kind
@@ -115,9 +115,9 @@ public struct UpgradeError: Error, Sendable, ReportableError {
         case .fileSystem(let operation, let path, let reason):
             return
                 "\(store)\(operation) failed on \(path): \(reason). Check permissions and free space, then run the upgrade again: it resumes where it stopped."
-        case .noBackup(let backupPath):
+        case .noBackup(let backupDirectory):
             return
-                "\(store)there is no backup to roll back to (looked for \(backupPath)). Backups are kept only when the upgrade ran with UpgradeOptions.keepBackup."
+                "\(store)there is no backup to roll back to (looked for \(backupDirectory.path)). Backups are kept only when the upgrade ran with UpgradeOptions.keepBackup."
         }
     }
 

@@ -20,8 +20,9 @@ public struct UpgradeOptions: Sendable {
     /// before the swap. Foreign keys and the metadata of the upgraded store are checked at
     /// either level.
     public var verification: Verification
-    /// How long to wait for another process's upgrade of the same store, in seconds.
-    public var lockTimeout: Double
+    /// How long to wait for another process's upgrade of the same store, or for processes
+    /// holding the store open, before giving up with the store unchanged. One minute by default.
+    public var lockTimeout: Duration
     /// Refuse any step that would drop data no mapping declared: an inferred step's removed
     /// entity or attribute that holds values, or an entity an explicit mapping left out
     /// (``/StepwiseMapping/DroppedData``). The refusal comes before step 1 wherever the drop can be counted
@@ -38,7 +39,7 @@ public struct UpgradeOptions: Sendable {
 
     public init(
         targetVersion: String? = nil, keepBackup: Bool = false, verification: Verification = .quick,
-        lockTimeout: Double = 60, strict: Bool = false, progress: (@Sendable (UpgradeEvent) -> Void)? = nil,
+        lockTimeout: Duration = .seconds(60), strict: Bool = false, progress: (@Sendable (UpgradeEvent) -> Void)? = nil,
         logger: Logger = SilentLogger.logger
     ) {
         self.targetVersion = targetVersion
@@ -48,5 +49,11 @@ public struct UpgradeOptions: Sendable {
         self.strict = strict
         self.progress = progress
         self.logger = logger
+    }
+
+    /// ``lockTimeout`` in seconds, as the lock waits count it.
+    var lockTimeoutSeconds: Double {
+        let (seconds, attoseconds) = lockTimeout.components
+        return max(0, Double(seconds) + Double(attoseconds) / 1e18)
     }
 }

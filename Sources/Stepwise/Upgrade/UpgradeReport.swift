@@ -1,3 +1,4 @@
+import Foundation
 import StepwiseMapping
 
 /// What ``Upgrader/upgradeIfNeeded(storeAt:)`` did.
@@ -27,18 +28,18 @@ public struct UpgradeReport: Sendable, Hashable, Codable {
     /// an earlier, interrupted run.
     public var steps: [StepReport]
     /// Where the pre-upgrade store was kept, when ``UpgradeOptions/keepBackup`` was set.
-    public var backupPath: String?
+    public var backupURL: URL?
     /// Wall-clock duration of the whole call.
     public var seconds: Double
 
     public init(
-        from: String, to: String, outcome: Outcome, steps: [StepReport], backupPath: String? = nil, seconds: Double = 0
+        from: String, to: String, outcome: Outcome, steps: [StepReport], backupURL: URL? = nil, seconds: Double = 0
     ) {
         self.from = from
         self.to = to
         self.outcome = outcome
         self.steps = steps
-        self.backupPath = backupPath
+        self.backupURL = backupURL
         self.seconds = seconds
     }
 
@@ -64,7 +65,8 @@ public struct UpgradeReport: Sendable, Hashable, Codable {
         try container.encode(outcome, forKey: .outcome)
         try container.encode(upToDate, forKey: .upToDate)
         try container.encode(steps, forKey: .steps)
-        try container.encodeIfPresent(backupPath, forKey: .backupPath)
+        // The folder as a path: what scripts and earlier versions of this JSON read.
+        try container.encodeIfPresent(backupURL?.path, forKey: .backupPath)
         try container.encode(seconds, forKey: .seconds)
     }
 
@@ -79,7 +81,7 @@ public struct UpgradeReport: Sendable, Hashable, Codable {
             outcome = try container.decode(Bool.self, forKey: .upToDate) ? .upToDate : .upgraded
         }
         steps = try container.decode([StepReport].self, forKey: .steps)
-        backupPath = try container.decodeIfPresent(String.self, forKey: .backupPath)
+        backupURL = try container.decodeIfPresent(String.self, forKey: .backupPath).map { URL(fileURLWithPath: $0) }
         seconds = try container.decode(Double.self, forKey: .seconds)
     }
 }

@@ -70,7 +70,7 @@ extension UpgradeRun {
     ///    upgraded store, so swapping it in would lose them. The work directory is deleted
     ///    (its checkpoints are of a stale copy) and the store is left as it is.
     func checkNobodyElseUsesTheStore(_ journal: UpgradeJournal) throws {
-        try StoreAccessGate.waitForBareConnections(files, timeout: upgrader.options.lockTimeout, emit: emit)
+        try StoreAccessGate.waitForBareConnections(files, timeout: upgrader.options.lockTimeoutSeconds, emit: emit)
         guard journal.original == UpgradeJournal.Fingerprint(of: files) else {
             try? fileSystem.remove(workDirectory, site: "swap.remove-stale")
             throw UpgradeError(.storeChangedDuringUpgrade, storePath: files.store.path)

@@ -56,13 +56,13 @@ final class UpgradeRun {
 
     /// Takes the lock and does the work.
     func run() throws -> UpgradeReport {
-        let lock = try UpgradeLock(files: files, timeout: upgrader.options.lockTimeout, fileSystem: fileSystem)
+        let lock = try UpgradeLock(files: files, timeout: upgrader.options.lockTimeoutSeconds, fileSystem: fileSystem)
         defer { withExtendedLifetime(lock) {} }
         // The access lock, exclusively, from before the copy to after the swap: a StoreAccess
         // holder writing during the run would lose its writes at the swap, and one reading
         // across it would keep reading a file that is no longer the store.
         let access = try StoreAccessGate.exclusive(
-            files, timeout: upgrader.options.lockTimeout, fileSystem: fileSystem, emit: emit)
+            files, timeout: upgrader.options.lockTimeoutSeconds, fileSystem: fileSystem, emit: emit)
         defer { withExtendedLifetime(access) {} }
         logger.info("upgrade started", metadata: ["store": "\(files.store.path)", "target": "\(target)"])
 
@@ -139,7 +139,7 @@ final class UpgradeRun {
                 report.resumed = resumedAll || resumedSteps.contains(step.index)
                 return report
             },
-            backupPath: journal.keepBackup ? files.backupDirectory.path : nil,
+            backupURL: journal.keepBackup ? files.backupDirectory : nil,
             seconds: Date().timeIntervalSince(started))
     }
 }

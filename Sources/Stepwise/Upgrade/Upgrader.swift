@@ -352,7 +352,7 @@ public struct Upgrader: Sendable {
     ///   - options: Only ``UpgradeOptions/lockTimeout``, ``UpgradeOptions/progress`` and
     ///     ``UpgradeOptions/logger`` are used.
     /// - returns: The version of the restored store, as recorded in the backup.
-    /// - throws: ``UpgradeError`` with ``UpgradeError/Kind/noBackup(backupPath:)`` when there
+    /// - throws: ``UpgradeError`` with ``UpgradeError/Kind/noBackup(backupDirectory:)`` when there
     ///   is none, or for a lock timeout or a failed file-system call.
     @discardableResult
     public static func rollback(storeAt url: URL, options: UpgradeOptions = UpgradeOptions()) throws -> String? {

@@ -38,7 +38,7 @@ struct DiscardCommand: ParsableCommand {
     }
 
     private func execute() throws {
-        let options = UpgradeOptions(lockTimeout: lockOptions.lockTimeout)
+        let options = UpgradeOptions(lockTimeout: lockOptions.duration)
         let outcome = try Upgrader.discardInterruptedUpgrade(storeAt: URL(fileURLWithPath: store), options: options)
         let report = DiscardReport(store: store, outcome: outcome)
         if jsonOption.json {

@@ -41,7 +41,7 @@ struct RollbackCommand: ParsableCommand {
     private func execute() throws {
         // Rolling back needs no model: the backup records its own version.
         let renderer = ProgressRenderer(style: .lines)
-        let options = UpgradeOptions(lockTimeout: lockOptions.lockTimeout, progress: renderer.handler)
+        let options = UpgradeOptions(lockTimeout: lockOptions.duration, progress: renderer.handler)
         let version: String?
         do {
             version = try Upgrader.rollback(storeAt: URL(fileURLWithPath: store), options: options)

@@ -101,7 +101,7 @@ struct UpgradeCommand<Tool: StepwiseTool>: ParsableCommand {
         let renderer = ProgressRenderer(
             style: progressOptions.style, estimateRows: { StoreObjectCount.estimate(storeAt: storeURL) })
         let options = UpgradeOptions(
-            targetVersion: to, keepBackup: keepBackup, verification: verify, lockTimeout: lockOptions.lockTimeout,
+            targetVersion: to, keepBackup: keepBackup, verification: verify, lockTimeout: lockOptions.duration,
             strict: strict, progress: renderer.handler)
         let report: UpgradeReport
         do {

@@ -10,6 +10,9 @@ struct LockOptions: ParsableArguments {
             valueName: "seconds"))
     var lockTimeout: Double = 60
 
+    /// ``lockTimeout`` as ``UpgradeOptions/lockTimeout`` takes it.
+    var duration: Duration { .milliseconds(Int64((lockTimeout * 1000).rounded())) }
+
     func validate() throws {
         guard lockTimeout >= 0, lockTimeout.isFinite else {
             throw ValidationError("--lock-timeout must be a number of seconds, 0 or more.")

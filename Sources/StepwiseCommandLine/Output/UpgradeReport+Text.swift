@@ -35,8 +35,8 @@ extension UpgradeReport {
             )
             lines += step.drops.filter { $0.count != 0 }.map { "       dropped \($0)" }
         }
-        if let backupPath {
-            lines.append("Backup: \(backupPath) (undo with `stepwise rollback \(store)`)")
+        if let backupURL {
+            lines.append("Backup: \(backupURL.path) (undo with `stepwise rollback \(store)`)")
         }
         return lines
     }

@@ -154,6 +154,6 @@ public struct UpgradeMatrix: Sendable {
     func upgrader(to target: String) -> Upgrader {
         Upgrader(
             history: history, mappings: mappings, policies: policies, stages: stages,
-            options: UpgradeOptions(targetVersion: target, verification: .full, lockTimeout: 30))
+            options: UpgradeOptions(targetVersion: target, verification: .full, lockTimeout: .seconds(30)))
     }
 }

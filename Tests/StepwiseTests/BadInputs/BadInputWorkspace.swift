@@ -135,7 +135,7 @@ final class BadInputWorkspace: @unchecked Sendable {
         bundle: URL? = nil, mappings: URL? = nil, policies: PolicyRegistry = SamplePolicies.registry,
         fileSystem: FileSystem = FileSystem()
     ) throws -> Upgrader {
-        var options = UpgradeOptions(lockTimeout: 5)
+        var options = UpgradeOptions(lockTimeout: .seconds(5))
         options.fileSystem = fileSystem
         return try Upgrader(bundleAt: bundle ?? self.bundle, mappingsAt: mappings, policies: policies, options: options)
     }

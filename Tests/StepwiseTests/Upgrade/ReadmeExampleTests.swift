@@ -28,7 +28,7 @@ struct ReadmeExampleTests {
         #expect(!report.upToDate)
         #expect("\(report.from) → \(report.to)" == "Recipes → Recipes 4")
         #expect(report.steps.map(\.kind).contains(.explicit))
-        #expect(report.backupPath != nil)
+        #expect(report.backupURL != nil)
         #expect(events.count > report.steps.count * 2)
         #expect(try await upgrader.upgradeIfNeeded(storeAt: storeURL).upToDate)
     }

@@ -46,7 +46,7 @@ struct UpgradeBackupTests {
         _ = try Self.addChefsInTheWAL(fixture)
         let before = StoreBytes(fixture.store)
         let report = try fixture.upgrader(keepBackup: true).upgradeIfNeededSynchronously(storeAt: fixture.store)
-        #expect(report.backupPath == fixture.files.backupDirectory.path)
+        #expect(report.backupURL?.path == fixture.files.backupDirectory.path)
         let backup = fixture.files.backupDirectory
         let kept = try FileManager.default.contentsOfDirectory(atPath: backup.path).sorted()
         #expect(kept == ["Store.sqlite", "Store.sqlite-shm", "Store.sqlite-wal", "backup.json"])
@@ -71,7 +71,7 @@ struct UpgradeBackupTests {
             Issue.record("expected noBackup, got \(error)")
             return
         }
-        #expect(path == fixture.files.backupDirectory.path)
+        #expect(path.path == fixture.files.backupDirectory.path)
         #expect("\(error)".contains("keepBackup"))
         #expect(StoreBytes(fixture.store) == before)
     }

@@ -31,7 +31,8 @@ struct UpgradeDropTests {
         func upgrader(strict: Bool) throws -> Upgrader {
             try Upgrader(
                 bundleAt: bundle,
-                options: UpgradeOptions(targetVersion: "CoreDataMigration_Example 2", lockTimeout: 10, strict: strict))
+                options: UpgradeOptions(
+                    targetVersion: "CoreDataMigration_Example 2", lockTimeout: .seconds(10), strict: strict))
         }
     }
 
@@ -94,7 +95,7 @@ struct UpgradeDropTests {
         let models = try #require(directory.steps[key]).map { $0.leavingOut(entity: "ATMessageSender") }
         return Upgrader(
             history: bundle.history, mappings: [key: models],
-            options: UpgradeOptions(targetVersion: "ATDataModel 5", lockTimeout: 10, strict: strict))
+            options: UpgradeOptions(targetVersion: "ATDataModel 5", lockTimeout: .seconds(10), strict: strict))
     }
 
     static let sendersDropped = DroppedData(
@@ -152,7 +153,7 @@ struct UpgradeDropTests {
             EntityMapping(kind: .remove, source: "ATMessageSender", destination: nil))
         let upgrader = Upgrader(
             history: bundle.history, mappings: [key: models],
-            options: UpgradeOptions(targetVersion: "ATDataModel 5", lockTimeout: 10, strict: true))
+            options: UpgradeOptions(targetVersion: "ATDataModel 5", lockTimeout: .seconds(10), strict: true))
         let report = try upgrader.upgradeIfNeededSynchronously(storeAt: store)
         let senders = try #require(report.steps.first?.drops.first { $0.entity == "ATMessageSender" })
         #expect(senders.reason == .droppedByMapping && senders.isDeclared && senders.count == 2)

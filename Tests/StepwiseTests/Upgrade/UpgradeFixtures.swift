@@ -40,7 +40,8 @@ struct UpgradeFixture {
         stages: [MigrationStage] = [], fileSystem: FileSystem = FileSystem(),
         progress: (@Sendable (UpgradeEvent) -> Void)? = nil
     ) throws -> Upgrader {
-        var options = UpgradeOptions(targetVersion: target, keepBackup: keepBackup, lockTimeout: 30, progress: progress)
+        var options = UpgradeOptions(
+            targetVersion: target, keepBackup: keepBackup, lockTimeout: .seconds(30), progress: progress)
         options.fileSystem = fileSystem
         return try Upgrader(bundleAt: bundle, policies: policies, stages: stages, options: options)
     }

@@ -95,7 +95,7 @@ struct UpgradeRefusalTests {
     func lockTimeout() throws {
         let fixture = try UpgradeFixture("Recipes")
         let held = try UpgradeLock(files: fixture.files, timeout: 1, fileSystem: FileSystem())
-        var options = UpgradeOptions(lockTimeout: 0.2)
+        var options = UpgradeOptions(lockTimeout: .milliseconds(200))
         options.targetVersion = nil
         let upgrader = try Upgrader(bundleAt: fixture.bundle, policies: SamplePolicies.registry, options: options)
         let started = Date()

@@ -173,7 +173,7 @@ struct UpgraderLaunchTests {
         let mappings = try MappingDirectory(bundleAt: eager.bundle, history: bundle.history).steps
         let upfront = Upgrader(
             history: bundle.history, mappings: mappings, policies: SamplePolicies.registry,
-            options: UpgradeOptions(targetVersion: bundle.current.name, lockTimeout: 30))
+            options: UpgradeOptions(targetVersion: bundle.current.name, lockTimeout: .seconds(30)))
 
         let lazyReport = try lazy.upgrader().upgradeIfNeededSynchronously(storeAt: lazy.store)
         let eagerReport = try upfront.upgradeIfNeededSynchronously(storeAt: eager.store)
