@@ -124,6 +124,8 @@ struct UpgradeFaultInjectionTests {
         "rollback.mkdir", "rollback.remove-work-directory", "rollback.sync-store-directory",
         "rollback.take-backup",  // UpgradeBackupTests.rollbackCrashAtEverySite
         "access.shared",  // StoreAccess, outside an upgrade (StoreAccessTests)
+        "snapshot.mkdir", "snapshot.copy",  // StoreSnapshot, outside an upgrade (stepwise inspect, plan)
+        "create.remove-after-error",  // StoreCreator's cleanup, outside an upgrade
         "swap.remove-stale",  // UpgradeFailureTests.storeWrittenDuringTheUpgradeIsNotSwappedOut
     ]
     /// Best-effort cleanup on the way out of a step (`try?`): a fault there is ignored by
