@@ -4,6 +4,12 @@ import Testing
 
 /// `import Stepwise` alone brings GRDB: this file imports nothing else, yet names `Database`,
 /// `DatabaseQueue` and `Int.fetchOne` (issue 13, D13).
+///
+/// It shows the usage but can't guard it: this test target also depends on GRDB, and other
+/// files in it `import GRDB`, which makes GRDB's names visible here too (it still compiles with
+/// StepwiseStore's `@_exported import GRDB` removed). A file compiled against Stepwise alone
+/// fails without it ("cannot find type 'Database' in scope"); the guard is a target that
+/// depends on Stepwise only, such as the plan's example tool (C3).
 @Suite("GRDB comes with import Stepwise")
 struct GRDBReexportTests {
     @Test("a store is written and read through GRDB's Database with only import Stepwise")
