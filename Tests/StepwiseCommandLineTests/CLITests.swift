@@ -101,7 +101,7 @@ struct CLITests {
         #expect(json["consistent"] as? Bool == true)
         #expect(json["problem"] is NSNull)
         let hashes = try #require(json["entityHashes"] as? [String: String])
-        #expect(hashes["Cuisine"] == RecipesHistory.v2.entityVersionHashes["Cuisine"]?.hexString)
+        #expect(hashes["Cuisine"] == RecipesHistory.v2.entityVersionHashes["Cuisine"].map(VersionHasher.hex))
         let tables = try #require(json["tables"] as? [[String: Any]])
         #expect(tables.map { $0["name"] as? String }.contains("ZCUISINE"))
     }

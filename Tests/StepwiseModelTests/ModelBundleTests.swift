@@ -14,11 +14,13 @@ struct ModelBundleTests {
     }
 
     /// Writes the recipes bundle into `directory`, with an optional history file beside it.
-    static func writeRecipes(in directory: TemporaryDirectory, current: String = "Recipes 3", history: String? = nil)
-        throws -> URL
-    {
+    /// `validating: false` lets a test write a `current` the bundle doesn't have.
+    static func writeRecipes(
+        in directory: TemporaryDirectory, current: String = "Recipes 3", history: String? = nil,
+        validating: Bool = true
+    ) throws -> URL {
         let url = directory.path("Recipes.xcdatamodeld")
-        try XcodeModelWriter.writeBundle(recipes, current: current, to: url)
+        try XcodeModelWriter.writeBundle(recipes, current: current, to: url, validating: validating)
         if let history {
             try Data(history.utf8).write(to: ModelBundle.historyFileURL(for: url))
         }
@@ -193,7 +195,7 @@ struct ModelBundleTests {
     @Test("A current version the bundle doesn't have is reported")
     func unknownCurrentVersionIsReported() throws {
         let directory = try TemporaryDirectory()
-        let url = try Self.writeRecipes(in: directory, current: "Recipes 7")
+        let url = try Self.writeRecipes(in: directory, current: "Recipes 7", validating: false)
         let error = #expect(throws: XcodeModelError.self) { try ModelBundle(contentsOf: url) }
         #expect(error?.kind == .unknownCurrentVersion("Recipes 7"))
     }
@@ -250,7 +252,7 @@ struct ModelBundleTests {
         let url = directory.path("Broken.xcdatamodeld")
         let broken = ObjectModel(
             "Broken", entities: [Entity("A", relationships: [Relationship("b", destination: "B")])])
-        try XcodeModelWriter.writeBundle([broken], current: "Broken", to: url)
+        try XcodeModelWriter.writeBundle([broken], current: "Broken", to: url, validating: false)
         let error = #expect(throws: ModelValidationError.self) { try ModelBundle(contentsOf: url) }
         #expect(
             error

@@ -264,7 +264,8 @@ struct VersionHasherTests {
         for (entity, hash) in stored.sorted(by: { $0.key < $1.key }) {
             #expect(
                 computed[entity] == hash,
-                "\(entity): computed \(computed[entity]?.hexString ?? "nothing"), stored \(hash.hexString)")
+                "\(entity): computed \(computed[entity].map(VersionHasher.hex) ?? "nothing"), stored \(VersionHasher.hex(hash))"
+            )
         }
         #expect(model.isCompatible(withStoreMetadata: metadata))
         #expect(model.isCompatible(withEntityHashes: stored))
@@ -333,9 +334,9 @@ struct VersionHasherTests {
         ])
     func entityHashesMatchReadmeValues(_ version: String, _ entity: String, _ hex: String) throws {
         let model = try Corpus.required().readVersion(version)
-        #expect(model.entityVersionHashes[entity]?.hexString == hex)
+        #expect(model.entityVersionHashes[entity].map(VersionHasher.hex) == hex)
         let entityValue = try #require(model[entity: entity])
-        #expect(VersionHasher.entityHash(of: entityValue, in: model).hexString == hex)
+        #expect(VersionHasher.hex(VersionHasher.entityHash(of: entityValue, in: model)) == hex)
     }
 
     // MARK: - The formulas of corpus README §4.3
@@ -515,16 +516,16 @@ struct VersionHasherTests {
         #expect(!model.isCompatible(withStoreMetadata: metadata(missing)))
 
         var notData: [String: Any] = hashes
-        notData["Book"] = bookHash.hexString
+        notData["Book"] = VersionHasher.hex(bookHash)
         #expect(!model.isCompatible(withStoreMetadata: metadata(notData)))
 
         #expect(!model.isCompatible(withStoreMetadata: ["NSStoreType": "SQLite"]))
         #expect(!model.isCompatible(withStoreMetadata: [:]))
     }
 
-    @Test("hexString prints lowercase hex, two digits a byte")
-    func hexString() {
-        #expect(Data([0x00, 0x0f, 0xa0, 0xff, 0x5c]).hexString == "000fa0ff5c")
-        #expect(Data().hexString == "")
+    @Test("hex prints lowercase hex, two digits a byte")
+    func hex() {
+        #expect(VersionHasher.hex(Data([0x00, 0x0f, 0xa0, 0xff, 0x5c])) == "000fa0ff5c")
+        #expect(VersionHasher.hex(Data()) == "")
     }
 }

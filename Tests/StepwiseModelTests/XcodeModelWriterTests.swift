@@ -220,4 +220,49 @@ struct XcodeModelWriterTests {
         #expect(bundle.history.versions == versions)
         #expect(bundle.current == versions[0])
     }
+
+    /// Notes 2's `Note.tags` names `Tag.notes` as its inverse, but `Tag.notes` doesn't point back.
+    static let wrongInverse = ObjectModel("Notes 2") {
+        Entity("Note") { Relationship("tags", to: "Tag", inverse: "notes").toMany() }
+        Entity("Tag") { Relationship("notes", to: "Note").toMany() }
+    }
+
+    @Test("A model with a wrong inverse is refused and nothing is written")
+    func wrongInverseIsRefused() throws {
+        let directory = try TemporaryDirectory()
+        let bundle = directory.path("Notes.xcdatamodeld")
+        let valid = ObjectModel("Notes", entities: [Entity("Note", attributes: [Attribute("text", .string)])])
+        let expected = ModelValidationError(
+            version: "Notes 2", file: bundle.appendingPathComponent("Notes 2.xcdatamodel/contents").path,
+            problems: [.inverseMismatch(entity: "Note", relationship: "tags", inverseEntity: "Tag", inverse: "notes")])
+        // The valid version comes first: it must not be written either.
+        let bundleError = #expect(throws: ModelValidationError.self) {
+            try XcodeModelWriter.writeBundle([valid, Self.wrongInverse], current: "Notes 2", to: bundle)
+        }
+        #expect(bundleError == expected)
+        #expect(!FileManager.default.fileExists(atPath: bundle.path))
+
+        let version = directory.path("Notes 2.xcdatamodel")
+        let versionError = #expect(throws: ModelValidationError.self) {
+            try XcodeModelWriter.writeVersion(Self.wrongInverse, to: version)
+        }
+        #expect(versionError?.file == version.appendingPathComponent("contents").path)
+        #expect(versionError?.problems == expected.problems)
+        #expect(!FileManager.default.fileExists(atPath: version.path))
+    }
+
+    @Test("A current version that isn't among the versions is refused and nothing is written")
+    func unknownCurrentIsRefused() throws {
+        let directory = try TemporaryDirectory()
+        let bundle = directory.path("Notes.xcdatamodeld")
+        let versions = [ObjectModel("Notes", entities: []), ObjectModel("Notes 2", entities: [])]
+        let error = #expect(throws: XcodeModelError.self) {
+            try XcodeModelWriter.writeBundle(versions, current: "Notes 3", to: bundle)
+        }
+        #expect(
+            error
+                == XcodeModelError(
+                    path: bundle.path, kind: .unknownVersion("Notes 3", available: ["Notes", "Notes 2"])))
+        #expect(!FileManager.default.fileExists(atPath: bundle.path))
+    }
 }

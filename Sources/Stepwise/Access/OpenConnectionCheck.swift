@@ -25,7 +25,7 @@ enum OpenConnectionCheck {
     /// The pids of processes with a WAL-mode connection open on the store (empty when none);
     /// `[]` also when the store has no `-shm`.
     static func holders(of files: StoreFiles) -> [Int32] {
-        let shm = files.file("-shm")
+        let shm = files.generation.file(.shm)
         guard FileManager.default.fileExists(atPath: shm.path) else { return [] }
         // Each open WAL-mode connection holds a shared lock on the DMS slot, byte 128 of the
         // -shm in the unix VFS (https://sqlite.org/walformat.html, on the DMS lock; checked on

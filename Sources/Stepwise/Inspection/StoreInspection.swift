@@ -89,7 +89,7 @@ public struct StoreInspection: Sendable, Encodable {
             storeUUID: metadata.storeUUID,
             versionIdentifiers: metadata.versionIdentifiers,
             modelVersionName: metadata.modelVersionName,
-            entityHashes: metadata.versionHashes.mapValues(\.hexString),
+            entityHashes: metadata.versionHashes.mapValues(VersionHasher.hex),
             otherMetadata: metadata.additionalEntries.mapValues { "\($0)" },
             hasWAL: hasWAL,
             tables: tables,

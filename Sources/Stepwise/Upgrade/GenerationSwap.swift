@@ -40,56 +40,81 @@ struct GenerationSwap {
     var incoming: URL { workDirectory.appendingPathComponent("incoming", isDirectory: true) }
     var outgoing: URL { workDirectory.appendingPathComponent("outgoing", isDirectory: true) }
 
-    func incomingFile(_ suffix: String) -> URL {
-        incoming.appendingPathComponent(files.name + suffix)
+    /// The generation waiting in `incoming/`, named like the store.
+    var incomingGeneration: StoreGeneration {
+        StoreGeneration(mainFile: incoming.appendingPathComponent(files.name))
     }
 
-    func outgoingFile(_ suffix: String) -> URL {
-        outgoing.appendingPathComponent(files.name + suffix)
+    /// The generation moved out to `outgoing/`, named like the store.
+    var outgoingGeneration: StoreGeneration {
+        StoreGeneration(mainFile: outgoing.appendingPathComponent(files.name))
+    }
+
+    func incomingFile(_ companion: StoreGeneration.Companion?) -> URL {
+        incomingGeneration.file(companion)
+    }
+
+    func outgoingFile(_ companion: StoreGeneration.Companion?) -> URL {
+        outgoingGeneration.file(companion)
     }
 
     /// Whether the incoming main file is still waiting (the swap hasn't finished moving in).
-    var incomingMainFileIsWaiting: Bool { fileSystem.exists(incomingFile("")) }
+    var incomingMainFileIsWaiting: Bool { fileSystem.exists(incomingFile(nil)) }
 
     /// Phase 1: the store's current generation into `outgoing/`, its main file by a second
-    /// name so the store's path is never empty.
+    /// name so the store's path is never empty. Companions go in
+    /// ``StoreGeneration/outgoingOrder``, which says why.
     func moveOut() throws {
+        let store = files.generation
         if !fileSystem.exists(outgoing) {
             try fileSystem.createDirectory(outgoing, site: "swap.out.mkdir")
         }
-        var mainFileLinked = fileSystem.exists(outgoingFile(""))
-        if !mainFileLinked, fileSystem.exists(files.file("")) {
-            mainFileLinked = try fileSystem.hardLink(files.file(""), to: outgoingFile(""), site: "swap.out.link")
+        var mainFileLinked = fileSystem.exists(outgoingFile(nil))
+        if !mainFileLinked, fileSystem.exists(store.mainFile) {
+            mainFileLinked = try fileSystem.hardLink(store.mainFile, to: outgoingFile(nil), site: "swap.out.link")
         }
-        for suffix in StoreFiles.outgoingOrder where !(suffix.isEmpty && mainFileLinked) {
-            guard fileSystem.exists(files.file(suffix)) else { continue }
-            try fileSystem.rename(files.file(suffix), to: outgoingFile(suffix), site: "swap.out.rename\(suffix)")
+        for companion in StoreGeneration.outgoingOrder where !(companion == nil && mainFileLinked) {
+            guard fileSystem.exists(store.file(companion)) else { continue }
+            try fileSystem.rename(
+                store.file(companion), to: outgoingFile(companion),
+                site: "swap.out.rename\(StoreGeneration.suffix(companion))")
         }
         try fileSystem.sync(files.directory, site: "swap.out.sync-store-directory")
         try fileSystem.sync(outgoing, site: "swap.out.sync-outgoing")
     }
 
-    /// Phase 3: the incoming generation into the store's place.
+    /// Phase 3: the incoming generation into the store's place, in
+    /// ``StoreGeneration/incomingOrder``.
     func moveIn() throws {
+        let store = files.generation
         if incomingMainFileIsWaiting {
             // A companion at the store's path now belongs to no generation we know: out with
             // it. (Once the new main file is in, companions at the path are its own.)
-            for suffix in StoreFiles.outgoingOrder where !suffix.isEmpty && fileSystem.exists(files.file(suffix)) {
-                try fileSystem.rename(files.file(suffix), to: outgoingFile(suffix), site: "swap.in.stray\(suffix)")
+            for companion in StoreGeneration.outgoingOrder
+            where companion != nil && fileSystem.exists(store.file(companion)) {
+                try fileSystem.rename(
+                    store.file(companion), to: outgoingFile(companion),
+                    site: "swap.in.stray\(StoreGeneration.suffix(companion))")
             }
         }
-        for suffix in StoreFiles.incomingOrder where fileSystem.exists(incomingFile(suffix)) {
-            try fileSystem.rename(incomingFile(suffix), to: files.file(suffix), site: "swap.in.rename\(suffix)")
+        for companion in StoreGeneration.incomingOrder where fileSystem.exists(incomingFile(companion)) {
+            try fileSystem.rename(
+                incomingFile(companion), to: store.file(companion),
+                site: "swap.in.rename\(StoreGeneration.suffix(companion))")
         }
         try fileSystem.sync(files.directory, site: "swap.in.sync-store-directory")
     }
 
     /// Undoes phase 1 when the incoming generation turns out to be unusable during recovery
-    /// (before its main file moved in): the outgoing files go back, main file first. (A main
-    /// file that was only linked is still in place: renaming a link onto its twin is a no-op.)
+    /// (before its main file moved in): the outgoing files go back, main file first
+    /// (``StoreGeneration/incomingOrder``). (A main file that was only linked is still in
+    /// place: renaming a link onto its twin is a no-op.)
     func moveOutgoingBack() throws {
-        for suffix in StoreFiles.incomingOrder where fileSystem.exists(outgoingFile(suffix)) {
-            try fileSystem.rename(outgoingFile(suffix), to: files.file(suffix), site: "swap.back.rename\(suffix)")
+        let store = files.generation
+        for companion in StoreGeneration.incomingOrder where fileSystem.exists(outgoingFile(companion)) {
+            try fileSystem.rename(
+                outgoingFile(companion), to: store.file(companion),
+                site: "swap.back.rename\(StoreGeneration.suffix(companion))")
         }
         try fileSystem.sync(files.directory, site: "swap.back.sync-store-directory")
     }

@@ -15,33 +15,25 @@ import Foundation
 ///   either.
 /// - `Model.sqlite.stepwise-backup/`: the store before the last upgrade, when kept.
 public struct StoreFiles: Sendable, Hashable {
-    /// SQLite's companion suffixes, in the order a generation is moved *out*: companions
-    /// before the main file (which ``GenerationSwap`` normally only links, leaving it in
-    /// place), so a companion never sits at the store's path without its main file: anyone
-    /// opening the store then would create a new main file beside it, and SQLite would replay
-    /// the stale WAL or journal into that.
-    static let outgoingOrder = ["-shm", "-wal", "-journal", ""]
-    /// The order a generation is moved *in*: the main file first, then its companions, for
-    /// the same reason.
-    static let incomingOrder = ["", "-journal", "-wal", "-shm"]
+    /// The store's main file and SQLite's companions beside it: the generation an upgrade
+    /// replaces (`StoreGeneration`, which also says in what order its files move).
+    public var generation: StoreGeneration
 
     /// The store's main file.
-    public var store: URL
+    public var store: URL {
+        get { generation.mainFile }
+        set { generation.mainFile = newValue }
+    }
 
     /// - parameter store: The store's main file. A symbolic link is resolved, so the swap
     ///   replaces the real file rather than the link.
     public init(store: URL) {
-        self.store = store.standardizedFileURL.resolvingSymlinksInPath()
+        generation = StoreGeneration(mainFile: store.standardizedFileURL.resolvingSymlinksInPath())
     }
 
     /// The directory holding the store.
     public var directory: URL { store.deletingLastPathComponent() }
     var name: String { store.lastPathComponent }
-
-    /// The main file (`""`) or a companion (`"-wal"`).
-    func file(_ suffix: String) -> URL {
-        URL(fileURLWithPath: store.path + suffix)
-    }
 
     /// `.<store>.stepwise/`: an upgrade's work directory.
     public var workDirectory: URL {
@@ -52,11 +44,8 @@ public struct StoreFiles: Sendable, Hashable {
     /// link), `-wal` or `-journal`, and no work directory (with one, a crash may have left the
     /// store mid-swap, and recovery must run). An app's first launch.
     public var isMissing: Bool {
-        func exists(_ url: URL) -> Bool {
-            // lstat, not stat: a symbolic link to a deleted store is there, and broken.
-            (try? FileManager.default.attributesOfItem(atPath: url.path)) != nil
-        }
-        return !["", "-wal", "-journal"].contains { exists(file($0)) } && !exists(workDirectory)
+        // lstat, not stat: a symbolic link to a deleted store is there, and broken.
+        !generation.exists && (try? FileManager.default.attributesOfItem(atPath: workDirectory.path)) == nil
     }
 
     /// `.<store>.stepwise-access`: the file ``StoreAccess`` holders lock shared, and an

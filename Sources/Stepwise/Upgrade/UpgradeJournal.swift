@@ -189,6 +189,6 @@ extension UpgradeJournal.Fingerprint {
             return (size, modified)
         }
         (bytes, modified) = attributes(files.store)
-        (walBytes, walModified) = attributes(files.file("-wal"))
+        (walBytes, walModified) = attributes(files.generation.file(.wal))
     }
 }

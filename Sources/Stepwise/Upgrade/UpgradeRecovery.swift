@@ -99,7 +99,7 @@ struct UpgradeRecovery {
     /// After the swap: the old generation becomes the backup, or is deleted with the work
     /// directory. Idempotent.
     private func finishCleanup(_ journal: UpgradeJournal) throws {
-        if journal.purpose == .upgrade, journal.keepBackup, fileSystem.exists(swap.outgoingFile("")) {
+        if journal.purpose == .upgrade, journal.keepBackup, fileSystem.exists(swap.outgoingFile(nil)) {
             let info = BackupInfo(version: journal.from, createdAt: Date())
             try fileSystem.writeNewFile(
                 info.encoded(), to: swap.outgoing.appendingPathComponent(BackupInfo.fileName),

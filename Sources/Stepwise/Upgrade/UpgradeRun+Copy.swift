@@ -32,7 +32,7 @@ extension UpgradeRun {
         try fileSystem.createDirectory(workDirectory, site: "work.mkdir")
         do {
             try save(journal)
-            let readsOriginal = ImmutableStore.isAvailable && ImmutableStore.hasNothingToFoldIn(files.store)
+            let readsOriginal = ImmutableStore.isAvailable && files.generation.hasNothingToFoldIn
             let input = readsOriginal ? files.store : try copyStore()
             let full = upgrader.options.verification == .full
             if readsOriginal {
@@ -98,9 +98,9 @@ extension UpgradeRun {
     }
 
     /// Needs room for the copy and one step's output (the previous step's is deleted as
-    /// soon as the next one is journaled): twice the store and its WAL, plus a margin.
+    /// soon as the next one is journaled): twice the store's data files, plus a margin.
     func checkFreeSpace() throws {
-        let storeBytes = fileSystem.size(of: files.store) + fileSystem.size(of: files.file("-wal"))
+        let storeBytes = files.generation.dataBytes(fileSystem: fileSystem)
         let needed = storeBytes * 2 + 1_000_000
         guard let available = fileSystem.freeSpace(at: files.directory) else { return }
         if available < needed {
@@ -109,30 +109,17 @@ extension UpgradeRun {
         }
     }
 
-    /// Copies the store's generation into `step-0/` and folds its WAL into the main file.
+    /// Copies the store's generation into `step-0/` and folds its WAL into the main file
+    /// (``StoreGeneration/copy(to:checkpointing:syncing:fileSystem:site:)``).
     private func copyStore() throws -> URL {
         let directory = workDirectory.appendingPathComponent(Self.copyDirectory, isDirectory: true)
-        let copy = directory.appendingPathComponent(Self.stepFileName)
+        let copy = StoreGeneration(mainFile: directory.appendingPathComponent(Self.stepFileName))
         try fileSystem.createDirectory(directory, site: "copy.mkdir")
-        emit(.copying(bytes: fileSystem.size(of: files.store) + fileSystem.size(of: files.file("-wal"))))
-        // The -wal holds committed rows not yet in the main file; a -journal undoes a torn
-        // write. The -shm is only an index of the -wal, which SQLite rebuilds.
-        for suffix in ["", "-wal", "-journal"] where fileSystem.exists(files.file(suffix)) {
-            try fileSystem.copyFile(
-                files.file(suffix), to: URL(fileURLWithPath: copy.path + suffix), site: "copy.file\(suffix)")
-        }
-        do {
-            let queue = try DatabaseQueue(path: copy.path)
-            try queue.writeWithoutTransaction { db in
-                _ = try Row.fetchAll(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
-            }
-            try queue.close()
-        } catch {
-            throw StoreError(path: files.store.path, wrapping: error)
-        }
-        try fileSystem.sync(copy, site: "copy.sync")
-        try fileSystem.sync(directory, site: "copy.sync-directory")
-        return copy
+        emit(.copying(bytes: files.generation.dataBytes(fileSystem: fileSystem)))
+        try files.generation.copy(
+            to: copy, checkpointing: .init(file: "copy.sync", directory: "copy.sync-directory"),
+            fileSystem: fileSystem, site: "copy.file")
+        return copy.mainFile
     }
 
     /// The store's version, or the registry's error (newer than known, no match, inconsistent).

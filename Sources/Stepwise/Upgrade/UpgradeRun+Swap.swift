@@ -34,7 +34,7 @@ extension UpgradeRun {
                 throw located
             }
             try fileSystem.createDirectory(swap.incoming, site: "swap.incoming.mkdir")
-            try fileSystem.rename(output, to: swap.incomingFile(""), site: "swap.incoming.rename")
+            try fileSystem.rename(output, to: swap.incomingFile(nil), site: "swap.incoming.rename")
             try fileSystem.sync(swap.incoming, site: "swap.incoming.sync")
             try fileSystem.sync(workDirectory, site: "swap.incoming.sync-work-directory")
             journal.final = last.output.renamed(to: "incoming/\(files.name)")

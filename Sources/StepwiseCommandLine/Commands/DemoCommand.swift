@@ -146,9 +146,7 @@ struct DemoCommand: ParsableCommand {
     /// its backup, an interrupted upgrade's work folder.
     private func removeStore(_ url: URL) {
         let files = StoreFiles(store: url)
-        for suffix in ["", "-wal", "-shm", "-journal"] {
-            try? FileManager.default.removeItem(atPath: url.path + suffix)
-        }
+        try? files.generation.remove(fileSystem: FileSystem(), site: "demo.remove-store")
         try? FileManager.default.removeItem(at: files.backupDirectory)
         try? FileManager.default.removeItem(at: files.workDirectory)
     }

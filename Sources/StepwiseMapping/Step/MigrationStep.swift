@@ -98,10 +98,7 @@ public struct MigrationStep: Sendable {
         let started = Date()
         // Refuse an existing destination before anything else: on failure the step deletes
         // what it wrote at `destination`, which must never be somebody else's file.
-        for suffix in ["", "-wal", "-shm", "-journal"]
-        where FileManager.default.fileExists(atPath: destination.path + suffix) {
-            throw StoreError(path: destination.path + suffix, kind: .alreadyExists)
-        }
+        try StoreGeneration(mainFile: destination).refuseExisting()
         if let stage, stage.from != sourceModel.name || stage.to != destinationModel.name {
             throw MappingError(
                 .invalidValue(
@@ -170,25 +167,22 @@ public struct MigrationStep: Sendable {
         return [try MappingInference.inferMapping(from: sourceModel, to: destinationModel)]
     }
 
-    /// Copies the source and its `-wal` beside the destination (same file system, private).
+    /// Copies the source's generation (its main file, `-wal` and `-journal`) beside the
+    /// destination (same file system, private). Not checkpointed here: `prepareSource`
+    /// folds the WAL in when it opens the copy.
     private func privateCopy(of source: URL, beside destination: URL) throws -> URL {
         try StoreFileCheck.check(source)
-        let copy = destination.deletingLastPathComponent()
-            .appendingPathComponent(".stepwise-source-\(UUID().uuidString).sqlite")
+        let copy = StoreGeneration(
+            mainFile: destination.deletingLastPathComponent()
+                .appendingPathComponent(".stepwise-source-\(UUID().uuidString).sqlite"))
         do {
-            // The -wal holds committed rows not yet in the main file; a -journal is a rollback
-            // journal SQLite must replay to undo a torn write. Both belong to the store. The
-            // -shm is only an index of the -wal, which SQLite rebuilds.
-            for suffix in ["", "-wal", "-journal"] where fileSystem.exists(URL(fileURLWithPath: source.path + suffix)) {
-                try fileSystem.copyFile(
-                    URL(fileURLWithPath: source.path + suffix), to: URL(fileURLWithPath: copy.path + suffix),
-                    site: "step.private-copy\(suffix)")
-            }
+            try StoreGeneration(mainFile: source).copy(
+                to: copy, checkpointing: nil, fileSystem: fileSystem, site: "step.private-copy")
         } catch {
-            removeStoreFiles(at: copy)
+            removeStoreFiles(at: copy.mainFile)
             throw error
         }
-        return copy
+        return copy.mainFile
     }
 
     /// Folds the source's WAL in, runs `willMigrate`, then reads the source's metadata and
@@ -496,8 +490,6 @@ public struct MigrationStep: Sendable {
     /// Deletes a store file and its companions, ignoring missing ones and failures: it only
     /// ever runs on the way out of an error, which matters more.
     func removeStoreFiles(at url: URL) {
-        for suffix in ["", "-wal", "-shm", "-journal"] {
-            try? fileSystem.remove(URL(fileURLWithPath: url.path + suffix), site: "step.remove-output")
-        }
+        try? StoreGeneration(mainFile: url).remove(fileSystem: fileSystem, site: "step.remove-output")
     }
 }

@@ -141,12 +141,11 @@ extension ObjectModel {
     }
 }
 
-extension Data {
-    /// The bytes as lowercase hex, as the corpus README and `stepwise inspect` print hashes.
-    public var hexString: String {
-        map { byte in
-            let digits = Array("0123456789abcdef")
-            return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0f)]])
-        }.joined()
+extension VersionHasher {
+    /// `hash` as lowercase hex, two digits a byte, as the corpus README and `stepwise inspect`
+    /// print version hashes: `VersionHasher.hex(model.entityVersionHashes["Chef"]!)`.
+    public static func hex(_ hash: Data) -> String {
+        let digits = Array("0123456789abcdef")
+        return hash.map { byte in String([digits[Int(byte >> 4)], digits[Int(byte & 0x0f)]]) }.joined()
     }
 }

@@ -26,16 +26,48 @@ public enum XcodeModelWriter {
     }
 
     /// Writes `model` as a `.xcdatamodel` folder at `url` (created if needed).
+    ///
+    /// - Throws: ``ModelValidationError`` if `model` breaks a rule of ``ObjectModel/problems()``,
+    ///   before anything is written: Xcode and every reader would refuse the file.
     public static func writeVersion(_ model: ObjectModel, to url: URL) throws {
+        try writeVersion(model, to: url, validating: true)
+    }
+
+    /// ``writeVersion(_:to:)``, or with `validating: false` the same without the validation:
+    /// for tests that need an invalid model on disk to check how readers refuse it.
+    package static func writeVersion(_ model: ObjectModel, to url: URL, validating: Bool) throws {
+        if validating { try model.validate(file: contentsFile(in: url).path) }
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        try Data(contents(of: model).utf8).write(to: url.appendingPathComponent("contents"), options: .atomic)
+        try Data(contents(of: model).utf8).write(to: contentsFile(in: url), options: .atomic)
     }
 
     /// Writes a `.xcdatamodeld` bundle holding `versions`, with `current` as the current version.
+    ///
+    /// Every version is validated and `current` checked before anything is written, so a
+    /// refusal leaves no bundle behind.
+    /// - Throws: ``ModelValidationError`` for the first invalid version, or ``XcodeModelError``
+    ///   (``XcodeModelError/Kind/unknownVersion(_:available:)``) if no version is named `current`.
     public static func writeBundle(_ versions: [ObjectModel], current: String, to url: URL) throws {
+        try writeBundle(versions, current: current, to: url, validating: true)
+    }
+
+    /// ``writeBundle(_:current:to:)``, or with `validating: false` the same without checking the
+    /// versions or `current`: for tests that need an invalid bundle on disk.
+    package static func writeBundle(
+        _ versions: [ObjectModel], current: String, to url: URL, validating: Bool
+    ) throws {
+        if validating {
+            for version in versions {
+                try version.validate(file: contentsFile(in: versionFolder(of: version, in: url)).path)
+            }
+            guard versions.contains(where: { $0.name == current }) else {
+                throw XcodeModelError(
+                    path: url.path, kind: .unknownVersion(current, available: versions.map(\.name)))
+            }
+        }
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         for version in versions {
-            try writeVersion(version, to: url.appendingPathComponent("\(version.name).xcdatamodel"))
+            try writeVersion(version, to: versionFolder(of: version, in: url), validating: false)
         }
         let plist = """
             <?xml version="1.0" encoding="UTF-8"?>
@@ -49,6 +81,14 @@ public enum XcodeModelWriter {
 
             """
         try Data(plist.utf8).write(to: url.appendingPathComponent(".xccurrentversion"), options: .atomic)
+    }
+
+    private static func versionFolder(of version: ObjectModel, in bundle: URL) -> URL {
+        bundle.appendingPathComponent("\(version.name).xcdatamodel")
+    }
+
+    private static func contentsFile(in versionFolder: URL) -> URL {
+        versionFolder.appendingPathComponent("contents")
     }
 
     private static func entityLines(_ entity: Entity) -> [String] {

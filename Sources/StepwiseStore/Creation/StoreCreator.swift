@@ -46,10 +46,8 @@ public enum StoreCreator {
     /// provides, such as an app's own keys kept across a migration.
     public static func createStore(at url: URL, layout: StoreLayout, metadata: StoreMetadata) throws(StoreError) {
         let path = url.path
-        let companions = [path, path + "-wal", path + "-shm", path + "-journal"]
-        if companions.contains(where: { FileManager.default.fileExists(atPath: $0) }) {
-            throw StoreError(path: path, kind: .alreadyExists)
-        }
+        let generation = StoreGeneration(mainFile: url)
+        try generation.refuseExisting()
         var isDirectory: ObjCBool = false
         let directory = url.deletingLastPathComponent().path
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue
@@ -60,9 +58,7 @@ public enum StoreCreator {
             try write(layout: layout, metadata: metadata, path: path)
         } catch {
             // Nothing was there before: remove whatever SQLite left so a retry can start clean.
-            for file in companions {
-                try? FileManager.default.removeItem(atPath: file)
-            }
+            try? generation.remove(fileSystem: FileSystem(), site: "create.remove-after-error")
             throw error
         }
     }

@@ -11,7 +11,7 @@ import GRDBSQLite
 /// `immutable=1`) does none of that: it can't write, takes no locks and ignores the `-wal`.
 ///
 /// Two conditions make that safe to read a whole store through:
-/// - **Nothing to fold in** (``hasNothingToFoldIn(_:)``): no `-wal` holding frames and no hot
+/// - **Nothing to fold in** (``StoreGeneration/hasNothingToFoldIn``): no `-wal` holding frames and no hot
 ///   `-journal`, so the main file alone is the whole store.
 /// - **Writers are caught afterwards.** Without locks, a process that writes anyway (one that
 ///   ignores the upgrade's locks) could change the file under a read. Any such write changes
@@ -21,15 +21,6 @@ public enum ImmutableStore {
     /// Whether this SQLite reads `file:` URIs where GRDB and `ATTACH` pass a path (it is built
     /// with `SQLITE_USE_URI`, as Debian's is). Without it, callers copy the store instead.
     public static let isAvailable = sqlite3_compileoption_used("USE_URI") == 1
-
-    /// Whether the store's main file holds all of it: its `-wal` and `-journal` are absent or
-    /// empty.
-    public static func hasNothingToFoldIn(_ url: URL) -> Bool {
-        ["-wal", "-journal"].allSatisfy { suffix in
-            let attributes = try? FileManager.default.attributesOfItem(atPath: url.path + suffix)
-            return ((attributes?[.size] as? NSNumber)?.int64Value ?? 0) == 0
-        }
-    }
 
     /// `file:<path>?mode=ro&immutable=1`, with the characters a URI path can't hold escaped.
     public static func uri(for url: URL) -> String {

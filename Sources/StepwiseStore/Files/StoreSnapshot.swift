@@ -39,23 +39,18 @@ public final class StoreSnapshot: @unchecked Sendable {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("stepwise-snapshot-\(UUID().uuidString)", isDirectory: true)
         copyURL = directory.appendingPathComponent(url.lastPathComponent)
-        let walURL = URL(fileURLWithPath: url.path + "-wal")
-        let walSize =
-            (try? FileManager.default.attributesOfItem(atPath: walURL.path)[.size] as? NSNumber)?.intValue ?? 0
-        hadWAL = walSize > 0
+        let original = StoreGeneration(mainFile: url)
+        hadWAL = FileSystem().size(of: original.file(.wal)) > 0
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            try FileManager.default.copyItem(at: url, to: copyURL)
-            if hadWAL {
-                try FileManager.default.copyItem(at: walURL, to: URL(fileURLWithPath: copyURL.path + "-wal"))
-            }
-            // A hot rollback journal undoes a torn write: without it the copy could read half a
-            // transaction. SQLite replays it when the copy opens.
-            let journal = url.path + "-journal"
-            if FileManager.default.fileExists(atPath: journal) {
-                try FileManager.default.copyItem(
-                    at: URL(fileURLWithPath: journal), to: URL(fileURLWithPath: copyURL.path + "-journal"))
-            }
+            // The main file, its -wal and a hot -journal (StoreGeneration.dataFiles): SQLite
+            // recovers the copied WAL, or replays the journal to undo a torn write, when the
+            // copy opens. Not synced: the copy is scratch, deleted on close.
+            let fileSystem = FileSystem()
+            try fileSystem.createDirectory(directory, site: "snapshot.mkdir")
+            try original.copy(
+                to: StoreGeneration(mainFile: copyURL), checkpointing: nil, syncing: false, fileSystem: fileSystem,
+                site: "snapshot.copy")
+            // FileCopy creates 0600 files, but a clone (Darwin's clonefile) keeps the original's mode.
             try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: copyURL.path)
         } catch {
             try? FileManager.default.removeItem(at: directory)

@@ -26,5 +26,6 @@ extension String {
     /// GRDB's `quotedDatabaseIdentifier` wraps a name in quotes without doubling the quotes
     /// inside it, so an entity named `X"; DROP TABLE "Z_METADATA"; --` would end the
     /// identifier early and the rest of its name would be read as SQL.
-    public var quotedSQLIdentifier: String { SQLIdentifier.quote(self) }
+    /// Package-only: Stepwise adds no public API to the standard library's types.
+    package var quotedSQLIdentifier: String { SQLIdentifier.quote(self) }
 }

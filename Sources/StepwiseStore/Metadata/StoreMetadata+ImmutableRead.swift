@@ -20,7 +20,7 @@ extension StoreMetadata {
     ///
     /// - parameter url: The store's main file.
     public static func readFromMainFile(at url: URL) -> StoreMetadata? {
-        let journal = url.path + "-journal"
+        let journal = StoreGeneration(mainFile: url).file(.journal).path
         if let size = (try? FileManager.default.attributesOfItem(atPath: journal)[.size] as? NSNumber)?.int64Value,
             size > 0
         {

@@ -10,7 +10,7 @@ import StepwiseModel
 ///
 /// ```swift
 /// let metadata = try dbQueue.read { db in try StoreMetadata.read(from: db, path: storePath) }
-/// metadata.versionHashes["ATEvent"]?.hexString   // "7c970c35…"
+/// metadata.versionHashes["ATEvent"].map(VersionHasher.hex)   // "7c970c35…"
 /// metadata.additionalEntries["io.objc.Moody.CloudKitUserID"]
 /// ```
 public struct StoreMetadata: Sendable, Hashable {

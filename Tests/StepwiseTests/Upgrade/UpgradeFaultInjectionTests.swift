@@ -126,7 +126,10 @@ struct UpgradeFaultInjectionTests {
         "rollback.mkdir", "rollback.remove-work-directory", "rollback.sync-store-directory",
         "rollback.take-backup",  // UpgradeBackupTests.rollbackCrashAtEverySite
         "discard.remove-work-directory",  // UpgradeDiscardTests.crashWhileDiscarding
+        "demo.remove-store",  // `stepwise demo` clearing its own folder, outside an upgrade
         "access.shared",  // StoreAccess, outside an upgrade (StoreAccessTests)
+        "snapshot.mkdir", "snapshot.copy",  // StoreSnapshot, outside an upgrade (stepwise inspect, plan)
+        "create.remove-after-error",  // StoreCreator's cleanup, outside an upgrade
         "swap.remove-stale",  // UpgradeFailureTests.storeWrittenDuringTheUpgradeIsNotSwappedOut
     ]
     /// Best-effort cleanup on the way out of a step (`try?`): a fault there is ignored by
