@@ -125,20 +125,14 @@ public final class MigrationManager {
         -> [ObjectID]
     {
         let table = try lookupTable(for: name)
-        var result: [ObjectID] = []
-        for instance in sourceInstances {
-            let rows = try Row.fetchCursor(
-                lookupStatement(.destinations, table) {
-                    "SELECT destination_pk, destination_entity FROM \(table.qualifiedName) WHERE source_pk = ? ORDER BY destination_pk"
-                },
-                arguments: [instance.primaryKey])
-            while let row = try rows.next() {
-                let number: Int = row[1]
-                guard let entity = destinationLayout.entity(number: number) else { continue }
-                result.append(ObjectID(entity: entity.name, primaryKey: row[0]))
+        let statement = try lookupStatement(.destinations, table) {
+            "SELECT destination_pk, destination_entity FROM \(table.qualifiedName) WHERE source_pk = ? ORDER BY destination_pk"
+        }
+        return try sourceInstances.flatMap { instance in
+            try Row.fetchAll(statement, arguments: [instance.primaryKey]).compactMap { row in
+                destinationLayout.entity(number: row[1]).map { ObjectID(entity: $0.name, primaryKey: row[0]) }
             }
         }
-        return result
     }
 
     /// The source instances from which the named entity mapping created `destinationInstances`.
@@ -147,16 +141,14 @@ public final class MigrationManager {
     {
         let table = try lookupTable(for: name)
         guard let sourceEntity = table.mapping.sourceEntity else { return [] }
-        var result: [ObjectID] = []
-        for instance in destinationInstances {
-            let keys = try Int64.fetchAll(
-                lookupStatement(.sources, table) {
-                    "SELECT source_pk FROM \(table.qualifiedName) WHERE destination_pk = ? ORDER BY source_pk"
-                },
-                arguments: [instance.primaryKey])
-            result += keys.map { ObjectID(entity: sourceEntity, primaryKey: $0) }
+        let statement = try lookupStatement(.sources, table) {
+            "SELECT source_pk FROM \(table.qualifiedName) WHERE destination_pk = ? ORDER BY source_pk"
         }
-        return result
+        return try destinationInstances.flatMap { instance in
+            try Int64.fetchAll(statement, arguments: [instance.primaryKey]).map {
+                ObjectID(entity: sourceEntity, primaryKey: $0)
+            }
+        }
     }
 
     // MARK: Hooks

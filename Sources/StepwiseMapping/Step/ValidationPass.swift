@@ -18,7 +18,6 @@ extension MigrationManager {
         progress?(.validating)
         for entity in destinationLayout.entities where !entity.isAbstract {
             guard let modelEntity = destinationModel[entity: entity.name] else { continue }
-            let table = "\"main\".\(entity.tableName.quotedSQLIdentifier)"
             // A NULL in a required column: one scan for every unindexed column of the entity
             // together, instead of one scan per column; an indexed column is probed through
             // its index. Only a column that may hold a NULL is queried for the row to name.
@@ -28,12 +27,7 @@ extension MigrationManager {
                 guard let column = entity.attribute(named: attribute.name)?.column,
                     scanFoundNull || isIndexed(column, of: entity)
                 else { continue }
-                if let key = try Int64.fetchOne(
-                    db,
-                    sql:
-                        "SELECT \"Z_PK\" FROM \(table) WHERE \"Z_ENT\" = ? AND \(column.quotedSQLIdentifier) IS NULL LIMIT 1",
-                    arguments: [entity.number])
-                {
+                if let key = try firstRowWithNull(in: column, of: entity) {
                     throw try violation(
                         "the required attribute has no value", entity: entity, property: attribute.name,
                         destinationKey: key)
@@ -78,6 +72,16 @@ extension MigrationManager {
 
     /// Whether an index of the entity's table leads with `column` (SQLite then finds its NULLs
     /// without a scan).
+    private func firstRowWithNull(in column: String, of entity: EntityLayout) throws -> Int64? {
+        try Int64.fetchOne(
+            db,
+            sql: """
+                SELECT "Z_PK" FROM "main".\(entity.tableName.quotedSQLIdentifier)
+                WHERE "Z_ENT" = ? AND \(column.quotedSQLIdentifier) IS NULL LIMIT 1
+                """,
+            arguments: [entity.number])
+    }
+
     private func isIndexed(_ column: String, of entity: EntityLayout) -> Bool {
         destinationLayout.indexes.contains {
             $0.table.uppercased() == entity.tableName.uppercased()
@@ -91,12 +95,7 @@ extension MigrationManager {
         if case .foreignKey(let column, _, _) = layout.storage, !relationship.isOptional,
             nullsPossible || isIndexed(column, of: entity)
         {
-            if let key = try Int64.fetchOne(
-                db,
-                sql:
-                    "SELECT \"Z_PK\" FROM \(table) WHERE \"Z_ENT\" = ? AND \(column.quotedSQLIdentifier) IS NULL LIMIT 1",
-                arguments: [entity.number])
-            {
+            if let key = try firstRowWithNull(in: column, of: entity) {
                 throw try violation(
                     "the required relationship has no destination", entity: entity, property: relationship.name,
                     destinationKey: key)

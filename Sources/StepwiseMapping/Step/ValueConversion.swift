@@ -70,12 +70,12 @@ extension MappingValue {
 }
 
 /// Converts values into what a destination attribute stores, as Core Data would.
-enum ValueConversion {
+package enum ValueConversion {
     /// An attribute's default value (`defaultValueString`) as a column value, or NULL.
     ///
     /// Integer and Boolean defaults accept `YES`/`NO` as Xcode writes them (Apptentive's
     /// Integer 32 `pendingState` has the default "YES", which Core Data reads as 1).
-    static func defaultValue(of attribute: Attribute) -> DatabaseValue {
+    package static func defaultValue(of attribute: Attribute) -> DatabaseValue {
         guard let text = attribute.defaultValue else { return .null }
         switch attribute.type {
         case .integer16, .integer32, .integer64, .boolean:

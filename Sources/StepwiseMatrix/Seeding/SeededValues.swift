@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StepwiseMapping
 import StepwiseModel
 
 /// The value a seeded store gives each attribute of each row: a pure function of the seed,
@@ -68,21 +69,8 @@ public struct SeededValues: Sendable {
     /// An attribute's default value (`defaultValueString`) as a column value, or NULL, read
     /// as Core Data reads it: `YES`/`NO` for numbers, seconds since 2001 for dates.
     public static func defaultValue(of attribute: Attribute) -> DatabaseValue {
-        guard let text = attribute.defaultValue else { return .null }
-        switch attribute.type {
-        case .integer16, .integer32, .integer64, .boolean:
-            switch text.uppercased() {
-            case "YES", "TRUE": return 1.databaseValue
-            case "NO", "FALSE": return 0.databaseValue
-            default: return Int64(text).map(\.databaseValue) ?? Double(text).map { Int64($0).databaseValue } ?? .null
-            }
-        case .double, .float, .decimal, .date:
-            return Double(text).map(\.databaseValue) ?? .null
-        case .string, .uri:
-            return text.databaseValue
-        case .uuid, .binary, .transformable, .objectID:
-            return .null
-        }
+        // One reading of a default for the whole package: the step's, which writes it.
+        ValueConversion.defaultValue(of: attribute)
     }
 
     // MARK: - Ordinary values
