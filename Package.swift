@@ -176,6 +176,11 @@ let package = Package(
             name: "StepwiseTests",
             dependencies: ["Stepwise", "StepwiseTesting", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        // Tests of StepwiseTesting and StepwiseMatrix: the matrix, seeded stores, sample histories.
+        .testTarget(
+            name: "StepwiseTestingTests",
+            dependencies: ["Stepwise", "StepwiseTesting", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .testTarget(
             name: "StepwiseCommandLineTests",
             dependencies: [

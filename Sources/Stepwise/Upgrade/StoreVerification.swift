@@ -12,7 +12,7 @@ import StepwiseStore
 /// **In proportion to what changed.** When every step altered the store in place
 /// (``Scope/alteredInPlace(rowsRemoved:)``) at the `quick` level, the page check and, unless
 /// a step deleted rows, the key check are skipped:
-/// - the copy passed `quick_check` before step 1 (`UpgradeRun+Copy`), and since then only
+/// - the copy passed `quick_check` before step 1 (`UpgradeRun+Start`), and since then only
 ///   SQLite's own statements (`ALTER TABLE`, `CREATE`/`DROP INDEX`, `UPDATE`, `DELETE`)
 ///   changed it, each step in one transaction whose file is discarded unless it completed.
 ///   The b-trees are SQLite's to keep sound; a second `quick_check` would read the whole

@@ -4,25 +4,17 @@ import StepwiseMapping
 import StepwiseStore
 
 extension UpgradeRun {
-    /// Strict mode, before step 1: counts in the store (or its copy) what every step of the plan would drop
-    /// (``UpgradePlan/drops(countedIn:history:)``) and refuses the first step that would lose
-    /// data no mapping declared. Nothing is counted when strict mode is off: each step counts
-    /// its own drops as it runs, for the report.
+    /// Strict mode, before step 1: refuses the first step of the plan that would lose data no
+    /// mapping declared, by the drops ``UpgradePreparation`` counted in the store (or its copy).
+    /// Nothing is counted when strict mode is off: each step counts its own drops as it runs,
+    /// for the report.
     ///
     /// A drop that can't be traced back to the store (after a policy, say) has no count yet;
     /// it doesn't refuse here, and ``checkDrops(_:index:count:)`` refuses it once its step has
     /// counted it, still before the swap.
-    func checkDrops(of plan: UpgradePlan, countedIn input: URL, isOriginal: Bool) throws {
-        guard upgrader.options.strict, !plan.steps.isEmpty else { return }
-        let drops: [[DroppedData]]
-        do {
-            let queue = try Self.readOnlyQueue(input, isOriginal: isOriginal)
-            defer { try? queue.close() }
-            drops = try queue.read { db in try plan.drops(countedIn: db, history: upgrader.history) }
-        } catch {
-            throw StoreError(path: files.store.path, wrapping: error)
-        }
-        for (offset, step) in plan.steps.enumerated() {
+    func checkDrops(_ drops: [[DroppedData]], of plan: UpgradePlan) throws {
+        guard upgrader.options.strict else { return }
+        for (offset, step) in plan.steps.enumerated() where offset < drops.count {
             let refused = drops[offset].filter { !$0.isDeclared && ($0.count ?? 0) > 0 }
             guard !refused.isEmpty else { continue }
             throw UpgradeError(

@@ -3,47 +3,6 @@ import StepwiseMapping
 import StepwiseModel
 
 extension UpgradeRun {
-    /// Picks up an interrupted run's checkpoints when the plan is still the same (same
-    /// versions, same mappings). Returns nil (the caller starts over) when it isn't, or
-    /// when the latest checkpoint no longer matches its checksum: a half-written step is
-    /// never trusted.
-    func resume(_ journal: UpgradeJournal) throws -> UpgradeJournal? {
-        guard let from = journal.from, journal.to == target,
-            let plan = try? upgrader.planner
-                .plan(from: from, to: target),
-            plan.steps.map(plannedStep) == journal.plan
-        else { return nil }
-        var journal = journal
-        var keep: Set<String>
-        // The last output may already have moved to incoming/ (verified) just before a crash.
-        let movedFinal = journal.completed.last.map { $0.output.renamed(to: "incoming/\(files.name)") }
-        if journal.completed.count == journal.plan.count, let final = journal.final ?? movedFinal,
-            FileChecksum.verify(final, in: workDirectory)
-        {
-            journal.state = .verified
-            journal.final = final
-            keep = ["incoming"]
-        } else if let last = journal.completed.last, FileChecksum.verify(last.output, in: workDirectory) {
-            journal.state = .running
-            journal.final = nil
-            keep = [Self.topDirectory(of: last.output.file)]
-        } else if journal.completed.isEmpty, let copy = journal.copy, FileChecksum.verify(copy, in: workDirectory) {
-            journal.state = .running
-            keep = [Self.topDirectory(of: copy.file)]
-        } else {
-            return nil
-        }
-        // Anything else in the work directory is a step that never finished: delete it.
-        try prune(keeping: keep.union([UpgradeJournal.fileName]))
-        resumedSteps = Set(journal.completed.map(\.index))
-        journal.failure = nil
-        try save(journal)
-        emit(.resuming(completedSteps: journal.completed.count))
-        emit(.planned(from: from, to: target, steps: plan.steps.map(\.planned)))
-        logger.notice("resuming an interrupted upgrade", metadata: ["completedSteps": "\(journal.completed.count)"])
-        return journal
-    }
-
     /// Runs the steps not yet completed, each into a fresh `step-<n>/` directory.
     ///
     /// Order per step, so that a crash at any point leaves a state the journal describes:
@@ -55,8 +14,11 @@ extension UpgradeRun {
     /// A crash before 3 leaves an unjournaled directory, which the resume deletes.
     func runSteps(_ journal: inout UpgradeJournal) throws {
         guard journal.state == .running else { return }
-        let plan = try upgrader.planner
-            .plan(from: journal.from ?? "", to: target)
+        // Planned once, by start() or resume(): the journal's plan is this plan.
+        guard let plan else {
+            throw UpgradeError(
+                .verificationFailed("the run has no plan for its journaled steps"), storePath: files.store.path)
+        }
         let count = plan.steps.count
         for (offset, planned) in plan.steps.enumerated() where offset >= journal.completed.count {
             let index = offset + 1
@@ -202,33 +164,5 @@ extension UpgradeRun {
 
     static func topDirectory(of relativePath: String) -> String {
         String(relativePath.split(separator: "/").first ?? "")
-    }
-}
-
-/// Turns a step's ``StepProgress`` into ``UpgradeEvent``s, remembering each pass's total so
-/// row events carry it.
-private final class StepProgressRelay: @unchecked Sendable {
-    // @unchecked: `total` is guarded by `lock`.
-    private let step: Int
-    private let emit: (@Sendable (UpgradeEvent) -> Void)?
-    private let lock = NSLock()
-    private var total: Int?
-
-    init(step: Int, emit: (@Sendable (UpgradeEvent) -> Void)?) {
-        self.step = step
-        self.emit = emit
-    }
-
-    func relay(_ progress: StepProgress) {
-        switch progress {
-        case .passStarted(let pass, let name, let total):
-            lock.withLock { self.total = total }
-            emit?(.entityMapping(step: step, name: name, pass: pass, total: total))
-        case .rows(_, let name, let done):
-            let total = lock.withLock { self.total }
-            emit?(.rows(step: step, entityMapping: name, done: done, total: total))
-        case .validating:
-            break
-        }
     }
 }

@@ -8,10 +8,11 @@ import StepwiseStore
 /// in the file named after it:
 ///
 /// 1. ``UpgradeRecovery``: finish or discard what an earlier, interrupted run left.
-/// 2. `UpgradeRun+Copy`: check free space, copy the store and its `-wal` into the work
-///    directory, identify the copy's version and plan the path.
+/// 2. `UpgradeRun+Start`: check free space, copy the store and its `-wal` into the work
+///    directory when they must be copied, and plan the path (``UpgradePreparation``); or
+///    `UpgradeRun+Resume`: pick up the checkpoints of an interrupted run with the same plan.
 /// 3. `UpgradeRun+Steps`: run each step into its own subdirectory, journaled and
-///    checksummed, resuming after the last good checkpoint.
+///    checksummed.
 /// 4. `UpgradeRun+Swap`: verify the result (``StoreVerification``), then swap it in
 ///    (``GenerationSwap``) and keep or drop the old generation.
 final class UpgradeRun {
@@ -27,6 +28,8 @@ final class UpgradeRun {
     /// Set when the async caller's task is cancelled; checked at step boundaries and inside
     /// each step, never past the commit point.
     let cancellation: StepCancellation?
+    /// The plan, made once per run: by ``start()`` (``UpgradePreparation``) or ``resume(_:)``.
+    var plan: UpgradePlan?
     /// Steps whose checkpoints came from an earlier run (1-based indexes).
     var resumedSteps: Set<Int> = []
     /// The damaged-store check of the original, running beside step 1 (``IntegrityCheck``).

@@ -273,7 +273,7 @@ public struct Upgrader: Sendable {
 
     /// Refuses two stages for one step, and a stage naming a version the history lacks: either
     /// would leave the stage's handlers silently unrun.
-    private func checkStages() throws {
+    func checkStages() throws {
         var seen: Set<MappingDirectory.StepKey> = []
         for stage in stages {
             for name in [stage.from, stage.to] where history.version(named: name) == nil {

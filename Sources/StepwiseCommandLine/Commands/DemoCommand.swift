@@ -86,8 +86,7 @@ struct DemoCommand: ParsableCommand {
             bundleAt: bundleURL, policies: DemoPolicies.registry,
             options: UpgradeOptions(keepBackup: true, progress: renderer.handler))
         let target = upgrader.targetVersion ?? oldest.name
-        let plan = try upgrader.planner
-            .plan(from: inspection.matchedVersion ?? oldest.name, to: target)
+        let plan = try upgrader.plan(forStoreAt: storeURL).plan
         log("4. stepwise plan: \(plan.steps.count) steps to '\(target)', \(plan.explicitStepCount) explicit")
         for (index, step) in plan.steps.enumerated() {
             log("   \(index + 1). \(step.from) → \(step.to)  \(describe(step))")

@@ -59,26 +59,19 @@ struct PlanCommand<Tool: StepwiseTool>: ParsableCommand {
     }
 
     private func execute() throws {
-        let bundle = try bundleOptions.load()
-        let directory = try mappingOptions.load(for: bundle)
-        // One private copy serves identification and the drop counts: the store itself,
-        // its -wal and its -shm are never opened.
-        let snapshot = try StoreSnapshot(of: URL(fileURLWithPath: store))
-        defer { snapshot.close() }
-        let registry = VersionRegistry(history: bundle.history)
-        let identification = try reading(snapshot) { db in try registry.identify(db, path: store) }
-        guard let version = identification.version else {
-            throw ValidationError(
-                "\(store) is inconsistent: \(identification.problem ?? "its metadata and tables disagree"). It can't be upgraded."
-            )
-        }
-        let target = to ?? bundle.current.name
-        let planner = UpgradePlanner(history: bundle.history, mappings: directory.steps)
-        let plan = try planner.plan(from: version.name, to: target)
-        let drops = try reading(snapshot) { db in try plan.drops(countedIn: db, history: bundle.history) }
+        // The plan comes from the phase `upgrade` runs (Upgrader.plan(forStoreAt:)), with the
+        // same refusals: a store newer than the target, a staged step, an unregistered policy.
+        // It reads a private copy of the store, its -wal included; the store is never opened.
+        let upgrader = try Upgrader(
+            bundleAt: bundleOptions.url, mappingsAt: mappingOptions.mappings.map { URL(fileURLWithPath: $0) },
+            policies: Tool.policies, options: UpgradeOptions(targetVersion: to))
+        let prepared = try upgrader.plan(forStoreAt: URL(fileURLWithPath: store))
+        let (identification, plan, drops) = (prepared.identification, prepared.plan, prepared.drops)
+        let version = prepared.version
+        let target = plan.to
         switch format {
         case .text:
-            print("\(store) is at '\(version.name)' (matched by \(identification.matchedBy?.rawValue ?? "?")).")
+            print("\(store) is at '\(version)' (matched by \(identification.matchedBy?.rawValue ?? "?")).")
             if plan.steps.isEmpty {
                 print("It is up to date with '\(target)': nothing to do.")
             }
@@ -112,23 +105,7 @@ struct PlanCommand<Tool: StepwiseTool>: ParsableCommand {
                         stepDrops.map { PlanReport.Drop(step: index + 1, of: plan.steps[index], $0) }
                     }))
         case .dot, .mermaid:
-            print(try graph(plan, planner: planner, history: bundle.history))
-        }
-    }
-
-    /// Runs `body` on the snapshot; errors other than the registry's and the store's are
-    /// reported against the store.
-    private func reading<T>(_ snapshot: StoreSnapshot, _ body: (Database) throws -> T) throws -> T {
-        do {
-            return try snapshot.database.read(body)
-        } catch let error as RegistryError {
-            throw error
-        } catch let error as StoreError {
-            throw error
-        } catch let error as PlanningError {
-            throw error
-        } catch {
-            throw StoreError(path: store, wrapping: error)
+            print(try graph(plan, planner: upgrader.planner, history: upgrader.history))
         }
     }
 

@@ -8,7 +8,7 @@ import Foundation
 /// into it. So Stepwise copies, moves and removes them as one, through this type.
 ///
 /// - The `-wal` holds committed rows not yet in the main file, and a hot `-journal` undoes a
-///   torn write: both carry the store's data (``dataFiles``).
+///   torn write: both carry the store's data (`dataFiles`).
 /// - The `-shm` is only an index of the `-wal`, which SQLite rebuilds: it is never copied.
 public struct StoreGeneration: Sendable, Hashable {
     /// A file SQLite keeps beside a store's main file, named by its suffix.

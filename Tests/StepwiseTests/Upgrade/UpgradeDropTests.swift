@@ -160,23 +160,6 @@ struct UpgradeDropTests {
     }
 }
 
-extension MappingModel {
-    /// The mapping without `entity`'s entity mappings, nor the relationship mappings that
-    /// name them: what a team that forgot the entity would have written.
-    func leavingOut(entity: String) -> MappingModel {
-        var model = self
-        let names = Set(entityMappings.filter { $0.sourceEntity == entity }.map(\.name))
-        model.entityMappings = entityMappings.filter { $0.sourceEntity != entity }.map { mapping in
-            var mapping = mapping
-            mapping.relationshipMappings.removeAll { propertyMapping in
-                propertyMapping.valueExpression.map { names.contains(where: "\($0)".contains) } ?? false
-            }
-            return mapping
-        }
-        return model
-    }
-}
-
 /// Reads a store through a private copy (``StoreSnapshot``): tests never open a corpus copy
 /// they still compare bytes of.
 enum StoreSnapshotReader {

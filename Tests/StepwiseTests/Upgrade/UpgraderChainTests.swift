@@ -252,3 +252,37 @@ struct UpgradeStageTests {
         #expect(!FileManager.default.fileExists(atPath: StoreFiles(store: store).workDirectory.path))
     }
 }
+
+@Suite("Upgrader.plan(forStoreAt:)")
+struct UpgraderPlanTests {
+    @Test("the plan shown is the plan that runs, and the store is never opened")
+    func planMatchesTheRun() throws {
+        let fixture = try UpgradeFixture("Recipes")
+        let bytes = StoreBytes(fixture.store)
+        let listing = fixture.directoryListing()
+        let prepared = try fixture.upgrader().plan(forStoreAt: fixture.store)
+        #expect(prepared.version == "Recipes")
+        #expect(prepared.identification.matchedBy == .hash)
+        #expect(!prepared.isUpToDate)
+        #expect(prepared.drops.count == prepared.plan.steps.count)
+        #expect(StoreBytes(fixture.store) == bytes)
+        #expect(fixture.directoryListing() == listing, "no lock, no work folder")
+        let report = try fixture.upgrader().upgradeIfNeededSynchronously(storeAt: fixture.store)
+        #expect(
+            report.steps.map { PlannedStep(from: $0.from, to: $0.to, kind: $0.kind) }
+                == prepared.plan.steps.map { PlannedStep(from: $0.from, to: $0.to, kind: $0.kind) })
+        #expect(try fixture.upgrader().plan(forStoreAt: fixture.store).isUpToDate)
+    }
+
+    @Test("a plan naming an unregistered policy is refused, as the upgrade refuses it")
+    func unregisteredPolicyIsRefusedByThePlan() throws {
+        let fixture = try UpgradeFixture("Recipes")
+        let error = try #require(throws: PlanningError.self) {
+            try fixture.upgrader(policies: PolicyRegistry()).plan(forStoreAt: fixture.store)
+        }
+        guard case .unregisteredPolicy = error.kind else {
+            Issue.record("expected unregisteredPolicy, got \(error)")
+            return
+        }
+    }
+}

@@ -10,8 +10,8 @@ extension UpgradeRun {
     /// The name of the store file inside each step's directory.
     static let stepFileName = "store.sqlite"
 
-    /// Starts a fresh run: checks space, copies the store if it must, checks, identifies and
-    /// plans, and saves the first journal. Returns nil when the store turns out to be at the
+    /// Starts a fresh run: checks space, copies the store if it must, checks it, prepares the
+    /// plan (``UpgradePreparation``: the run's only planning) and saves the first journal. Returns nil when the store turns out to be at the
     /// target already.
     ///
     /// Nothing may touch the original before the swap, and SQLite may checkpoint or change a
@@ -41,17 +41,16 @@ extension UpgradeRun {
             } else {
                 try IntegrityCheck.run(on: input, isOriginal: false, full: full, storePath: files.store.path)
             }
-            let identified = try identify(input, isOriginal: readsOriginal)
-            if identified.name == target {
+            let prepared = try prepare(input, isOriginal: readsOriginal)
+            if prepared.isUpToDate {
                 try awaitIntegrityCheck()
                 // Matched by its tables, or its main file's metadata lagged its WAL: nothing to do.
                 try fileSystem.remove(workDirectory, site: "work.remove-up-to-date")
                 return nil
             }
-            let plan = try upgrader.planner
-                .plan(from: identified.name, to: target)
-            try checkPolicies(of: plan)
-            try checkDrops(of: plan, countedIn: input, isOriginal: readsOriginal)
+            let plan = prepared.plan
+            try checkDrops(prepared.drops, of: plan)
+            self.plan = plan
             journal.state = .running
             journal.from = plan.from
             journal.to = plan.to
@@ -80,23 +79,6 @@ extension UpgradeRun {
         try check.wait()
     }
 
-    /// Refuses a plan that names a policy the upgrader has no registration for, before step 1
-    /// runs: the step that needs it may come after minutes of earlier steps. It is a planning
-    /// error, not a step's: no step ran.
-    func checkPolicies(of plan: UpgradePlan) throws {
-        for step in plan.steps {
-            for model in step.mappingModels {
-                for mapping in model.entityMappings {
-                    guard let name = mapping.policyName, !name.isEmpty, !upgrader.policies.contains(name) else {
-                        continue
-                    }
-                    throw PlanningError(
-                        .unregisteredPolicy(name: name, mappingModel: model.name, entityMapping: mapping.name))
-                }
-            }
-        }
-    }
-
     /// Needs room for the copy and one step's output (the previous step's is deleted as
     /// soon as the next one is journaled): twice the store's data files, plus a margin.
     func checkFreeSpace() throws {
@@ -122,32 +104,18 @@ extension UpgradeRun {
         return copy.mainFile
     }
 
-    /// The store's version, or the registry's error (newer than known, no match, inconsistent).
-    private func identify(_ input: URL, isOriginal: Bool) throws -> ObjectModel {
-        let registry = VersionRegistry(history: upgrader.history, logger: logger)
-        let identification: StoreIdentification
+    /// Identifies what the run reads before step 1 and plans from it
+    /// (``UpgradePreparation``), counting drops in strict mode.
+    private func prepare(_ input: URL, isOriginal: Bool) throws -> PreparedUpgrade {
+        let preparation = UpgradePreparation(upgrader: upgrader, target: target, storePath: files.store.path)
+        let queue: DatabaseQueue
         do {
-            let queue = try Self.readOnlyQueue(input, isOriginal: isOriginal)
-            defer { try? queue.close() }
-            identification = try queue.read { db in try registry.identify(db, path: files.store.path) }
-        } catch let error as RegistryError {
-            throw error
-        } catch let error as StoreError {
-            throw error
+            queue = try Self.readOnlyQueue(input, isOriginal: isOriginal)
         } catch {
             throw StoreError(path: files.store.path, wrapping: error)
         }
-        guard let version = identification.version else {
-            throw RegistryError(path: files.store.path, kind: .inconsistent(problem: identification.problem ?? ""))
-        }
-        if let index = upgrader.history.index(of: version.name), let targetIndex = upgrader.history.index(of: target),
-            index > targetIndex, !upgrader.mappings.keys.contains(where: { $0.source == version.name })
-        {
-            // A later version than the target with no mapping written to go back: the store was
-            // written by a newer build. Never "migrate" it down by inference.
-            throw PlanningError(.laterThanTarget(storeVersion: version.name, target: target))
-        }
-        return version
+        defer { try? queue.close() }
+        return try queue.read { db in try preparation.prepare(db, countingDrops: upgrader.options.strict) }
     }
 
     /// A read-only connection to what the run reads before step 1: the original through

@@ -34,7 +34,9 @@ struct MigrationStageTests {
 
     func run(_ stage: MigrationStage?, source: URL? = nil, sourceIsPrivateCopy: Bool = false) throws -> StepReport {
         try MigrationStep(from: UniversityHistory.v1, to: UniversityHistory.v2, stage: stage)
-            .run(source: source ?? self.source, destination: destination, sourceIsPrivateCopy: sourceIsPrivateCopy)
+            .run(
+                source: source ?? self.source, destination: destination,
+                access: sourceIsPrivateCopy ? .privateCopy : .copy)
     }
 
     func names(_ url: URL, _ model: ObjectModel) throws -> [String?] {

@@ -112,4 +112,25 @@ struct PlanCommandTests {
         #expect(result.status != 0)
         #expect(result.standardError.contains("inconsistent"))
     }
+
+    /// `plan` and `upgrade` decide through the same phase (`Upgrader.plan(forStoreAt:)`), so
+    /// they refuse the same stores with the same error.
+    @Test(arguments: [
+        ("Recipes 4", ["--to", "Recipes 2"], "laterThanTarget"),
+        ("Recipes", ["--to", "Recipes 9"], "unknownVersion"),
+    ])
+    func planRefusesWhatUpgradeRefuses(version: String, options: [String], kind: String) throws {
+        let (store, bundle) = try store(at: version)
+        let before = FileManager.default.contents(atPath: store)
+        let plan = try runner.run(["plan", store, "--models", bundle, "--format", "json"] + options)
+        let upgrade = try runner.run(["upgrade", store, "--models", bundle, "--json"] + options)
+        #expect(plan.status == 1 && upgrade.status == 1)
+        let planError = try #require(try plan.json()["error"] as? [String: Any])
+        let upgradeError = try #require(try upgrade.json()["error"] as? [String: Any])
+        #expect(planError["type"] as? String == "PlanningError")
+        #expect(planError["kind"] as? String == kind)
+        #expect(upgradeError["type"] as? String == planError["type"] as? String)
+        #expect(upgradeError["kind"] as? String == kind)
+        #expect(FileManager.default.contents(atPath: store) == before)
+    }
 }

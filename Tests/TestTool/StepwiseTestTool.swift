@@ -3,8 +3,6 @@ import StepwiseTesting
 
 /// `stepwise-test-tool`: `stepwise` with every sample and corpus policy (University, Events,
 /// the corpus's), for the CLI tests that run those mappings.
-struct StepwiseTestTool: StepwiseTool {
+@main struct StepwiseTestTool: StepwiseTool {
     static var policies: PolicyRegistry { SamplePolicies.registry }
 }
-
-StepwiseTestTool.main()

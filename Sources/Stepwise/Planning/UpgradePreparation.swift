@@ -1,0 +1,99 @@
+import GRDB
+import Logging
+import StepwiseMapping
+import StepwiseModel
+import StepwiseStore
+
+/// What an upgrade of one store will do, decided before anything runs: which version wrote
+/// the store, the plan to the target, and what each step drops.
+///
+/// ``Upgrader/upgradeIfNeeded(storeAt:)``, ``Upgrader/plan(forStoreAt:)`` and `stepwise plan`
+/// all decide it through the same phase, so a plan shown is the plan that runs.
+public struct PreparedUpgrade: Sendable {
+    /// How the store was identified.
+    public var identification: StoreIdentification
+    /// The path from the store's version to the target; no steps when it is there already.
+    public var plan: UpgradePlan
+    /// What each step of ``plan`` drops, counted in the store where it can be (nil counts are
+    /// known only once the step has run); empty when the drops weren't counted.
+    public var drops: [[DroppedData]]
+
+    /// The version that wrote the store.
+    public var version: String { plan.from }
+    /// Whether the store is at the target already.
+    public var isUpToDate: Bool { plan.steps.isEmpty }
+}
+
+/// The phase that identifies a store and plans its upgrade, refusing what must not run:
+/// a store the registry can't place, a store newer than the target, a path that doesn't
+/// exist, and a plan naming a policy that isn't registered. It only reads, through the
+/// connection it is given: the upgrade passes the immutable original or its checkpointed
+/// copy, and ``Upgrader/plan(forStoreAt:)`` a private snapshot.
+struct UpgradePreparation {
+    var upgrader: Upgrader
+    var target: String
+    /// The store's path, for errors.
+    var storePath: String
+    var logger: Logger { upgrader.options.logger }
+
+    func prepare(_ db: Database, countingDrops: Bool) throws -> PreparedUpgrade {
+        let (identification, version) = try identify(db)
+        let plan = try upgrader.planner.plan(from: version.name, to: target)
+        try Self.checkPolicies(of: plan, in: upgrader.policies)
+        let drops = countingDrops ? try countDrops(of: plan, in: db) : []
+        logger.debug("planned", metadata: ["from": "\(plan.from)", "to": "\(plan.to)", "steps": "\(plan.steps.count)"])
+        return PreparedUpgrade(identification: identification, plan: plan, drops: drops)
+    }
+
+    /// The store's version, or the registry's error (newer than known, no match,
+    /// inconsistent), or ``PlanningError/Kind/laterThanTarget(storeVersion:target:)``.
+    private func identify(_ db: Database) throws -> (StoreIdentification, ObjectModel) {
+        let identification: StoreIdentification
+        do {
+            identification = try VersionRegistry(history: upgrader.history, logger: logger)
+                .identify(db, path: storePath)
+        } catch let error as RegistryError {
+            throw error
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(path: storePath, wrapping: error)
+        }
+        guard let version = identification.version else {
+            throw RegistryError(path: storePath, kind: .inconsistent(problem: identification.problem ?? ""))
+        }
+        let history = upgrader.history
+        if let index = history.index(of: version.name), let targetIndex = history.index(of: target),
+            index > targetIndex, !upgrader.mappings.keys.contains(where: { $0.source == version.name })
+        {
+            // A later version than the target with no mapping written to go back: the store was
+            // written by a newer build. Never "migrate" it down by inference.
+            throw PlanningError(.laterThanTarget(storeVersion: version.name, target: target))
+        }
+        return (identification, version)
+    }
+
+    /// Refuses a plan that names a policy `policies` has no registration for, before step 1
+    /// runs: the step that needs it may come after minutes of earlier steps. It is a planning
+    /// error, not a step's: no step ran.
+    static func checkPolicies(of plan: UpgradePlan, in policies: PolicyRegistry) throws {
+        for step in plan.steps {
+            for model in step.mappingModels {
+                for mapping in model.entityMappings {
+                    guard let name = mapping.policyName, !name.isEmpty, !policies.contains(name) else { continue }
+                    throw PlanningError(
+                        .unregisteredPolicy(name: name, mappingModel: model.name, entityMapping: mapping.name))
+                }
+            }
+        }
+    }
+
+    /// ``UpgradePlan/drops(countedIn:history:)``, with a failure reported against the store.
+    private func countDrops(of plan: UpgradePlan, in db: Database) throws -> [[DroppedData]] {
+        do {
+            return try plan.drops(countedIn: db, history: upgrader.history)
+        } catch {
+            throw StoreError(path: storePath, wrapping: error)
+        }
+    }
+}

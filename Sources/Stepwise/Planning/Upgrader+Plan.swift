@@ -1,0 +1,41 @@
+import Foundation
+import StepwiseStore
+
+extension Upgrader {
+    /// What ``upgradeIfNeeded(storeAt:)`` would do to the store at `url`, without doing it:
+    /// the version that wrote it, the plan to ``targetVersion``, and what each step drops,
+    /// counted in the store.
+    ///
+    /// The store is read through a private copy (``/StepwiseStore/StoreSnapshot``) that
+    /// includes its `-wal`; the store itself is never opened. The plan comes from the same
+    /// phase the upgrade runs, with the same refusals, so it is the plan an upgrade would run.
+    ///
+    /// ```swift
+    /// let prepared = try upgrader.plan(forStoreAt: storeURL)
+    /// for step in prepared.plan.steps { print(step.planned) }  // "Notes 1 → Notes 2 (inferred)"
+    /// ```
+    ///
+    /// - parameter url: The store's main file.
+    /// - returns: The identification, the plan (no steps when the store is at the target) and
+    ///   the drops of each step.
+    /// - throws: ``RegistryError`` for a store no version matches, or newer than every known
+    ///   version; ``PlanningError`` for a store later than the target, no path, an unknown
+    ///   target, two stages for one step, or an unregistered policy; ``/StepwiseStore/StoreError``
+    ///   for a missing or unreadable store.
+    public func plan(forStoreAt url: URL) throws -> PreparedUpgrade {
+        guard let target = targetVersion else {
+            throw RegistryError(path: url.path, kind: .emptyHistory)
+        }
+        try preload()
+        try checkStages()
+        let snapshot = try StoreSnapshot(of: url)
+        defer { snapshot.close() }
+        let preparation = UpgradePreparation(upgrader: self, target: target, storePath: url.path)
+        do {
+            return try snapshot.database.read { db in try preparation.prepare(db, countingDrops: true) }
+        } catch let error as StoreError where error.path != url.path {
+            // An error about the private copy is an error about the store.
+            throw StoreError(path: url.path, kind: error.kind)
+        }
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import GRDB
+import Logging
+import StepwiseModel
+import StepwiseStore
+
+// The in-place path: `ALTER TABLE` on a copy (or the consumed source) instead of a rebuild.
+extension MigrationStep {
+    /// Tries the in-place path (``InPlacePlan``): alter a copy of the source (or, when the
+    /// source is consumed, the source itself, moved to `destination`) instead of rebuilding.
+    /// Returns nil, leaving nothing at `destination` and the source where it was, when the
+    /// step needs rows rewritten or the altered schema wouldn't be exactly the destination's.
+    ///
+    /// **Without a rollback journal.** The plan is first rehearsed on an empty copy of the
+    /// schema (``InPlaceMigration/rehearse(_:schemaOf:destination:)``), so the real run is only
+    /// started once it is known to succeed; its file is then altered with `journal_mode = OFF`
+    /// and `synchronous = OFF`. That is safe because the file is private and disposable until
+    /// the caller records it: if anything fails or the process dies midway, the file is
+    /// deleted (here, or by the upgrade's resume, which trusts only journaled, checksummed
+    /// files), never repaired. A rollback journal would hold a copy of every page `DROP COLUMN`
+    /// rewrites: as big as the table, for nothing. Durability comes from one `fsync` at the end.
+    func migrateInPlace(
+        from source: URL, to destination: URL, access: SourceAccess, models: [MappingModel],
+        sourceLayout: StoreLayout, destinationLayout: StoreLayout, metadata: StoreMetadata, started: Date
+    ) throws -> StepReport? {
+        guard models.count == 1, stage?.willMigrate == nil,
+            let plan = InPlacePlan.make(mapping: models[0], source: sourceLayout, destination: destinationLayout)
+        else { return nil }
+        let consumingSource = access == .consumableCopy
+        let sourceQueue = access == .readOnly ? try ImmutableStore.openQueue(at: source) : try readOnlyQueue(source)
+        defer { try? sourceQueue.close() }
+        let rehearsed = try sourceQueue.read { db in
+            try InPlaceMigration.rehearse(plan, schemaOf: db, destination: destinationLayout)
+        }
+        guard rehearsed else {
+            logger.debug("in-place step rejected by its rehearsal")
+            return nil
+        }
+        // The working source was checkpointed by prepareSource (or, read only, has nothing in a
+        // -wal or -journal), so its main file is whole.
+        if consumingSource {
+            try sourceQueue.close()
+            try fileSystem.rename(source, to: destination, site: "step.in-place-take-source")
+            removeStoreFiles(at: source)
+        } else {
+            // A read-only source (the original store) may in principle be written by a process
+            // that ignores the upgrade's locks; such a write is caught before the swap, which
+            // refuses a store whose files changed since the run began (``ImmutableStore``).
+            try sourceQueue.close()
+            // Not synced now: the copy is scratch until the step's single fsync at the end
+            // (`step.in-place-sync`), and syncing it here would write every page twice.
+            try fileSystem.copyFile(source, to: destination, site: "step.in-place-copy", syncing: false)
+        }
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in SQLExpressionCompiler.registerFunctions(in: db) }
+        var reports: [StepReport.EntityMappingReport] = []
+        var objects = 0
+        do {
+            let queue = try DatabaseQueue(path: destination.path, configuration: configuration)
+            defer { try? queue.close() }
+            let journalMode = try queue.writeWithoutTransaction { db in
+                let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "delete"
+                // A didMigrate stage is the app's code: it may catch a failed statement and go
+                // on, which needs the statement undone. It gets a rollback journal.
+                let scratch = stage?.didMigrate == nil ? "OFF" : "DELETE"
+                _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = \(scratch)")
+                try db.execute(sql: "PRAGMA synchronous = OFF")
+                return mode
+            }
+            try interruptible(queue) {
+                try queue.write { db in
+                    try InPlaceMigration.apply(plan, in: db, destination: destinationLayout)
+                    let manager = MigrationManager(
+                        db: db, sourceModel: sourceModel, destinationModel: destinationModel,
+                        sourceLayout: sourceLayout,
+                        destinationLayout: destinationLayout, policies: policies, logger: logger, progress: progress)
+                    manager.currentMappingModel = models[0]
+                    manager.keepsPrimaryKeys = true
+                    if let didMigrate = stage?.didMigrate {
+                        try didMigrate(db, manager.destination)
+                    }
+                    try manager.validateDestination()
+                    try metadata.write(to: db, path: destination.path)
+                    let rows = try Self.rowCounts(in: db, layout: destinationLayout)
+                    for mapping in models[0].entityMappings where mapping.kind == .copy || mapping.kind == .transform {
+                        guard let name = mapping.destinationEntity, let entity = destinationLayout.entity(named: name)
+                        else { continue }
+                        reports.append(
+                            .init(name: mapping.name, instances: rows[entity.number] ?? 0, links: 0, setBased: true))
+                    }
+                    objects = rows.values.reduce(0, +)  // objectCount, from the counts already made
+                }
+            }
+            try queue.writeWithoutTransaction { db in
+                // Back to the source's journal mode (a Core Data store is in WAL mode), which
+                // is recorded in the file's header.
+                let known = ["delete", "truncate", "persist", "memory", "wal"]
+                let restored = known.contains(journalMode.lowercased()) ? journalMode.uppercased() : "DELETE"
+                _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = \(restored)")
+            }
+            try queue.close()
+            try fileSystem.sync(destination, site: "step.in-place-sync")
+        } catch let rejected as InPlaceMigration.Rejected where !consumingSource {
+            logger.debug("in-place step rejected", metadata: ["differences": "\(rejected.differences)"])
+            removeStoreFiles(at: destination)
+            return nil
+        } catch let error as DatabaseError where !consumingSource {
+            // An ALTER that SQLite refuses although the rehearsal passed, with the source
+            // still intact: rebuild instead. (A consumed source can't be read again: the
+            // error goes to the caller, which starts over from the original.)
+            logger.debug("in-place step failed", metadata: ["error": "\(error)"])
+            removeStoreFiles(at: destination)
+            return nil
+        }
+        return StepReport(
+            from: sourceModel.name, to: destinationModel.name, kind: StepKind(running: models),
+            mappingModels: models.map(\.name),
+            entityMappings: reports, rows: reports.reduce(0) { $0 + $1.instances },
+            objects: objects,
+            seconds: Date().timeIntervalSince(started), inPlace: true)
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import GRDB
+import Logging
+import StepwiseModel
+import StepwiseStore
+
+// The rebuild path: a new store written by the three passes, in one transaction.
+extension MigrationStep {
+    /// Runs every mapping model into the destination, then validates and writes metadata.
+    func migrate(
+        into destination: URL, from source: URL, readOnly: Bool, models: [MappingModel], sourceLayout: StoreLayout,
+        destinationLayout: StoreLayout, metadata: StoreMetadata
+    ) throws -> (reports: [StepReport.EntityMappingReport], objects: Int) {
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            SQLExpressionCompiler.registerFunctions(in: db)
+        }
+        let queue = try DatabaseQueue(path: destination.path, configuration: configuration)
+        defer { try? queue.close() }
+        var reports: [StepReport.EntityMappingReport] = []
+        try interruptible(queue) {
+            try rebuild(
+                queue, from: source, readOnly: readOnly, models: models, sourceLayout: sourceLayout,
+                destinationLayout: destinationLayout, metadata: metadata, reports: &reports)
+        }
+        // Back to WAL, Core Data's journal mode (recorded in the file's header), then make the
+        // finished file durable on its own.
+        let objects = try queue.writeWithoutTransaction { db in
+            _ = try String.fetchOne(db, sql: "PRAGMA main.journal_mode = WAL")
+            return try Self.objectCount(in: db, layout: destinationLayout)
+        }
+        try queue.close()
+        try fileSystem.sync(destination, site: "step.sync-output")
+        return (reports, objects)
+    }
+
+    /// Runs `body` with `queue`'s statements interruptible by ``cancellation``.
+    func interruptible<T>(_ queue: DatabaseQueue, _ body: () throws -> T) throws -> T {
+        guard let cancellation else { return try body() }
+        return try cancellation.interrupting(queue, body)
+    }
+
+    /// The rebuild proper, in one transaction: every mapping model's passes, the stage's
+    /// `didMigrate`, validation and the metadata.
+    func rebuild(
+        _ queue: DatabaseQueue, from source: URL, readOnly: Bool, models: [MappingModel], sourceLayout: StoreLayout,
+        destinationLayout: StoreLayout, metadata: StoreMetadata, reports: inout [StepReport.EntityMappingReport]
+    ) throws {
+        try queue.writeWithoutTransaction { db in
+            // The destination is new, private, and deleted on any error, so durability only
+            // matters once it is complete. An in-memory rollback journal instead of the WAL
+            // StoreCreator left: every page is written once, into the main file, rather than
+            // into the -wal and again by the checkpoint (which also held a second copy of the
+            // store on disk). The journal stays small: SQLite journals only pages that existed
+            // when the transaction began, and the new file held only its empty tables. It still
+            // undoes a failed statement, which the set-based path relies on.
+            _ = try String.fetchOne(db, sql: "PRAGMA main.journal_mode = MEMORY")
+            try db.execute(sql: "PRAGMA synchronous = OFF")
+            if readOnly {
+                try ImmutableStore.attach(source, as: Self.sourceSchema, in: db)
+            } else {
+                try db.execute(
+                    sql: "ATTACH DATABASE ? AS \(Self.sourceSchema.quotedSQLIdentifier)", arguments: [source.path])
+            }
+            defer { try? db.execute(sql: "DETACH DATABASE \(Self.sourceSchema.quotedSQLIdentifier)") }
+            try db.inTransaction {
+                let manager = MigrationManager(
+                    db: db, sourceModel: sourceModel, destinationModel: destinationModel, sourceLayout: sourceLayout,
+                    destinationLayout: destinationLayout, policies: policies, logger: logger, progress: progress)
+                manager.cancellation = cancellation
+                var policiesByMapping: [(MappingModel, EntityMapping, EntityMigrationPolicy?)] = []
+                for model in models {
+                    manager.currentMappingModel = model
+                    do {
+                        let started = try startMappings(model, manager: manager)
+                        policiesByMapping += started.map { (model, $0.0, $0.1) }
+                        for (mapping, policy) in started {
+                            try cancellation?.check()
+                            let (instances, setBased) = try manager.createInstances(for: mapping, policy: policy)
+                            try manager.runHook(of: mapping) {
+                                try policy?.endInstanceCreation(for: mapping, manager: manager)
+                            }
+                            reports.append(
+                                .init(name: mapping.name, instances: instances, links: 0, setBased: setBased))
+                        }
+                        for (mapping, policy) in started {
+                            try cancellation?.check()
+                            let links = try manager.createRelationships(for: mapping, policy: policy)
+                            try manager.runHook(of: mapping) {
+                                try policy?.endRelationshipCreation(for: mapping, manager: manager)
+                            }
+                            if let index = reports.lastIndex(where: { $0.name == mapping.name }) {
+                                reports[index].links = links
+                            }
+                        }
+                    } catch let error as MappingError {
+                        throw error.adding(mappingModel: model.name)
+                    }
+                }
+                try manager.completeInverses()
+                if let didMigrate = stage?.didMigrate {
+                    try didMigrate(db, manager.destination)
+                }
+                try manager.validateDestination()
+                for (model, mapping, policy) in policiesByMapping {
+                    try manager.runHook(of: mapping, in: model) {
+                        try policy?.performCustomValidation(for: mapping, manager: manager)
+                    }
+                    try manager.runHook(of: mapping, in: model) { try policy?.end(mapping, manager: manager) }
+                }
+                try metadata.write(to: db, path: queue.path)
+                return .commit
+            }
+        }
+    }
+
+    /// Creates each entity mapping's lookup table and policy, and calls the policies' `begin`.
+    func startMappings(_ model: MappingModel, manager: MigrationManager) throws
+        -> [(EntityMapping, EntityMigrationPolicy?)]
+    {
+        var started: [(EntityMapping, EntityMigrationPolicy?)] = []
+        for mapping in model.entityMappings {
+            try manager.createLookupTable(for: mapping)
+            var policy: EntityMigrationPolicy?
+            if let name = mapping.policyName, !name.isEmpty {
+                guard let made = policies.makePolicy(named: name) else {
+                    throw MappingError(.unknownPolicy(name), entityMapping: mapping.name)
+                }
+                policy = made
+            }
+            try manager.runHook(of: mapping) { try policy?.begin(mapping, manager: manager) }
+            started.append((mapping, policy))
+        }
+        return started
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import GRDB
+import Logging
+import StepwiseModel
+import StepwiseStore
+
+// Reading the step's source: its private copy, the WAL folded in, `willMigrate`, the metadata
+// and drop counts, and removing what a failed step wrote.
+extension MigrationStep {
+    /// Copies the source's generation (its main file, `-wal` and `-journal`) beside the
+    /// destination (same file system, private). Not checkpointed here: `prepareSource`
+    /// folds the WAL in when it opens the copy.
+    func privateCopy(of source: URL, beside destination: URL) throws -> URL {
+        try StoreFileCheck.check(source)
+        let copy = StoreGeneration(
+            mainFile: destination.deletingLastPathComponent()
+                .appendingPathComponent(".stepwise-source-\(UUID().uuidString).sqlite"))
+        do {
+            try StoreGeneration(mainFile: source).copy(
+                to: copy, checkpointing: nil, fileSystem: fileSystem, site: "step.private-copy")
+        } catch {
+            removeStoreFiles(at: copy.mainFile)
+            throw error
+        }
+        return copy.mainFile
+    }
+
+    /// Folds the source's WAL in, runs `willMigrate`, then reads the source's metadata and
+    /// counts what the step will drop (``DroppedData``) in the source as the mappings see it.
+    /// A ``SourceAccess/readOnly`` source is only read: it has no WAL to fold in, and no
+    /// `willMigrate` runs on it.
+    func prepareSource(
+        _ url: URL, layout: StoreLayout, models: [MappingModel], readOnly: Bool
+    ) throws -> (StoreMetadata, [DroppedData]) {
+        let queue = readOnly ? try ImmutableStore.openQueue(at: url) : try DatabaseQueue(path: url.path)
+        defer { try? queue.close() }
+        if !readOnly {
+            // A TRUNCATE checkpoint moves every committed WAL frame into the main file, so the
+            // attached copy is read whole even if SQLite opens it without its WAL.
+            try queue.writeWithoutTransaction { db in
+                _ = try Row.fetchAll(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+            }
+            if let willMigrate = stage?.willMigrate {
+                try queue.write { db in try willMigrate(db, ObjectContext(db, layout: layout)) }
+            }
+        }
+        let drops = DroppedData.planned(by: models, from: sourceModel, to: destinationModel)
+        return try queue.read { db in
+            (
+                try StoreMetadata.read(from: db, path: url.path),
+                try DropCounter(layout: layout).counting(drops, in: db)
+            )
+        }
+    }
+
+    /// A read-only connection to a step's private source, for schema reads.
+    func readOnlyQueue(_ url: URL) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.readonly = true
+        return try DatabaseQueue(path: url.path, configuration: configuration)
+    }
+
+    /// Deletes a store file and its companions, ignoring missing ones and failures: it only
+    /// ever runs on the way out of an error, which matters more.
+    func removeStoreFiles(at url: URL) {
+        try? StoreGeneration(mainFile: url).remove(fileSystem: fileSystem, site: "step.remove-output")
+    }
+}
