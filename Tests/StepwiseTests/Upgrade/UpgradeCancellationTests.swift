@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import StepwiseMapping
 import StepwiseStore
 import StepwiseTesting
@@ -126,8 +127,8 @@ struct UpgradeCancellationTests {
         for try await event in upgrader.events(upgradingStoreAt: fixture.store) {
             if case .stepStarted(2, _, _) = event { break }
         }
-        // The upgrade runs on until the policy's row, then sees the cancellation.
-        while !gate.hasArrived { try await Task.sleep(for: .milliseconds(5)) }
+        // The upgrade sees the cancellation at its next row batch, before or after the policy's
+        // row: let the policy through either way (a signal with no waiter is kept for it).
         gate.open()
         var journal: UpgradeJournal?
         // Polls until the upgrade's thread has recorded the cancellation (bounded, so a
@@ -138,5 +139,53 @@ struct UpgradeCancellationTests {
         }
         #expect(journal?.failure == "cancelled")
         #expect(StoreBytes(fixture.store) == before)
+    }
+
+    /// What a stage saw of its own long statement.
+    final class StatementProbe: @unchecked Sendable {
+        // @unchecked: both flags are guarded by `lock`.
+        private let lock = NSLock()
+        private var started = false
+        private var interrupted = false
+
+        var hasStarted: Bool { lock.withLock { started } }
+        var wasInterrupted: Bool { lock.withLock { interrupted } }
+        func markStarted() { lock.withLock { started = true } }
+        func markInterrupted() { lock.withLock { interrupted = true } }
+    }
+
+    @Test("cancelled inside one long SQL statement: the statement is interrupted, the store untouched")
+    func cancelInsideAStatement() async throws {
+        let fixture = try UpgradeFixture("Recipes")
+        let before = StoreBytes(fixture.store)
+        let probe = StatementProbe()
+        // A statement that runs for minutes unless interrupted: the step must not wait for it.
+        let stage = MigrationStage(
+            from: "Recipes 3", to: "Recipes 4",
+            didMigrate: { db, _ in
+                probe.markStarted()
+                do {
+                    _ = try Int.fetchOne(
+                        db,
+                        sql: """
+                            WITH RECURSIVE counter(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM counter WHERE n < 4000000000)
+                            SELECT COUNT(*) FROM counter
+                            """)
+                } catch let error as DatabaseError where error.resultCode == .SQLITE_INTERRUPT {
+                    probe.markInterrupted()
+                    throw error
+                }
+            })
+        let upgrader = try fixture.upgrader(stages: [stage])
+        let task = Task { try await upgrader.upgradeIfNeeded(storeAt: fixture.store) }
+        while !probe.hasStarted { try await Task.sleep(for: .milliseconds(5)) }
+        task.cancel()
+        let result = await task.result
+        #expect(throws: CancellationError.self) { try result.get() }
+        #expect(probe.wasInterrupted, "sqlite3_interrupt stopped the statement")
+        #expect(StoreBytes(fixture.store) == before)
+        let journal = try #require(UpgradeJournal.load(from: fixture.files.workDirectory))
+        #expect(journal.failure == "cancelled")
+        #expect(journal.completed.map(\.index) == [1, 2])
     }
 }
