@@ -1,0 +1,69 @@
+import StepwiseMapping
+import StepwiseModel
+
+extension HistoryCheck {
+    /// ``HistoryFinding/Kind/noPath``: one finding per missing step, naming the older versions
+    /// it cuts off from the current one, as ``PlanningError/Kind/noPath(from:to:gap:problems:)``
+    /// finds the step.
+    func pathFindings() -> [HistoryFinding] {
+        guard let currentIndex = history.index(of: currentVersion), currentIndex > 0 else { return [] }
+        let planner = self.planner
+        guard let edges = try? planner.edges() else { return [] }
+        // The versions with a chain of steps to the current one, walking the edges backwards.
+        // Only the others are planned, to learn their gap: a sound history costs one pass.
+        var reaching: Set<String> = [currentVersion]
+        var grew = true
+        while grew {
+            grew = false
+            for edge in edges where reaching.contains(edge.to) && !reaching.contains(edge.from) {
+                reaching.insert(edge.from)
+                grew = true
+            }
+        }
+        var cutOff: [(gap: MappingDirectory.StepKey?, versions: [String], problems: [InferenceProblem])] = []
+        for version in history.versions[..<currentIndex] where !reaching.contains(version.name) {
+            var gap: MappingDirectory.StepKey?
+            var problems: [InferenceProblem] = []
+            do {
+                _ = try planner.plan(from: version.name, to: currentVersion)
+                continue
+            } catch let error as PlanningError {
+                if case .noPath(_, _, let found, let reasons) = error.kind {
+                    gap = found.map { MappingDirectory.StepKey($0.from, $0.to) }
+                    problems = reasons
+                }
+            } catch {}
+            if let index = cutOff.firstIndex(where: { $0.gap == gap }) {
+                cutOff[index].versions.append(version.name)
+            } else {
+                cutOff.append((gap, [version.name], problems))
+            }
+        }
+        return cutOff.map { noPathFinding(gap: $0.gap, cutOff: $0.versions, problems: $0.problems) }
+    }
+
+    private func noPathFinding(
+        gap: MappingDirectory.StepKey?, cutOff: [String], problems: [InferenceProblem]
+    ) -> HistoryFinding {
+        let versions = cutOff.map { "'\($0)'" }
+        let subject =
+            versions.count == 1
+            ? "\(versions[0]) has" : "\(versions.dropLast().joined(separator: ", ")) and \(versions.last ?? "") have"
+        guard let gap else {
+            return HistoryFinding(
+                .noPath, version: cutOff.last,
+                message: "\(subject) no chain of steps to the current version '\(currentVersion)'.",
+                fix: "Add a mapping file from '\(cutOff.last ?? "")' to a later version to \(mappingFolderName).")
+        }
+        let file = "'\(gap.source) to \(gap.destination).json' (source \"\(gap.source)\", destination \"\(gap.destination)\")"
+        let reason = problems.first.map { ": \($0.place) \($0.message)" } ?? ""
+        let more = problems.count > 1 ? " (and \(problems.count - 1) more problem\(problems.count == 2 ? "" : "s"))" : ""
+        let inferable =
+            problems.isEmpty ? "." : ", or make the step inferable: " + problems.map(\.fix).joined(separator: " ")
+        return HistoryFinding(
+            .noPath, version: gap.source, entity: problems.first?.entity, property: problems.first?.property,
+            message:
+                "\(subject) no path to the current version '\(currentVersion)': the step '\(gap.source)' → '\(gap.destination)' has no mapping file and can't be inferred\(reason)\(more).",
+            fix: "Add a mapping file \(file) to \(mappingFolderName)\(inferable)")
+    }
+}
