@@ -85,12 +85,18 @@ extension HistoryCheck {
                         .sharedRenamingIdentifier, version: destination.name, entity: destinationName,
                         property: propertyMapping.name,
                         message:
-                            "The inferred step '\(source.name)' → '\(destination.name)' fills \(destinationName).\(propertyMapping.name) from '\(read)' through the renaming identifier '\(identifier)', which \(others.joined(separator: ", ")) carry\(others.count == 1 ? "s" : "") too.",
+                            "The inferred step '\(source.name)' → '\(destination.name)' fills \(destinationName).\(propertyMapping.name) from '\(read)' through the renaming identifier '\(identifier)', which \(Self.list(others)) carry\(others.count == 1 ? "s" : "") too.",
                         fix:
                             "Set the renaming identifier of \(destinationName).\(propertyMapping.name) in '\(destination.name)' to '\(read)', the property it continues, or clear '\(identifier)' on the other properties."
                     ))
             }
         }
         return findings
+    }
+
+    /// `A`, `A and B`, `A, B and C`.
+    static func list(_ names: [String]) -> String {
+        guard let last = names.last else { return "" }
+        return names.count == 1 ? last : names.dropLast().joined(separator: ", ") + " and " + last
     }
 }

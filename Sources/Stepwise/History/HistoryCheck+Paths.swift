@@ -45,10 +45,7 @@ extension HistoryCheck {
     private func noPathFinding(
         gap: MappingDirectory.StepKey?, cutOff: [String], problems: [InferenceProblem]
     ) -> HistoryFinding {
-        let versions = cutOff.map { "'\($0)'" }
-        let subject =
-            versions.count == 1
-            ? "\(versions[0]) has" : "\(versions.dropLast().joined(separator: ", ")) and \(versions.last ?? "") have"
+        let subject = Self.list(cutOff.map { "'\($0)'" }) + (cutOff.count == 1 ? " has" : " have")
         guard let gap else {
             return HistoryFinding(
                 .noPath, version: cutOff.last,
