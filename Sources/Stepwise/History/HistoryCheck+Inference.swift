@@ -31,7 +31,8 @@ extension HistoryCheck {
         case .entity:
             return HistoryFinding(
                 .dropsData, version: destination, entity: drop.entity,
-                message: "\(step) drops every \(drop.entity) row: no entity of '\(destination)' continues \(drop.entity).",
+                message:
+                    "\(step) drops every \(drop.entity) row: no entity of '\(destination)' continues \(drop.entity).",
                 fix:
                     "If \(drop.entity) was renamed, give its new entity in '\(destination)' the renaming identifier '\(drop.entity)'; to drop its rows on purpose, say so in a mapping file \(file) with an entity mapping from \(drop.entity) and no destination."
             )
@@ -58,7 +59,8 @@ extension HistoryCheck {
         var findings: [HistoryFinding] = []
         for mapping in model.entityMappings {
             guard let sourceName = mapping.sourceEntity, let destinationName = mapping.destinationEntity,
-                let sourceEntity = source[entity: sourceName], let destinationEntity = destination[entity: destinationName],
+                let sourceEntity = source[entity: sourceName],
+                let destinationEntity = destination[entity: destinationName],
                 // An abstract entity has no rows; its subentities' mappings see the same properties.
                 !sourceEntity.isAbstract
             else { continue }

@@ -29,7 +29,8 @@ extension HistoryCheck {
         let url = URL(fileURLWithPath: error.file ?? "")
         let name = url.lastPathComponent
         let subject =
-            url.pathExtension == XcodeMappingModel.pathExtension ? "The mapping model '\(name)'" : "The mapping file '\(name)'"
+            url.pathExtension == XcodeMappingModel.pathExtension
+            ? "The mapping model '\(name)'" : "The mapping file '\(name)'"
         let update = "Update \(name) to the versions it maps between, or remove it if the step no longer needs it."
         switch error.kind {
         case .unknownEntity(let entity, let version):

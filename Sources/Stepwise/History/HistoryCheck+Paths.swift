@@ -52,9 +52,11 @@ extension HistoryCheck {
                 message: "\(subject) no chain of steps to the current version '\(currentVersion)'.",
                 fix: "Add a mapping file from '\(cutOff.last ?? "")' to a later version to \(mappingFolderName).")
         }
-        let file = "'\(gap.source) to \(gap.destination).json' (source \"\(gap.source)\", destination \"\(gap.destination)\")"
+        let file =
+            "'\(gap.source) to \(gap.destination).json' (source \"\(gap.source)\", destination \"\(gap.destination)\")"
         let reason = problems.first.map { ": \($0.place) \($0.message)" } ?? ""
-        let more = problems.count > 1 ? " (and \(problems.count - 1) more problem\(problems.count == 2 ? "" : "s"))" : ""
+        let more =
+            problems.count > 1 ? " (and \(problems.count - 1) more problem\(problems.count == 2 ? "" : "s"))" : ""
         let inferable =
             problems.isEmpty ? "." : ", or make the step inferable: " + problems.map(\.fix).joined(separator: " ")
         return HistoryFinding(

@@ -100,26 +100,16 @@ public struct HistoryFinding: Sendable, Hashable, Codable, CustomStringConvertib
         case severity, kind, version, entity, property, message, fix
     }
 
-    /// Encodes every key, absent values as `null`, so each finding has the same shape.
+    /// Encodes every key, absent places as `null`, so every finding has the same shape; decoding
+    /// is synthesized.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(severity, forKey: .severity)
         try container.encode(kind, forKey: .kind)
-        try container.encode(version, forKey: .version)
-        try container.encode(entity, forKey: .entity)
-        try container.encode(property, forKey: .property)
+        for (key, place) in [CodingKeys.version: version, .entity: entity, .property: property] {
+            try container.encode(place, forKey: key)
+        }
         try container.encode(message, forKey: .message)
         try container.encode(fix, forKey: .fix)
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        severity = try container.decode(Severity.self, forKey: .severity)
-        kind = try container.decode(Kind.self, forKey: .kind)
-        version = try container.decodeIfPresent(String.self, forKey: .version)
-        entity = try container.decodeIfPresent(String.self, forKey: .entity)
-        property = try container.decodeIfPresent(String.self, forKey: .property)
-        message = try container.decode(String.self, forKey: .message)
-        fix = try container.decode(String.self, forKey: .fix)
     }
 }

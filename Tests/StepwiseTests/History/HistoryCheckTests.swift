@@ -17,6 +17,14 @@ struct HistoryCheckTests {
         }
     }
 
+    /// `Blog 2`, where `color` became `hexColor` without a renaming identifier.
+    static let hexColor = ObjectModel("Blog 2") {
+        Entity("Post") {
+            Attribute("title", .string)
+            Attribute("hexColor", .string)
+        }
+    }
+
     /// `Blog`'s versions written as `Blog.xcdatamodeld` in a fresh folder, with mapping files
     /// (file name → JSON) in `Blog.mappings`.
     static func bundle(
@@ -45,7 +53,8 @@ struct HistoryCheckTests {
             report.findings == [
                 HistoryFinding(
                     .duplicateVersion, version: "Blog 2", entity: "Post",
-                    message: "'Blog 2' has the same entity hashes as 'Blog', so no one can tell which of the two wrote a store.",
+                    message:
+                        "'Blog 2' has the same entity hashes as 'Blog', so no one can tell which of the two wrote a store.",
                     fix:
                         "Give the entity 'Post', which 'Blog 2' changes, a version hash modifier in 'Blog 2' (Xcode: Data Model inspector, Versioning, Hash Modifier), so that its hash differs."
                 )
@@ -108,14 +117,8 @@ struct HistoryCheckTests {
 
     @Test func aMappingFileNamingAMissingPropertyOrVersionIsStale() throws {
         let directory = try TemporaryDirectory(prefix: "stepwise-check")
-        let renamed = ObjectModel("Blog 2") {
-            Entity("Post") {
-                Attribute("title", .string)
-                Attribute("hexColor", .string)
-            }
-        }
         let url = try Self.bundle(
-            [Self.blog, renamed],
+            [Self.blog, Self.hexColor],
             mappings: [
                 "Blog to Blog 2.json": """
                 {"source": "Blog", "destination": "Blog 2", "entityMappings": [
@@ -130,13 +133,15 @@ struct HistoryCheckTests {
             report.findings(.staleMapping) == [
                 HistoryFinding(
                     .staleMapping, version: nil,
-                    message: "The mapping file 'Blog 0 to Blog.json' maps 'Blog 0' → 'Blog', and the bundle has no version 'Blog 0'.",
+                    message:
+                        "The mapping file 'Blog 0 to Blog.json' maps 'Blog 0' → 'Blog', and the bundle has no version 'Blog 0'.",
                     fix:
                         "Set its source and destination to versions of the bundle (Blog, Blog 2), or remove it if the step is gone."
                 ),
                 HistoryFinding(
                     .staleMapping, version: "Blog 2", entity: "Post", property: "hexColour",
-                    message: "The mapping file 'Blog to Blog 2.json' names the property 'Post.hexColour', which 'Blog 2' doesn't have.",
+                    message:
+                        "The mapping file 'Blog to Blog 2.json' names the property 'Post.hexColour', which 'Blog 2' doesn't have.",
                     fix:
                         "Update Blog to Blog 2.json to the versions it maps between, or remove it if the step no longer needs it."
                 ),
@@ -147,17 +152,12 @@ struct HistoryCheckTests {
 
     @Test func aStaleXcodeMappingModelBesideTheBundleIsAnError() throws {
         let directory = try TemporaryDirectory(prefix: "stepwise-check")
-        let renamed = ObjectModel("Blog 2") {
-            Entity("Post") {
-                Attribute("title", .string)
-                Attribute("hexColor", .string)
-            }
-        }
-        let url = try Self.bundle([Self.blog, renamed], in: directory)
+        let url = try Self.bundle([Self.blog, Self.hexColor], in: directory)
         // Made for a 'Blog 2' whose attribute was called hexColour, as Xcode's editor saves it.
         let mappingModel = directory.path("Blog1to2.xcmappingmodel")
         try FileManager.default.createDirectory(at: mappingModel, withIntermediateDirectories: true)
-        try Data(Self.xcmapping(property: "hexColour").utf8).write(to: mappingModel.appendingPathComponent("xcmapping.xml"))
+        try Data(Self.xcmapping(property: "hexColour").utf8).write(
+            to: mappingModel.appendingPathComponent("xcmapping.xml"))
         let report = try HistoryCheck(bundleAt: url).run()
         #expect(
             report.findings(.staleMapping) == [
@@ -174,16 +174,8 @@ struct HistoryCheckTests {
 
     @Test func anXcodeMappingModelThatStillFitsIsNoFinding() throws {
         let directory = try TemporaryDirectory(prefix: "stepwise-check")
-        let renamed = ObjectModel("Blog 2") {
-            Entity("Post") {
-                Attribute("title", .string)
-                Attribute("hexColor", .string)
-            }
-        }
-        let url = try Self.bundle([Self.blog, renamed], in: directory)
-        let mappingModel = directory.path("Blog1to2.xcmappingmodel")
-        try FileManager.default.createDirectory(at: mappingModel, withIntermediateDirectories: true)
-        try Data(Self.xcmapping(property: "hexColor").utf8).write(to: mappingModel.appendingPathComponent("xcmapping.xml"))
+        let url = try Self.bundle([Self.blog, Self.hexColor], in: directory)
+        try Self.writeMappingModel(property: "hexColor", in: directory)
         #expect(try HistoryCheck(bundleAt: url).run().findings == [])
     }
 
@@ -218,7 +210,8 @@ struct HistoryCheckTests {
             report.findings == [
                 HistoryFinding(
                     .dropsData, version: "Blog 2", entity: "Tag",
-                    message: "The inferred step 'Blog' → 'Blog 2' drops every Tag row: no entity of 'Blog 2' continues Tag.",
+                    message:
+                        "The inferred step 'Blog' → 'Blog 2' drops every Tag row: no entity of 'Blog 2' continues Tag.",
                     fix:
                         "If Tag was renamed, give its new entity in 'Blog 2' the renaming identifier 'Tag'; to drop its rows on purpose, say so in a mapping file 'Blog to Blog 2.json' with an entity mapping from Tag and no destination."
                 )
@@ -290,7 +283,7 @@ struct HistoryCheckTests {
                 Attribute("color", .string)
             }
         }
-        #expect(HistoryCheck(history: VersionHistory([Self.blog, renamed])).run().findings == [])
+        #expect(HistoryCheck(history: VersionHistory([Self.blog, Self.hexColor])).run().findings == [])
     }
 
     @Test func theReportEncodesEveryKeyOfEveryFinding() throws {
@@ -306,6 +299,13 @@ struct HistoryCheckTests {
         #expect(Set(finding.keys) == ["severity", "kind", "version", "entity", "property", "message", "fix"])
         #expect(finding["severity"] as? String == "warning" && finding["kind"] as? String == "dropsData")
         #expect(try JSONDecoder().decode(HistoryCheckReport.self, from: JSONEncoder().encode(report)) == report)
+    }
+
+    /// `Blog1to2.xcmappingmodel` beside the bundle, holding ``xcmapping(property:)``.
+    static func writeMappingModel(property: String, in directory: TemporaryDirectory) throws {
+        let mappingModel = directory.path("Blog1to2.xcmappingmodel")
+        try FileManager.default.createDirectory(at: mappingModel, withIntermediateDirectories: true)
+        try Data(xcmapping(property: property).utf8).write(to: mappingModel.appendingPathComponent("xcmapping.xml"))
     }
 
     /// A minimal `xcmapping.xml` mapping Post of `Blog` to Post of `Blog 2`, with `property`
