@@ -283,7 +283,7 @@ struct HistoryCheckTests {
                 Attribute("color", .string)
             }
         }
-        #expect(HistoryCheck(history: VersionHistory([Self.blog, Self.hexColor])).run().findings == [])
+        #expect(HistoryCheck(history: VersionHistory([Self.blog, renamed])).run().findings == [])
     }
 
     @Test func theReportEncodesEveryKeyOfEveryFinding() throws {
