@@ -154,10 +154,7 @@ struct HistoryCheckTests {
         let directory = try TemporaryDirectory(prefix: "stepwise-check")
         let url = try Self.bundle([Self.blog, Self.hexColor], in: directory)
         // Made for a 'Blog 2' whose attribute was called hexColour, as Xcode's editor saves it.
-        let mappingModel = directory.path("Blog1to2.xcmappingmodel")
-        try FileManager.default.createDirectory(at: mappingModel, withIntermediateDirectories: true)
-        try Data(Self.xcmapping(property: "hexColour").utf8).write(
-            to: mappingModel.appendingPathComponent("xcmapping.xml"))
+        try Self.writeMappingModel(property: "hexColour", in: directory)
         let report = try HistoryCheck(bundleAt: url).run()
         #expect(
             report.findings(.staleMapping) == [
@@ -170,6 +167,56 @@ struct HistoryCheckTests {
                 )
             ])
         #expect(!report.passes)
+    }
+
+    @Test func anXcodeMappingModelWhosePathsAndPropertiesFitNoPairIsStale() throws {
+        let directory = try TemporaryDirectory(prefix: "stepwise-check")
+        let url = try Self.bundle([Self.blog, Self.hexColor], in: directory)
+        // Its versions were renamed since, and its attribute too.
+        try Self.writeMappingModel(property: "hexColour", versions: ("Old", "Old 2"), in: directory)
+        let finding = try #require(try HistoryCheck(bundleAt: url).run().findings(.staleMapping).first)
+        #expect(
+            finding.message
+                == "The mapping model 'Blog1to2.xcmappingmodel' fits no single pair of the bundle's versions: its model paths name 'Old' → 'Old 2', which the bundle doesn't have both of, its embedded model copies match no version, and no pair of versions has every entity and property its entity mappings name."
+        )
+        #expect(finding.fix.hasPrefix("The closest pair is 'Blog' → 'Blog 2': "), "\(finding.fix)")
+        #expect(
+            finding.fix.hasSuffix(
+                "Set the mapping model's source and destination models in Xcode, or remove the mapping model."))
+    }
+
+    @Test func aMappingFileThatCantBeParsedIsInvalid() throws {
+        let directory = try TemporaryDirectory(prefix: "stepwise-check")
+        let url = try Self.bundle(
+            [Self.blog, Self.hexColor],
+            mappings: [
+                "Blog to Blog 2.json": """
+                {"source": "Blog", "destination": "Blog 2", "entityMappings": [
+                  {"source": "Post", "destination": "Post", "attributes": {"hexColor": "$source.color +"}}]}
+                """
+            ], in: directory)
+        let finding = try #require(try HistoryCheck(bundleAt: url).run().findings.first)
+        #expect(finding.kind == .invalidMapping && finding.severity == .error)
+        #expect(finding.entity == "Post" && finding.property == "hexColor")
+        #expect(finding.message.hasPrefix("The mapping file 'Blog to Blog 2.json' can't be used: "))
+        #expect(
+            finding.fix
+                == "Correct Blog to Blog 2.json as the message says, or remove it if the step no longer needs it.")
+    }
+
+    @Test func aHistoryFileThatLeavesOutAVersionIsAnAmbiguousOrder() throws {
+        let directory = try TemporaryDirectory(prefix: "stepwise-check")
+        let url = try Self.bundle([Self.blog, Self.hexColor], in: directory)
+        try Data("Blog\n".utf8).write(to: directory.path("Blog.history"))
+        #expect(
+            try HistoryCheck(bundleAt: url).run().findings == [
+                HistoryFinding(
+                    .ambiguousOrder, version: nil,
+                    message: "Blog.history leaves out Blog 2, so the versions' order can't be told.",
+                    fix:
+                        "List every version of the bundle in Blog.history, oldest first, one per line; paths and steps are checked once the order is known."
+                )
+            ])
     }
 
     @Test func anXcodeMappingModelThatStillFitsIsNoFinding() throws {
@@ -301,22 +348,25 @@ struct HistoryCheckTests {
         #expect(try JSONDecoder().decode(HistoryCheckReport.self, from: JSONEncoder().encode(report)) == report)
     }
 
-    /// `Blog1to2.xcmappingmodel` beside the bundle, holding ``xcmapping(property:)``.
-    static func writeMappingModel(property: String, in directory: TemporaryDirectory) throws {
+    /// `Blog1to2.xcmappingmodel` beside the bundle, holding ``xcmapping(property:versions:)``.
+    static func writeMappingModel(
+        property: String, versions: (String, String) = ("Blog", "Blog 2"), in directory: TemporaryDirectory
+    ) throws {
         let mappingModel = directory.path("Blog1to2.xcmappingmodel")
         try FileManager.default.createDirectory(at: mappingModel, withIntermediateDirectories: true)
-        try Data(xcmapping(property: property).utf8).write(to: mappingModel.appendingPathComponent("xcmapping.xml"))
+        try Data(xcmapping(property: property, versions: versions).utf8).write(
+            to: mappingModel.appendingPathComponent("xcmapping.xml"))
     }
 
-    /// A minimal `xcmapping.xml` mapping Post of `Blog` to Post of `Blog 2`, with `property`
-    /// taking `$source.color`, as the mapping editor names the model paths.
-    static func xcmapping(property: String) -> String {
+    /// A minimal `xcmapping.xml` mapping Post to Post, with `property` taking `$source.color`;
+    /// its model paths name `versions`, as the mapping editor records them.
+    static func xcmapping(property: String, versions: (String, String)) -> String {
         """
         <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
         <database>
             <object type="XDDEVMAPPINGMODEL" id="z1">
-                <attribute name="sourcemodelpath" type="string">Blog.xcdatamodeld/Blog.xcdatamodel</attribute>
-                <attribute name="destinationmodelpath" type="string">Blog.xcdatamodeld/Blog 2.xcdatamodel</attribute>
+                <attribute name="sourcemodelpath" type="string">Blog.xcdatamodeld/\(versions.0).xcdatamodel</attribute>
+                <attribute name="destinationmodelpath" type="string">Blog.xcdatamodeld/\(versions.1).xcdatamodel</attribute>
                 <relationship name="entitymappings" type="0/0" destination="XDDEVENTITYMAPPING" idrefs="z2"></relationship>
             </object>
             <object type="XDDEVENTITYMAPPING" id="z2">
