@@ -10,6 +10,13 @@ import Testing
 /// bundle where mapping files are involved) and expects the exact finding and fix.
 @Suite("History check")
 struct HistoryCheckTests {
+    /// Where a test writes its bundle and mapping files.
+    let directory: TemporaryDirectory
+
+    init() throws {
+        directory = try TemporaryDirectory(prefix: "stepwise-check")
+    }
+
     static let blog = ObjectModel("Blog") {
         Entity("Post") {
             Attribute("title", .string)
@@ -70,7 +77,6 @@ struct HistoryCheckTests {
     }
 
     @Test func versionsWithoutACommonStemAreAnAmbiguousOrder() throws {
-        let directory = try TemporaryDirectory(prefix: "stepwise-check")
         var other = Self.blog
         other.name = "Journal 2"
         let url = directory.path("Blog.xcdatamodeld")
@@ -90,7 +96,6 @@ struct HistoryCheckTests {
     }
 
     @Test func aGapInTheChainNamesTheStepAndTheMappingFileToAdd() throws {
-        let directory = try TemporaryDirectory(prefix: "stepwise-check")
         let rated = ObjectModel("Blog 2") {
             Entity("Post") {
                 Attribute("title", .string)
@@ -116,7 +121,6 @@ struct HistoryCheckTests {
     }
 
     @Test func aMappingFileNamingAMissingPropertyOrVersionIsStale() throws {
-        let directory = try TemporaryDirectory(prefix: "stepwise-check")
         let url = try Self.bundle(
             [Self.blog, Self.hexColor],
             mappings: [
@@ -151,7 +155,6 @@ struct HistoryCheckTests {
     }
 
     @Test func aStaleXcodeMappingModelBesideTheBundleIsAnError() throws {
-        let directory = try TemporaryDirectory(prefix: "stepwise-check")
         let url = try Self.bundle([Self.blog, Self.hexColor], in: directory)
         // Made for a 'Blog 2' whose attribute was called hexColour, as Xcode's editor saves it.
         try Self.writeMappingModel(property: "hexColour", in: directory)
@@ -170,7 +173,6 @@ struct HistoryCheckTests {
     }
 
     @Test func anXcodeMappingModelWhosePathsAndPropertiesFitNoPairIsStale() throws {
-        let directory = try TemporaryDirectory(prefix: "stepwise-check")
         let url = try Self.bundle([Self.blog, Self.hexColor], in: directory)
         // Its versions were renamed since, and its attribute too.
         try Self.writeMappingModel(property: "hexColour", versions: ("Old", "Old 2"), in: directory)
@@ -186,7 +188,6 @@ struct HistoryCheckTests {
     }
 
     @Test func aMappingFileThatCantBeParsedIsInvalid() throws {
-        let directory = try TemporaryDirectory(prefix: "stepwise-check")
         let url = try Self.bundle(
             [Self.blog, Self.hexColor],
             mappings: [
@@ -205,7 +206,6 @@ struct HistoryCheckTests {
     }
 
     @Test func aHistoryFileThatLeavesOutAVersionIsAnAmbiguousOrder() throws {
-        let directory = try TemporaryDirectory(prefix: "stepwise-check")
         let url = try Self.bundle([Self.blog, Self.hexColor], in: directory)
         try Data("Blog\n".utf8).write(to: directory.path("Blog.history"))
         #expect(
@@ -220,7 +220,6 @@ struct HistoryCheckTests {
     }
 
     @Test func anXcodeMappingModelThatStillFitsIsNoFinding() throws {
-        let directory = try TemporaryDirectory(prefix: "stepwise-check")
         let url = try Self.bundle([Self.blog, Self.hexColor], in: directory)
         try Self.writeMappingModel(property: "hexColor", in: directory)
         #expect(try HistoryCheck(bundleAt: url).run().findings == [])
@@ -266,7 +265,6 @@ struct HistoryCheckTests {
     }
 
     @Test func aPolicyTheRegistryLacksIsAnErrorOnlyWhenARegistryIsGiven() throws {
-        let directory = try TemporaryDirectory(prefix: "stepwise-check")
         var second = Self.blog
         second.name = "Blog 2"
         second.entities[0].attributes.append(Attribute("summary", .string))
