@@ -8,8 +8,9 @@ extension HistoryCheck {
     ///
     /// Each step is checked on its own, before merging: a store written by its source version
     /// runs it, even when a store from an earlier version runs it merged with others.
-    func inferredStepFindings() -> [HistoryFinding] {
-        guard let edges = try? planner.edges() else { return [] }
+    ///
+    /// - parameter edges: The planner's steps (``UpgradePlanner/edges()``).
+    func inferredStepFindings(_ edges: [UpgradePlan.Step]) -> [HistoryFinding] {
         var findings: [HistoryFinding] = []
         for edge in edges where edge.kind == .inferred {
             guard let source = history.version(named: edge.from), let destination = history.version(named: edge.to)

@@ -5,10 +5,10 @@ extension HistoryCheck {
     /// ``HistoryFinding/Kind/noPath``: one finding per missing step, naming the older versions
     /// it cuts off from the current one, as ``PlanningError/Kind/noPath(from:to:gap:problems:)``
     /// finds the step.
-    func pathFindings() -> [HistoryFinding] {
+    /// - parameter edges: The planner's steps (``UpgradePlanner/edges()``).
+    func pathFindings(_ edges: [UpgradePlan.Step]) -> [HistoryFinding] {
         guard let currentIndex = history.index(of: currentVersion), currentIndex > 0 else { return [] }
         let planner = self.planner
-        guard let edges = try? planner.edges() else { return [] }
         // The versions with a chain of steps to the current one, walking the edges backwards.
         // Only the others are planned, to learn their gap: a sound history costs one pass.
         var reaching: Set<String> = [currentVersion]

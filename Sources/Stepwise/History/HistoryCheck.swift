@@ -98,9 +98,14 @@ public struct HistoryCheck: Sendable {
 
     /// Runs every check; never throws: each problem is a finding.
     public func run() -> HistoryCheckReport {
+        // Each check is a function returning its findings; the shipped records' checks
+        // (``HistoryFinding/Kind/shippedVersionEdited``, ``HistoryFinding/Kind/currentVersionNotShipped``)
+        // join the list the same way.
         var findings = readingFindings + duplicateVersionFindings() + versionNameFindings()
         if isOrdered {
-            findings += pathFindings() + policyFindings() + inferredStepFindings()
+            // One inference per consecutive pair, shared by the path and step checks.
+            let edges = (try? planner.edges()) ?? []
+            findings += pathFindings(edges) + policyFindings() + inferredStepFindings(edges)
         }
         return HistoryCheckReport(findings: findings)
     }
