@@ -27,6 +27,16 @@ struct CheckCommandTests {
         #expect(!tool.standardError.contains("policies not checked"))
     }
 
+    /// The corpus bundles are read where they are: `check` opens no store.
+    @Test(.enabled(if: Corpus.shouldRunTests, "needs ../shared/corpus"), arguments: CorpusBundle.allCases)
+    func aCorpusHistoryPassesWithExitStatusZero(_ bundle: CorpusBundle) throws {
+        let corpus = try Corpus.required()
+        let result = try CommandRunner.testTool().run(["check", "--models", corpus.url(bundle).path, "--json"])
+        #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
+        let findings = try #require(try result.json()["findings"] as? [[String: Any]])
+        #expect(findings.allSatisfy { $0["severity"] as? String != "error" })
+    }
+
     @Test func aDuplicateVersionExitsOneWithALinePerFindingAndItsFix() throws {
         let bundle = try duplicateBundle()
         let result = try CommandRunner().run(["check", "--models", bundle.path])
