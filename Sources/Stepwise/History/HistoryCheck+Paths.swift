@@ -20,26 +20,48 @@ extension HistoryCheck {
                 grew = true
             }
         }
-        var cutOff: [(gap: MappingDirectory.StepKey?, versions: [String], problems: [InferenceProblem])] = []
-        for version in history.versions[..<currentIndex] where !reaching.contains(version.name) {
-            var gap: MappingDirectory.StepKey?
-            var problems: [InferenceProblem] = []
-            do {
-                _ = try planner.plan(from: version.name, to: currentVersion)
-                continue
-            } catch let error as PlanningError {
-                if case .noPath(_, _, let found, let reasons) = error.kind {
-                    gap = found.map { MappingDirectory.StepKey($0.from, $0.to) }
-                    problems = reasons
-                }
-            } catch {}
-            if let index = cutOff.firstIndex(where: { $0.gap == gap }) {
-                cutOff[index].versions.append(version.name)
+        // Each cut-off version's gap, newest first. A version whose step to the next one exists
+        // shares the next one's gap without planning again: the planner's gap is the first
+        // consecutive pair on the way with neither a mapping nor an inferable mapping, and that
+        // step is not one. So `plan` runs once per distinct gap, not once per version.
+        let consecutive = Set(edges.map { MappingDirectory.StepKey($0.from, $0.to) })
+        var gaps: [String: Gap] = [:]
+        for index in (0..<currentIndex).reversed() where !reaching.contains(history.versions[index].name) {
+            let name = history.versions[index].name
+            let next = history.versions[index + 1].name
+            if consecutive.contains(MappingDirectory.StepKey(name, next)), let known = gaps[next] {
+                gaps[name] = known
             } else {
-                cutOff.append((gap, [version.name], problems))
+                gaps[name] = Self.gap(from: name, to: currentVersion, planner: planner)
             }
         }
-        return cutOff.map { noPathFinding(gap: $0.gap, cutOff: $0.versions, problems: $0.problems) }
+        var cutOff: [(gap: Gap, versions: [String])] = []
+        for version in history.versions[..<currentIndex] {
+            guard let gap = gaps[version.name] else { continue }
+            if let index = cutOff.firstIndex(where: { $0.gap.step == gap.step }) {
+                cutOff[index].versions.append(version.name)
+            } else {
+                cutOff.append((gap, [version.name]))
+            }
+        }
+        return cutOff.map { noPathFinding(gap: $0.gap.step, cutOff: $0.versions, problems: $0.gap.problems) }
+    }
+
+    /// The first step on the way from one version to another that has neither a mapping nor an
+    /// inferable mapping (nil when the planner names none), with inference's reasons.
+    typealias Gap = (step: MappingDirectory.StepKey?, problems: [InferenceProblem])
+
+    /// Nil when a plan exists after all.
+    private static func gap(from version: String, to target: String, planner: UpgradePlanner) -> Gap? {
+        do {
+            _ = try planner.plan(from: version, to: target)
+            return nil
+        } catch let error as PlanningError {
+            if case .noPath(_, _, let found, let problems) = error.kind {
+                return (found.map { MappingDirectory.StepKey($0.from, $0.to) }, problems)
+            }
+        } catch {}
+        return (nil, [])
     }
 
     private func noPathFinding(

@@ -120,6 +120,23 @@ struct HistoryCheckTests {
             ])
     }
 
+    @Test func oneGapIsOneFindingNamingEveryVersionItCutsOff() throws {
+        let titled = ObjectModel("Blog 2") {
+            Entity("Post") { Attribute("title", .string) }
+        }
+        var rated = titled
+        rated.name = "Blog 3"
+        rated.entities[0].attributes.append(Attribute("rating", .integer16).required())
+        var fourth = rated
+        fourth.name = "Blog 4"
+        let report = HistoryCheck(history: VersionHistory([Self.blog, titled, rated, fourth])).run()
+        #expect(report.findings(.noPath).map(\.version) == ["Blog 2"])
+        #expect(
+            report.findings(.noPath).first?.message.hasPrefix(
+                "'Blog' and 'Blog 2' have no path to the current version 'Blog 4': the step 'Blog 2' → 'Blog 3' has no mapping file"
+            ) == true)
+    }
+
     @Test func aMappingFileNamingAMissingPropertyOrVersionIsStale() throws {
         let url = try Self.bundle(
             [Self.blog, Self.hexColor],
