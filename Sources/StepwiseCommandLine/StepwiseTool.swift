@@ -24,9 +24,16 @@ import StepwiseMapping
 public protocol StepwiseTool: ParsableCommand {
     /// The policies that mapping files may name, by name.
     static var policies: PolicyRegistry { get }
+
+    /// Whether ``policies`` holds every policy the team's mappings name, so that `check`
+    /// reports a mapping naming any other as an error. True unless a tool says otherwise; the
+    /// stock `stepwise` knows only the demo's policies, and says false.
+    static var checksPolicies: Bool { get }
 }
 
 extension StepwiseTool {
+    public static var checksPolicies: Bool { true }
+
     /// The tool's name (the executable's file name), abstract, version and Stepwise's
     /// commands. Implement `configuration` yourself to add commands to ``stepwiseCommands``.
     public static var configuration: CommandConfiguration {
@@ -54,7 +61,7 @@ extension StepwiseTool {
             DemoCommand.self, InspectCommand.self, CreateCommand.self, SchemaCommand.self, DiffCommand.self,
             MigrateStepCommand<Self>.self, PlanCommand<Self>.self, UpgradeCommand<Self>.self, RollbackCommand.self,
             DiscardCommand.self,
-            MatrixCommand<Self>.self, ConvertCommand.self,
+            MatrixCommand<Self>.self, CheckCommand<Self>.self, ConvertCommand.self,
         ]
     }
 

@@ -77,14 +77,8 @@ struct UpgradePreparation {
     /// runs: the step that needs it may come after minutes of earlier steps. It is a planning
     /// error, not a step's: no step ran.
     static func checkPolicies(of plan: UpgradePlan, in policies: PolicyRegistry) throws {
-        for step in plan.steps {
-            for model in step.mappingModels {
-                for mapping in model.entityMappings {
-                    guard let name = mapping.policyName, !name.isEmpty, !policies.contains(name) else { continue }
-                    throw PlanningError(
-                        .unregisteredPolicy(name: name, mappingModel: model.name, entityMapping: mapping.name))
-                }
-            }
+        if let (name, model, mapping) = policies.unregisteredPolicies(in: plan.steps.flatMap(\.mappingModels)).first {
+            throw PlanningError(.unregisteredPolicy(name: name, mappingModel: model.name, entityMapping: mapping.name))
         }
     }
 

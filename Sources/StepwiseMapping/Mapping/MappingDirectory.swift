@@ -41,7 +41,9 @@ public struct MappingDirectory: Sendable {
     /// Reads every mapping file of one folder (`*.json` and `*.xcmappingmodel`), checking each
     /// against its two versions. A missing folder is an empty set of mappings.
     public init(contentsOf url: URL, history: VersionHistory) throws {
-        try self.init(folder: url, files: Self.mappingFiles(in: url), documents: [:], history: history)
+        try self.init(folder: url, files: Self.mappingFiles(in: url), documents: [:], history: history) {
+            (error) throws(MappingError) in throw error
+        }
     }
 
     /// Reads the mapping models of the bundle at `bundleURL`: the `.xcmappingmodel` folders
@@ -51,53 +53,99 @@ public struct MappingDirectory: Sendable {
     /// A mapping model beside the bundle whose model paths name another bundle found beside it
     /// (`Other.xcdatamodeld`) belongs to that bundle and is left out.
     public init(bundleAt bundleURL: URL, mappingsAt mappingsURL: URL? = nil, history: VersionHistory) throws {
+        try self.init(bundleAt: bundleURL, mappingsAt: mappingsURL, history: history) {
+            (error) throws(MappingError) in throw error
+        }
+    }
+
+    /// Reads like ``init(bundleAt:mappingsAt:history:)``, but sets each mapping model that can't
+    /// be read or bound aside in `failures`, with its error, and reads on: for a check that
+    /// reports every broken mapping at once (`HistoryCheck`, `stepwise check`). The steps of
+    /// the mapping models set aside are missing from ``steps``.
+    public init(
+        bundleAt bundleURL: URL, mappingsAt mappingsURL: URL? = nil, history: VersionHistory,
+        settingAside failures: inout [MappingError]
+    ) {
+        self.init(bundleAt: bundleURL, mappingsAt: mappingsURL, history: history) { failures.append($0) }
+    }
+
+    /// The bundle's mapping models; `setAside` either throws a file's error (stopping the read)
+    /// or records it (the file is left out).
+    private init<Failure: Error>(
+        bundleAt bundleURL: URL, mappingsAt mappingsURL: URL?, history: VersionHistory,
+        setAside: (MappingError) throws(Failure) -> Void
+    ) throws(Failure) {
         let folder = mappingsURL ?? Self.defaultURL(for: bundleURL)
         let beside = bundleURL.deletingLastPathComponent()
         // Each document is read once, here, and bound below.
         var documents: [URL: XcodeMappingDocument] = [:]
+        var unreadable: Set<String> = []
         for file in Self.mappingFiles(in: beside) where file.pathExtension == XcodeMappingModel.pathExtension {
-            let document = try XcodeMappingDocument(contentsOf: file)
+            let document: XcodeMappingDocument
+            do {
+                document = try XcodeMappingDocument(contentsOf: file)
+            } catch {
+                try setAside(error)
+                unreadable.insert(file.standardizedFileURL.path)
+                continue
+            }
             if !Self.belongsToAnotherBundle(document, bundle: bundleURL) { documents[file] = document }
         }
-        let known = Set(documents.keys.map(\.standardizedFileURL.path))
+        let known = Set(documents.keys.map(\.standardizedFileURL.path)).union(unreadable)
         let files =
             Array(documents.keys)
             + Self.mappingFiles(in: folder).filter { !known.contains($0.standardizedFileURL.path) }
-        try self.init(folder: folder, files: files, documents: documents, history: history)
+        try self.init(folder: folder, files: files, documents: documents, history: history, setAside: setAside)
     }
 
-    private init(folder: URL, files: [URL], documents: [URL: XcodeMappingDocument], history: VersionHistory) throws {
+    private init<Failure: Error>(
+        folder: URL, files: [URL], documents: [URL: XcodeMappingDocument], history: VersionHistory,
+        setAside: (MappingError) throws(Failure) -> Void
+    ) throws(Failure) {
         self.url = folder
         self.files = files.sorted { $0.lastPathComponent < $1.lastPathComponent }
         var found: [StepKey: [(order: Int, file: String, model: MappingModel)]] = [:]
         for file in self.files {
-            let model: MappingModel
-            let order: Int
-            if file.pathExtension == XcodeMappingModel.pathExtension {
-                model = try XcodeMappingModel.load(file, document: documents[file], history: history)
-                order = 0
-            } else {
-                let header = try MappingFile.header(of: file)
-                guard let source = history.version(named: header.source) else {
-                    throw MappingError(.invalidFile("no model version named '\(header.source)'"), file: file.path)
+            do throws(MappingError) {
+                let (model, order) = try Self.read(file, document: documents[file], history: history)
+                let key = StepKey(model.sourceVersion, model.destinationVersion)
+                if let other = found[key]?.first(where: { $0.model.origin?.format != model.origin?.format }) {
+                    throw MappingError(
+                        .invalidFile(
+                            "the step \(key) also has the mapping \(other.file), of another format. Keep one: a JSON file converted from an .xcmappingmodel replaces it, or the step would run twice"
+                        ), file: file.path)
                 }
-                guard let destination = history.version(named: header.destination) else {
-                    throw MappingError(.invalidFile("no model version named '\(header.destination)'"), file: file.path)
-                }
-                model = try MappingFile.load(file, source: source, destination: destination)
-                order = header.order
+                found[key, default: []].append((order, file.lastPathComponent, model))
+            } catch {
+                try setAside(error)
             }
-            let key = StepKey(model.sourceVersion, model.destinationVersion)
-            if let other = found[key]?.first(where: { $0.model.origin?.format != model.origin?.format }) {
-                throw MappingError(
-                    .invalidFile(
-                        "the step \(key) also has the mapping \(other.file), of another format. Keep one: a JSON file converted from an .xcmappingmodel replaces it, or the step would run twice"
-                    ), file: file.path)
-            }
-            found[key, default: []].append((order, file.lastPathComponent, model))
         }
         steps = found.mapValues { entries in
             entries.sorted { ($0.order, $0.file) < ($1.order, $1.file) }.map(\.model)
+        }
+    }
+
+    /// One mapping file bound to its two versions, with its run order within the step.
+    private static func read(_ file: URL, document: XcodeMappingDocument?, history: VersionHistory) throws(MappingError)
+        -> (model: MappingModel, order: Int)
+    {
+        if file.pathExtension == XcodeMappingModel.pathExtension {
+            return (try XcodeMappingModel.load(file, document: document, history: history), 0)
+        }
+        do {
+            let header = try MappingFile.header(of: file)
+            guard let source = history.version(named: header.source) else {
+                throw MappingError(.invalidFile("no model version named '\(header.source)'"), file: file.path)
+            }
+            guard let destination = history.version(named: header.destination) else {
+                throw MappingError(.invalidFile("no model version named '\(header.destination)'"), file: file.path)
+            }
+            return (try MappingFile.load(file, source: source, destination: destination), header.order)
+        } catch let error as MappingError {
+            throw error
+        } catch {
+            // MappingFile throws MappingError only; anything else is reported against the file.
+            throw MappingError(.failed("\(error)"), file: file.path)
         }
     }
 

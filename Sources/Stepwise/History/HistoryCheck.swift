@@ -1,0 +1,131 @@
+import Foundation
+import StepwiseMapping
+import StepwiseModel
+
+/// Checks a model history for the mistakes that otherwise surface on a user's device: two
+/// versions a store can't be told apart by, an order that can't be told, an old version with
+/// no path to the current one, mapping models that no longer fit their versions, policies that
+/// aren't registered, and inferred steps that drop data or hang on a shared renaming identifier.
+///
+/// Run it in an app's own tests, or as `stepwise check` in CI:
+///
+/// ```swift
+/// @Test func theModelHistoryIsSound() throws {
+///     let report = try HistoryCheck(
+///         bundleAt: Bundle.module.url(forResource: "Model", withExtension: "xcdatamodeld")!,
+///         policies: AppPolicies.registry
+///     ).run()
+///     #expect(report.errors == 0, "\(report.findings)")
+/// }
+/// ```
+///
+/// A finding is data (``HistoryFinding``), never a thrown error: ``run()`` lists them all.
+/// Only a bundle that can't be read at all (a missing folder, a broken model file) throws.
+///
+/// The check plans with the upgrader's own machinery: ``UpgradePlanner`` for paths,
+/// ``/StepwiseMapping/MappingInference`` and ``/StepwiseMapping/DroppedData`` for inferred
+/// steps, ``/StepwiseMapping/MappingDirectory`` for mapping models. What it reports is what an
+/// upgrade would meet.
+public struct HistoryCheck: Sendable {
+    /// The versions, oldest first. When their order can't be told (an
+    /// ``HistoryFinding/Kind/ambiguousOrder`` finding), they are in name order and only the
+    /// checks that need no order run.
+    public var history: VersionHistory
+    /// The version stores are upgraded to: the bundle's current version, else the newest.
+    public var currentVersion: String
+    /// The explicit mapping models by step (those that could be read).
+    public var mappings: [MappingDirectory.StepKey: [MappingModel]]
+    /// The policies mappings may name; nil leaves policies unchecked.
+    public var policies: PolicyRegistry?
+    /// The mapping folder's name, for fixes that add a mapping file (`Recipes.mappings`).
+    var mappingFolderName: String
+    /// What reading the bundle found: an order that can't be told, mapping files that can't
+    /// be read or bound.
+    var readingFindings: [HistoryFinding] = []
+    /// Whether ``history`` is in a known order: paths and steps are checked only then.
+    var isOrdered = true
+
+    /// A check of a history given in code.
+    ///
+    /// - parameters:
+    ///   - history: The versions, oldest first.
+    ///   - mappings: Explicit mapping models by step, as ``Upgrader/init(history:mappings:policies:stages:options:)``
+    ///     takes them.
+    ///   - policies: The policies the mappings may name; nil leaves them unchecked.
+    ///   - currentVersion: The version stores are upgraded to; the newest by default.
+    public init(
+        history: VersionHistory, mappings: [MappingDirectory.StepKey: [MappingModel]] = [:],
+        policies: PolicyRegistry? = nil, currentVersion: String? = nil
+    ) {
+        self.history = history
+        self.mappings = mappings
+        self.policies = policies
+        self.currentVersion = currentVersion ?? history.latest?.name ?? ""
+        self.mappingFolderName = "the bundle's .mappings folder"
+    }
+
+    /// A check of an `.xcdatamodeld` bundle and its mapping models (the `.xcmappingmodel`
+    /// folders beside it and the mapping folder, as the ``Upgrader`` reads them).
+    ///
+    /// A mapping model that can't be read or bound, and versions whose order can't be told,
+    /// are findings of ``run()``, not errors thrown here.
+    ///
+    /// - parameters:
+    ///   - bundleURL: The `.xcdatamodeld` bundle (or a single `.xcdatamodel`).
+    ///   - mappingsURL: The mapping folder; `<Name>.mappings` beside the bundle by default.
+    ///   - policies: The policies the mappings may name; nil leaves them unchecked.
+    /// - throws: ``/StepwiseModel/XcodeModelError`` or ``/StepwiseModel/ModelValidationError``
+    ///   for a bundle or a model file that can't be read.
+    public init(bundleAt bundleURL: URL, mappingsAt mappingsURL: URL? = nil, policies: PolicyRegistry? = nil) throws {
+        let folder = mappingsURL ?? MappingDirectory.defaultURL(for: bundleURL)
+        let bundle: ModelBundle
+        do {
+            bundle = try ModelBundle(contentsOf: bundleURL)
+        } catch let error as VersionHistoryError {
+            // Without an order only the versions themselves can be checked.
+            self = try Self.unordered(bundleAt: bundleURL, orderError: error, policies: policies)
+            mappingFolderName = folder.lastPathComponent
+            return
+        }
+        var failures: [MappingError] = []
+        let directory = MappingDirectory(
+            bundleAt: bundleURL, mappingsAt: mappingsURL, history: bundle.history, settingAside: &failures)
+        self.init(
+            history: bundle.history, mappings: directory.steps, policies: policies, currentVersion: bundle.current.name)
+        mappingFolderName = folder.lastPathComponent
+        readingFindings = failures.map { mappingFinding(for: $0) }
+    }
+
+    /// Runs every check; never throws: each problem is a finding.
+    public func run() -> HistoryCheckReport {
+        // Each check is a function returning its findings; the shipped records' checks
+        // (``HistoryFinding/Kind/shippedVersionEdited``, ``HistoryFinding/Kind/currentVersionNotShipped``)
+        // join the list the same way.
+        var findings = readingFindings + duplicateVersionFindings() + versionNameFindings()
+        if isOrdered {
+            // One inference per consecutive pair, shared by the path and step checks.
+            let edges = (try? planner.edges()) ?? []
+            findings += pathFindings(edges) + policyFindings() + inferredStepFindings(edges)
+        }
+        return HistoryCheckReport(findings: findings)
+    }
+
+    /// The planner the upgrader would use for this history and these mappings.
+    var planner: UpgradePlanner {
+        UpgradePlanner(history: history, mappings: mappings)
+    }
+
+    /// A check of the versions alone, when their order can't be told.
+    private static func unordered(
+        bundleAt bundleURL: URL, orderError: VersionHistoryError, policies: PolicyRegistry?
+    ) throws -> HistoryCheck {
+        let bundle = try ModelBundleListing.modelURL(bundleURL)
+        let names = try FileManager.default.contentsOfDirectory(atPath: bundle.path)
+            .filter { $0.hasSuffix(".xcdatamodel") }.map { String($0.dropLast(".xcdatamodel".count)) }.sorted()
+        let versions = try names.compactMap { try ModelBundleListing.readVersion(named: $0, inBundleAt: bundle) }
+        var check = HistoryCheck(history: VersionHistory(versions), policies: policies)
+        check.isOrdered = false
+        check.readingFindings = [orderFinding(for: orderError, bundle: bundle)]
+        return check
+    }
+}

@@ -1,0 +1,115 @@
+/// One thing ``HistoryCheck`` found in a model history: what is wrong, where, and how to fix it.
+///
+/// A finding is data, never a thrown error: a check reports every finding of a history at once.
+/// ``severity`` follows from ``kind``: an ``Severity/error`` fails the check (`stepwise check`
+/// exits 1), a ``Severity/warning`` or an ``Severity/info`` doesn't.
+///
+/// As JSON (`stepwise check --json`) every key is written, absent values as `null`:
+///
+/// ```json
+/// {"severity": "warning", "kind": "dropsData", "version": "Blog 2", "entity": "Post",
+///  "property": "color", "message": "…", "fix": "…"}
+/// ```
+public struct HistoryFinding: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// How much a finding matters.
+    public enum Severity: String, Sendable, Hashable, Codable, CaseIterable, Comparable {
+        /// Stores will fail to upgrade, or upgrade wrongly: the check fails.
+        case error
+        /// Data may be lost or a step may change meaning: worth a look, the check passes.
+        case warning
+        /// Worth knowing; nothing is wrong.
+        case info
+
+        public static func < (lhs: Severity, rhs: Severity) -> Bool {
+            allCases.firstIndex(of: lhs) ?? 0 < allCases.firstIndex(of: rhs) ?? 0
+        }
+    }
+
+    /// What was found.
+    public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
+        /// A version that shipped was edited after its record was made (`<Name>.shipped/`).
+        case shippedVersionEdited
+        /// Two versions have equal entity hashes: no one can tell which of them wrote a store.
+        case duplicateVersion
+        /// The versions' order can't be told (names without a common stem or an equal number,
+        /// or a history file that doesn't list the bundle's versions).
+        case ambiguousOrder
+        /// A version older than the current one has no chain of steps to it.
+        case noPath
+        /// A mapping file or `.xcmappingmodel` fits no pair of versions, or names entities or
+        /// properties its versions lack.
+        case staleMapping
+        /// A mapping file or `.xcmappingmodel` that can't be read for any other reason (bad JSON,
+        /// an expression's syntax, an archive Stepwise can't run, two formats for one step).
+        case invalidMapping
+        /// A mapping names a policy the given ``/StepwiseMapping/PolicyRegistry`` doesn't have.
+        case unregisteredPolicy
+        /// An inferred step drops an entity's rows, an attribute's values or a relationship's links.
+        case dropsData
+        /// An inferred step matches a property through a renaming identifier that other
+        /// properties carry too, so the match depends on which one comes first.
+        case sharedRenamingIdentifier
+        /// The current version has no shipped record yet.
+        case currentVersionNotShipped
+
+        /// The severity of every finding of this kind.
+        public var severity: Severity {
+            switch self {
+            case .shippedVersionEdited, .duplicateVersion, .ambiguousOrder, .noPath, .staleMapping, .invalidMapping,
+                .unregisteredPolicy:
+                .error
+            case .dropsData, .sharedRenamingIdentifier: .warning
+            case .currentVersionNotShipped: .info
+            }
+        }
+    }
+
+    public var severity: Severity
+    public var kind: Kind
+    /// The version concerned: for a step's finding, the step's destination (the version whose
+    /// edit caused it); nil when no one version is.
+    public var version: String?
+    /// The entity concerned, if any.
+    public var entity: String?
+    /// The property concerned, if any.
+    public var property: String?
+    /// What is wrong, in one sentence.
+    public var message: String
+    /// A concrete way to fix it.
+    public var fix: String
+
+    /// A finding with its kind's severity.
+    public init(
+        _ kind: Kind, version: String?, entity: String? = nil, property: String? = nil, message: String, fix: String
+    ) {
+        self.severity = kind.severity
+        self.kind = kind
+        self.version = version
+        self.entity = entity
+        self.property = property
+        self.message = message
+        self.fix = fix
+    }
+
+    /// `error (noPath): <message> Fix: <fix>`: the line `stepwise check` prints.
+    public var description: String {
+        "\(severity.rawValue) (\(kind.rawValue)): \(message) Fix: \(fix)"
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case severity, kind, version, entity, property, message, fix
+    }
+
+    /// Encodes every key, absent places as `null`, so every finding has the same shape; decoding
+    /// is synthesized.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(severity, forKey: .severity)
+        try container.encode(kind, forKey: .kind)
+        for (key, place) in [CodingKeys.version: version, .entity: entity, .property: property] {
+            try container.encode(place, forKey: key)
+        }
+        try container.encode(message, forKey: .message)
+        try container.encode(fix, forKey: .fix)
+    }
+}

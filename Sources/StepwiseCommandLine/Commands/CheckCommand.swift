@@ -1,0 +1,72 @@
+import ArgumentParser
+import Foundation
+import Stepwise
+
+/// `stepwise check`: ``HistoryCheck`` as a CI gate. Generic over the tool, so that mappings'
+/// policies are checked against `Tool.policies` when the tool knows the team's policies.
+struct CheckCommand<Tool: StepwiseTool>: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "check",
+            abstract: "Check a model history for what would break upgrades: a CI gate.",
+            discussion: """
+                Reads the bundle and its mapping models (the .xcmappingmodel folders beside it and the \
+                mapping folder) and prints one line per finding, each with a fix. Nothing is written.
+
+                Errors (exit status 1): two versions with equal entity hashes (duplicateVersion); \
+                versions whose order can't be told (ambiguousOrder); an old version with no path to \
+                the current one, naming the missing step and the mapping file to add (noPath); a \
+                mapping file or .xcmappingmodel that fits no pair of versions or names entities or \
+                properties they lack (staleMapping), or can't be read at all (invalidMapping); a \
+                mapping's policy this tool doesn't register (unregisteredPolicy; not checked by the \
+                stock stepwise, which knows only the demo's policies).
+
+                Warnings: an inferred step that drops an entity's rows, an attribute's values or a \
+                relationship's links (dropsData); an inferred step that matches a property through a \
+                renaming identifier other properties carry too (sharedRenamingIdentifier).
+
+                With --json: {"errors": n, "warnings": n, "findings": [{"severity", "kind", \
+                "version", "entity", "property", "message", "fix"}]}.
+
+                Example, in CI:
+                  stepwise check --models Model.xcdatamodeld
+                """
+        )
+    }
+
+    @OptionGroup var bundleOptions: BundleOptions
+
+    @OptionGroup var mappingOptions: MappingOptions
+
+    @OptionGroup var jsonOption: JSONOption
+
+    func run() throws {
+        try CommandFailureReporter.run(json: jsonOption.json, execute)
+    }
+
+    private func execute() throws {
+        let report = try HistoryCheck(
+            bundleAt: bundleOptions.url, mappingsAt: mappingOptions.mappings.map { URL(fileURLWithPath: $0) },
+            policies: Tool.checksPolicies ? Tool.policies : nil
+        ).run()
+        if jsonOption.json {
+            try JSONOutput.print(report)
+        } else {
+            report.findings.forEach { print($0) }
+            let infos = report.findings.count - report.errors - report.warnings
+            print(
+                "\(bundleOptions.models): \(Self.count(report.errors, "error")), \(Self.count(report.warnings, "warning")), \(infos) info."
+            )
+            if !Tool.checksPolicies {
+                StandardError.print(
+                    "Note: policies not checked: \(ToolName.current) knows only the demo's. Run check from your own StepwiseTool, or HistoryCheck in a test, to check yours."
+                )
+            }
+        }
+        if !report.passes { throw ExitCode(1) }
+    }
+
+    private static func count(_ number: Int, _ noun: String) -> String {
+        "\(number) \(noun)\(number == 1 ? "" : "s")"
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import StepwiseModel
+import StepwiseTesting
+import Testing
+
+/// `stepwise check` as a CI gate: exit 0 on a clean history, 1 on an error, one line per
+/// finding with its fix, and the `--json` shape.
+@Suite("stepwise check")
+struct CheckCommandTests {
+    let directory: TemporaryDirectory
+
+    init() throws {
+        directory = try TemporaryDirectory(prefix: "stepwise-check-cli")
+        _ = try SampleHistories.write(to: directory.url)
+    }
+
+    @Test(arguments: ["Recipes", "University", "Events"])
+    func aSampleHistoryPassesWithExitStatusZero(_ name: String) throws {
+        let bundle = directory.path("\(name).xcdatamodeld").path
+        let result = try CommandRunner().run(["check", "--models", bundle])
+        #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
+        #expect(result.standardOutput.hasSuffix("\(bundle): 0 errors, 0 warnings, 0 info.\n"))
+        // The stock tool knows only the demo's policies; the test tool knows every sample's.
+        #expect(result.standardError.contains("policies not checked"))
+        let tool = try CommandRunner.testTool().run(["check", "--models", bundle])
+        #expect(tool.status == 0, "\(tool.standardOutput)")
+        #expect(!tool.standardError.contains("policies not checked"))
+    }
+
+    /// The corpus bundles are read where they are: `check` opens no store.
+    @Test(.enabled(if: Corpus.shouldRunTests, "needs ../shared/corpus"), arguments: CorpusBundle.allCases)
+    func aCorpusHistoryPassesWithExitStatusZero(_ bundle: CorpusBundle) throws {
+        let corpus = try Corpus.required()
+        let result = try CommandRunner.testTool().run(["check", "--models", corpus.url(bundle).path, "--json"])
+        #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
+        let findings = try #require(try result.json()["findings"] as? [[String: Any]])
+        #expect(findings.allSatisfy { $0["severity"] as? String != "error" })
+    }
+
+    @Test func aDuplicateVersionExitsOneWithALinePerFindingAndItsFix() throws {
+        let bundle = try duplicateBundle()
+        let result = try CommandRunner().run(["check", "--models", bundle.path])
+        #expect(result.status == 1)
+        let lines = result.standardOutput.split(separator: "\n").map(String.init)
+        #expect(
+            lines.first
+                == "error (duplicateVersion): 'Blog 2' has the same entity hashes as 'Blog', so no one can tell which of the two wrote a store. Fix: Remove 'Blog 2': it is a copy of 'Blog' with nothing changed."
+        )
+        #expect(lines.last == "\(bundle.path): 1 error, 0 warnings, 0 info.")
+    }
+
+    @Test func jsonHasTheCountsAndEveryKeyOfEachFinding() throws {
+        let bundle = try duplicateBundle()
+        let result = try CommandRunner().run(["check", "--models", bundle.path, "--json"])
+        #expect(result.status == 1)
+        let json = try result.json()
+        #expect(Set(json.keys) == ["errors", "warnings", "findings"])
+        #expect(json["errors"] as? Int == 1 && json["warnings"] as? Int == 0)
+        let findings = try #require(json["findings"] as? [[String: Any]])
+        #expect(findings.count == 1)
+        #expect(Set(findings[0].keys) == ["severity", "kind", "version", "entity", "property", "message", "fix"])
+        #expect(findings[0]["severity"] as? String == "error")
+        #expect(findings[0]["kind"] as? String == "duplicateVersion")
+        #expect(findings[0]["version"] as? String == "Blog 2")
+        #expect(findings[0]["entity"] is NSNull && findings[0]["property"] is NSNull)
+
+        let clean = try CommandRunner().run([
+            "check", "--models", directory.path("Recipes.xcdatamodeld").path, "--json",
+        ])
+        #expect(clean.status == 0)
+        let cleanJSON = try clean.json()
+        #expect(cleanJSON["errors"] as? Int == 0 && (cleanJSON["findings"] as? [Any])?.isEmpty == true)
+    }
+
+    @Test func aWarningAloneExitsZero() throws {
+        let v1 = ObjectModel("Blog") {
+            Entity("Post") {
+                Attribute("title", .string)
+                Attribute("color", .string)
+            }
+        }
+        let v2 = ObjectModel("Blog 2") { Entity("Post") { Attribute("title", .string) } }
+        let bundle = directory.path("Blog.xcdatamodeld")
+        try XcodeModelWriter.writeBundle([v1, v2], current: "Blog 2", to: bundle)
+        let result = try CommandRunner().run(["check", "--models", bundle.path])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.hasPrefix("warning (dropsData): The inferred step 'Blog' → 'Blog 2' drops"))
+    }
+
+    @Test func anUnreadableBundleIsAFailureNotAFinding() throws {
+        let result = try CommandRunner().run(["check", "--models", directory.path("Missing.xcdatamodeld").path])
+        #expect(result.status == 1)
+        #expect(result.standardError.hasPrefix("Error: "))
+    }
+
+    /// `Blog` and an unchanged copy named `Blog 2`.
+    private func duplicateBundle() throws -> URL {
+        let v1 = ObjectModel("Blog") { Entity("Post") { Attribute("title", .string) } }
+        var v2 = v1
+        v2.name = "Blog 2"
+        let bundle = directory.path("Blog.xcdatamodeld")
+        try XcodeModelWriter.writeBundle([v1, v2], current: "Blog 2", to: bundle)
+        return bundle
+    }
+}
