@@ -54,7 +54,7 @@ extension StepwiseTool {
             DemoCommand.self, InspectCommand.self, CreateCommand.self, SchemaCommand.self, DiffCommand.self,
             MigrateStepCommand<Self>.self, PlanCommand<Self>.self, UpgradeCommand<Self>.self, RollbackCommand.self,
             DiscardCommand.self,
-            MatrixCommand<Self>.self, ConvertCommand.self,
+            MatrixCommand<Self>.self, ConvertCommand.self, ShipCommand.self,
         ]
     }
 

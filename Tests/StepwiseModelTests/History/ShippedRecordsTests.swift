@@ -1,0 +1,134 @@
+import Foundation
+import StepwiseModel
+import StepwiseTesting
+import Testing
+
+@Suite("Shipped records")
+struct ShippedRecordsTests {
+    let directory: TemporaryDirectory
+
+    init() throws {
+        directory = try TemporaryDirectory()
+    }
+
+    static let v1 = ObjectModel("Notes") {
+        Entity("Note") { Attribute("title", .string) }
+    }
+    static let v2 = ObjectModel("Notes 2") {
+        Entity("Note") {
+            Attribute("title", .string)
+            Attribute("words", .integer16).required().defaultValue("0")
+        }
+    }
+    /// Notes 2 edited in place: an attribute added, a type changed.
+    static let v2Edited = ObjectModel("Notes 2") {
+        Entity("Note") {
+            Attribute("title", .string)
+            Attribute("words", .integer32).required().defaultValue("0")
+            Attribute("rating", .integer16).required().defaultValue("0")
+        }
+    }
+
+    func writeBundle(_ versions: [ObjectModel]) throws -> URL {
+        let url = directory.path("Notes.xcdatamodeld")
+        try XcodeModelWriter.writeBundle(versions, current: versions[versions.count - 1].name, to: url)
+        return url
+    }
+
+    @Test func recordingTheSameModelAgainChangesNoByte() throws {
+        let bundle = try writeBundle([Self.v1, Self.v2])
+        let first = try ShippedRecords.record(of: bundle, now: Date(timeIntervalSince1970: 1_700_000_000.5))
+        #expect(first.outcome == .recorded)
+        #expect(first.file.lastPathComponent == "Notes 2.json")
+        #expect(first.file.deletingLastPathComponent().lastPathComponent == "Notes.shipped")
+        let bytes = try Data(contentsOf: first.file)
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text.contains("\"shippedAt\" : \"2023-11-14T22:13:20Z\""))
+        #expect(
+            text.contains(
+                "\"Note\" : \"\(try #require(Self.v2.entityVersionHashes["Note"]).base64EncodedString())\""))
+
+        let again = try ShippedRecords.record("Notes 2", of: bundle, now: Date(timeIntervalSince1970: 1_800_000_000))
+        #expect(again.outcome == .alreadyRecorded)
+        #expect(try Data(contentsOf: first.file) == bytes)
+        #expect(again.record.shippedAt == Date(timeIntervalSince1970: 1_700_000_000))
+
+        let records = try ShippedRecords.load(forBundleAt: bundle)
+        #expect(records.map(\.name) == ["Notes 2"])
+        #expect(try records[0].model() == Self.v2)
+        #expect(
+            records[0].contents
+                == (try String(
+                    contentsOf: bundle.appendingPathComponent("Notes 2.xcdatamodel/contents"), encoding: .utf8)))
+    }
+
+    @Test func recordingAnEditedModelIsRefusedWithWhatChanged() throws {
+        let bundle = try writeBundle([Self.v1, Self.v2])
+        let recorded = try ShippedRecords.record("Notes 2", of: bundle)
+        let bytes = try Data(contentsOf: recorded.file)
+        _ = try writeBundle([Self.v1, Self.v2Edited])
+
+        let error = #expect(throws: ShippedRecordError.self) { try ShippedRecords.record("Notes 2", of: bundle) }
+        guard case .changedSinceShipped(let version, let differences)? = error?.kind else {
+            Issue.record("expected changedSinceShipped, got \(String(describing: error))")
+            return
+        }
+        #expect(version == "Notes 2")
+        #expect(
+            differences.map(\.description) == [
+                "Note.words changed type from Integer 16 to Integer 32.",
+                "Note.rating was added (Integer 16, required, default 0).",
+            ])
+        #expect(differences.map(\.kind) == [.attributeTypeChanged, .propertyAdded])
+        #expect(differences.allSatisfy { $0.entity == "Note" })
+        #expect(error?.description.contains("Note.rating was added") == true)
+        #expect(try Data(contentsOf: recorded.file) == bytes)
+
+        let forced = try ShippedRecords.record("Notes 2", of: bundle, force: true)
+        #expect(forced.outcome == .overwritten)
+        #expect(forced.differences.count == 2)
+        #expect(forced.record.shippedAt == recorded.record.shippedAt)
+        #expect(try ShippedRecords.load(forBundleAt: bundle).first?.model() == Self.v2Edited)
+    }
+
+    @Test func aMissingFolderHoldsNoRecordsAndABrokenFileIsNamed() throws {
+        let bundle = try writeBundle([Self.v1])
+        #expect(try ShippedRecords.load(forBundleAt: bundle).isEmpty)
+        let folder = ShippedRecords.folderURL(forBundleAt: bundle)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("Notes.json")
+        try Data("{".utf8).write(to: file)
+        let error = #expect(throws: ShippedRecordError.self) { try ShippedRecords.load(forBundleAt: bundle) }
+        #expect(error?.path == file.path)
+        #expect(error?.caseName == "malformed")
+    }
+
+    @Test func modelDifferencesNameEntityAndProperty() {
+        let before = ObjectModel("M") {
+            Entity("A") {
+                Attribute("x", .string)
+                Relationship("b", to: "B")
+            }
+            Entity("B") { Attribute("y", .string) }
+            Entity("Gone") { Attribute("z", .string) }
+        }
+        let after = ObjectModel("M") {
+            Entity("A") {
+                Attribute("x", .string).required()
+                Relationship("b", to: "C").toMany()
+            }
+            Entity("B") {}
+            Entity("C") { Attribute("y", .string) }
+        }
+        #expect(
+            ModelDifference.between(before, after).map(\.description) == [
+                "A.x became required (was optional).",
+                "A.b now points to C (was B).",
+                "A.b became to-many (was to-one).",
+                "B.y was removed.",
+                "Entity Gone was removed.",
+                "Entity C was added.",
+            ])
+        #expect(ModelDifference.between(before, before).isEmpty)
+    }
+}
