@@ -86,63 +86,64 @@ public struct ModelDifference: Sendable, Hashable, Codable, CustomStringConverti
                 add(.propertyRemoved, property.name, "\(path) was removed.")
                 continue
             }
-            var found = false
-            switch (property, changed) {
-            case (.attribute(let before), .attribute(let after)):
-                if before.type != after.type {
-                    add(
-                        .attributeTypeChanged, property.name,
-                        "\(path) changed type from \(before.type.rawValue) to \(after.type.rawValue).")
-                    found = true
-                }
-                if before.isOptional != after.isOptional {
-                    add(
-                        .optionalityChanged, property.name,
-                        "\(path) became \(after.isOptional ? "optional" : "required") (was \(before.isOptional ? "optional" : "required"))."
-                    )
-                    found = true
-                }
-                if !found, VersionHasher.attributeHash(before) != VersionHasher.attributeHash(after) {
-                    add(
-                        .versionHashDiffers, property.name,
-                        "\(path)'s version hash differs (its hash modifier changed).")
-                }
-            case (.relationship(let before), .relationship(let after)):
-                if before.destination != after.destination {
-                    add(
-                        .relationshipDestinationChanged, property.name,
-                        "\(path) now points to \(after.destination) (was \(before.destination)).")
-                    found = true
-                }
-                if before.isToMany != after.isToMany {
-                    add(
-                        .relationshipToManyChanged, property.name,
-                        "\(path) became \(after.isToMany ? "to-many" : "to-one") (was \(before.isToMany ? "to-many" : "to-one"))."
-                    )
-                    found = true
-                }
-                if before.isOptional != after.isOptional {
-                    add(
-                        .optionalityChanged, property.name,
-                        "\(path) became \(after.isOptional ? "optional" : "required") (was \(before.isOptional ? "optional" : "required"))."
-                    )
-                    found = true
-                }
-                if !found, VersionHasher.relationshipHash(before) != VersionHasher.relationshipHash(after) {
-                    add(
-                        .versionHashDiffers, property.name,
-                        "\(path)'s version hash differs (its inverse, counts, ordering or hash modifier changed).")
-                }
-            case (.attribute, .relationship):
-                add(.attributeTypeChanged, property.name, "\(path) changed from an attribute to a relationship.")
-            case (.relationship, .attribute):
-                add(.attributeTypeChanged, property.name, "\(path) changed from a relationship to an attribute.")
+            for (kind, sentence) in changes(from: property, to: changed, path: path) {
+                add(kind, property.name, sentence)
             }
         }
         for property in newProperties where !oldProperties.contains(where: { $0.name == property.name }) {
             add(.propertyAdded, property.name, "\(entity).\(property.name) was added (\(summary(property))).")
         }
         return differences
+    }
+
+    /// What changed in one property kept by name; the version-hash catch-all when nothing
+    /// named did but its hash differs.
+    private static func changes(from property: Property, to changed: Property, path: String) -> [(Kind, String)] {
+        let found: [(Kind, String)?]
+        let hashesDiffer: Bool
+        let otherwise: String
+        switch (property, changed) {
+        case (.attribute(let before), .attribute(let after)):
+            found = [
+                before.type == after.type
+                    ? nil
+                    : (
+                        .attributeTypeChanged,
+                        "\(path) changed type from \(before.type.rawValue) to \(after.type.rawValue)."
+                    ),
+                flag(.optionalityChanged, path, before.isOptional, after.isOptional, "optional", "required"),
+            ]
+            hashesDiffer = VersionHasher.attributeHash(before) != VersionHasher.attributeHash(after)
+            otherwise = "its hash modifier changed"
+        case (.relationship(let before), .relationship(let after)):
+            found = [
+                before.destination == after.destination
+                    ? nil
+                    : (
+                        .relationshipDestinationChanged,
+                        "\(path) now points to \(after.destination) (was \(before.destination))."
+                    ),
+                flag(.relationshipToManyChanged, path, before.isToMany, after.isToMany, "to-many", "to-one"),
+                flag(.optionalityChanged, path, before.isOptional, after.isOptional, "optional", "required"),
+            ]
+            hashesDiffer = VersionHasher.relationshipHash(before) != VersionHasher.relationshipHash(after)
+            otherwise = "its inverse, counts, ordering or hash modifier changed"
+        case (.attribute, .relationship):
+            return [(.attributeTypeChanged, "\(path) changed from an attribute to a relationship.")]
+        case (.relationship, .attribute):
+            return [(.attributeTypeChanged, "\(path) changed from a relationship to an attribute.")]
+        }
+        let named = found.compactMap { $0 }
+        guard named.isEmpty, hashesDiffer else { return named }
+        return [(.versionHashDiffers, "\(path)'s version hash differs (\(otherwise)).")]
+    }
+
+    /// "`path` became `yes` (was `no`)." when a flag changed.
+    private static func flag(_ kind: Kind, _ path: String, _ before: Bool, _ after: Bool, _ yes: String, _ no: String)
+        -> (Kind, String)?
+    {
+        guard before != after else { return nil }
+        return (kind, "\(path) became \(after ? yes : no) (was \(before ? yes : no)).")
     }
 
     private static func summary(_ property: Property) -> String {

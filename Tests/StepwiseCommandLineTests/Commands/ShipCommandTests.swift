@@ -14,27 +14,10 @@ struct ShipCommandTests {
         directory = try TemporaryDirectory()
     }
 
-    static let v1 = ObjectModel("Notes") {
-        Entity("Note") { Attribute("title", .string) }
-    }
-    static let v2 = ObjectModel("Notes 2") {
-        Entity("Note") {
-            Attribute("title", .string)
-            Attribute("words", .integer16)
-        }
-    }
-    static let v2Edited = ObjectModel("Notes 2") {
-        Entity("Note") {
-            Attribute("title", .string)
-            Attribute("words", .integer64)
-            Attribute("rating", .integer16).required().defaultValue("3")
-        }
-    }
-
-    var bundle: URL { directory.path("Notes.xcdatamodeld") }
+    typealias Notes = EditedNotesHistory
 
     @Test func recordsTheCurrentVersionOnceAndRefusesAnEdit() throws {
-        try XcodeModelWriter.writeBundle([Self.v1, Self.v2], current: "Notes 2", to: bundle)
+        let bundle = try Notes.writeBundle([Notes.v1, Notes.v2Shipped], in: directory.url)
         let first = try runner.run(["ship", "--models", bundle.path])
         #expect(first.status == 0, "\(first.standardError)")
         #expect(first.standardOutput.contains("Recorded 'Notes 2' as shipped"))
@@ -46,10 +29,10 @@ struct ShipCommandTests {
         #expect(try again.json()["outcome"] as? String == "alreadyRecorded")
         #expect(try Data(contentsOf: file) == bytes)
 
-        try XcodeModelWriter.writeBundle([Self.v1, Self.v2Edited], current: "Notes 2", to: bundle)
+        try Notes.writeBundle([Notes.v1, Notes.v2Edited], in: directory.url)
         let refused = try runner.run(["ship", "--models", bundle.path])
         #expect(refused.status == 1)
-        #expect(refused.standardError.contains("Note.words changed type from Integer 16 to Integer 64."))
+        #expect(refused.standardError.contains("Note.words changed type from Integer 16 to Integer 32."))
         #expect(refused.standardError.contains("Note.rating was added (Integer 16, required, default 3)."))
         #expect(refused.standardError.contains("--force"))
         #expect(try Data(contentsOf: file) == bytes)
@@ -59,15 +42,15 @@ struct ShipCommandTests {
         let json = try forced.json()
         #expect(json["outcome"] as? String == "overwritten")
         #expect((json["differences"] as? [[String: Any]])?.count == 2)
-        #expect(try ShippedRecords.read(file).model() == Self.v2Edited)
+        #expect(try ShippedRecords.read(file).model() == Notes.v2Edited)
     }
 
     @Test func inspectAndPlanNameTheVersionAsShipped() throws {
-        try XcodeModelWriter.writeBundle([Self.v1, Self.v2], current: "Notes 2", to: bundle)
+        let bundle = try Notes.writeBundle([Notes.v1, Notes.v2Shipped], in: directory.url)
         #expect(try runner.run(["ship", "--models", bundle.path]).status == 0)
-        try XcodeModelWriter.writeBundle([Self.v1, Self.v2Edited], current: "Notes 2", to: bundle)
+        try Notes.writeBundle([Notes.v1, Notes.v2Edited], in: directory.url)
         let store = directory.path("Notes.sqlite")
-        try StoreCreator.createStore(at: store, model: Self.v2)
+        try StoreCreator.createStore(at: store, model: Notes.v2Shipped)
 
         let inspect = try runner.run(["inspect", store.path, "--models", bundle.path, "--json"])
         #expect(inspect.status == 0, "\(inspect.standardError)")

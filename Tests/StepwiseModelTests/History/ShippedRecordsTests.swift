@@ -11,32 +11,10 @@ struct ShippedRecordsTests {
         directory = try TemporaryDirectory()
     }
 
-    static let v1 = ObjectModel("Notes") {
-        Entity("Note") { Attribute("title", .string) }
-    }
-    static let v2 = ObjectModel("Notes 2") {
-        Entity("Note") {
-            Attribute("title", .string)
-            Attribute("words", .integer16).required().defaultValue("0")
-        }
-    }
-    /// Notes 2 edited in place: an attribute added, a type changed.
-    static let v2Edited = ObjectModel("Notes 2") {
-        Entity("Note") {
-            Attribute("title", .string)
-            Attribute("words", .integer32).required().defaultValue("0")
-            Attribute("rating", .integer16).required().defaultValue("0")
-        }
-    }
-
-    func writeBundle(_ versions: [ObjectModel]) throws -> URL {
-        let url = directory.path("Notes.xcdatamodeld")
-        try XcodeModelWriter.writeBundle(versions, current: versions[versions.count - 1].name, to: url)
-        return url
-    }
+    typealias Notes = EditedNotesHistory
 
     @Test func recordingTheSameModelAgainChangesNoByte() throws {
-        let bundle = try writeBundle([Self.v1, Self.v2])
+        let bundle = try Notes.writeBundle([Notes.v1, Notes.v2Shipped], in: directory.url)
         let first = try ShippedRecords.record(of: bundle, now: Date(timeIntervalSince1970: 1_700_000_000.5))
         #expect(first.outcome == .recorded)
         #expect(first.file.lastPathComponent == "Notes 2.json")
@@ -44,9 +22,8 @@ struct ShippedRecordsTests {
         let bytes = try Data(contentsOf: first.file)
         let text = String(decoding: bytes, as: UTF8.self)
         #expect(text.contains("\"shippedAt\" : \"2023-11-14T22:13:20Z\""))
-        #expect(
-            text.contains(
-                "\"Note\" : \"\(try #require(Self.v2.entityVersionHashes["Note"]).base64EncodedString())\""))
+        let hash = try #require(Notes.v2Shipped.entityVersionHashes["Note"]).base64EncodedString()
+        #expect(text.contains("\"Note\" : \"\(hash)\""))
 
         let again = try ShippedRecords.record("Notes 2", of: bundle, now: Date(timeIntervalSince1970: 1_800_000_000))
         #expect(again.outcome == .alreadyRecorded)
@@ -55,18 +32,16 @@ struct ShippedRecordsTests {
 
         let records = try ShippedRecords.load(forBundleAt: bundle)
         #expect(records.map(\.name) == ["Notes 2"])
-        #expect(try records[0].model() == Self.v2)
-        #expect(
-            records[0].contents
-                == (try String(
-                    contentsOf: bundle.appendingPathComponent("Notes 2.xcdatamodel/contents"), encoding: .utf8)))
+        #expect(try records[0].model() == Notes.v2Shipped)
+        let contents = bundle.appendingPathComponent("Notes 2.xcdatamodel/contents")
+        #expect(records[0].contents == (try String(contentsOf: contents, encoding: .utf8)))
     }
 
     @Test func recordingAnEditedModelIsRefusedWithWhatChanged() throws {
-        let bundle = try writeBundle([Self.v1, Self.v2])
+        let bundle = try Notes.writeBundle([Notes.v1, Notes.v2Shipped], in: directory.url)
         let recorded = try ShippedRecords.record("Notes 2", of: bundle)
         let bytes = try Data(contentsOf: recorded.file)
-        _ = try writeBundle([Self.v1, Self.v2Edited])
+        try Notes.writeBundle([Notes.v1, Notes.v2Edited], in: directory.url)
 
         let error = #expect(throws: ShippedRecordError.self) { try ShippedRecords.record("Notes 2", of: bundle) }
         guard case .changedSinceShipped(let version, let differences)? = error?.kind else {
@@ -77,22 +52,23 @@ struct ShippedRecordsTests {
         #expect(
             differences.map(\.description) == [
                 "Note.words changed type from Integer 16 to Integer 32.",
-                "Note.rating was added (Integer 16, required, default 0).",
+                "Note.rating was added (Integer 16, required, default 3).",
             ])
         #expect(differences.map(\.kind) == [.attributeTypeChanged, .propertyAdded])
+        #expect(differences.map(\.property) == ["words", "rating"])
         #expect(differences.allSatisfy { $0.entity == "Note" })
         #expect(error?.description.contains("Note.rating was added") == true)
         #expect(try Data(contentsOf: recorded.file) == bytes)
 
         let forced = try ShippedRecords.record("Notes 2", of: bundle, force: true)
         #expect(forced.outcome == .overwritten)
-        #expect(forced.differences.count == 2)
+        #expect(forced.differences == differences)
         #expect(forced.record.shippedAt == recorded.record.shippedAt)
-        #expect(try ShippedRecords.load(forBundleAt: bundle).first?.model() == Self.v2Edited)
+        #expect(try ShippedRecords.load(forBundleAt: bundle).first?.model() == Notes.v2Edited)
     }
 
     @Test func aMissingFolderHoldsNoRecordsAndABrokenFileIsNamed() throws {
-        let bundle = try writeBundle([Self.v1])
+        let bundle = try Notes.writeBundle([Notes.v1], in: directory.url)
         #expect(try ShippedRecords.load(forBundleAt: bundle).isEmpty)
         let folder = ShippedRecords.folderURL(forBundleAt: bundle)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -17,41 +17,16 @@ struct ShippedVersionUpgradeTests {
         directory = try TemporaryDirectory()
     }
 
-    static let v1 = ObjectModel("Notes") {
-        Entity("Note") { Attribute("title", .string) }
-    }
-    static let v2 = ObjectModel("Notes 2") {
-        Entity("Note") {
-            Attribute("title", .string)
-            Attribute("body", .string)
-        }
-    }
-    /// Notes 2 after it shipped: an attribute with a default added in place.
-    static let v2Edited = ObjectModel("Notes 2") {
-        Entity("Note") {
-            Attribute("title", .string)
-            Attribute("body", .string)
-            Attribute("rating", .integer16).required().defaultValue("3")
-        }
-    }
-    static let v3 = ObjectModel("Notes 3") {
-        Entity("Note") {
-            Attribute("title", .string)
-            Attribute("body", .string)
-            Attribute("rating", .integer16).required().defaultValue("3")
-            Attribute("pinned", .boolean).required().defaultValue("NO")
-        }
-    }
+    typealias Notes = EditedNotesHistory
 
-    /// A bundle with Notes 2 as it shipped, recorded, then edited in place to `v2Edited`;
-    /// and a store written by the shipped Notes 2, seeded with 25 notes.
+    /// A bundle whose Notes 2 was recorded as shipped (unless `recording` is false), then
+    /// edited in place, with Notes 3 added; and a store written by the shipped Notes 2, 25 notes.
     func shippedThenEdited(recording: Bool = true) throws -> (bundle: URL, store: URL) {
-        let bundle = directory.path("Notes.xcdatamodeld")
-        try XcodeModelWriter.writeBundle([Self.v1, Self.v2], current: "Notes 2", to: bundle)
+        let bundle = try Notes.writeBundle([Notes.v1, Notes.v2Shipped], in: directory.url)
         if recording { _ = try ShippedRecords.record(of: bundle) }
-        try XcodeModelWriter.writeBundle([Self.v1, Self.v2Edited, Self.v3], current: "Notes 3", to: bundle)
+        try Notes.writeBundle([Notes.v1, Notes.v2Edited, Notes.v3], in: directory.url)
         let store = directory.path("Notes.sqlite")
-        _ = try SeededStore.create(at: store, model: Self.v2, seed: 7, rows: 25)
+        _ = try SeededStore.create(at: store, model: Notes.v2Shipped, seed: 7, rows: 25)
         return (bundle, store)
     }
 
@@ -85,6 +60,7 @@ struct ShippedVersionUpgradeTests {
             #expect(new["Z_PK"] as Int64? == old["Z_PK"] as Int64?)
             #expect(new["ZTITLE"] as String? == old["ZTITLE"] as String?)
             #expect(new["ZBODY"] as String? == old["ZBODY"] as String?)
+            #expect(new["ZWORDS"] as Int64? == old["ZWORDS"] as Int64?)
             #expect(new["ZRATING"] as Int64? == 3)
             #expect(new["ZPINNED"] as Int64? == 0)
         }
@@ -108,25 +84,37 @@ struct ShippedVersionUpgradeTests {
         #expect(try Data(contentsOf: store) == before)
     }
 
-    @Test func aHistoryInCodeTakesTheRecordsToo() throws {
-        let record = ShippedVersion(
-            model: Self.v2, contents: XcodeModelWriter.contents(of: Self.v2), shippedAt: Date(timeIntervalSince1970: 0))
+    @Test func aHistoryInCodeTakesTheRecordsAndAMappingNamingTheStep() throws {
         let store = directory.path("Code.sqlite")
-        _ = try SeededStore.create(at: store, model: Self.v2, seed: 3, rows: 10)
-        let upgrader = Upgrader(history: VersionHistory([Self.v1, Self.v2Edited, Self.v3]), shipped: [record])
+        _ = try SeededStore.create(at: store, model: Notes.v2Shipped, seed: 3, rows: 10)
+        let inferred = Upgrader(history: Notes.history, shipped: [Notes.record])
+        #expect(try inferred.plan(forStoreAt: store).plan.steps.map(\.kind) == [.inferred])
+
+        // An explicit mapping for the step from the shipped model wins over inference.
+        var mapping = try MappingInference.inferMapping(
+            from: try #require(inferred.planner.shipped.first), to: Notes.v2Edited)
+        mapping.name = "Notes 2 as shipped to Notes 2"
+        mapping.isInferred = false
+        let upgrader = Upgrader(
+            history: Notes.history,
+            mappings: [MappingDirectory.StepKey("Notes 2 (as shipped)", "Notes 2"): [mapping]],
+            shipped: [Notes.record])
+        #expect(try upgrader.plan(forStoreAt: store).plan.steps.map(\.kind) == [.explicit, .inferred])
         let report = try upgrader.upgradeIfNeededSynchronously(storeAt: store)
         #expect(report.from == "Notes 2 (as shipped)")
+        #expect(report.steps.first?.kind == .explicit)
+        #expect(report.steps.first?.mappingModels == ["Notes 2 as shipped to Notes 2"])
         #expect(try notes(store).count == 10)
     }
 
     @Test func aRecordEqualToItsVersionAddsNothing() throws {
-        let record = ShippedVersion(
-            model: Self.v1, contents: XcodeModelWriter.contents(of: Self.v1), shippedAt: Date(timeIntervalSince1970: 0))
-        let history = VersionHistory([Self.v1, Self.v2Edited, Self.v3])
-        #expect(try ShippedVersion.asShippedVersions([record], in: history).isEmpty)
-        let edited = ShippedVersion(
-            model: Self.v2, contents: XcodeModelWriter.contents(of: Self.v2), shippedAt: Date(timeIntervalSince1970: 0))
+        let unchanged = ShippedVersion(
+            model: Notes.v1, contents: XcodeModelWriter.contents(of: Notes.v1),
+            shippedAt: Date(timeIntervalSince1970: 0))
+        #expect(try ShippedVersion.asShippedVersions([unchanged], in: Notes.history).isEmpty)
         #expect(
-            try ShippedVersion.asShippedVersions([record, edited], in: history).map(\.name) == ["Notes 2 (as shipped)"])
+            try ShippedVersion.asShippedVersions([unchanged, Notes.record], in: Notes.history).map(\.name) == [
+                "Notes 2 (as shipped)"
+            ])
     }
 }
