@@ -89,7 +89,12 @@ public struct Upgrader: Sendable {
     /// An upgrader for a history given in code.
     ///
     /// - parameters:
+    ///   - history: The known versions, oldest first.
+    ///   - mappings: Explicit mapping models by step; any other step is inferred where it can be.
     ///   - shipped: The records of versions as they shipped (see ``shipped``); none by default.
+    ///   - policies: The entity migration policies the mapping models name.
+    ///   - stages: Custom work around particular steps.
+    ///   - options: How the upgrades run.
     public init(
         history: VersionHistory, mappings: [MappingDirectory.StepKey: [MappingModel]] = [:],
         shipped: [ShippedVersion] = [], policies: PolicyRegistry = PolicyRegistry(), stages: [MigrationStage] = [],

@@ -118,6 +118,9 @@ public enum ShippedRecords {
     /// its date. One whose model changed is refused, listing what changed, unless `force`:
     /// then the record is replaced, keeping its first date.
     /// - parameters:
+    ///   - name: The version to record; the bundle's current version when nil.
+    ///   - bundle: The `.xcdatamodeld` bundle (or single `.xcdatamodel`).
+    ///   - force: Whether to replace a record whose model has changed.
     ///   - now: The date a new record gets (whole seconds, as the file keeps it).
     /// - throws: ``ShippedRecordError`` (``ShippedRecordError/Kind/changedSinceShipped(version:differences:)``
     ///   for a changed model), and the bundle's reading errors.
