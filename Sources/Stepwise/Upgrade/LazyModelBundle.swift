@@ -134,12 +134,8 @@ final class LazyModelBundle: @unchecked Sendable {
     /// Call with `lock` held.
     private func lockedAsShipped() throws -> [ObjectModel] {
         if let asShipped { return asShipped }
-        let records = try lockedShipped()
-        // Each record parsed here names its file in errors.
-        for record in records {
-            _ = try record.model(file: ShippedRecords.fileURL(forVersion: record.name, bundleAt: url).path)
-        }
-        let loaded = try ShippedVersion.asShippedVersions(records, in: lockedHistory())
+        // `ShippedRecords.read(_:)` has read each record's model once already, naming its file.
+        let loaded = try ShippedVersion.asShippedVersions(lockedShipped(), in: lockedHistory())
         asShipped = loaded
         return loaded
     }

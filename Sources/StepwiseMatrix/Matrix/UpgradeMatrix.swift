@@ -154,9 +154,6 @@ public struct UpgradeMatrix: Sendable {
     ) throws {
         let bundle = try ModelBundle(contentsOf: bundleURL)
         let shipped = try ShippedRecords.load(forBundleAt: bundle.url)
-        for record in shipped {
-            _ = try record.model(file: ShippedRecords.fileURL(forVersion: record.name, bundleAt: bundle.url).path)
-        }
         let asShipped = try ShippedVersion.asShippedVersions(shipped, in: bundle.history)
         // Mappings may name a step from a version as shipped, as the upgrader reads them.
         let mappings = try MappingDirectory(

@@ -61,7 +61,8 @@ public enum ShippedRecords {
         return records
     }
 
-    /// The record in the file at `url`, whose name must be its version's.
+    /// The record in the file at `url`, whose name must be its version's, and whose contents
+    /// must be a readable model.
     /// - throws: ``ShippedRecordError`` naming `url`.
     public static func read(_ url: URL) throws(ShippedRecordError) -> ShippedVersion {
         let data: Data
@@ -83,6 +84,14 @@ public enum ShippedRecords {
             throw ShippedRecordError(
                 path: url.path, kind: .malformed("it records '\(record.name)', but the file is named for '\(expected)'")
             )
+        }
+        // Parsed once here, so a broken model is reported against this file rather than
+        // wherever the model is read later (the upgrader, the matrix, `stepwise check`).
+        do {
+            _ = try record.model(file: url.path)
+        } catch {
+            throw ShippedRecordError(
+                path: url.path, kind: .malformed("its contents are not a readable model (\(error.description))"))
         }
         return record
     }

@@ -77,6 +77,15 @@ struct ShippedRecordsTests {
         let error = #expect(throws: ShippedRecordError.self) { try ShippedRecords.load(forBundleAt: bundle) }
         #expect(error?.path == file.path)
         #expect(error?.caseName == "malformed")
+
+        // A record whose contents are no model is refused when it is read, naming its file.
+        var broken = Notes.record
+        broken.name = "Notes"
+        broken.contents = "<model><entity/></model>"
+        try ShippedRecords.encoded(broken).write(to: file)
+        let unreadable = #expect(throws: ShippedRecordError.self) { try ShippedRecords.load(forBundleAt: bundle) }
+        #expect(unreadable?.path == file.path)
+        #expect(unreadable?.description.contains("its contents are not a readable model") == true)
     }
 
     @Test func modelDifferencesNameEntityAndProperty() {
