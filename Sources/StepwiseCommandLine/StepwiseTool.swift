@@ -61,7 +61,7 @@ extension StepwiseTool {
             DemoCommand.self, InspectCommand.self, CreateCommand.self, SchemaCommand.self, DiffCommand.self,
             MigrateStepCommand<Self>.self, PlanCommand<Self>.self, UpgradeCommand<Self>.self, RollbackCommand.self,
             DiscardCommand.self,
-            MatrixCommand<Self>.self, CheckCommand<Self>.self, ConvertCommand.self,
+            MatrixCommand<Self>.self, CheckCommand<Self>.self, ShipCommand.self, ConvertCommand.self,
         ]
     }
 

@@ -37,8 +37,12 @@ public struct HistoryCheck: Sendable {
     public var mappings: [MappingDirectory.StepKey: [MappingModel]]
     /// The policies mappings may name; nil leaves policies unchecked.
     public var policies: PolicyRegistry?
+    /// The versions recorded as shipped (``/StepwiseModel/ShippedRecords``): an edit since is an error.
+    public var shipped: [ShippedVersion]
     /// The mapping folder's name, for fixes that add a mapping file (`Recipes.mappings`).
     var mappingFolderName: String
+    /// The shipped records' folder's name, for fixes (`Recipes.shipped`).
+    var shippedFolderName = "the bundle's .shipped folder"
     /// What reading the bundle found: an order that can't be told, mapping files that can't
     /// be read or bound.
     var readingFindings: [HistoryFinding] = []
@@ -49,15 +53,17 @@ public struct HistoryCheck: Sendable {
     ///
     /// - parameters:
     ///   - history: The versions, oldest first.
-    ///   - mappings: Explicit mapping models by step, as ``Upgrader/init(history:mappings:policies:stages:options:)``
+    ///   - mappings: Explicit mapping models by step, as ``Upgrader/init(history:mappings:shipped:policies:stages:options:)``
     ///     takes them.
     ///   - policies: The policies the mappings may name; nil leaves them unchecked.
     ///   - currentVersion: The version stores are upgraded to; the newest by default.
+    ///   - shipped: The versions recorded as shipped.
     public init(
         history: VersionHistory, mappings: [MappingDirectory.StepKey: [MappingModel]] = [:],
-        policies: PolicyRegistry? = nil, currentVersion: String? = nil
+        policies: PolicyRegistry? = nil, currentVersion: String? = nil, shipped: [ShippedVersion] = []
     ) {
         self.history = history
+        self.shipped = shipped
         self.mappings = mappings
         self.policies = policies
         self.currentVersion = currentVersion ?? history.latest?.name ?? ""
@@ -75,7 +81,8 @@ public struct HistoryCheck: Sendable {
     ///   - mappingsURL: The mapping folder; `<Name>.mappings` beside the bundle by default.
     ///   - policies: The policies the mappings may name; nil leaves them unchecked.
     /// - throws: ``/StepwiseModel/XcodeModelError`` or ``/StepwiseModel/ModelValidationError``
-    ///   for a bundle or a model file that can't be read.
+    ///   for a bundle or a model file that can't be read; ``/StepwiseModel/ShippedRecordError``
+    ///   for a shipped record that can't be read.
     public init(bundleAt bundleURL: URL, mappingsAt mappingsURL: URL? = nil, policies: PolicyRegistry? = nil) throws {
         let folder = mappingsURL ?? MappingDirectory.defaultURL(for: bundleURL)
         let bundle: ModelBundle
@@ -91,17 +98,17 @@ public struct HistoryCheck: Sendable {
         let directory = MappingDirectory(
             bundleAt: bundleURL, mappingsAt: mappingsURL, history: bundle.history, settingAside: &failures)
         self.init(
-            history: bundle.history, mappings: directory.steps, policies: policies, currentVersion: bundle.current.name)
+            history: bundle.history, mappings: directory.steps, policies: policies, currentVersion: bundle.current.name,
+            shipped: try ShippedRecords.load(forBundleAt: bundleURL))
         mappingFolderName = folder.lastPathComponent
+        shippedFolderName = ShippedRecords.folderURL(forBundleAt: bundleURL).lastPathComponent
         readingFindings = failures.map { mappingFinding(for: $0) }
     }
 
     /// Runs every check; never throws: each problem is a finding.
     public func run() -> HistoryCheckReport {
-        // Each check is a function returning its findings; the shipped records' checks
-        // (``HistoryFinding/Kind/shippedVersionEdited``, ``HistoryFinding/Kind/currentVersionNotShipped``)
-        // join the list the same way.
-        var findings = readingFindings + duplicateVersionFindings() + versionNameFindings()
+        // Each check is a function returning its findings.
+        var findings = readingFindings + duplicateVersionFindings() + versionNameFindings() + shippedFindings()
         if isOrdered {
             // One inference per consecutive pair, shared by the path and step checks.
             let edges = (try? planner.edges()) ?? []

@@ -54,14 +54,20 @@ public struct StoreInspection: Sendable, Encodable {
 
     /// Inspects the store at `url`; with a `history`, also identifies its version.
     ///
+    /// With `shipped` (the shipped models of versions edited since,
+    /// ``/StepwiseModel/ShippedVersion/asShippedVersions(_:in:)``), a store written by such a
+    /// version as it shipped is identified as `"<Version> (as shipped)"`, matched by `shippedRecord`.
+    ///
     /// A store that matches no version is still inspected: `problem` says why and
     /// ``identificationError`` holds the typed error. Unreadable files throw ``/StepwiseStore/StoreError``.
-    public static func inspect(storeAt url: URL, history: VersionHistory? = nil) throws -> StoreInspection {
+    public static func inspect(storeAt url: URL, history: VersionHistory? = nil, shipped: [ObjectModel] = []) throws
+        -> StoreInspection
+    {
         let snapshot = try StoreSnapshot(of: url)
         defer { snapshot.close() }
         do {
             return try snapshot.database.read { db in
-                try inspect(db, path: url.path, hasWAL: snapshot.hadWAL, history: history)
+                try inspect(db, path: url.path, hasWAL: snapshot.hadWAL, history: history, shipped: shipped)
             }
         } catch let error as StoreError {
             throw error
@@ -72,9 +78,9 @@ public struct StoreInspection: Sendable, Encodable {
         }
     }
 
-    static func inspect(_ db: Database, path: String, hasWAL: Bool, history: VersionHistory?) throws
-        -> StoreInspection
-    {
+    static func inspect(
+        _ db: Database, path: String, hasWAL: Bool, history: VersionHistory?, shipped: [ObjectModel] = []
+    ) throws -> StoreInspection {
         let metadata = try StoreMetadata.read(from: db, path: path)
         let tableNames = try String.fetchAll(
             db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
@@ -100,7 +106,7 @@ public struct StoreInspection: Sendable, Encodable {
             notes: [])
         guard let history else { return inspection }
         do {
-            let identification = try VersionRegistry(history: history).identify(db, path: path)
+            let identification = try VersionRegistry(history: history, shipped: shipped).identify(db, path: path)
             inspection.matchedVersion = identification.version?.name
             inspection.matchedBy = identification.matchedBy?.rawValue
             inspection.consistent = identification.isConsistent

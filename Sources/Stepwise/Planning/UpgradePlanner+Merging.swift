@@ -26,9 +26,9 @@ extension UpgradePlanner {
             !stepsKeptApart.contains(MappingDirectory.StepKey(first.from, first.to)),
             !stepsKeptApart.contains(MappingDirectory.StepKey(second.from, second.to)),
             first.mappingModels.count == 1, second.mappingModels.count == 1,
-            let source = history.version(named: first.from),
-            let intermediate = history.version(named: first.to),
-            let destination = history.version(named: second.to),
+            let source = version(named: first.from),
+            let intermediate = version(named: first.to),
+            let destination = version(named: second.to),
             let composed = try? MappingComposition.compose(
                 first.mappingModels[0], second.mappingModels[0], source: source, intermediate: intermediate,
                 destination: destination)

@@ -15,6 +15,10 @@ import StepwiseModel
 /// `b` in ``UpgradePlan/Step/via``. Merging folds left: a step whose mapping can't be composed
 /// with the run so far starts a new run.
 ///
+/// A version edited after it shipped adds one more edge: from its shipped model
+/// (``shipped``, `"Recipes 2 (as shipped)"`) to the edited version, explicit when a mapping
+/// names that pair, else inferred.
+///
 /// ```swift
 /// let mappings = try MappingDirectory(contentsOf: mappingsURL, history: bundle.history)
 /// let plan = try UpgradePlanner(history: bundle.history, mappings: mappings.steps)
@@ -31,6 +35,9 @@ public struct UpgradePlanner: Sendable {
     /// Steps that are never merged with their neighbours, such as steps with a
     /// `MigrationStage`, whose `willMigrate` and `didMigrate` expect that step's two versions.
     public var stepsKeptApart: Set<MappingDirectory.StepKey>
+    /// The shipped models of versions edited since they shipped, each named
+    /// `"<Version> (as shipped)"` (``/StepwiseModel/ShippedVersion/asShippedVersions(_:in:)``).
+    public var shipped: [ObjectModel]
 
     /// A planner over a history and its explicit mappings.
     ///
@@ -42,11 +49,15 @@ public struct UpgradePlanner: Sendable {
     ///     one pass where their mappings compose exactly (the default).
     ///   - stepsKeptApart: Steps that always run on their own, even when inferred (none by
     ///     default). Give the steps that have a `MigrationStage`.
+    ///   - shipped: The shipped models of versions edited since (none by default): plans may
+    ///     start from them.
     public init(
         history: VersionHistory, mappings: [MappingDirectory.StepKey: [MappingModel]] = [:],
-        mergesInferredSteps: Bool = true, stepsKeptApart: Set<MappingDirectory.StepKey> = []
+        mergesInferredSteps: Bool = true, stepsKeptApart: Set<MappingDirectory.StepKey> = [],
+        shipped: [ObjectModel] = []
     ) {
         self.history = history
+        self.shipped = shipped
         self.mappings = mappings
         self.mergesInferredSteps = mergesInferredSteps
         self.stepsKeptApart = stepsKeptApart
@@ -54,7 +65,7 @@ public struct UpgradePlanner: Sendable {
 
     /// The plan from `from` to `to`, or a ``PlanningError``.
     public func plan(from: String, to: String) throws -> UpgradePlan {
-        for name in [from, to] where history.version(named: name) == nil {
+        for name in [from, to] where version(named: name) == nil {
             throw PlanningError(.unknownVersion(name, available: history.names))
         }
         guard from != to else { return UpgradePlan(from: from, to: to, steps: []) }
@@ -96,6 +107,14 @@ public struct UpgradePlanner: Sendable {
                 )
             }
         }
+        for source in shipped {
+            guard let edited = ShippedVersion.versionName(asShipped: source.name),
+                let destination = history.version(named: edited),
+                mappings[MappingDirectory.StepKey(source.name, edited)] == nil,
+                let mapping = try? MappingInference.inferMapping(from: source, to: destination)
+            else { continue }
+            edges.append(UpgradePlan.Step(from: source.name, to: edited, kind: .inferred, mappingModels: [mapping]))
+        }
         // A stable order keeps ties deterministic.
         return edges.sorted { ($0.from, $0.to) < ($1.from, $1.to) }
     }
@@ -103,6 +122,19 @@ public struct UpgradePlanner: Sendable {
     /// The first consecutive pair between two versions with neither a mapping nor an
     /// inferable mapping, and why inference refused it.
     private func firstGap(from: String, to: String) -> (from: String, to: String, problems: [InferenceProblem])? {
+        if let source = shipped.first(where: { $0.name == from }),
+            let edited = ShippedVersion.versionName(asShipped: from),
+            let destination = history.version(named: edited),
+            mappings[MappingDirectory.StepKey(from, edited)] == nil
+        {
+            do {
+                _ = try MappingInference.inferMapping(from: source, to: destination)
+            } catch {
+                if case .notInferable(let problems) = error.kind { return (from, edited, problems) }
+                return (from, edited, [])
+            }
+            return firstGap(from: edited, to: to)
+        }
         guard let start = history.index(of: from), let end = history.index(of: to), start < end else { return nil }
         let versions = Array(history.versions[start...end])
         for (source, destination) in zip(versions, versions.dropFirst())
@@ -117,6 +149,11 @@ public struct UpgradePlanner: Sendable {
             }
         }
         return nil
+    }
+
+    /// The version `name` of the history, or the shipped model of that name.
+    func version(named name: String) -> ObjectModel? {
+        history.version(named: name) ?? shipped.first { $0.name == name }
     }
 
     private struct Cost: Comparable {

@@ -49,8 +49,10 @@ struct UpgradePreparation {
     /// inconsistent), or ``PlanningError/Kind/laterThanTarget(storeVersion:target:)``.
     private func identify(_ db: Database) throws -> (StoreIdentification, ObjectModel) {
         let identification: StoreIdentification
+        // The shipped records' errors name their files: they are not the store's.
+        let shipped = try upgrader.asShippedVersions()
         do {
-            identification = try VersionRegistry(history: upgrader.history, logger: logger)
+            identification = try VersionRegistry(history: upgrader.history, shipped: shipped, logger: logger)
                 .identify(db, path: storePath)
         } catch let error as RegistryError {
             throw error
@@ -85,7 +87,7 @@ struct UpgradePreparation {
     /// ``UpgradePlan/drops(countedIn:history:)``, with a failure reported against the store.
     private func countDrops(of plan: UpgradePlan, in db: Database) throws -> [[DroppedData]] {
         do {
-            return try plan.drops(countedIn: db, history: upgrader.history)
+            return try plan.drops(countedIn: db, history: upgrader.planningHistory())
         } catch {
             throw StoreError(path: storePath, wrapping: error)
         }

@@ -13,6 +13,11 @@ public struct StoreIdentification: Sendable {
         /// version's generated schema (a model edited after the store was written, or
         /// metadata from an unusual writer).
         case schema
+        /// No version's hashes match, but a shipped record's do, and the tables agree: the store
+        /// was written by that version as it shipped, before the version was edited in place.
+        /// The matched version is the recorded model, named `"<Version> (as shipped)"`
+        /// (``/StepwiseModel/ShippedVersion/asShippedName(_:)``).
+        case shippedRecord
     }
 
     /// The outcome.

@@ -10,10 +10,13 @@ import StepwiseStore
 ///    entity hashes, as Core Data does. A hash match is then checked against the store's
 ///    tables: if they are another version's, the store is flagged *inconsistent* (a
 ///    half-finished migration, for example) and never treated as either version.
-/// 2. **By schema.** When no version's hashes match (a model edited after the store was
+/// 2. **By shipped record.** When no version's hashes match but those of a version as it
+///    shipped do (``shipped``: a version recorded by `stepwise ship` and edited since), the
+///    store is that version *as shipped*, `"Recipes 2 (as shipped)"`, once its tables agree.
+/// 3. **By schema.** When no version's hashes match (a model edited after the store was
 ///    written, or metadata from an unusual writer), the store's tables and columns are
 ///    compared with each version's generated schema.
-/// 3. Otherwise the store is newer than every known version, or matches none; the error
+/// 4. Otherwise the store is newer than every known version, or matches none; the error
 ///    names the closest version and what differs.
 ///
 /// Indexes are not compared: adding an index changes neither hashes nor compatibility.
@@ -26,15 +29,21 @@ import StepwiseStore
 public struct VersionRegistry: Sendable {
     /// The known versions, oldest first.
     public var history: VersionHistory
+    /// The shipped models of versions edited since they shipped, each named
+    /// `"<Version> (as shipped)"`: ``/StepwiseModel/ShippedVersion/asShippedVersions(_:in:)``.
+    public var shipped: [ObjectModel]
     /// Where the registry reports how it matched. Silent unless you pass your own.
     public var logger: Logger
 
     /// - parameters:
     ///   - history: The known versions, oldest first.
+    ///   - shipped: The shipped models of versions edited since they shipped
+    ///     (``/StepwiseModel/ShippedVersion/asShippedVersions(_:in:)``); none by default.
     ///   - logger: Receives a debug line per identification; the default discards everything,
     ///     because a library must not print.
-    public init(history: VersionHistory, logger: Logger = SilentLogger.logger) {
+    public init(history: VersionHistory, shipped: [ObjectModel] = [], logger: Logger = SilentLogger.logger) {
         self.history = history
+        self.shipped = shipped
         self.logger = logger
     }
 
@@ -88,6 +97,10 @@ public struct VersionRegistry: Sendable {
                 metadata: metadata, notes: notes)
         }
 
+        if let identification = try shippedMatch(metadata: metadata, actual: actual, path: path) {
+            return identification
+        }
+
         if let schemaMatch = schemaMatches.last {
             if schemaMatches.count > 1 {
                 notes.append(
@@ -119,6 +132,32 @@ public struct VersionRegistry: Sendable {
         throw RegistryError(
             path: path,
             kind: .noMatchingVersion(closest: closest?.version.name, differences: closest?.differences ?? []))
+    }
+
+    /// The version as shipped whose hashes the metadata holds, checked against the tables as a
+    /// bundle version's hash match is; nil when no shipped model's hashes match.
+    private func shippedMatch(metadata: StoreMetadata, actual: SQLiteSchema, path: String) throws
+        -> StoreIdentification?
+    {
+        guard let match = shipped.last(where: { $0.isCompatible(withEntityHashes: metadata.versionHashes) }) else {
+            return nil
+        }
+        let differences = try Self.tableDifferences(expected: match, actual: actual)
+        guard differences.isEmpty else {
+            logger.warning(
+                "hashes and tables disagree", metadata: ["store": "\(path)", "hashVersion": "\(match.name)"])
+            return StoreIdentification(
+                path: path,
+                match: .inconsistent(hashVersion: match.name, schemaVersion: nil, differences: differences),
+                metadata: metadata, notes: [])
+        }
+        let edited = ShippedVersion.versionName(asShipped: match.name) ?? match.name
+        logger.debug("matched by shipped record", metadata: ["store": "\(path)", "version": "\(match.name)"])
+        return StoreIdentification(
+            path: path, match: .version(match, by: .shippedRecord), metadata: metadata,
+            notes: [
+                "written by '\(edited)' as it shipped (its shipped record); '\(edited)' was edited since, so the upgrade starts with a step from '\(match.name)' to '\(edited)'"
+            ])
     }
 
     /// Table and column differences between a version's generated schema and a store's.

@@ -35,6 +35,10 @@ final class LazyModelBundle: @unchecked Sendable {
     private var history: VersionHistory?
     /// The mapping models, once read.
     private var mappings: [MappingDirectory.StepKey: [MappingModel]]?
+    /// The shipped records, once read.
+    private var shipped: [ShippedVersion]?
+    /// The shipped models of versions edited since, once worked out.
+    private var asShipped: [ObjectModel]?
 
     /// Finds the current version and parses the target: `target`, else the current version.
     /// A `target` the bundle doesn't have is left for the up-to-date check to report, as before.
@@ -96,8 +100,43 @@ final class LazyModelBundle: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if let mappings { return mappings }
-        let loaded = try MappingDirectory(bundleAt: bundleURL, mappingsAt: mappingsURL, history: lockedHistory()).steps
+        // The versions as shipped are in the history mappings are read against, so a mapping
+        // may name the step from "Recipes 2 (as shipped)" to "Recipes 2".
+        let history = VersionHistory(try lockedHistory().versions + lockedAsShipped())
+        let loaded = try MappingDirectory(bundleAt: bundleURL, mappingsAt: mappingsURL, history: history).steps
         mappings = loaded
+        return loaded
+    }
+
+    /// The bundle's shipped records (``/StepwiseModel/ShippedRecords/load(forBundleAt:)``), read on first use.
+    func loadShipped() throws -> [ShippedVersion] {
+        lock.lock()
+        defer { lock.unlock() }
+        return try lockedShipped()
+    }
+
+    /// The shipped models of the bundle's versions edited since they shipped
+    /// (``/StepwiseModel/ShippedVersion/asShippedVersions(_:in:)``), worked out on first use.
+    func loadAsShipped() throws -> [ObjectModel] {
+        lock.lock()
+        defer { lock.unlock() }
+        return try lockedAsShipped()
+    }
+
+    /// Call with `lock` held.
+    private func lockedShipped() throws -> [ShippedVersion] {
+        if let shipped { return shipped }
+        let loaded = try ShippedRecords.load(forBundleAt: url)
+        shipped = loaded
+        return loaded
+    }
+
+    /// Call with `lock` held.
+    private func lockedAsShipped() throws -> [ObjectModel] {
+        if let asShipped { return asShipped }
+        // `ShippedRecords.read(_:)` has read each record's model once already, naming its file.
+        let loaded = try ShippedVersion.asShippedVersions(lockedShipped(), in: lockedHistory())
+        asShipped = loaded
         return loaded
     }
 

@@ -135,7 +135,8 @@ extension UpgradeRun {
     }
 
     private func makeStep(_ planned: UpgradePlan.Step, index: Int) throws -> MigrationStep {
-        let history = upgrader.history
+        // A step may start from a version as shipped ("Recipes 2 (as shipped)").
+        let history = try upgrader.planningHistory()
         guard let source = history.version(named: planned.from), let destination = history.version(named: planned.to)
         else { throw PlanningError(.unknownVersion(planned.from, available: history.names)) }
         let relay = StepProgressRelay(step: index, emit: upgrader.options.progress)

@@ -56,6 +56,20 @@ public struct Upgrader: Sendable {
         }
         set { storedMappings = newValue }
     }
+    /// The records of versions as they shipped (`stepwise ship`): a store written by a
+    /// recorded version that was edited since is upgraded from the recorded model, named
+    /// `"<Version> (as shipped)"`, through a first step to the edited version.
+    ///
+    /// For an upgrader made from a bundle, these are the files of `<Name>.shipped/` beside it,
+    /// read when an upgrade will run (see ``preload()``); if one can't be read, this is empty,
+    /// and ``upgradeIfNeededSynchronously(storeAt:)`` throws the reading error.
+    public var shipped: [ShippedVersion] {
+        get {
+            if let storedShipped { return storedShipped }
+            return (try? bundle?.loadShipped()) ?? []
+        }
+        set { storedShipped = newValue }
+    }
     /// The entity migration policies that mapping models name.
     public var policies: PolicyRegistry
     /// Custom work around particular steps (Core Data's staged migration), each carrying its
@@ -67,17 +81,28 @@ public struct Upgrader: Sendable {
     private var storedHistory: VersionHistory?
     /// The mappings given in code or set, else nil: the bundle's, read when needed.
     private var storedMappings: [MappingDirectory.StepKey: [MappingModel]]?
+    /// The shipped records given in code or set, else nil: the bundle's, read when needed.
+    private var storedShipped: [ShippedVersion]?
     /// The bundle the upgrader was made from, read as far as each call needs.
     private let bundle: LazyModelBundle?
 
     /// An upgrader for a history given in code.
+    ///
+    /// - parameters:
+    ///   - history: The known versions, oldest first.
+    ///   - mappings: Explicit mapping models by step; any other step is inferred where it can be.
+    ///   - shipped: The records of versions as they shipped (see ``shipped``); none by default.
+    ///   - policies: The entity migration policies the mapping models name.
+    ///   - stages: Custom work around particular steps.
+    ///   - options: How the upgrades run.
     public init(
         history: VersionHistory, mappings: [MappingDirectory.StepKey: [MappingModel]] = [:],
-        policies: PolicyRegistry = PolicyRegistry(), stages: [MigrationStage] = [],
+        shipped: [ShippedVersion] = [], policies: PolicyRegistry = PolicyRegistry(), stages: [MigrationStage] = [],
         options: UpgradeOptions = UpgradeOptions()
     ) {
         self.storedHistory = history
         self.storedMappings = mappings
+        self.storedShipped = shipped
         self.policies = policies
         self.stages = stages
         self.options = options
@@ -85,7 +110,8 @@ public struct Upgrader: Sendable {
     }
 
     /// An upgrader for an `.xcdatamodeld` bundle and its mapping models: the `.xcmappingmodel`
-    /// folders beside the bundle, and the mapping folder (see ``/StepwiseMapping/MappingDirectory``).
+    /// folders beside the bundle, and the mapping folder (see ``/StepwiseMapping/MappingDirectory``),
+    /// with the shipped records of `<Name>.shipped/` beside it (see ``shipped``).
     ///
     /// Only the target version is read here, which is all an up-to-date check needs. The other
     /// versions and the mapping models are read once, when an upgrade will run (or on
@@ -115,27 +141,45 @@ public struct Upgrader: Sendable {
         if options.targetVersion == nil { options.targetVersion = bundle.currentName }
         self.storedHistory = nil
         self.storedMappings = nil
+        self.storedShipped = nil
         self.policies = policies
         self.stages = stages
         self.options = options
         self.bundle = bundle
     }
 
-    /// Reads every version and mapping model of the bundle now, rather than when the first
-    /// upgrade needs them, and throws what can't be read: ``/StepwiseModel/XcodeModelError``,
-    /// ``/StepwiseModel/ModelValidationError`` or ``/StepwiseMapping/MappingError``. For tools
+    /// Reads every version, mapping model and shipped record of the bundle now, rather than
+    /// when the first upgrade needs them, and throws what can't be read: ``/StepwiseModel/XcodeModelError``,
+    /// ``/StepwiseModel/ModelValidationError``, ``/StepwiseMapping/MappingError`` or
+    /// ``/StepwiseModel/ShippedRecordError``. For tools
     /// and tests that want a broken bundle reported even when no store needs upgrading. Does nothing for an upgrader
     /// whose history and mappings were given in code.
     public func preload() throws {
         guard let bundle else { return }
         if storedHistory == nil { _ = try bundle.loadHistory() }
         if storedMappings == nil { _ = try bundle.loadMappings() }
+        if storedShipped == nil { _ = try bundle.loadAsShipped() }
+    }
+
+    /// The shipped models of versions edited since they shipped, each named
+    /// `"<Version> (as shipped)"`: the bundle's, worked out once, or those of ``shipped``.
+    func asShippedVersions() throws -> [ObjectModel] {
+        if storedHistory == nil, storedShipped == nil, let bundle { return try bundle.loadAsShipped() }
+        return try ShippedVersion.asShippedVersions(shipped, in: history)
+    }
+
+    /// The history with the shipped models of edited versions after it: every version a plan's
+    /// steps may name. For looking versions up by name only: its order means nothing.
+    func planningHistory() throws -> VersionHistory {
+        VersionHistory(history.versions + (try asShippedVersions()))
     }
 
     /// The planner this upgrader uses. Steps with a registered stage are never merged with
     /// their neighbours, so the stage's hooks run on exactly the versions they were written for.
     public var planner: UpgradePlanner {
-        UpgradePlanner(history: history, mappings: mappings, stepsKeptApart: Set(stages.map(\.step)))
+        UpgradePlanner(
+            history: history, mappings: mappings, stepsKeptApart: Set(stages.map(\.step)),
+            shipped: (try? asShippedVersions()) ?? [])
     }
 
     /// The version upgrades go to.

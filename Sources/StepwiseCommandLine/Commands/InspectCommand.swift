@@ -12,7 +12,9 @@ struct InspectCommand: ParsableCommand {
             are never written. Rows that live only in the -wal are counted.
 
             With --models, names the version that wrote the store and how it matched: "hash" \
-            (the metadata's entity hashes) or "schema" (the tables, when no hashes match). A store \
+            (the metadata's entity hashes), "shippedRecord" (the hashes of a version as it shipped, \
+            recorded by `stepwise ship` and edited since: the version is named '<Version> (as shipped)') \
+            or "schema" (the tables, when no hashes match). A store \
             whose hashes and tables disagree is reported as inconsistent and exits with status 1.
             """
     )
@@ -33,8 +35,13 @@ struct InspectCommand: ParsableCommand {
     }
 
     private func execute() throws {
-        let history = try models.map { try ModelBundle(contentsOf: URL(fileURLWithPath: $0)).history }
-        let inspection = try StoreInspection.inspect(storeAt: URL(fileURLWithPath: store), history: history)
+        let bundle = try models.map { try ModelBundle(contentsOf: URL(fileURLWithPath: $0)) }
+        let history = bundle?.history
+        let shipped = try bundle.map { bundle in
+            try ShippedVersion.asShippedVersions(ShippedRecords.load(forBundleAt: bundle.url), in: bundle.history)
+        }
+        let inspection = try StoreInspection.inspect(
+            storeAt: URL(fileURLWithPath: store), history: history, shipped: shipped ?? [])
         if jsonOption.json {
             try JSONOutput.print(inspection)
         } else {

@@ -72,6 +72,10 @@ struct PlanCommand<Tool: StepwiseTool>: ParsableCommand {
         switch format {
         case .text:
             print("\(store) is at '\(version)' (matched by \(identification.matchedBy?.rawValue ?? "?")).")
+            if identification.matchedBy == .shippedRecord {
+                // The store predates an in-place edit of its version: say why step 1 exists.
+                for note in identification.notes { print("Note: \(note).") }
+            }
             if plan.steps.isEmpty {
                 print("It is up to date with '\(target)': nothing to do.")
             }
@@ -117,10 +121,14 @@ struct PlanCommand<Tool: StepwiseTool>: ParsableCommand {
                 zip(step.versions, step.versions.dropFirst()).map { "\($0)\u{0}\($1)" }
             })
         let edges = try planner.edges()
-        func id(_ name: String) -> String { "v\(history.index(of: name) ?? 0)" }
+        func id(_ name: String) -> String {
+            // A version as shipped ("Recipes 2 (as shipped)") is a node beside its edited version.
+            if let edited = ShippedVersion.versionName(asShipped: name) { return "s\(history.index(of: edited) ?? 0)" }
+            return "v\(history.index(of: name) ?? 0)"
+        }
         if format == .dot {
             var lines = ["digraph plan {", "  rankdir=LR;"]
-            for version in history.versions {
+            for version in history.versions + planner.shipped {
                 let shape = version.name == plan.from || version.name == plan.to ? "doublecircle" : "circle"
                 lines.append("  \(id(version.name)) [label=\"\(version.name)\", shape=\(shape)];")
             }
@@ -132,7 +140,7 @@ struct PlanCommand<Tool: StepwiseTool>: ParsableCommand {
             return (lines + ["}"]).joined(separator: "\n")
         }
         var lines = ["graph LR"]
-        for version in history.versions { lines.append("  \(id(version.name))[\"\(version.name)\"]") }
+        for version in history.versions + planner.shipped { lines.append("  \(id(version.name))[\"\(version.name)\"]") }
         for edge in edges {
             let arrow =
                 planned.contains("\(edge.from)\u{0}\(edge.to)") ? "==>" : (edge.kind == .inferred ? "-.->" : "-->")

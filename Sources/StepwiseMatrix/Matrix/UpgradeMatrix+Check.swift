@@ -24,7 +24,9 @@ extension UpgradeMatrix {
         seed: UInt64 = UpgradeMatrix.defaultSeed
     ) throws -> PairResult {
         let started = Date()
-        guard let source = history.version(named: pair.from), let target = history.version(named: pair.to) else {
+        // A pair may start from a version as shipped ("Recipes 2 (as shipped)").
+        guard let source = planningHistory.version(named: pair.from), let target = history.version(named: pair.to)
+        else {
             throw UpgradeMatrixFailure(
                 pair: pair, check: .plan,
                 detail: "the history has no such version (\(history.names.joined(separator: ", ")))")
@@ -49,7 +51,7 @@ extension UpgradeMatrix {
         let direct = try copy(seededURL, into: directory.path("direct"))
         let reports = try upgrade(direct, stoppingAt: [pair.to], pair: pair)
         try checkResult(direct, target: target, pair: pair, path: nil)
-        let copied = CopiedEntity.entities(through: plan, history: history)
+        let copied = CopiedEntity.entities(through: plan, history: planningHistory)
         let values = try compare(
             copied, seeded: seededURL, upgraded: direct, source: source, target: target, pair: pair)
         if let report = reports.first {

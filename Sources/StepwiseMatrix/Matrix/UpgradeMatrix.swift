@@ -19,7 +19,9 @@ import StepwiseModel
 /// ```
 ///
 /// ``cases`` holds every pair of a version and a later one that the planner can reach from it
-/// (with the same mappings, inference and merging as ``Upgrader``). ``check(_:rows:seed:)``
+/// (with the same mappings, inference and merging as ``Upgrader``), and for each version
+/// edited since it shipped (``shipped``), its recorded model, `"Recipes 2 (as shipped)"`, to the
+/// newest version. ``check(_:rows:seed:)``
 /// creates a ``SeededStore`` at the pair's first version, upgrades it with ``Upgrader`` to the
 /// second, and checks what must hold whatever the data:
 ///
@@ -63,6 +65,12 @@ public struct UpgradeMatrix: Sendable {
 
     /// The known versions, oldest first.
     public let history: VersionHistory
+    /// The records of versions as they shipped (`stepwise ship`).
+    public let shipped: [ShippedVersion]
+    /// The shipped models of versions edited since, each named `"<Version> (as shipped)"`
+    /// (``/StepwiseModel/ShippedVersion/asShippedVersions(_:in:)``): the matrix seeds a store
+    /// from each and upgrades it to the newest version.
+    public let asShipped: [ObjectModel]
     /// Explicit mapping models by step; any other step is inferred where it can be.
     public let mappings: [MappingDirectory.StepKey: [MappingModel]]
     /// The entity migration policies that mapping models name.
@@ -86,6 +94,8 @@ public struct UpgradeMatrix: Sendable {
     /// - parameters:
     ///   - history: The model versions, oldest first.
     ///   - mappings: Explicit mapping models by step (``MappingDirectory/steps``).
+    ///   - shipped: The records of versions as they shipped; a record whose contents can't be
+    ///     read is left out (the bundle initializer throws for it).
     ///   - policies: The policies the mappings name.
     ///   - stages: Custom work around particular steps, as given to ``Upgrader``.
     ///   - ignoredProperties: `"Entity.property"` names left out of the path comparison.
@@ -93,35 +103,45 @@ public struct UpgradeMatrix: Sendable {
     ///     them (see ``allowedDrops``).
     public init(
         history: VersionHistory, mappings: [MappingDirectory.StepKey: [MappingModel]] = [:],
-        policies: PolicyRegistry = PolicyRegistry(), stages: [MigrationStage] = [],
+        shipped: [ShippedVersion] = [], policies: PolicyRegistry = PolicyRegistry(), stages: [MigrationStage] = [],
         ignoring ignoredProperties: Set<String> = [], allowingDrops allowedDrops: Set<String> = []
     ) {
         self.history = history
+        self.shipped = shipped
+        let asShipped = (try? ShippedVersion.asShippedVersions(shipped, in: history)) ?? []
+        self.asShipped = asShipped
         self.mappings = mappings
         self.policies = policies
         self.stages = stages
         self.ignoredProperties = ignoredProperties
         self.allowedDrops = allowedDrops
-        let planner = UpgradePlanner(history: history, mappings: mappings, stepsKeptApart: Set(stages.map(\.step)))
-        var cases: [Pair] = []
-        var unreachable: [Pair] = []
+        let planner = UpgradePlanner(
+            history: history, mappings: mappings, stepsKeptApart: Set(stages.map(\.step)), shipped: asShipped)
+        var pairs: [Pair] = []
         let names = history.names
         for (index, from) in names.enumerated() {
-            for to in names.dropFirst(index + 1) {
-                let pair = Pair(from: from, to: to)
-                if (try? planner.plan(from: from, to: to)) != nil {
-                    cases.append(pair)
-                } else {
-                    unreachable.append(pair)
-                }
+            for to in names.dropFirst(index + 1) { pairs.append(Pair(from: from, to: to)) }
+        }
+        // A store from each version as shipped, to the newest: the path its users take.
+        if let latest = names.last {
+            pairs += asShipped.map { Pair(from: $0.name, to: latest) }
+        }
+        var cases: [Pair] = []
+        var unreachable: [Pair] = []
+        for pair in pairs {
+            if (try? planner.plan(from: pair.from, to: pair.to)) != nil {
+                cases.append(pair)
+            } else {
+                unreachable.append(pair)
             }
         }
         self.cases = cases
         self.unreachable = unreachable
     }
 
-    /// A matrix for an `.xcdatamodeld` bundle and its mapping files, read as
-    /// ``Upgrader/init(bundleAt:mappingsAt:policies:stages:options:)`` reads them.
+    /// A matrix for an `.xcdatamodeld` bundle, its mapping files and its shipped records
+    /// (`<Name>.shipped/`), read as ``Upgrader/init(bundleAt:mappingsAt:policies:stages:options:)``
+    /// reads them.
     ///
     /// - parameters:
     ///   - bundleAt: The model bundle.
@@ -133,27 +153,39 @@ public struct UpgradeMatrix: Sendable {
         allowingDrops allowedDrops: Set<String> = []
     ) throws {
         let bundle = try ModelBundle(contentsOf: bundleURL)
-        let mappings = try MappingDirectory(bundleAt: bundleURL, mappingsAt: mappingsURL, history: bundle.history).steps
+        let shipped = try ShippedRecords.load(forBundleAt: bundle.url)
+        let asShipped = try ShippedVersion.asShippedVersions(shipped, in: bundle.history)
+        // Mappings may name a step from a version as shipped, as the upgrader reads them.
+        let mappings = try MappingDirectory(
+            bundleAt: bundleURL, mappingsAt: mappingsURL, history: VersionHistory(bundle.history.versions + asShipped)
+        ).steps
         self.init(
-            history: bundle.history, mappings: mappings, policies: policies, stages: stages,
+            history: bundle.history, mappings: mappings, shipped: shipped, policies: policies, stages: stages,
             ignoring: ignoredProperties, allowingDrops: allowedDrops)
     }
 
     /// The planner ``Upgrader`` uses for these mappings and stages.
     public var planner: UpgradePlanner {
-        UpgradePlanner(history: history, mappings: mappings, stepsKeptApart: Set(stages.map(\.step)))
+        UpgradePlanner(
+            history: history, mappings: mappings, stepsKeptApart: Set(stages.map(\.step)), shipped: asShipped)
+    }
+
+    /// The history with the versions as shipped after it, for looking versions up by name.
+    var planningHistory: VersionHistory {
+        VersionHistory(history.versions + asShipped)
     }
 
     /// The same planner without merging: one step per pair of versions it passes.
     var unmergedPlanner: UpgradePlanner {
         UpgradePlanner(
-            history: history, mappings: mappings, mergesInferredSteps: false, stepsKeptApart: Set(stages.map(\.step)))
+            history: history, mappings: mappings, mergesInferredSteps: false, stepsKeptApart: Set(stages.map(\.step)),
+            shipped: asShipped)
     }
 
     /// An upgrader to `target` that runs the full `integrity_check` before its swap.
     func upgrader(to target: String) -> Upgrader {
         Upgrader(
-            history: history, mappings: mappings, policies: policies, stages: stages,
+            history: history, mappings: mappings, shipped: shipped, policies: policies, stages: stages,
             options: UpgradeOptions(targetVersion: target, verification: .full, lockTimeout: .seconds(30)))
     }
 }

@@ -29,6 +29,8 @@ struct ErrorVocabularyTests {
             MappingError(.unsupportedExpression(className: "NSSubqueryExpression", reason: "a subquery")),
             PlanningError(
                 .unregisteredPolicy(name: "TitlePolicy", mappingModel: "Notes → Notes 2", entityMapping: "NoteToNote")),
+            ShippedRecordError(
+                path: "/x/Notes.shipped/Notes 2.json", kind: .changedSinceShipped(version: "Notes 2", differences: [])),
         ]
 
     @Test("no description names a flag or a stepwise command")

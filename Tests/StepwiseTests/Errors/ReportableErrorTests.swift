@@ -23,6 +23,7 @@ struct ReportableErrorTests {
         StoreAccessError(.needsUpgrade(target: "Notes 3"), storePath: "/x/Store.sqlite"),
         UpgradeError(.verificationFailed("a dangling key"), storePath: "/x/Store.sqlite"),
         PlanningError(.unknownVersion("Notes 9", available: ["Notes", "Notes 2"])),
+        ShippedRecordError(path: "/x/Notes.shipped/Notes 2.json", kind: .malformed("no 'contents' key")),
     ]
 
     @Test("localizedDescription is the error's description, for every Stepwise error type")
