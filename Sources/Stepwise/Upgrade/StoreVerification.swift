@@ -36,9 +36,7 @@ struct StoreVerification {
 
     func verify(_ url: URL, model: ObjectModel) throws {
         do {
-            var configuration = Configuration()
-            configuration.readonly = true
-            let queue = try DatabaseQueue(path: url.path, configuration: configuration)
+            let queue = try ReadOnlyStore.openQueue(at: url)
             defer { try? queue.close() }
             try queue.read { db in
                 if checksPages {

@@ -121,10 +121,7 @@ extension UpgradeRun {
     /// A read-only connection to what the run reads before step 1: the original through
     /// ``ImmutableStore``, or the checkpointed copy.
     static func readOnlyQueue(_ input: URL, isOriginal: Bool) throws -> DatabaseQueue {
-        if isOriginal { return try ImmutableStore.openQueue(at: input) }
-        var configuration = Configuration()
-        configuration.readonly = true
-        return try DatabaseQueue(path: input.path, configuration: configuration)
+        isOriginal ? try ImmutableStore.openQueue(at: input) : try ReadOnlyStore.openQueue(at: input)
     }
 
     func plannedStep(_ step: UpgradePlan.Step) -> UpgradeJournal.PlannedStep {

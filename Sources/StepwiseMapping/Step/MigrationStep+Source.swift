@@ -55,9 +55,7 @@ extension MigrationStep {
 
     /// A read-only connection to a step's private source, for schema reads.
     func readOnlyQueue(_ url: URL) throws -> DatabaseQueue {
-        var configuration = Configuration()
-        configuration.readonly = true
-        return try DatabaseQueue(path: url.path, configuration: configuration)
+        try ReadOnlyStore.openQueue(at: url)
     }
 
     /// Deletes a store file and its companions, ignoring missing ones and failures: it only

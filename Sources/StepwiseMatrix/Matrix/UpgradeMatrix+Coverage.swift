@@ -70,9 +70,7 @@ extension UpgradeMatrix {
 
     /// A read-only connection to one of the check's stores.
     private static func readOnly(_ url: URL) throws -> DatabaseQueue {
-        var configuration = Configuration()
-        configuration.readonly = true
-        return try DatabaseQueue(path: url.path, configuration: configuration)
+        try ReadOnlyStore.openQueue(at: url)
     }
 
     /// The entity's own rows (its `Z_ENT`) in a store.
