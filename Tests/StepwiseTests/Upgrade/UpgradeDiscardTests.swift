@@ -79,8 +79,14 @@ struct UpgradeDiscardTests {
                 .upgradeIfNeededSynchronously(storeAt: fixture.store)
             var options = UpgradeOptions()
             options.fileSystem = UpgradeRecorder().fileSystem(faultAt: "discard.remove-work-directory", fault: fault)
-            #expect(throws: (any Error).self) {
+            let error = #expect(throws: (any Error).self) {
                 try Upgrader.discardInterruptedUpgrade(storeAt: fixture.store, options: options)
+            }
+            if case .crash = fault {
+                #expect((error as? SimulatedCrash)?.site == "discard.remove-work-directory")
+            } else {
+                let upgradeError = try #require(error as? UpgradeError)
+                #expect(upgradeError.site == "discard.remove-work-directory")
             }
             #expect(StoreBytes(fixture.store) == before)
             #expect(try Upgrader.discardInterruptedUpgrade(storeAt: fixture.store) != .nothingToDiscard)
