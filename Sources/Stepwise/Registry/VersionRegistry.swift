@@ -9,7 +9,9 @@ import StepwiseStore
 /// 1. **By hash.** The store's `NSStoreModelVersionHashes` are compared with each version's
 ///    entity hashes, as Core Data does. A hash match is then checked against the store's
 ///    tables: if they are another version's, the store is flagged *inconsistent* (a
-///    half-finished migration, for example) and never treated as either version.
+///    half-finished migration, for example) and never treated as either version. Versions
+///    with identical hashes are interchangeable for their stores, as in Core Data; among them
+///    the one the metadata names in `NSStoreModelVersionIdentifiers` is taken, else the newest.
 /// 2. **By shipped record.** When no version's hashes match but those of a version as it
 ///    shipped do (``shipped``: a version recorded by `stepwise ship` and edited since), the
 ///    store is that version *as shipped*, `"Recipes 2 (as shipped)"`, once its tables agree.
@@ -66,26 +68,37 @@ public struct VersionRegistry: Sendable {
         guard let latest = history.latest else { throw RegistryError(path: path, kind: .emptyHistory) }
         let metadata = try StoreMetadata.read(from: db, path: path)
         let actual = try SQLiteSchema.read(from: db)
-        let candidates = try history.versions.map { version in
-            Candidate(version: version, differences: try Self.tableDifferences(expected: version, actual: actual))
+        func candidate(_ version: ObjectModel) throws -> Candidate {
+            Candidate(
+                version: version,
+                differences: try Self.tableDifferences(expected: version, actual: actual, release: metadata.release))
         }
-        let hashMatches = candidates.filter { $0.version.isCompatible(withEntityHashes: metadata.versionHashes) }
-        let schemaMatches = candidates.filter(\.differences.isEmpty)
+        // Only hash matches are laid out first: with a long history (Wire's 90 versions) laying
+        // out every version is most of an identification's time, and a hash match settles it.
+        let hashMatches = try history.versions
+            .filter { $0.isCompatible(withEntityHashes: metadata.versionHashes) }
+            .map(candidate)
         var notes: [String] = []
 
         if let hashMatch = hashMatches.last {
+            // Prefer a hash match whose tables also agree; among ties the version the metadata
+            // names, else the newest.
+            let consistent = hashMatches.filter(\.differences.isEmpty)
+            let named = consistent.last { Self.names($0.version, identifiers: metadata.versionIdentifiers) }
             if hashMatches.count > 1 {
-                notes.append(
-                    "versions \(hashMatches.map { "'\($0.version.name)'" }.joined(separator: ", ")) have identical hashes; took the newest"
-                )
+                let names = hashMatches.map { "'\($0.version.name)'" }.joined(separator: ", ")
+                let choice =
+                    named.map { "the store's NSStoreModelVersionIdentifiers name '\($0.version.name)'" }
+                    ?? "took the newest"
+                notes.append("versions \(names) have identical hashes, so their stores are interchangeable; \(choice)")
             }
-            // Prefer a hash match whose tables also agree; among ties the newest.
-            if let consistent = hashMatches.last(where: { $0.differences.isEmpty }) {
+            if let match = named ?? consistent.last {
                 logger.debug(
-                    "matched by hash", metadata: ["store": "\(path)", "version": "\(consistent.version.name)"])
+                    "matched by hash", metadata: ["store": "\(path)", "version": "\(match.version.name)"])
                 return StoreIdentification(
-                    path: path, match: .version(consistent.version, by: .hash), metadata: metadata, notes: notes)
+                    path: path, match: .version(match.version, by: .hash), metadata: metadata, notes: notes)
             }
+            let schemaMatches = try history.versions.map(candidate).filter(\.differences.isEmpty)
             logger.warning(
                 "hashes and tables disagree",
                 metadata: ["store": "\(path)", "hashVersion": "\(hashMatch.version.name)"])
@@ -100,6 +113,9 @@ public struct VersionRegistry: Sendable {
         if let identification = try shippedMatch(metadata: metadata, actual: actual, path: path) {
             return identification
         }
+
+        let candidates = try history.versions.map(candidate)
+        let schemaMatches = candidates.filter(\.differences.isEmpty)
 
         if let schemaMatch = schemaMatches.last {
             if schemaMatches.count > 1 {
@@ -142,7 +158,7 @@ public struct VersionRegistry: Sendable {
         guard let match = shipped.last(where: { $0.isCompatible(withEntityHashes: metadata.versionHashes) }) else {
             return nil
         }
-        let differences = try Self.tableDifferences(expected: match, actual: actual)
+        let differences = try Self.tableDifferences(expected: match, actual: actual, release: metadata.release)
         guard differences.isEmpty else {
             logger.warning(
                 "hashes and tables disagree", metadata: ["store": "\(path)", "hashVersion": "\(match.name)"])
@@ -160,11 +176,24 @@ public struct VersionRegistry: Sendable {
             ])
     }
 
-    /// Table and column differences between a version's generated schema and a store's.
-    static func tableDifferences(expected version: ObjectModel, actual: SQLiteSchema) throws -> [SchemaDifference] {
-        let expected = try SQLiteSchema(expectedFor: StoreLayout(model: version))
+    /// Table and column differences between a version's generated schema and a store's, laid
+    /// out for the release that wrote the store and with Core Data's unpredictable choices taken
+    /// from the store itself (``/StepwiseStore/StoreLayout/init(model:release:matching:)``).
+    static func tableDifferences(
+        expected version: ObjectModel, actual: SQLiteSchema, release: CoreDataRelease = .newest
+    ) throws -> [SchemaDifference] {
+        let expected = try SQLiteSchema(
+            expectedFor: StoreLayout(model: version, release: release, matching: actual))
         return actual.differences(from: expected, ignoringTables: StoreLayout.optionalTableNames)
             .filter(\.concernsTablesOrColumns)
+    }
+
+    /// Whether a store's `NSStoreModelVersionIdentifiers` name this version: they equal its
+    /// identifiers, or name it (Core Data writes `[""]` for a version without one).
+    static func names(_ version: ObjectModel, identifiers: [String]) -> Bool {
+        let named = identifiers.filter { !$0.isEmpty }
+        guard !named.isEmpty else { return false }
+        return named == version.versionIdentifiers || named == [version.name]
     }
 
     private struct Candidate {

@@ -25,13 +25,13 @@ extension MigrationStep {
         return copy.mainFile
     }
 
-    /// Folds the source's WAL in, runs `willMigrate`, then reads the source's metadata and
-    /// counts what the step will drop (``DroppedData``) in the source as the mappings see it.
-    /// A ``SourceAccess/readOnly`` source is only read: it has no WAL to fold in, and no
-    /// `willMigrate` runs on it.
+    /// Folds the source's WAL in, lays out the step (``StepLayouts``), runs `willMigrate`, then
+    /// reads the source's metadata and counts what the step will drop (``DroppedData``) in the
+    /// source as the mappings see it. A ``SourceAccess/readOnly`` source is only read: it has
+    /// no WAL to fold in, and no `willMigrate` runs on it.
     func prepareSource(
-        _ url: URL, layout: StoreLayout, models: [MappingModel], readOnly: Bool
-    ) throws -> (StoreMetadata, [DroppedData]) {
+        _ url: URL, models: [MappingModel], readOnly: Bool
+    ) throws -> (StoreMetadata, StepLayouts, [DroppedData]) {
         let queue = readOnly ? try ImmutableStore.openQueue(at: url) : try DatabaseQueue(path: url.path)
         defer { try? queue.close() }
         if !readOnly {
@@ -40,15 +40,20 @@ extension MigrationStep {
             try queue.writeWithoutTransaction { db in
                 _ = try Row.fetchAll(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
             }
-            if let willMigrate = stage?.willMigrate {
-                try queue.write { db in try willMigrate(db, ObjectContext(db, layout: layout)) }
-            }
+        }
+        let layouts = try queue.read { db in
+            try StepLayouts(
+                source: sourceModel, destination: destinationModel, schema: SQLiteSchema.read(from: db),
+                release: StoreMetadata.read(from: db, path: url.path).release)
+        }
+        if !readOnly, let willMigrate = stage?.willMigrate {
+            try queue.write { db in try willMigrate(db, ObjectContext(db, layout: layouts.source)) }
         }
         let drops = DroppedData.planned(by: models, from: sourceModel, to: destinationModel)
         return try queue.read { db in
             (
-                try StoreMetadata.read(from: db, path: url.path),
-                try DropCounter(layout: layout).counting(drops, in: db)
+                try StoreMetadata.read(from: db, path: url.path), layouts,
+                try DropCounter(layout: layouts.source).counting(drops, in: db)
             )
         }
     }

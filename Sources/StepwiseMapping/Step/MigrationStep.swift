@@ -107,8 +107,6 @@ public struct MigrationStep: Sendable {
         }
         try cancellation?.check()
         let models = try resolvedMappingModels()
-        let sourceLayout = try StoreLayout(model: sourceModel)
-        let destinationLayout = try StoreLayout(model: destinationModel)
         var access = access
         if access == .readOnly, stage?.willMigrate != nil || !ImmutableStore.isAvailable {
             access = .copy
@@ -118,8 +116,9 @@ public struct MigrationStep: Sendable {
             if access == .copy { removeStoreFiles(at: workingSource) }
         }
         do {
-            let (sourceMetadata, drops) = try prepareSource(
-                workingSource, layout: sourceLayout, models: models, readOnly: access == .readOnly)
+            let (sourceMetadata, layouts, drops) = try prepareSource(
+                workingSource, models: models, readOnly: access == .readOnly)
+            let sourceLayout = layouts.source
             var metadata = StoreMetadata(model: destinationModel, uuid: sourceMetadata.storeUUID)
             for (key, value) in sourceMetadata.additionalEntries where metadata.additionalEntries[key] == nil {
                 metadata.additionalEntries[key] = value
@@ -127,11 +126,15 @@ public struct MigrationStep: Sendable {
             if var report = try migrateInPlace(
                 from: workingSource, to: destination, access: access, models: models,
                 sourceLayout: sourceLayout,
-                destinationLayout: destinationLayout, metadata: metadata, started: started)
+                destinationLayout: layouts.alteredDestination, metadata: metadata, started: started)
             {
                 report.drops = drops
                 return report
             }
+            // A rebuilt file has the newest forms whatever release wrote the source, so it no
+            // longer claims that release (``StepLayouts``).
+            metadata.additionalEntries[StoreMetadata.frameworkVersionKey] = nil
+            let destinationLayout = layouts.rebuiltDestination
             try StoreCreator.createStore(at: destination, layout: destinationLayout, metadata: metadata)
             let (reports, objects) = try migrate(
                 into: destination, from: workingSource, readOnly: access == .readOnly, models: models,

@@ -90,7 +90,7 @@ package enum ValueConversion {
             return text.databaseValue
         case .date:
             return Double(text).map(\.databaseValue) ?? .null
-        case .uuid, .binary, .transformable, .objectID:
+        case .uuid, .binary, .transformable, .objectID, .undefined:
             return .null
         }
     }

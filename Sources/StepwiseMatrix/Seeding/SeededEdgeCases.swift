@@ -107,6 +107,8 @@ public enum SeededEdgeCases {
         case .uuid: uuids.map { SeededValues.bytes(of: $0).databaseValue }
         case .binary, .transformable:
             blobSizes.map { SeededValues.blob(count: $0, fill: UInt8($0 % 251)).databaseValue }
+        // Only transient attributes may be Undefined, and transient ones are never stored.
+        case .undefined: []
         }
     }
 }

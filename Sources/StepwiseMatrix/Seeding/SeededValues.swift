@@ -113,6 +113,9 @@ public struct SeededValues: Sendable {
         case .binary, .transformable:
             let count = 1 + random.next(below: 64)
             return Data((0..<count).map { _ in UInt8(truncatingIfNeeded: random.next()) }).databaseValue
+        case .undefined:
+            // Only transient attributes may be Undefined (validation), and they aren't stored.
+            return .null
         }
     }
 
@@ -175,6 +178,9 @@ public struct SeededValues: Sendable {
             if key == 1 { return Data().databaseValue }
             if key == 2 { bytes.append(Self.blob(count: 4_097, fill: 7)) }
             return bytes.databaseValue
+        case .undefined:
+            // Only transient attributes may be Undefined (validation), and they aren't stored.
+            return .null
         }
     }
 

@@ -137,6 +137,8 @@ extension Attribute {
     public func versionHashModifier(_ modifier: String) -> Attribute { with { $0.versionHashModifier = modifier } }
     /// A copy that may store its data outside the store file.
     public func externalStorage() -> Attribute { with { $0.allowsExternalBinaryDataStorage = true } }
+    /// A copy whose value persistent history keeps in the tombstone of a deleted object.
+    public func preservedAfterDeletion() -> Attribute { with { $0.preservesValueInHistoryOnDeletion = true } }
     /// A copy transformed by the named value transformer.
     public func transformer(_ name: String) -> Attribute { with { $0.valueTransformerName = name } }
     /// A copy with one more user-info entry.

@@ -1,8 +1,9 @@
 /// A stored or transient value of an entity: Core Data's `NSAttributeDescription`.
 ///
-/// Only `name`, `type`, `isOptional`, `isTransient` and `versionHashModifier` take part
-/// in the version hash. The rest (defaults, indexes, min/max, user info) can change
-/// freely between model versions without making a store incompatible.
+/// Only `name`, `type`, `isOptional`, `isTransient`, `versionHashModifier`,
+/// `allowsExternalBinaryDataStorage` and `preservesValueInHistoryOnDeletion` take part in the
+/// version hash (``VersionHasher``). The rest (defaults, indexes, min/max, user info) can
+/// change freely between model versions without making a store incompatible.
 public struct Attribute: Sendable, Hashable {
     /// The property's name, unique within its entity and ancestors.
     public var name: String
@@ -26,6 +27,9 @@ public struct Attribute: Sendable, Hashable {
     public var versionHashModifier: String?
     /// Binary data may live outside the store file (`allowsExternalBinaryDataStorage`).
     public var allowsExternalBinaryDataStorage: Bool
+    /// The value is kept in the persistent history's tombstone when the object is deleted
+    /// (Xcode's `preserveAfterDeletion`, `NSAttributeDescription.preservesValueInHistoryOnDeletion`).
+    public var preservesValueInHistoryOnDeletion: Bool
     /// The value transformer of a Transformable attribute.
     public var valueTransformerName: String?
     /// The class a Transformable attribute holds (`customClassName`).
@@ -48,6 +52,7 @@ public struct Attribute: Sendable, Hashable {
         renamingIdentifier: String? = nil,
         versionHashModifier: String? = nil,
         allowsExternalBinaryDataStorage: Bool = false,
+        preservesValueInHistoryOnDeletion: Bool = false,
         valueTransformerName: String? = nil,
         customClassName: String? = nil,
         usesScalarValueType: Bool? = nil,
@@ -64,6 +69,7 @@ public struct Attribute: Sendable, Hashable {
         self.renamingIdentifier = renamingIdentifier
         self.versionHashModifier = versionHashModifier
         self.allowsExternalBinaryDataStorage = allowsExternalBinaryDataStorage
+        self.preservesValueInHistoryOnDeletion = preservesValueInHistoryOnDeletion
         self.valueTransformerName = valueTransformerName
         self.customClassName = customClassName
         self.usesScalarValueType = usesScalarValueType

@@ -17,6 +17,10 @@ public enum AttributeType: String, Sendable, Hashable, CaseIterable, Codable {
     case uuid = "UUID"
     case uri = "URI"
     case objectID = "ObjectID"
+    /// Xcode's *Undefined* type, which Core Data allows on transient attributes only: such an
+    /// attribute has no column and no part in the version hash. Validation refuses it on a
+    /// stored attribute (``ModelProblem``).
+    case undefined = "Undefined"
 
     /// The code Core Data mixes into an attribute's version hash
     /// (`NSAttributeType`'s raw value; corpus README §4.3).
@@ -36,6 +40,7 @@ public enum AttributeType: String, Sendable, Hashable, CaseIterable, Codable {
         case .uri: 1200
         case .transformable: 1800
         case .objectID: 2000
+        case .undefined: 0
         }
     }
 

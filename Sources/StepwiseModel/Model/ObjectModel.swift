@@ -99,6 +99,13 @@ extension ObjectModel {
         (ancestors(of: entity).reversed() + [entity]).flatMap(\.properties)
     }
 
+    /// Every property of an entity, inherited ones first, each with the entity that declares it.
+    public func declaredProperties(of entity: Entity) -> [(declaring: Entity, property: Property)] {
+        (ancestors(of: entity).reversed() + [entity]).flatMap { declaring in
+            declaring.properties.map { (declaring, $0) }
+        }
+    }
+
     /// The entity that declares a property seen from `entity` (the entity or an ancestor).
     public func declaringEntity(ofProperty name: String, from entity: Entity) -> Entity? {
         ([entity] + ancestors(of: entity)).first { candidate in

@@ -18,6 +18,9 @@ public enum ModelProblem: Sendable, Hashable, CustomStringConvertible {
     case inverseMismatch(entity: String, relationship: String, inverseEntity: String, inverse: String)
     /// A uniqueness constraint, compound index or fetch index names a missing property.
     case unknownIndexedProperty(entity: String, property: String, in: String)
+    /// A stored (non-transient) attribute has Xcode's *Undefined* type, which Core Data allows
+    /// on transient attributes only.
+    case undefinedTypeStored(entity: String, attribute: String)
 
     public var description: String {
         switch self {
@@ -42,6 +45,9 @@ public enum ModelProblem: Sendable, Hashable, CustomStringConvertible {
                 "relationship '\(entity).\(relationship)' has inverse '\(inverseEntity).\(inverse)', which does not point back to it"
         case .unknownIndexedProperty(let entity, let property, let place):
             return "\(place) of entity '\(entity)' names '\(property)', which the entity does not have"
+        case .undefinedTypeStored(let entity, let attribute):
+            return
+                "attribute '\(entity).\(attribute)' has type Undefined but is not transient; Core Data allows Undefined on transient attributes only: give it a type or mark it transient"
         }
     }
 }

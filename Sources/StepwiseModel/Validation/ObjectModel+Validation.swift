@@ -67,6 +67,9 @@ extension ObjectModel {
                 problems.append(.duplicateProperty(entity: entity.name, property: property.name))
             }
         }
+        for attribute in entity.attributes where attribute.type == .undefined && !attribute.isTransient {
+            problems.append(.undefinedTypeStored(entity: entity.name, attribute: attribute.name))
+        }
         for relationship in entity.relationships {
             problems += relationshipProblems(relationship, of: entity)
         }

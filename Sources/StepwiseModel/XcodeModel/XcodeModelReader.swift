@@ -99,8 +99,11 @@ private struct ElementReader {
 
     func attribute(_ element: XMLElementTree.Element, entity: String) throws(XcodeModelError) -> Attribute {
         let name = try required(element, "name")
-        let typeName = element.string("attributeType")
-        guard let typeName, let type = AttributeType(rawValue: typeName) else {
+        // Xcode writes no `attributeType` for its *Undefined* type (Wire's 1,434 transient
+        // attributes, zmessaging 1.27 to 2.101): that is `.undefined`, which validation
+        // accepts on transient attributes only.
+        let typeName = element.string("attributeType") ?? AttributeType.undefined.rawValue
+        guard let type = AttributeType(rawValue: typeName) else {
             throw XcodeModelError(
                 path: path,
                 kind: .invalidValue(
@@ -117,6 +120,7 @@ private struct ElementReader {
             renamingIdentifier: element.string("elementID"),
             versionHashModifier: element.string("versionHashModifier"),
             allowsExternalBinaryDataStorage: element.flag("allowsExternalBinaryDataStorage"),
+            preservesValueInHistoryOnDeletion: element.flag("preserveAfterDeletion"),
             valueTransformerName: element.string("valueTransformerName"),
             customClassName: element.string("customClassName"),
             usesScalarValueType: element.string("usesScalarValueType").map { $0 == "YES" },

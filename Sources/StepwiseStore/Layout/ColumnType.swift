@@ -28,6 +28,9 @@ public enum ColumnType: String, Sendable, Hashable, CaseIterable {
         case .decimal: self = .decimal
         case .string, .uri, .objectID: self = .varchar
         case .binary, .transformable, .uuid: self = .blob
+        // Undefined is valid on transient attributes only, which get no column; validation
+        // refuses a stored one (`ModelProblem.undefinedTypeStored`) before any layout.
+        case .undefined: self = .blob
         }
     }
 

@@ -2,7 +2,8 @@
 ///
 /// Names follow Core Data (corpus README §5): `<TABLE>_Z_ENT_INDEX`, `<TABLE>_<COLUMN>_INDEX`
 /// for to-one foreign keys and indexed attributes, `<TABLE>_<C1>_<C2>…` for compound indexes
-/// and `Z_<Entity>_<index>` for fetch indexes.
+/// and `Z_<Entity>_<index>` for fetch indexes; from Core Data 1044, `Z_<Entity>_UNIQUE_<p1>_<p2>`
+/// for uniqueness constraints (``CoreDataRelease``).
 public struct IndexLayout: Sendable, Hashable {
     /// Why the index exists.
     public enum Kind: Sendable, Hashable {
@@ -16,6 +17,11 @@ public struct IndexLayout: Sendable, Hashable {
         case compound(entity: String, properties: [String])
         /// A named fetch index of `entity`.
         case fetchIndex(entity: String, name: String)
+        /// A uniqueness constraint of `entity`, as Core Data 1044 and later write it.
+        case uniquenessConstraint(entity: String, properties: [String])
+        /// On a join table's two columns, the one named after `entity.relationship` first, as
+        /// Core Data 640 and later write it.
+        case joinTable(entity: String, relationship: String)
     }
 
     /// One indexed column.
@@ -44,10 +50,23 @@ public struct IndexLayout: Sendable, Hashable {
     /// The indexed column names, in order.
     public var columns: [String] { elements.map(\.column) }
 
+    /// Whether each element is spelled `<C> COLLATE BINARY ASC`, as Core Data spells the indexes
+    /// it names after entities (``CoreDataRelease``).
+    public var spellsCollation = false
+
+    /// Whether the index is `UNIQUE`: a uniqueness constraint's.
+    public var isUnique: Bool {
+        if case .uniquenessConstraint = kind { return true }
+        return false
+    }
+
     /// The `CREATE INDEX` statement, every identifier quoted.
     public var createStatement: String {
-        let list = elements.map { SQLIdentifier.quote($0.column) + ($0.isAscending ? "" : " DESC") }
+        let list = elements.map { element in
+            SQLIdentifier.quote(element.column) + (spellsCollation ? " COLLATE BINARY" : "")
+                + (element.isAscending ? (spellsCollation ? " ASC" : "") : " DESC")
+        }
         return
-            "CREATE INDEX \(SQLIdentifier.quote(name)) ON \(SQLIdentifier.quote(table)) (\(list.joined(separator: ", ")))"
+            "CREATE \(isUnique ? "UNIQUE " : "")INDEX \(SQLIdentifier.quote(name)) ON \(SQLIdentifier.quote(table)) (\(list.joined(separator: ", ")))"
     }
 }

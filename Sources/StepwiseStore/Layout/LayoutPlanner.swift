@@ -13,6 +13,11 @@ struct LayoutPlanner {
     }
 
     let model: ObjectModel
+    /// The Core Data release whose forms to use.
+    let release: CoreDataRelease
+    /// A store's actual schema, to settle the choices Core Data makes in a way no rule predicts
+    /// (see ``StoreLayout``, "Which side names a join table"); nil lays out a new store.
+    let existing: SQLiteSchema?
     /// Every entity in Z_ENT order.
     private var ordered: [Entity] = []
     private var numbers: [String: Int] = [:]
@@ -22,9 +27,15 @@ struct LayoutPlanner {
     /// Declaring entity → relationship name → storage.
     private var relationshipStorage: [String: [String: RelationshipLayout.Storage]] = [:]
     private var joinTables: [TableLayout] = []
+    private var joinIndexes: [IndexLayout] = []
+    /// Join-table column names already given, uppercased: Core Data makes them unique across the
+    /// whole store (Wire's `Z_16USERS.Z_24USERS1`, next to `Z_20USERS.Z_24USERS`).
+    private var joinColumnNames: Set<String> = []
 
-    init(model: ObjectModel) {
+    init(model: ObjectModel, release: CoreDataRelease = .newest, existing: SQLiteSchema? = nil) {
         self.model = model
+        self.release = release
+        self.existing = existing
     }
 
     func plan() throws(StoreError) -> Plan {
@@ -72,9 +83,13 @@ struct LayoutPlanner {
         }
     }
 
+    /// Entities are visited by name, not by Z_ENT: join-table columns are numbered in that
+    /// order. Wire's `SystemMessage.users` (Z_ENT 16) gets `Z_24USERS1` because `Reaction.users`
+    /// (Z_ENT 20), whose entity name sorts first, already took `Z_24USERS` (zmessaging 2.21 to
+    /// 2.101); the same order gives the side that names a join table (see ``StoreLayout``).
     private mutating func planRelationships() throws(StoreError) {
-        for entity in ordered {
-            for relationship in entity.relationships where !relationship.isTransient {
+        for entity in ordered.sorted(by: { $0.name < $1.name }) {
+            for relationship in entity.relationships.sorted(by: { $0.name < $1.name }) where !relationship.isTransient {
                 let inverse = self.inverse(of: relationship)
                 if relationship.isToOne {
                     try planToOne(relationship, of: entity, inverse: inverse)
@@ -84,7 +99,7 @@ struct LayoutPlanner {
                     relationshipStorage[entity.name, default: [:]][relationship.name] = .inverseForeignKey(
                         table: tableName(of: inverse.entity), column: "Z" + inverseBase,
                         orderColumn: relationship.isOrdered ? "Z_FOK_" + inverseBase : nil)
-                } else if ownsJoinTable(relationship, of: entity, inverse: inverse) {
+                } else if try ownsJoinTable(relationship, of: entity, inverse: inverse) {
                     try planJoinTable(relationship, of: entity, inverse: inverse)
                 }
             }
@@ -111,11 +126,34 @@ struct LayoutPlanner {
     /// ``StoreLayout``, "Which side names a join table").
     private func ownsJoinTable(
         _ relationship: Relationship, of entity: Entity, inverse: (relationship: Relationship, entity: Entity)?
-    ) -> Bool {
+    ) throws(StoreError) -> Bool {
         guard let inverse else { return true }
         if inverse.entity.name == entity.name && inverse.relationship.name == relationship.name { return true }
         if inverse.entity.name != entity.name { return entity.name < inverse.entity.name }
+        // Both sides belong to one entity. Core Data's choice follows no rule of the model:
+        // Wire's UserClient names its pairs after `ignoredByClients`/`trustedByClients` in 2.3,
+        // after `ignoredClients`/`trustedClients` from 2.4, and one of each from 2.96, with the
+        // same relationships throughout. An existing store tells; a new one gets the side whose
+        // name sorts first.
+        if let existing {
+            let number = try number(of: entity)
+            let mine = existing.table(named: "Z_\(number)" + relationship.name.uppercased()) != nil
+            let theirs = existing.table(named: "Z_\(number)" + inverse.relationship.name.uppercased()) != nil
+            if mine != theirs { return mine }
+        }
         return relationship.name < inverse.relationship.name
+    }
+
+    /// `name`, or `name` followed by the first of `1`, `2`… that no join-table column has yet.
+    private mutating func uniqueJoinColumn(_ name: String) -> String {
+        var candidate = name
+        var suffix = 1
+        while joinColumnNames.contains(candidate.uppercased()) {
+            candidate = name + String(suffix)
+            suffix += 1
+        }
+        joinColumnNames.insert(candidate.uppercased())
+        return candidate
     }
 
     private mutating func planJoinTable(
@@ -130,15 +168,14 @@ struct LayoutPlanner {
         if let inverse {
             // The column holding the owner's Z_PK is named after the inverse, which points at it.
             let sourceEntity = model[entity: inverse.relationship.destination] ?? entity
-            sourceColumn =
-                "Z_\(try number(of: sourceEntity))" + (try baseName(inverse.relationship.name, of: inverse.entity))
+            sourceColumn = uniqueJoinColumn(
+                "Z_\(try number(of: sourceEntity))" + (try baseName(inverse.relationship.name, of: inverse.entity)))
         } else {
-            sourceColumn = "Z_\(ownerNumber)" + relationship.name.uppercased() + "INVERSE"
+            sourceColumn = uniqueJoinColumn("Z_\(ownerNumber)" + relationship.name.uppercased() + "INVERSE")
         }
-        var destinationColumn = "Z_\(try number(of: destination))" + (try baseName(relationship.name, of: entity))
-        if destinationColumn.uppercased() == sourceColumn.uppercased() {
-            destinationColumn += "1"
-        }
+        // A relationship that is its own inverse gets `Z_1FRIENDS, Z_1FRIENDS1` this way too.
+        let destinationColumn = uniqueJoinColumn(
+            "Z_\(try number(of: destination))" + (try baseName(relationship.name, of: entity)))
         let isOwnInverse = inverse.map { $0.entity.name == entity.name && $0.relationship.name == relationship.name }
         let destinationOrder = relationship.isOrdered ? "Z_FOK_" + destinationColumn.dropFirst(2) : nil
         let sourceOrder =
@@ -165,10 +202,33 @@ struct LayoutPlanner {
                     name: sourceOrder, type: ColumnType.integer.rawValue,
                     role: .order(entity: inverse.entity.name, relationship: inverse.relationship.name)))
         }
+        var primaryKey = [sourceColumn, destinationColumn]
+        // Core Data writes a self-referential pair's columns in either order (Wire's
+        // `Z_14IGNOREDBYCLIENTS (Z_14IGNOREDCLIENTS, Z_14IGNOREDBYCLIENTS)` in 1.27, but
+        // `Z_25TRUSTEDBYCLIENTS (Z_25TRUSTEDBYCLIENTS, Z_25TRUSTEDCLIENTS)` in 2.96): an
+        // existing store's order is kept. The names say which column is which, so the order
+        // changes nothing else.
+        if let existingTable = existing?.table(named: tableName) {
+            let order = existingTable.columns.map { $0.name.uppercased() }
+            let position = { (name: String) in order.firstIndex(of: name.uppercased()) ?? Int.max }
+            if position(destinationColumn) < position(sourceColumn) {
+                primaryKey.reverse()
+                columns.swapAt(0, 1)
+            }
+        }
         joinTables.append(
             TableLayout(
                 name: tableName, kind: .join(entity: entity.name, relationship: relationship.name), columns: columns,
-                primaryKey: [sourceColumn, destinationColumn], uniqueConstraints: [], entityNumbers: []))
+                primaryKey: primaryKey, uniqueConstraints: [], entityNumbers: []))
+        if release.indexesJoinTables {
+            // Led by the column named after the relationship that names the table, whatever the
+            // columns' order (Wire 2.96's `Z_25TRUSTEDBYCLIENTS_Z_25TRUSTEDBYCLIENTS_INDEX`).
+            joinIndexes.append(
+                IndexLayout(
+                    name: "\(tableName)_\(destinationColumn)_INDEX", table: tableName,
+                    elements: [.init(column: destinationColumn), .init(column: sourceColumn)],
+                    kind: .joinTable(entity: entity.name, relationship: relationship.name)))
+        }
 
         relationshipStorage[entity.name, default: [:]][relationship.name] = .joinTable(
             table: tableName, sourceColumn: sourceColumn, destinationColumn: destinationColumn,
@@ -195,6 +255,7 @@ struct LayoutPlanner {
             indexes += tableIndexes
         }
         tables += joinTables
+        indexes += joinIndexes
         tables += [StoreLayout.primaryKeyTable, StoreLayout.metadataTable]
         try checkNamesAreUnique(tables: tables, indexes: indexes)
         return Plan(entities: entityLayouts, tables: tables, indexes: indexes)
@@ -298,21 +359,25 @@ struct LayoutPlanner {
                         name: "\(table)_\(column)_INDEX", table: table, elements: [.init(column: column)],
                         kind: .foreignKey(entity: entity.name, relationship: relationship.name)))
             }
+            let entityNamed = release.namesIndexesAfterEntities
             for attribute in attributes where attribute.isIndexed {
                 let column = "Z" + (try baseName(attribute.name, of: entity))
                 indexes.append(
                     IndexLayout(
-                        name: "\(table)_\(column)_INDEX", table: table, elements: [.init(column: column)],
-                        kind: .attribute(entity: entity.name, property: attribute.name)))
+                        name: entityNamed ? "Z_\(entity.name)_\(attribute.name)" : "\(table)_\(column)_INDEX",
+                        table: table, elements: [.init(column: column)],
+                        kind: .attribute(entity: entity.name, property: attribute.name), spellsCollation: entityNamed))
             }
             let layout = layouts.first { $0.name == entity.name }
             for properties in entity.compoundIndexes where !properties.isEmpty {
                 let columns = try indexableColumns(properties, of: entity, layout: layout, place: "a compound index")
                 indexes.append(
                     IndexLayout(
-                        name: ([table] + columns).joined(separator: "_"), table: table,
-                        elements: columns.map { IndexLayout.Element(column: $0) },
-                        kind: .compound(entity: entity.name, properties: properties)))
+                        name: entityNamed
+                            ? "Z_\(entity.name)_" + properties.joined(separator: "_")
+                            : ([table] + columns).joined(separator: "_"),
+                        table: table, elements: columns.map { IndexLayout.Element(column: $0) },
+                        kind: .compound(entity: entity.name, properties: properties), spellsCollation: entityNamed))
             }
             for fetchIndex in entity.fetchIndexes where !fetchIndex.elements.isEmpty {
                 let columns = try indexableColumns(
@@ -324,11 +389,21 @@ struct LayoutPlanner {
                 indexes.append(
                     IndexLayout(
                         name: "Z_\(entity.name)_\(fetchIndex.name)", table: table, elements: elements,
-                        kind: .fetchIndex(entity: entity.name, name: fetchIndex.name)))
+                        kind: .fetchIndex(entity: entity.name, name: fetchIndex.name), spellsCollation: true))
             }
             for properties in entity.uniquenessConstraints where !properties.isEmpty {
                 let columns = try indexableColumns(
                     properties, of: entity, layout: layout, place: "a uniqueness constraint")
+                if release.writesUniquenessConstraintsAsIndexes {
+                    // `Z_<Entity>_UNIQUE_<property>_…`, named after the declaring entity and its
+                    // property names (Screen Time's `Z_Blueprint_UNIQUE_identifier`).
+                    indexes.append(
+                        IndexLayout(
+                            name: "Z_\(entity.name)_UNIQUE_" + properties.joined(separator: "_"), table: table,
+                            elements: columns.map { IndexLayout.Element(column: $0) },
+                            kind: .uniquenessConstraint(entity: entity.name, properties: properties),
+                            spellsCollation: true))
+                }
                 // Two entities of one hierarchy may declare the same constraint; keep one.
                 guard !constraints.contains(where: { $0.columns == columns }) else { continue }
                 constraints.append(
@@ -346,9 +421,10 @@ struct LayoutPlanner {
         for entity in hierarchy {
             entityNumbers.append(try number(of: entity))
         }
-        let tableLayout = TableLayout(
+        var tableLayout = TableLayout(
             name: table, kind: .entity(root: root.name), columns: fixed + groups.flatMap { $0 },
             primaryKey: ["Z_PK"], uniqueConstraints: constraints, entityNumbers: entityNumbers)
+        tableLayout.uniqueConstraintsAreInline = !release.writesUniquenessConstraintsAsIndexes
         return (tableLayout, indexes)
     }
 

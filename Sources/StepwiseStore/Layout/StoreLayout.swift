@@ -79,6 +79,8 @@ import StepwiseModel
 public struct StoreLayout: Sendable, Hashable {
     /// The model version laid out.
     public let model: ObjectModel
+    /// The Core Data release whose forms the layout uses.
+    public let release: CoreDataRelease
     /// Every entity, in `Z_ENT` order.
     public let entities: [EntityLayout]
     /// Entity tables (roots by name), join tables, then `Z_PRIMARYKEY` and `Z_METADATA`.
@@ -91,14 +93,25 @@ public struct StoreLayout: Sendable, Hashable {
 
     /// Computes the layout of a model version.
     ///
+    /// - parameters:
+    ///   - model: The model version.
+    ///   - release: The Core Data release whose forms to use (``CoreDataRelease``): the one that
+    ///     wrote a store to compare with, or the newest, which Stepwise writes.
+    ///   - existing: The schema of a store of this version, to settle the choices Core Data makes
+    ///     by no rule of the model (which side of a self-referential many-to-many names its join
+    ///     table, and the order of its columns). Everything else comes from the model and the
+    ///     release. Nil, the default, lays out a new store.
     /// - throws: `ModelValidationError` when the model is invalid (checked first), and
     ///   ``StoreError`` with kind ``StoreError/Kind/unsupportedModel(_:)`` when it can't be
     ///   laid out (a to-many or transient property in an index or uniqueness constraint,
     ///   two tables, columns or indexes whose names collide).
-    public init(model: ObjectModel) throws {
+    public init(model: ObjectModel, release: CoreDataRelease = .newest, matching existing: SQLiteSchema? = nil)
+        throws
+    {
         try model.validate()
-        let plan = try LayoutPlanner(model: model).plan()
+        let plan = try LayoutPlanner(model: model, release: release, existing: existing).plan()
         self.model = model
+        self.release = release
         self.entities = plan.entities
         self.tables = plan.tables
         self.indexes = plan.indexes

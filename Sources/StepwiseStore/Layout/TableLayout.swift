@@ -22,10 +22,14 @@ public struct TableLayout: Sendable, Hashable {
     public var columns: [ColumnLayout]
     /// The primary key's columns: `[Z_PK]` for entity tables, both member columns for join tables.
     public var primaryKey: [String]
-    /// Table constraints from uniqueness constraints.
+    /// The uniqueness constraints of the entities stored in the table.
     public var uniqueConstraints: [UniqueConstraintLayout]
     /// The Z_ENT values stored in the table (entity tables only), in Z_ENT order.
     public var entityNumbers: [Int]
+    /// Whether ``uniqueConstraints`` are table constraints in ``createStatement`` (Core Data up to
+    /// 1043) rather than unique indexes among the layout's indexes (1044 and later,
+    /// ``CoreDataRelease``).
+    public var uniqueConstraintsAreInline = true
 
     /// The column with this name (case-insensitive, as in SQLite).
     public func column(named name: String) -> ColumnLayout? {
@@ -52,7 +56,7 @@ public struct TableLayout: Sendable, Hashable {
         if inlinePrimaryKey == nil && !primaryKey.isEmpty {
             parts.append("PRIMARY KEY (\(SQLIdentifier.quoteList(primaryKey)))")
         }
-        for constraint in uniqueConstraints {
+        for constraint in uniqueConstraints where uniqueConstraintsAreInline {
             parts.append(
                 "CONSTRAINT \(SQLIdentifier.quote(constraint.name)) UNIQUE (\(SQLIdentifier.quoteList(constraint.columns)))"
             )
@@ -61,7 +65,8 @@ public struct TableLayout: Sendable, Hashable {
     }
 }
 
-/// A uniqueness constraint, written as a table constraint `CONSTRAINT <C1>_<C2> UNIQUE (<C1>, <C2>)`.
+/// A uniqueness constraint, written as a table constraint `CONSTRAINT <C1>_<C2> UNIQUE (<C1>, <C2>)`
+/// or as a unique index, depending on the release (``CoreDataRelease``).
 public struct UniqueConstraintLayout: Sendable, Hashable {
     /// The constraint's name: its columns joined with `_`.
     public var name: String

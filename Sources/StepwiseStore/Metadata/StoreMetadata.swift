@@ -77,6 +77,23 @@ public struct StoreMetadata: Sendable, Hashable {
             additionalEntries: [Self.autoVacuumLevelKey: "2"])
     }
 
+    /// `NSPersistenceFrameworkVersion`: the Core Data release that last wrote the store (637 to
+    /// 1523 in the corpus). Stepwise keeps the key as it is, and never writes it itself.
+    public static let frameworkVersionKey = "NSPersistenceFrameworkVersion"
+
+    /// The Core Data release that wrote the store, whose layout forms its tables and indexes have;
+    /// ``CoreDataRelease/newest`` when the metadata doesn't say (a store Stepwise wrote).
+    public var release: CoreDataRelease {
+        let version: Int? =
+            switch additionalEntries[Self.frameworkVersionKey] {
+            case .int(let number): number
+            case .string(let text): Int(text)
+            case .double(let number): Int(exactly: number.rounded(.down))
+            default: nil
+            }
+        return CoreDataRelease.named(by: version)
+    }
+
     /// The whole property list as written to `Z_PLIST`.
     ///
     /// The UUID is not in it: Core Data keeps it in `Z_UUID` only.

@@ -111,6 +111,32 @@ public struct SQLiteSchema: Sendable, Hashable, CustomStringConvertible {
             indexes: indexes.filter { !keys.contains($0.table.uppercased()) })
     }
 
+    /// The indexes that duplicate another index of `reference`, under a name `reference` doesn't
+    /// have: on the same table, with the same uniqueness and the same columns, in any order.
+    ///
+    /// Core Data leaves such indexes behind when it migrates a store in place: the indexes of the
+    /// store's earlier releases, indexes named after an earlier numbering of the entities, and the
+    /// index of a self-referential join table from before the other side came to name it, whose
+    /// two columns come the other way round (``CoreDataRelease``; Wire 2.96's
+    /// `Z_25TRUSTEDCLIENTS_Z_25TRUSTEDCLIENTS_INDEX` on `Z_25TRUSTEDBYCLIENTS`). They make no
+    /// difference to what a store holds.
+    public func redundantIndexes(comparedWith reference: SQLiteSchema) -> [Index] {
+        func columns(_ index: Index) -> Set<String> { Set(index.columns.map { $0.uppercased() }) }
+        return indexes.filter { index in
+            reference.index(named: index.name) == nil
+                && reference.indexes.contains { other in
+                    other.table.uppercased() == index.table.uppercased() && other.isUnique == index.isUnique
+                        && other.columns.count == index.columns.count && columns(other) == columns(index)
+                }
+        }
+    }
+
+    /// A copy without these indexes (names case-insensitive).
+    public func removingIndexes(_ names: Set<String>) -> SQLiteSchema {
+        let keys = Set(names.map { $0.uppercased() })
+        return SQLiteSchema(tables: tables, indexes: indexes.filter { !keys.contains($0.name.uppercased()) })
+    }
+
     public var description: String {
         var lines: [String] = []
         for table in tables {

@@ -1,0 +1,178 @@
+import Foundation
+import GRDB
+import StepwiseModel
+import StepwiseStore
+
+/// Every store Core Data wrote that the corpus holds, found by walking the corpus, with the model
+/// version that wrote it when the corpus has that version's source.
+///
+/// Unlike ``CorpusStore``, which lists the first three projects' stores by hand, this catalogue
+/// is discovered: any SQLite file with a `Z_METADATA` table anywhere under the corpus is a store
+/// (Wire's `*.wiredatabase`, `compiled/`, `real-stores/`…), so stores added to the corpus later
+/// are tested without a change here. A store's model is searched for in the `.xcdatamodeld`
+/// bundles of its own project (the corpus folder it sits in, and that folder's ancestors up to
+/// the corpus root): the version whose entity hashes equal the store's metadata, preferring the
+/// one its `NSStoreModelVersionIdentifiers` name. A store with no such version (Photos, whose
+/// model is only in its `Z_MODELCACHE`; a store written by a version the project no longer has)
+/// has a nil ``version`` and a ``whyNoModel``.
+///
+/// Corpus stores must never be opened in place: ``withCopy(_:)`` reads a copy.
+public struct RealStore: Sendable, CustomStringConvertible {
+    /// The store's path inside the corpus.
+    public let path: String
+    /// The store's main file.
+    public let url: URL
+    /// The bundle holding ``version``, if found.
+    public let bundle: URL?
+    /// The version whose hashes the store's metadata holds, if the corpus has its source.
+    public let version: ObjectModel?
+    /// Why ``version`` is nil.
+    public let whyNoModel: String?
+    /// The store's metadata.
+    public let metadata: StoreMetadata
+
+    public var description: String {
+        "\(path) (\(version?.name ?? "no model"), \(metadata.release))"
+    }
+
+    /// Runs `body` on a fresh copy of the store (with its -wal and -shm) in a temporary folder.
+    public func withCopy<T>(_ body: (DatabaseQueue, URL) throws -> T) throws -> T {
+        let directory = try TemporaryDirectory()
+        let copy = directory.url.appendingPathComponent(url.lastPathComponent)
+        for suffix in ["", "-wal", "-shm"] {
+            let from = URL(fileURLWithPath: url.path + suffix)
+            guard FileManager.default.fileExists(atPath: from.path) else { continue }
+            let to = URL(fileURLWithPath: copy.path + suffix)
+            try FileManager.default.copyItem(at: from, to: to)
+            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: to.path)
+        }
+        let queue = try DatabaseQueue(path: copy.path)
+        defer { try? queue.close() }
+        return try body(queue, copy)
+    }
+}
+
+extension Corpus {
+    /// Every store of the corpus (see ``RealStore``), sorted by path. Bundles are read once each.
+    public func realStores() throws -> [RealStore] {
+        var bundles = BundleCache()
+        var stores: [RealStore] = []
+        for url in try storeFiles() {
+            let path = String(url.path.dropFirst(root.path.count + 1))
+            let metadata = try readMetadata(of: url)
+            var found: (bundle: URL, version: ObjectModel)?
+            var searched: [String] = []
+            for bundleURL in bundlesAround(url) {
+                searched.append(bundleURL.lastPathComponent)
+                guard let history = try bundles.history(at: bundleURL) else { continue }
+                let matches = history.versions.filter { $0.isCompatible(withEntityHashes: metadata.versionHashes) }
+                let named = matches.last { version in
+                    let identifiers = metadata.versionIdentifiers.filter { !$0.isEmpty }
+                    return !identifiers.isEmpty && identifiers == version.versionIdentifiers
+                }
+                if let version = named ?? matches.last {
+                    found = (bundleURL, version)
+                    break
+                }
+            }
+            let why: String? =
+                found != nil
+                ? nil
+                : searched.isEmpty
+                    ? "no .xcdatamodeld in its project (its model is only in Z_MODELCACHE)"
+                    : "no version of \(searched.joined(separator: ", ")) has its entity hashes "
+                        + "(identifiers \(metadata.versionIdentifiers))"
+            stores.append(
+                RealStore(
+                    path: path, url: url, bundle: found?.bundle, version: found?.version, whyNoModel: why,
+                    metadata: metadata))
+        }
+        return stores
+    }
+
+    /// Files under the corpus that start with SQLite's header and have a `Z_METADATA` table.
+    private func storeFiles() throws -> [URL] {
+        let enumerator = FileManager.default.enumerator(
+            at: root, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
+        var files: [URL] = []
+        while let url = enumerator?.nextObject() as? URL {
+            let name = url.lastPathComponent
+            guard !name.hasSuffix("-wal"), !name.hasSuffix("-shm"), !name.hasSuffix("-journal"),
+                (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true,
+                let handle = try? FileHandle(forReadingFrom: url)
+            else { continue }
+            let header = (try? handle.read(upToCount: 16)) ?? Data()
+            try? handle.close()
+            guard header == Data("SQLite format 3\0".utf8) else { continue }
+            files.append(url.standardizedFileURL)
+        }
+        return
+            try files
+            .filter { try hasMetadataTable($0) }
+            .sorted { $0.path < $1.path }
+    }
+
+    /// Opened read-only and immutable: the corpus file is never written.
+    private func immutableQueue(_ url: URL) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.readonly = true
+        var components = URLComponents()
+        components.scheme = "file"
+        components.path = url.path
+        components.queryItems = [URLQueryItem(name: "immutable", value: "1")]
+        return try DatabaseQueue(path: components.string ?? url.path, configuration: configuration)
+    }
+
+    private func hasMetadataTable(_ url: URL) throws -> Bool {
+        let queue = try immutableQueue(url)
+        defer { try? queue.close() }
+        return (try? queue.read { db in try db.tableExists("Z_METADATA") }) ?? false
+    }
+
+    /// Read from a copy, so metadata committed only in the `-wal` is seen too.
+    private func readMetadata(of url: URL) throws -> StoreMetadata {
+        let store = RealStore(
+            path: url.path, url: url, bundle: nil, version: nil, whyNoModel: nil,
+            metadata: StoreMetadata(versionHashes: [:], versionIdentifiers: [], storeUUID: ""))
+        return try store.withCopy { queue, copy in
+            try queue.read { db in try StoreMetadata.read(from: db, path: copy.path) }
+        }
+    }
+
+    /// The `.xcdatamodeld` bundles in the store's folder and its ancestors, nearest first, up to
+    /// its project's folder: the first one with a LICENSE file (each corpus project keeps its own).
+    private func bundlesAround(_ store: URL) -> [URL] {
+        var bundles: [URL] = []
+        var folder = store.deletingLastPathComponent()
+        var reachedProject = false
+        while !reachedProject, folder.path.hasPrefix(root.path), folder.path != root.path {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+            reachedProject = names.contains { $0.uppercased().hasPrefix("LICENSE") }
+            let enumerator = FileManager.default.enumerator(
+                at: folder, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles])
+            while let url = enumerator?.nextObject() as? URL {
+                if url.pathExtension == "xcdatamodeld" {
+                    bundles.append(url.standardizedFileURL)
+                    enumerator?.skipDescendants()
+                }
+            }
+            if !bundles.isEmpty { break }
+            folder = folder.deletingLastPathComponent()
+        }
+        return bundles.sorted { $0.path < $1.path }
+    }
+}
+
+/// Bundles read once per catalogue, by path.
+private struct BundleCache {
+    var histories: [String: VersionHistory?] = [:]
+
+    /// The bundle's versions. A bundle that can't be read fails the catalogue: silently skipping
+    /// it would skip its stores too.
+    mutating func history(at url: URL) throws -> VersionHistory? {
+        if let cached = histories[url.path] { return cached }
+        let history = try ModelBundle(contentsOf: url).history
+        histories[url.path] = history
+        return history
+    }
+}
