@@ -24,6 +24,8 @@ public struct RealStore: Sendable, CustomStringConvertible {
     public let url: URL
     /// The bundle holding ``version``, if found.
     public let bundle: URL?
+    /// Every `.xcdatamodeld` of the store's project, searched for ``version``.
+    public let projectBundles: [URL]
     /// The version whose hashes the store's metadata holds, if the corpus has its source.
     public let version: ObjectModel?
     /// Why ``version`` is nil.
@@ -61,9 +63,8 @@ extension Corpus {
             let path = String(url.path.dropFirst(root.path.count + 1))
             let metadata = try readMetadata(of: url)
             var found: (bundle: URL, version: ObjectModel)?
-            var searched: [String] = []
-            for bundleURL in bundlesAround(url) {
-                searched.append(bundleURL.lastPathComponent)
+            let projectBundles = bundlesAround(url)
+            for bundleURL in projectBundles {
                 guard let history = try bundles.history(at: bundleURL) else { continue }
                 let matches = history.versions.filter { $0.isCompatible(withEntityHashes: metadata.versionHashes) }
                 let named = matches.last { version in
@@ -78,14 +79,14 @@ extension Corpus {
             let why: String? =
                 found != nil
                 ? nil
-                : searched.isEmpty
+                : projectBundles.isEmpty
                     ? "no .xcdatamodeld in its project (its model is only in Z_MODELCACHE)"
-                    : "no version of \(searched.joined(separator: ", ")) has its entity hashes "
+                    : "no version of \(projectBundles.map(\.lastPathComponent).joined(separator: ", ")) has its entity hashes "
                         + "(identifiers \(metadata.versionIdentifiers))"
             stores.append(
                 RealStore(
-                    path: path, url: url, bundle: found?.bundle, version: found?.version, whyNoModel: why,
-                    metadata: metadata))
+                    path: path, url: url, bundle: found?.bundle, projectBundles: projectBundles,
+                    version: found?.version, whyNoModel: why, metadata: metadata))
         }
         return stores
     }
@@ -132,7 +133,7 @@ extension Corpus {
     /// Read from a copy, so metadata committed only in the `-wal` is seen too.
     private func readMetadata(of url: URL) throws -> StoreMetadata {
         let store = RealStore(
-            path: url.path, url: url, bundle: nil, version: nil, whyNoModel: nil,
+            path: url.path, url: url, bundle: nil, projectBundles: [], version: nil, whyNoModel: nil,
             metadata: StoreMetadata(versionHashes: [:], versionIdentifiers: [], storeUUID: ""))
         return try store.withCopy { queue, copy in
             try queue.read { db in try StoreMetadata.read(from: db, path: copy.path) }

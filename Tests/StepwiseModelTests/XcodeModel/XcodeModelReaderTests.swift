@@ -557,14 +557,23 @@ struct XcodeModelReaderTests {
         )
     }
 
-    @Test("A missing attribute type is an invalid value")
-    func missingAttributeTypeIsInvalid() {
-        let xml = #"<model><entity name="Post"><attribute name="date"/></entity></model>"#
-        let error = #expect(throws: XcodeModelError.self) {
-            try XcodeModelReader.parse(Data(xml.utf8), versionName: "M", path: "p")
-        }
-        #expect(error?.kind == .invalidValue(element: "attribute 'Post.date'", attribute: "attributeType", value: nil))
-        #expect(error?.description.contains("missing for 'attributeType'") == true)
+    @Test("A missing attribute type is Xcode's Undefined, valid on a transient attribute only")
+    func missingAttributeTypeIsUndefined() throws {
+        // How Xcode writes Undefined (Wire's 1,434 transient attributes, zmessaging 1.27 to 2.101).
+        let transient = #"<model><entity name="Post"><attribute name="draft" optional="YES" transient="YES"/></entity></model>"#
+        let model = try XcodeModelReader.parse(Data(transient.utf8), versionName: "M", path: "p")
+        let draft = try #require(model[entity: "Post"]?.attributes.first)
+        #expect(draft.type == .undefined)
+        #expect(model.problems() == [])
+        #expect(model.entityVersionHashes["Post"] == ObjectModel("M", entities: [Entity("Post")]).entityVersionHashes["Post"])
+
+        let stored = #"<model><entity name="Post"><attribute name="date"/></entity></model>"#
+        let storedModel = try XcodeModelReader.parse(Data(stored.utf8), versionName: "M", path: "p")
+        #expect(storedModel.problems() == [.undefinedTypeStored(entity: "Post", attribute: "date")])
+        #expect(
+            ModelProblem.undefinedTypeStored(entity: "Post", attribute: "date").description
+                == "attribute 'Post.date' has type Undefined but is not transient; Core Data allows Undefined on transient attributes only: give it a type or mark it transient"
+        )
     }
 
     @Test(

@@ -8,12 +8,16 @@ import Testing
 @Suite("StoreCreator")
 struct StoreCreatorTests {
     /// Creates a store in a fresh directory and returns what is needed to inspect it.
-    private func create(_ model: ObjectModel, uuid: String = UUID().uuidString) throws -> (
-        TemporaryDirectory, URL, StoreMetadata
-    ) {
+    private func create(_ model: ObjectModel, uuid: String = UUID().uuidString, release: CoreDataRelease? = nil) throws
+        -> (TemporaryDirectory, URL, StoreMetadata)
+    {
         let directory = try TemporaryDirectory()
         let url = directory.path("\(model.name).sqlite")
-        let metadata = try StoreCreator.createStore(at: url, model: model, uuid: uuid)
+        guard let release else {
+            return (directory, url, try StoreCreator.createStore(at: url, model: model, uuid: uuid))
+        }
+        let metadata = StoreMetadata(model: model, uuid: uuid)
+        try StoreCreator.createStore(at: url, layout: StoreLayout(model: model, release: release), metadata: metadata)
         return (directory, url, metadata)
     }
 
@@ -21,10 +25,11 @@ struct StoreCreatorTests {
     func createdStoreHasTheSchemaCoreDataWrote(_ store: CorpusStore) throws {
         let corpus = try Corpus.required()
         let model = try corpus.model(of: store)
-        let (directory, url, metadata) = try create(model)
+        let coreDataMetadata = try store.metadata(in: corpus)
+        // In the forms of the release that wrote the store (the corpus's are 419 to 847).
+        let (directory, url, metadata) = try create(model, release: coreDataMetadata.release)
         _ = directory
         let (oracle, oracleKeys) = try store.schemaAndPrimaryKeys(in: corpus)
-        let coreDataMetadata = try store.metadata(in: corpus)
 
         let dbQueue = try DatabaseQueue(path: url.path)
         defer { try? dbQueue.close() }

@@ -9,10 +9,14 @@ import Testing
 /// that wrote it equals the schema Core Data wrote, up to column order.
 @Suite("StoreLayout against the corpus")
 struct StoreLayoutCorpusTests {
+    /// The release that wrote Apptentive v1 to v3 and 2C.
+    static let apptentive = CoreDataRelease(frameworkVersion: 419)
+
     @Test(.enabled(if: Corpus.shouldRunTests, "needs ../shared/corpus"), arguments: CorpusStore.all)
     func generatedSchemaEqualsTheSchemaCoreDataWrote(_ store: CorpusStore) throws {
         let corpus = try Corpus.required()
-        let layout = try StoreLayout(model: corpus.model(of: store))
+        let release = try store.metadata(in: corpus).release
+        let layout = try StoreLayout(model: corpus.model(of: store), release: release)
         let expected = try SQLiteSchema(expectedFor: layout)
         let (actual, primaryKeys) = try store.schemaAndPrimaryKeys(in: corpus)
 
@@ -29,7 +33,8 @@ struct StoreLayoutCorpusTests {
     @Test(.enabled(if: Corpus.shouldRunTests, "needs ../shared/corpus"), arguments: CorpusStore.all)
     func columnsComeInCoreDataOrder(_ store: CorpusStore) throws {
         let corpus = try Corpus.required()
-        let layout = try StoreLayout(model: corpus.model(of: store))
+        let layout = try StoreLayout(
+            model: corpus.model(of: store), release: try store.metadata(in: corpus).release)
         let (actual, _) = try store.schemaAndPrimaryKeys(in: corpus)
         for table in layout.tables {
             #expect(actual.table(named: table.name)?.columns.map(\.name) == table.columnNames, "\(table.name)")
@@ -40,8 +45,8 @@ struct StoreLayoutCorpusTests {
     func corruptStoreHasTheTablesOfVersion2NotVersion3() throws {
         let corpus = try Corpus.required()
         let bundle = try corpus.modelBundle(.apptentive)
-        let version2 = try SQLiteSchema(expectedFor: StoreLayout(model: bundle.version(named: "ATDataModel 2")))
-        let version3 = try SQLiteSchema(expectedFor: StoreLayout(model: bundle.version(named: "ATDataModel 3")))
+        let version2 = try SQLiteSchema(expectedFor: StoreLayout(model: bundle.version(named: "ATDataModel 2"), release: Self.apptentive))
+        let version3 = try SQLiteSchema(expectedFor: StoreLayout(model: bundle.version(named: "ATDataModel 3"), release: Self.apptentive))
         let (actual, _) = try CorpusStore.corrupt.schemaAndPrimaryKeys(in: corpus)
 
         #expect(actual.differences(from: version2, ignoringTables: StoreLayout.optionalTableNames) == [])
@@ -54,7 +59,7 @@ struct StoreLayoutCorpusTests {
     func apptentiveVersion1LaysOutTheManyToManyAndTheOneToOne() throws {
         let corpus = try Corpus.required()
         let model = try corpus.modelBundle(.apptentive).version(named: "ATDataModel")
-        let layout = try StoreLayout(model: model)
+        let layout = try StoreLayout(model: model, release: Self.apptentive)
 
         let message = try #require(layout.entity(named: "ATMessage"))
         #expect(message.number == 6)
@@ -96,7 +101,7 @@ struct StoreLayoutCorpusTests {
     func apptentiveVersion2NumbersTheSecondPendingState() throws {
         let corpus = try Corpus.required()
         let model = try corpus.modelBundle(.apptentive).version(named: "ATDataModel 2")
-        let layout = try StoreLayout(model: model)
+        let layout = try StoreLayout(model: model, release: Self.apptentive)
         #expect(layout.entity(named: "ATAbstractMessage")?.column(for: "pendingState") == "ZPENDINGSTATE")
         #expect(layout.entity(named: "ATSurveyResponse")?.column(for: "pendingState") == "ZPENDINGSTATE1")
         #expect(layout.entity(named: "ATSurveyResponse")?.number == 11)
@@ -113,7 +118,7 @@ struct StoreLayoutCorpusTests {
     func apptentiveVersion5OrdersAttachmentsWithAForeignKeyOrderColumn() throws {
         let corpus = try Corpus.required()
         let model = try corpus.modelBundle(.apptentive).version(named: "ATDataModel 5")
-        let layout = try StoreLayout(model: model)
+        let layout = try StoreLayout(model: model, release: Self.apptentive)
         #expect(
             layout.entity(named: "ATMessage")?.relationship(named: "attachments")?.storage
                 == .inverseForeignKey(table: "ZATFILEATTACHMENT", column: "ZMESSAGE", orderColumn: "Z_FOK_MESSAGE"))
@@ -130,7 +135,7 @@ struct StoreLayoutCorpusTests {
     func moodyVersion1PutsTheUniquenessConstraintInTheRootTable() throws {
         let corpus = try Corpus.required()
         let model = try corpus.modelBundle(.moody).version(named: "Moody")
-        let layout = try StoreLayout(model: model)
+        let layout = try StoreLayout(model: model, release: CoreDataRelease(frameworkVersion: 637))  // Moody's
         let table = try #require(layout.table(named: "ZGEOGRAPHICREGION"))
         #expect(
             table.uniqueConstraints.map(\.name) == ["ZNUMERICISO3166CODE_ZUNIQUENESSDUMMY"])

@@ -48,7 +48,10 @@ struct StoreLayoutTests {
         #expect(table.columnNames == ["Z_PK", "Z_ENT", "Z_OPT", "ZAGE", "ZNAME2", "ZNAME", "ZNAME1"])
         #expect(table.column(named: "ZNAME2")?.type == "INTEGER")
         #expect(table.column(named: "ZNAME1")?.role == .attribute(entity: "Dog", property: "name"))
-        #expect(layout.indexes(on: "ZANIMAL").map(\.name).contains("ZANIMAL_ZNAME2_INDEX"))
+        // Core Data 847 and later name an attribute's index after its entity and property.
+        #expect(layout.indexes(on: "ZANIMAL").map(\.name).contains("Z_Fish_name"))
+        let older = try StoreLayout(model: layout.model, release: CoreDataRelease(frameworkVersion: 754))
+        #expect(older.indexes(on: "ZANIMAL").map(\.name).contains("ZANIMAL_ZNAME2_INDEX"))
     }
 
     @Test func manyToManyTableIsNamedByTheEntityWhoseNameSortsFirst() throws {
@@ -70,7 +73,12 @@ struct StoreLayoutTests {
             layout.entity(named: "Tag")?.relationship(named: "notes")?.storage
                 == .joinTable(
                     table: "Z_1TAGS", sourceColumn: "Z_2TAGS", destinationColumn: "Z_1NOTES", orderColumn: nil))
-        #expect(layout.indexes(on: "Z_1TAGS").isEmpty)
+        // From Core Data 640 (every Wire store), led by the column the table is named after.
+        #expect(layout.indexes(on: "Z_1TAGS").map(\.name) == ["Z_1TAGS_Z_2TAGS_INDEX"])
+        #expect(layout.indexes(on: "Z_1TAGS").first?.columns == ["Z_2TAGS", "Z_1NOTES"])
+        // Not before (Apptentive v1 to v4, 419 and 479).
+        let older = try StoreLayout(model: layout.model, release: CoreDataRelease(frameworkVersion: 479))
+        #expect(older.indexes(on: "Z_1TAGS").isEmpty)
     }
 
     @Test func manyToManyOwnerMayHaveTheHigherEntityNumber() throws {
@@ -199,23 +207,37 @@ struct StoreLayoutTests {
                         elements: [.init(property: "date", isAscending: false), .init(property: "rating")])
                 }
             })
+        // The newest forms, which Stepwise writes.
         let indexes = Dictionary(uniqueKeysWithValues: layout.indexes.map { ($0.name, $0) })
-        #expect(Set(indexes.keys) == ["ZMOOD_ZREMOTEID_INDEX", "ZMOOD_ZRATING_ZDATE", "Z_Mood_byDate"])
+        #expect(Set(indexes.keys) == ["Z_Mood_remoteID", "Z_Mood_rating_date", "Z_Mood_byDate", "Z_Mood_UNIQUE_remoteID_rating"])
         #expect(
             indexes["Z_Mood_byDate"]?.createStatement
-                == #"CREATE INDEX "Z_Mood_byDate" ON "ZMOOD" ("ZDATE" DESC, "ZRATING")"#)
+                == #"CREATE INDEX "Z_Mood_byDate" ON "ZMOOD" ("ZDATE" COLLATE BINARY DESC, "ZRATING" COLLATE BINARY ASC)"#)
         #expect(indexes["Z_Mood_byDate"]?.kind == .fetchIndex(entity: "Mood", name: "byDate"))
+        #expect(
+            indexes["Z_Mood_UNIQUE_remoteID_rating"]?.createStatement
+                == #"CREATE UNIQUE INDEX "Z_Mood_UNIQUE_remoteID_rating" ON "ZMOOD" ("ZREMOTEID" COLLATE BINARY ASC, "ZRATING" COLLATE BINARY ASC)"#
+        )
         #expect(layout.table(named: "ZMOOD")?.uniqueConstraints.map(\.name) == ["ZREMOTEID_ZRATING"])
         let schema = try SQLiteSchema(expectedFor: layout)
         #expect(schema.index(named: "Z_Mood_byDate")?.columns == ["ZDATE", "ZRATING"])
-        #expect(schema.table(named: "ZMOOD")?.uniqueConstraints == [["ZREMOTEID", "ZRATING"]])
+        #expect(schema.index(named: "Z_Mood_UNIQUE_remoteID_rating")?.isUnique == true)
+        #expect(schema.table(named: "ZMOOD")?.uniqueConstraints == [])
+
+        // The forms of Core Data 637 (Moody's stores).
+        let moody = try StoreLayout(model: layout.model, release: CoreDataRelease(frameworkVersion: 637))
+        #expect(Set(moody.indexes.map(\.name)) == ["ZMOOD_ZREMOTEID_INDEX", "ZMOOD_ZRATING_ZDATE", "Z_Mood_byDate"])
+        #expect(
+            moody.indexes.first { $0.name == "ZMOOD_ZRATING_ZDATE" }?.createStatement
+                == #"CREATE INDEX "ZMOOD_ZRATING_ZDATE" ON "ZMOOD" ("ZRATING", "ZDATE")"#)
+        #expect(try SQLiteSchema(expectedFor: moody).table(named: "ZMOOD")?.uniqueConstraints == [["ZREMOTEID", "ZRATING"]])
     }
 
     @Test func attributeTypesMapToCoreDataColumnTypesInCoreDataOrder() throws {
         let layout = try StoreLayout(
             model: ObjectModel("Types") {
                 Entity("Value") {
-                    for type in AttributeType.allCases {
+                    for type in AttributeType.allCases where type != .undefined {
                         Attribute(type.rawValue.replacingOccurrences(of: " ", with: "").lowercased(), type)
                     }
                 }
@@ -275,7 +297,9 @@ struct StoreLayoutTests {
         }
         let schema = try dbQueue.read { db in try SQLiteSchema.read(from: db) }
         #expect(
-            Set(schema.indexes.map(\.name)) == ["ZORDER_ZGROUP_INDEX", "ZORDER_ZGROUP_ZSELECT", "ZORDER_ZTABLE_INDEX"])
+            Set(schema.indexes.map(\.name)) == [
+                "Z_Order_group", "Z_Order_group_select", "ZORDER_ZTABLE_INDEX", "Z_Order_UNIQUE_group_select",
+            ])
         #expect(schema.differences(from: try SQLiteSchema(expectedFor: layout)) == [])
     }
 
@@ -322,7 +346,7 @@ struct StoreLayoutTests {
                 #"CREATE TABLE "ZITEM" ( "Z_PK" INTEGER PRIMARY KEY, "Z_ENT" INTEGER, "Z_OPT" INTEGER, "ZNAME" VARCHAR )"#,
                 #"CREATE TABLE "Z_PRIMARYKEY" ( "Z_ENT" INTEGER PRIMARY KEY, "Z_NAME" VARCHAR, "Z_SUPER" INTEGER, "Z_MAX" INTEGER )"#,
                 #"CREATE TABLE "Z_METADATA" ( "Z_VERSION" INTEGER PRIMARY KEY, "Z_UUID" VARCHAR(255), "Z_PLIST" BLOB )"#,
-                #"CREATE INDEX "ZITEM_ZNAME_INDEX" ON "ZITEM" ("ZNAME")"#,
+                #"CREATE INDEX "Z_Item_name" ON "ZITEM" ("ZNAME" COLLATE BINARY ASC)"#,
             ])
     }
 }
