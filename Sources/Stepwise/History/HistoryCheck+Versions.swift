@@ -2,9 +2,16 @@ import Foundation
 import StepwiseModel
 
 extension HistoryCheck {
-    /// ``HistoryFinding/Kind/duplicateVersion``: each version whose entity hashes equal an
-    /// earlier version's. The registry identifies a store by those hashes, as Core Data does, so
-    /// a store written by either version is taken for the newer one.
+    /// ``HistoryFinding/Kind/duplicateVersion``, a warning: each version whose entity hashes
+    /// equal an earlier version's.
+    ///
+    /// Core Data compares only these hashes to decide whether a model can open a store, so it
+    /// opens a store of either version with either model, and migrates nothing between them.
+    /// Such pairs ship: the versions differ in what hashes leave out (a transient attribute, a
+    /// class name, a default value, an index), as seven pairs of Wire's history do. The
+    /// finding says which of the two Stepwise takes a store for, and when the pair needs a
+    /// hash modifier after all: when the newer version changes something its stores should get
+    /// (an index) that no hash records.
     func duplicateVersionFindings() -> [HistoryFinding] {
         var firstWithHashes: [[String: Data]: ObjectModel] = [:]
         var findings: [HistoryFinding] = []
@@ -16,19 +23,51 @@ extension HistoryCheck {
             }
             // Equal hashes leave only what hashes ignore (defaults, indexes, user info, class names).
             let changed = version.entities.first { earlier[entity: $0.name] != $0 }
-            let fix =
-                changed.map {
-                    "Give the entity '\($0.name)', which '\(version.name)' changes, a version hash modifier in '\(version.name)' (Xcode: Data Model inspector, Versioning, Hash Modifier), so that its hash differs."
-                }
-                ?? "Remove '\(version.name)': it is a copy of '\(earlier.name)' with nothing changed."
             findings.append(
                 HistoryFinding(
                     .duplicateVersion, version: version.name, entity: changed?.name,
-                    message:
-                        "'\(version.name)' has the same entity hashes as '\(earlier.name)', so no one can tell which of the two wrote a store.",
-                    fix: fix))
+                    message: Self.interchangeableMessage(version, earlier),
+                    fix: duplicateVersionFix(version, earlier, changed: changed)))
         }
         return findings
+    }
+
+    /// What equal hashes mean for the stores of `version` and `earlier`.
+    private static func interchangeableMessage(_ version: ObjectModel, _ earlier: ObjectModel) -> String {
+        let identified: String
+        if !version.versionIdentifiers.isEmpty, !earlier.versionIdentifiers.isEmpty,
+            version.versionIdentifiers != earlier.versionIdentifiers
+        {
+            identified =
+                "Stepwise takes such a store for the version its metadata names in NSStoreModelVersionIdentifiers (\(Self.identifiers(earlier)) or \(Self.identifiers(version)))"
+        } else {
+            identified =
+                "their version identifiers (NSStoreModelVersionIdentifiers) are the same too, so Stepwise takes a store of either for '\(version.name)', the newer"
+        }
+        return
+            "'\(version.name)' has the same entity hashes as '\(earlier.name)', so the two are interchangeable for stores: Core Data opens a store of either with either model, and no step runs between them; \(identified)."
+    }
+
+    /// `'2.11'`, or `'a', 'b'` for several identifiers.
+    private static func identifiers(_ model: ObjectModel) -> String {
+        model.versionIdentifiers.map { "'\($0)'" }.joined(separator: ", ")
+    }
+
+    /// Nothing to do unless the newer version changes something its stores should get.
+    private func duplicateVersionFix(_ version: ObjectModel, _ earlier: ObjectModel, changed: Entity?) -> String {
+        let hasShipped = shipped.contains { $0.name == version.name }
+        guard let changed else {
+            return hasShipped
+                ? "Nothing to do: '\(version.name)' is a copy of '\(earlier.name)' with nothing changed, and stores of either are read alike."
+                : "Nothing to do for stores; '\(version.name)' is a copy of '\(earlier.name)' with nothing changed, which you may remove before it ships."
+        }
+        let modifier = "a version hash modifier (Xcode: Data Model inspector, Versioning, Hash Modifier)"
+        let remedy =
+            hasShipped
+            ? "give '\(changed.name)' \(modifier) in a new version: '\(version.name)' has shipped, and its stores carry its hashes"
+            : "give '\(changed.name)' \(modifier) in '\(version.name)', so that stores of '\(earlier.name)' get a step"
+        return
+            "Nothing to do if stores of '\(earlier.name)' need nothing '\(version.name)' changes in '\(changed.name)' (a transient attribute, a class name, a default value). If they do (a new index, say), \(remedy)."
     }
 
     /// ``HistoryFinding/Kind/ambiguousOrder`` for a history given in code that lists a version

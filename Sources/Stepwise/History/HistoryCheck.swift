@@ -2,10 +2,11 @@ import Foundation
 import StepwiseMapping
 import StepwiseModel
 
-/// Checks a model history for the mistakes that otherwise surface on a user's device: two
-/// versions a store can't be told apart by, an order that can't be told, an old version with
-/// no path to the current one, mapping models that no longer fit their versions, policies that
-/// aren't registered, and inferred steps that drop data or hang on a shared renaming identifier.
+/// Checks a model history for the mistakes that otherwise surface on a user's device: an order
+/// that can't be told, an old version with no path to the current one, mapping models that no
+/// longer fit their versions, policies that aren't registered; and, as warnings, versions with
+/// equal hashes (interchangeable for stores) and inferred steps that drop data or hang on a
+/// shared renaming identifier.
 ///
 /// Run it in an app's own tests, or as `stepwise check` in CI:
 ///

@@ -29,7 +29,10 @@ public struct HistoryFinding: Sendable, Hashable, Codable, CustomStringConvertib
     public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
         /// A version that shipped was edited after its record was made (`<Name>.shipped/`).
         case shippedVersionEdited
-        /// Two versions have equal entity hashes: no one can tell which of them wrote a store.
+        /// Two versions have equal entity hashes, so they are interchangeable for stores: Core
+        /// Data opens a store of either with either model. A warning: such pairs ship (Wire's
+        /// history has seven), and only matter when the newer one changes something its stores
+        /// should get (an index) that no hash records.
         case duplicateVersion
         /// The versions' order can't be told (names without a common stem or an equal number,
         /// or a history file that doesn't list the bundle's versions).
@@ -55,10 +58,9 @@ public struct HistoryFinding: Sendable, Hashable, Codable, CustomStringConvertib
         /// The severity of every finding of this kind.
         public var severity: Severity {
             switch self {
-            case .shippedVersionEdited, .duplicateVersion, .ambiguousOrder, .noPath, .staleMapping, .invalidMapping,
-                .unregisteredPolicy:
+            case .shippedVersionEdited, .ambiguousOrder, .noPath, .staleMapping, .invalidMapping, .unregisteredPolicy:
                 .error
-            case .dropsData, .sharedRenamingIdentifier: .warning
+            case .duplicateVersion, .dropsData, .sharedRenamingIdentifier: .warning
             case .currentVersionNotShipped: .info
             }
         }

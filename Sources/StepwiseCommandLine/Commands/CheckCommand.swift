@@ -13,17 +13,20 @@ struct CheckCommand<Tool: StepwiseTool>: ParsableCommand {
                 Reads the bundle and its mapping models (the .xcmappingmodel folders beside it and the \
                 mapping folder) and prints one line per finding, each with a fix. Nothing is written.
 
-                Errors (exit status 1): two versions with equal entity hashes (duplicateVersion); \
-                versions whose order can't be told (ambiguousOrder); an old version with no path to \
+                Errors (exit status 1): a shipped version edited since its record \
+                (shippedVersionEdited); versions whose order can't be told (ambiguousOrder); an old version with no path to \
                 the current one, naming the missing step and the mapping file to add (noPath); a \
                 mapping file or .xcmappingmodel that fits no pair of versions or names entities or \
                 properties they lack (staleMapping), or can't be read at all (invalidMapping); a \
                 mapping's policy this tool doesn't register (unregisteredPolicy; not checked by the \
                 stock stepwise, which knows only the demo's policies).
 
-                Warnings: an inferred step that drops an entity's rows, an attribute's values or a \
-                relationship's links (dropsData); an inferred step that matches a property through a \
-                renaming identifier other properties carry too (sharedRenamingIdentifier).
+                Warnings (exit status 0): two versions with equal entity hashes, which are \
+                interchangeable for stores as Core Data sees them (duplicateVersion); an inferred step \
+                that drops an entity's rows, an attribute's values or a relationship's links \
+                (dropsData); an inferred step that matches a property through a renaming identifier \
+                other properties carry too (sharedRenamingIdentifier). Information: a current version \
+                not recorded as shipped (currentVersionNotShipped). Only errors fail the check.
 
                 With --json: {"errors": n, "warnings": n, "findings": [{"severity", "kind", \
                 "version", "entity", "property", "message", "fix"}]}.

@@ -74,6 +74,9 @@ public struct InferenceProblem: Sendable, Hashable, Codable, CustomStringConvert
             return "is a new required attribute without a default value, which existing \(entity) rows can't fill"
         case .attributeBecomesRequired:
             return "becomes required without a default value for the \(entity) rows that have none"
+        case .lossyTypeChange(let from, let to) where to == .boolean && Self.isInteger(from):
+            return
+                "changes type from \(from.rawValue) to Boolean, which stores 0 and 1 only, and inference can't tell which numbers mean true"
         case .lossyTypeChange(let from, let to):
             return "changes type from \(from.rawValue) to \(to.rawValue), which can lose or reject values"
         case .propertyKindChange(let wasRelationship):
@@ -107,9 +110,17 @@ public struct InferenceProblem: Sendable, Hashable, Codable, CustomStringConvert
             return "Give '\(name)' a default value or make it optional."
         case .attributeBecomesRequired:
             return "Give '\(name)' a default value (rows holding NULL get it) or keep it optional."
-        case .lossyTypeChange(let from, _):
-            return
-                "Keep '\(name)' a \(from.rawValue), or write an explicit mapping for \(place) that converts its values."
+        case .lossyTypeChange(let from, let to):
+            let widenings = TypeWidening.widenings(from: from).map(\.destination.rawValue)
+            let keep =
+                widenings.isEmpty
+                ? "Keep '\(name)' \(Self.article(from)) \(from.rawValue)"
+                : "Keep '\(name)' \(Self.article(from)) \(from.rawValue) (or make it \(Self.list(widenings, conjunction: "or")), which inference widens it to)"
+            if to == .boolean && Self.isInteger(from) {
+                return
+                    "\(keep), or write an explicit mapping for \(place) that decides which numbers are true: an entity migration policy, or `$source.\(name)` if every stored value is already 0 or 1."
+            }
+            return "\(keep), or write an explicit mapping for \(place) that converts its values."
         case .propertyKindChange:
             return
                 "Give the new property another name (and remove its renaming identifier), or write an explicit mapping for \(place)."
@@ -139,12 +150,21 @@ public struct InferenceProblem: Sendable, Hashable, Codable, CustomStringConvert
         "\(place): \(message). \(fix)"
     }
 
-    static func list(_ names: [String]) -> String {
+    static func list(_ names: [String], conjunction: String = "and") -> String {
         switch names.count {
         case 0: return ""
         case 1: return names[0]
-        default: return names.dropLast().joined(separator: ", ") + " and " + names[names.count - 1]
+        default: return names.dropLast().joined(separator: ", ") + " \(conjunction) " + names[names.count - 1]
         }
+    }
+
+    /// `an Integer 16`, `an ObjectID`; `a String`, and `a UUID`, `a URI` as they are read aloud.
+    private static func article(_ type: AttributeType) -> String {
+        type.rawValue.first.map { "AEIO".contains($0) } == true ? "an" : "a"
+    }
+
+    private static func isInteger(_ type: AttributeType) -> Bool {
+        [.integer16, .integer32, .integer64].contains(type)
     }
 
     // MARK: Codable

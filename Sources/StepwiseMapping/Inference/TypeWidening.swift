@@ -1,16 +1,18 @@
 import StepwiseModel
+import StepwiseStore
 
-/// An attribute type change that keeps every value, which inference accepts although
-/// Core Data's lightweight migration doesn't.
+/// An attribute type change that keeps every value, which inference accepts.
 ///
-/// Core Data infers no mapping when an attribute changes type. Stepwise accepts these
-/// changes, because each one maps every source value to exactly one destination value that
-/// means the same:
+/// Core Data documents no type change among those its lightweight migration infers, though it
+/// runs some (Wire's model history turns a Boolean into an Integer 32 in a lightweight
+/// migration). Stepwise accepts these changes, because each one maps every source value to
+/// exactly one destination value that means the same:
 ///
 /// | source | destination | SQL the engine runs on the source column `x` |
 /// | --- | --- | --- |
 /// | Integer 16 | Integer 32, Integer 64 | `x` (both are INTEGER columns) |
 /// | Integer 32 | Integer 64 | `x` |
+/// | Boolean | Integer 16, Integer 32, Integer 64 | `x`: 0 stays 0 and 1 stays 1 (all are INTEGER columns) |
 /// | Integer 16, 32, 64 | Double | `CAST(x AS REAL)` |
 /// | Float | Double | `x` (Core Data already stores a Float as a REAL) |
 /// | Integer 16, 32, 64 | String | `CAST(x AS TEXT)`: `42` → `"42"` |
@@ -21,13 +23,22 @@ import StepwiseModel
 /// | URI | String | `x` (Core Data stores a URI as its text) |
 ///
 /// NULL stays NULL in every case. Caveats, which the inference accepts knowingly:
+/// - a Boolean column holds 0 or 1 when Core Data wrote it, but its INTEGER affinity lets
+///   other code store any number there (`UPDATE … SET "ZFLAG" = 2`). Such a number is kept as
+///   it is: an Integer 32 or 64 holds it exactly, an Integer 16 as it holds any number stored
+///   in its column (Core Data reads it back as 16 bits). Mapping it to 1 would keep the
+///   Boolean's meaning but lose the number; keeping it loses nothing, and lets the step keep
+///   the column without rewriting a row (``keepsStoredValues``);
 /// - an Integer 64 beyond ±2⁵³ becomes the nearest Double;
 /// - a Date keeps millisecond precision as a String (the finest ISO 8601 `Date.ISO8601FormatStyle` writes);
 /// - a Float's String is its stored REAL's (`0.1` as a Float reads `"0.10000000149011612"`).
 ///
 /// Every other change (String → Integer 32, Double → Integer 64, Integer 64 → Integer 16,
-/// Date → Double, Boolean → Integer 16, anything to or from Binary or Transformable…) is a
-/// ``InferenceProblem/Reason/lossyTypeChange(from:to:)``.
+/// Date → Double, Integer 16 → Boolean, anything to or from Binary or Transformable…) is a
+/// ``InferenceProblem/Reason/lossyTypeChange(from:to:)``, whose fix names the widenings the
+/// source type has (``widenings(from:)``). Integer → Boolean in particular stays refused:
+/// which numbers mean true is the app's decision (Core Data reads any nonzero number as true,
+/// but a count or a status code is not a flag), so it needs an explicit mapping.
 ///
 /// The inferred ``PropertyMapping`` keeps the plain expression `$source.x` and records the
 /// widening in its ``PropertyMapping/userInfo`` under ``userInfoKey``, spelled as
@@ -72,9 +83,21 @@ public struct TypeWidening: Sendable, Hashable, Codable, CustomStringConvertible
 
     /// Every widening inference accepts, in the order of the table above.
     public static var all: [TypeWidening] {
-        AttributeType.allCases.flatMap { source in
-            AttributeType.allCases.compactMap { TypeWidening(from: source, to: $0) }
-        }
+        AttributeType.allCases.flatMap { widenings(from: $0) }
+    }
+
+    /// The widenings of one source type, in ``AttributeType`` order: what an attribute of this
+    /// type can become in an inferred step.
+    public static func widenings(from source: AttributeType) -> [TypeWidening] {
+        AttributeType.allCases.compactMap { TypeWidening(from: source, to: $0) }
+    }
+
+    /// Whether the destination keeps the stored value as it is: ``sqlExpression(converting:)``
+    /// is the column itself (Integer 16 → 32 → 64, Boolean → an integer, Float → Double, URI →
+    /// String), and both types are stored in columns of the same declared type. A step can
+    /// then keep the column instead of rewriting its rows (``InPlacePlan``).
+    public var keepsStoredValues: Bool {
+        sqlExpression(converting: "x") == "x" && ColumnType(source) == ColumnType(destination)
     }
 
     /// The SQL expression that converts the source column `column` (already quoted, e.g.
@@ -104,7 +127,8 @@ public struct TypeWidening: Sendable, Hashable, Codable, CustomStringConvertible
             return
                 "CASE typeof(\(x)) WHEN 'blob' THEN \(groups.joined(separator: " || '-' || ")) ELSE CAST(\(x) AS TEXT) END"
         default:
-            // Integer 16 → 32 → 64, Float → Double and URI → String keep the stored value.
+            // Integer 16 → 32 → 64, Boolean → an integer, Float → Double and URI → String keep
+            // the stored value (``keepsStoredValues``).
             return x
         }
     }
@@ -112,6 +136,8 @@ public struct TypeWidening: Sendable, Hashable, Codable, CustomStringConvertible
     private static func isWidening(from source: AttributeType, to destination: AttributeType) -> Bool {
         switch (source, destination) {
         case (.integer16, .integer32), (.integer16, .integer64), (.integer32, .integer64):
+            return true
+        case (.boolean, .integer16), (.boolean, .integer32), (.boolean, .integer64):
             return true
         case (.integer16, .double), (.integer32, .double), (.integer64, .double), (.float, .double):
             return true

@@ -8,8 +8,9 @@ import StepwiseStore
 /// Rewriting rows is the expensive part of a step; SQLite can rename a table
 /// (`ALTER TABLE … RENAME TO`), rename a column (`RENAME COLUMN`, SQLite 3.25), add one
 /// (`ADD COLUMN`) and drop one (`DROP COLUMN`, SQLite 3.35) without touching the rows. So when
-/// a mapping keeps every entity's `Z_ENT`, every kept column's declared type and every
-/// relationship's storage, the step alters a copy of the source instead of building a new file.
+/// a mapping keeps every entity's `Z_ENT`, every kept column's declared type and stored values
+/// (no widening but one that ``TypeWidening/keepsStoredValues``) and every relationship's
+/// storage, the step alters a copy of the source instead of building a new file.
 /// Primary keys are kept (no renumbering), which keeps every foreign key valid.
 ///
 /// The plan is conservative: anything it doesn't recognize makes ``make(mapping:source:destination:)``
@@ -198,8 +199,12 @@ struct InPlacePlan {
                 sawNew = true
                 continue
             }
-            // Widenings change the value's type: they need the rebuilding path.
-            guard case .keyPath(.source, let path) = expression, path.count == 1, propertyMapping?.widening == nil,
+            // Most widenings change the stored value (`CAST(x AS TEXT)`): they need the rebuilding
+            // path. Those that keep it (Boolean → Integer 32: both INTEGER columns, 0 and 1 stay)
+            // keep the column, as the rebuilding path would copy it; the declared types are
+            // compared by the caller.
+            guard case .keyPath(.source, let path) = expression, path.count == 1,
+                propertyMapping?.widening?.keepsStoredValues ?? true,
                 let sourceName = mapping.sourceEntity,
                 let sourceColumn = source.entity(named: sourceName)?.attribute(named: path[0])?.column
             else { return nil }

@@ -124,6 +124,8 @@ extension UpgradeMatrix {
         } catch {
             throw UpgradeMatrixFailure(pair: pair, check: .metadata, detail: "\(error)\(via)")
         }
+        // Versions with equal hashes are interchangeable for stores (HistoryCheck's
+        // duplicateVersion warning): the result may be taken for the other one.
         let sameHashes = identification.version.map { $0.entityVersionHashes == target.entityVersionHashes } ?? false
         guard identification.matchedBy == .hash, identification.version?.name == target.name || sameHashes else {
             let found = identification.version.map {

@@ -25,7 +25,9 @@ import StepwiseModel
 /// creates a ``SeededStore`` at the pair's first version, upgrades it with ``Upgrader`` to the
 /// second, and checks what must hold whatever the data:
 ///
-/// 1. **Metadata**: ``VersionRegistry`` identifies the result as the target version, by hash.
+/// 1. **Metadata**: ``VersionRegistry`` identifies the result as the target version, by hash,
+///    or as a version with the same hashes: such versions are interchangeable for stores (a
+///    store of the older one may be taken for the newer one), so a pair of them passes.
 /// 2. **Consistency**: ``StoreConsistency``: `integrity_check`, no dangling to-one key or
 ///    join-table row, one-to-ones that point back.
 /// 3. **Row counts**: an entity that every step copies one for one (see below) has as many

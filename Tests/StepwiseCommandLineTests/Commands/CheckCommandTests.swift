@@ -3,8 +3,8 @@ import StepwiseModel
 import StepwiseTesting
 import Testing
 
-/// `stepwise check` as a CI gate: exit 0 on a clean history, 1 on an error, one line per
-/// finding with its fix, and the `--json` shape.
+/// `stepwise check` as a CI gate: exit 0 on a clean history or one with warnings only, 1 on an
+/// error, one line per finding with its fix, and the `--json` shape.
 @Suite("stepwise check")
 struct CheckCommandTests {
     let directory: TemporaryDirectory
@@ -38,32 +38,50 @@ struct CheckCommandTests {
         #expect(findings.allSatisfy { $0["severity"] as? String != "error" })
     }
 
-    @Test func aDuplicateVersionExitsOneWithALinePerFindingAndItsFix() throws {
-        let bundle = try duplicateBundle()
+    @Test func anErrorExitsOneWithALinePerFindingAndItsFix() throws {
+        let bundle = try gapBundle()
         let result = try CommandRunner().run(["check", "--models", bundle.path])
         #expect(result.status == 1)
         let lines = result.standardOutput.split(separator: "\n").map(String.init)
-        #expect(
-            lines.first
-                == "error (duplicateVersion): 'Blog 2' has the same entity hashes as 'Blog', so no one can tell which of the two wrote a store. Fix: Remove 'Blog 2': it is a copy of 'Blog' with nothing changed."
-        )
+        #expect(lines.first?.hasPrefix("error (noPath): 'Blog' has no path to the current version 'Blog 2'") == true)
+        #expect(lines.first?.contains(" Fix: ") == true)
         #expect(lines.last == "\(bundle.path): 1 error, 0 warnings, 1 info.")
     }
 
-    @Test func jsonHasTheCountsAndEveryKeyOfEachFinding() throws {
+    /// Versions with equal hashes are interchangeable for stores (Core Data opens either's
+    /// store with either model): a warning, which leaves the gate green.
+    @Test func aDuplicateVersionIsAWarningAndExitsZero() throws {
         let bundle = try duplicateBundle()
+        let result = try CommandRunner().run(["check", "--models", bundle.path])
+        #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
+        let lines = result.standardOutput.split(separator: "\n").map(String.init)
+        #expect(
+            lines.first
+                == "warning (duplicateVersion): 'Blog 2' has the same entity hashes as 'Blog', so the two are interchangeable for stores: Core Data opens a store of either with either model, and no step runs between them; their version identifiers (NSStoreModelVersionIdentifiers) are the same too, so Stepwise takes a store of either for 'Blog 2', the newer. Fix: Nothing to do for stores; 'Blog 2' is a copy of 'Blog' with nothing changed, which you may remove before it ships."
+        )
+        #expect(lines.last == "\(bundle.path): 0 errors, 1 warning, 1 info.")
+        let json = try CommandRunner().run(["check", "--models", bundle.path, "--json"])
+        #expect(json.status == 0)
+        let findings = try #require(try json.json()["findings"] as? [[String: Any]])
+        // The kind keeps its name for --json readers; only its severity changed.
+        #expect(findings.first?["kind"] as? String == "duplicateVersion")
+        #expect(findings.first?["severity"] as? String == "warning")
+    }
+
+    @Test func jsonHasTheCountsAndEveryKeyOfEachFinding() throws {
+        let bundle = try gapBundle()
         let result = try CommandRunner().run(["check", "--models", bundle.path, "--json"])
         #expect(result.status == 1)
         let json = try result.json()
         #expect(Set(json.keys) == ["errors", "warnings", "findings"])
         #expect(json["errors"] as? Int == 1 && json["warnings"] as? Int == 0)
         let findings = try #require(json["findings"] as? [[String: Any]])
-        #expect(findings.map { $0["kind"] as? String } == ["duplicateVersion", "currentVersionNotShipped"])
+        #expect(findings.map { $0["kind"] as? String } == ["noPath", "currentVersionNotShipped"])
         #expect(Set(findings[0].keys) == ["severity", "kind", "version", "entity", "property", "message", "fix"])
         #expect(findings[0]["severity"] as? String == "error")
-        #expect(findings[0]["kind"] as? String == "duplicateVersion")
-        #expect(findings[0]["version"] as? String == "Blog 2")
-        #expect(findings[0]["entity"] is NSNull && findings[0]["property"] is NSNull)
+        #expect(findings[0]["kind"] as? String == "noPath")
+        #expect(findings[0]["version"] as? String == "Blog")
+        #expect(findings[0]["entity"] as? String == "Post" && findings[0]["property"] as? String == "rating")
 
         let clean = try CommandRunner().run([
             "check", "--models", directory.path("Recipes.xcdatamodeld").path, "--json",
@@ -73,6 +91,15 @@ struct CheckCommandTests {
         #expect(cleanJSON["errors"] as? Int == 0 && cleanJSON["warnings"] as? Int == 0)
         let cleanFindings = try #require(cleanJSON["findings"] as? [[String: Any]])
         #expect(cleanFindings.map { $0["severity"] as? String } == ["info"])
+    }
+
+    @Test func helpSaysWhichFindingsFailTheCheck() throws {
+        let result = try CommandRunner().run(["check", "--help"])
+        #expect(result.status == 0)
+        let help = result.standardOutput.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(help.contains("Warnings (exit status 0): two versions with equal entity hashes"))
+        #expect(help.contains("(duplicateVersion)"))
+        #expect(help.contains("Only errors fail the check."))
     }
 
     @Test func aWarningAloneExitsZero() throws {
@@ -94,6 +121,20 @@ struct CheckCommandTests {
         let result = try CommandRunner().run(["check", "--models", directory.path("Missing.xcdatamodeld").path])
         #expect(result.status == 1)
         #expect(result.standardError.hasPrefix("Error: "))
+    }
+
+    /// `Blog`, then `Blog 2` with a new required attribute without a default: no path.
+    private func gapBundle() throws -> URL {
+        let v1 = ObjectModel("Blog") { Entity("Post") { Attribute("title", .string) } }
+        let v2 = ObjectModel("Blog 2") {
+            Entity("Post") {
+                Attribute("title", .string)
+                Attribute("rating", .integer16).required()
+            }
+        }
+        let bundle = directory.path("Blog.xcdatamodeld")
+        try XcodeModelWriter.writeBundle([v1, v2], current: "Blog 2", to: bundle)
+        return bundle
     }
 
     /// `Blog` and an unchanged copy named `Blog 2`.

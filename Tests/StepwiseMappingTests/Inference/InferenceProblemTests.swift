@@ -29,6 +29,22 @@ struct ProblemText: Sendable, CustomTestStringConvertible {
             "Post.hexColor: changes type from String to Integer 32, which can lose or reject values. Keep 'hexColor' a String, or write an explicit mapping for Post.hexColor that converts its values."
         ),
         ProblemText(
+            InferenceProblem(
+                entity: "Post", property: "views", reason: .lossyTypeChange(from: .integer64, to: .integer16)),
+            "Post.views: changes type from Integer 64 to Integer 16, which can lose or reject values. Keep 'views' an Integer 64 (or make it Double or String, which inference widens it to), or write an explicit mapping for Post.views that converts its values."
+        ),
+        // The reverse of the inferred Boolean → integer widening: which numbers are true is the app's call.
+        ProblemText(
+            InferenceProblem(
+                entity: "Conversation", property: "isSilenced",
+                reason: .lossyTypeChange(from: .integer32, to: .boolean)),
+            "Conversation.isSilenced: changes type from Integer 32 to Boolean, which stores 0 and 1 only, and inference can't tell which numbers mean true. Keep 'isSilenced' an Integer 32 (or make it Integer 64, Double or String, which inference widens it to), or write an explicit mapping for Conversation.isSilenced that decides which numbers are true: an entity migration policy, or `$source.isSilenced` if every stored value is already 0 or 1."
+        ),
+        ProblemText(
+            InferenceProblem(entity: "Post", property: "pinned", reason: .lossyTypeChange(from: .boolean, to: .date)),
+            "Post.pinned: changes type from Boolean to Date, which can lose or reject values. Keep 'pinned' a Boolean (or make it Integer 16, Integer 32, Integer 64 or String, which inference widens it to), or write an explicit mapping for Post.pinned that converts its values."
+        ),
+        ProblemText(
             InferenceProblem(entity: "Post", property: "color", reason: .newRequiredRelationship(destination: "Color")),
             "Post.color: is a new required relationship to Color, which existing Post rows can't fill. Make 'color' optional, or write an explicit mapping for Post.color (a policy that finds or creates the Color)."
         ),

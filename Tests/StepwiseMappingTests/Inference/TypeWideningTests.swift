@@ -32,6 +32,11 @@ struct WideningSample: Sendable, CustomTestStringConvertible {
         WideningSample(.integer16, .integer32, 42.databaseValue, 42.databaseValue),
         WideningSample(.integer16, .integer64, (-7).databaseValue, (-7).databaseValue),
         WideningSample(.integer32, .integer64, 2_000_000_000.databaseValue, 2_000_000_000.databaseValue),
+        WideningSample(.boolean, .integer16, false.databaseValue, 0.databaseValue),
+        WideningSample(.boolean, .integer32, true.databaseValue, 1.databaseValue),
+        WideningSample(.boolean, .integer64, true.databaseValue, 1.databaseValue),
+        // Core Data writes only 0 and 1; another number in a Boolean column is kept as it is.
+        WideningSample(.boolean, .integer32, 2.databaseValue, 2.databaseValue),
         WideningSample(.integer16, .double, 42.databaseValue, 42.0.databaseValue),
         WideningSample(.integer32, .double, (-123_456).databaseValue, (-123_456.0).databaseValue),
         // Beyond 2^53 an Integer 64 becomes the nearest Double (documented caveat).
@@ -68,7 +73,7 @@ struct TypeWideningTests {
         let listed = Set(WideningChange.all.map { TypeWidening(from: $0.source, to: $0.destination) })
         #expect(!listed.contains(nil))
         #expect(Set(TypeWidening.all) == Set(listed.compactMap { $0 }))
-        #expect(TypeWidening.all.count == 17)
+        #expect(TypeWidening.all.count == 20)
         for source in AttributeType.allCases {
             for destination in AttributeType.allCases {
                 let isListed = WideningChange.all.contains { $0.source == source && $0.destination == destination }
@@ -99,6 +104,23 @@ struct TypeWideningTests {
 
     @Test func everyWideningIsSampled() {
         #expect(Set(WideningSample.all.compactMap(\.widening)) == Set(TypeWidening.all))
+    }
+
+    /// The widenings whose SQL is the column itself, between columns of one declared type: a
+    /// step may keep their column instead of rewriting it.
+    @Test func keepsStoredValuesForExactlyTheWideningsThatCopyTheColumn() {
+        let kept = TypeWidening.all.filter(\.keepsStoredValues).map(\.userInfoValue)
+        #expect(
+            kept == [
+                "integer16→integer32", "integer16→integer64", "integer32→integer64", "float→double",
+                "boolean→integer16", "boolean→integer32", "boolean→integer64", "uri→string",
+            ])
+    }
+
+    @Test func theWideningsOfABooleanAreTheIntegersAndString() {
+        #expect(
+            TypeWidening.widenings(from: .boolean).map(\.destination) == [.integer16, .integer32, .integer64, .string])
+        #expect(TypeWidening.widenings(from: .binary).isEmpty)
     }
 
     @Test(arguments: WideningSample.all)

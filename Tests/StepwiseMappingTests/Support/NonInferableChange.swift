@@ -93,21 +93,44 @@ struct NonInferableChange: Sendable, CustomTestStringConvertible {
             Entity("Post") { Attribute("views", .integer16) }
         },
         NonInferableChange(
-            "Date to Double and Boolean to Integer 16",
+            "Date to Double and Integer 16 to Boolean",
             problems: [
                 InferenceProblem(entity: "Post", property: "date", reason: .lossyTypeChange(from: .date, to: .double)),
                 InferenceProblem(
-                    entity: "Post", property: "hidden", reason: .lossyTypeChange(from: .boolean, to: .integer16)),
+                    entity: "Post", property: "hidden", reason: .lossyTypeChange(from: .integer16, to: .boolean)),
             ]
         ) {
             Entity("Post") {
                 Attribute("date", .date)
-                Attribute("hidden", .boolean)
+                Attribute("hidden", .integer16)
             }
         } destination: {
             Entity("Post") {
                 Attribute("date", .double)
-                Attribute("hidden", .integer16)
+                Attribute("hidden", .boolean)
+            }
+        },
+        NonInferableChange(
+            "Boolean to Double, Date and Binary",
+            problems: [
+                InferenceProblem(
+                    entity: "Post", property: "pinned", reason: .lossyTypeChange(from: .boolean, to: .double)),
+                InferenceProblem(
+                    entity: "Post", property: "starred", reason: .lossyTypeChange(from: .boolean, to: .date)),
+                InferenceProblem(
+                    entity: "Post", property: "wanted", reason: .lossyTypeChange(from: .boolean, to: .binary)),
+            ]
+        ) {
+            Entity("Post") {
+                Attribute("pinned", .boolean)
+                Attribute("starred", .boolean)
+                Attribute("wanted", .boolean)
+            }
+        } destination: {
+            Entity("Post") {
+                Attribute("pinned", .double)
+                Attribute("starred", .date)
+                Attribute("wanted", .binary)
             }
         },
         NonInferableChange(
