@@ -226,6 +226,12 @@ struct InPlacePlan {
         _ column: ColumnLayout, _ entityName: String, _ relationshipName: String, in table: TableLayout,
         mappings: [String: EntityMapping], source: StoreLayout, destination: StoreLayout
     ) -> String? {
+        // An order column (`Z_FOK_<X>`) belongs to the ordered to-many on the other side, but
+        // lives beside the to-one `X` of this table, whose source storage has its counterpart.
+        var (entityName, relationshipName) = (entityName, relationshipName)
+        if case .order = column.role, let partner = toOne(holdingOrderColumn: column.name, in: table, of: destination) {
+            (entityName, relationshipName) = (partner.declaringEntity, partner.name)
+        }
         var found: Set<String> = []
         for number in table.entityNumbers {
             guard let entity = destination.entity(number: number), let mapping = mappings[entity.name],
@@ -256,6 +262,20 @@ struct InPlacePlan {
             }
         }
         return found.count == 1 ? found.first : nil
+    }
+
+    /// The to-one of `table`'s entities whose foreign key has the order column `column`.
+    private static func toOne(holdingOrderColumn column: String, in table: TableLayout, of layout: StoreLayout)
+        -> RelationshipLayout?
+    {
+        for number in table.entityNumbers {
+            for relationship in layout.entity(number: number)?.relationships ?? [] {
+                if case .foreignKey(_, _, let order) = relationship.storage, order?.uppercased() == column.uppercased() {
+                    return relationship
+                }
+            }
+        }
+        return nil
     }
 
     /// `$source.x` or `FUNCTION($manager, "destinationInstances…", "M", $source.x)` → `[x]`.

@@ -177,8 +177,8 @@ struct InPlaceStepTests {
         let names = try DatabaseQueue(path: destination.path).read { db in
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL")
         }
-        #expect(names.contains("ZORDER_ZCUSTOMER_INDEX") && names.contains("ZCUSTOMER_ZDISPLAYNAME_INDEX"))
-        #expect(!names.contains("ZPURCHASE_ZCUSTOMER_INDEX") && !names.contains("ZCUSTOMER_ZNAME_INDEX"))
+        #expect(names.contains("ZORDER_ZCUSTOMER_INDEX") && names.contains("Z_Customer_displayName"))
+        #expect(!names.contains("ZPURCHASE_ZCUSTOMER_INDEX") && !names.contains("Z_Customer_name"))
         let queue = try DatabaseQueue(path: destination.path)
         defer { try? queue.close() }
         try queue.read { db in
@@ -187,7 +187,7 @@ struct InPlaceStepTests {
                 db,
                 sql: """
                     SELECT count(*) FROM ZORDER INDEXED BY ZORDER_ZCUSTOMER_INDEX
-                    WHERE ZCUSTOMER = (SELECT Z_PK FROM ZCUSTOMER INDEXED BY ZCUSTOMER_ZDISPLAYNAME_INDEX
+                    WHERE ZCUSTOMER = (SELECT Z_PK FROM ZCUSTOMER INDEXED BY Z_Customer_displayName
                                        WHERE ZDISPLAYNAME = 'customer 10')
                     """)
             #expect(orders == 2)
