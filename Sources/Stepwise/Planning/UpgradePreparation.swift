@@ -40,6 +40,7 @@ struct UpgradePreparation {
         let (identification, version) = try identify(db)
         let plan = try upgrader.planner.plan(from: version.name, to: target)
         try Self.checkPolicies(of: plan, in: upgrader.policies)
+        try checkLayouts(of: plan)
         let drops = countingDrops ? try countDrops(of: plan, in: db) : []
         logger.debug("planned", metadata: ["from": "\(plan.from)", "to": "\(plan.to)", "steps": "\(plan.steps.count)"])
         return PreparedUpgrade(identification: identification, plan: plan, drops: drops)
@@ -81,6 +82,20 @@ struct UpgradePreparation {
     static func checkPolicies(of plan: UpgradePlan, in policies: PolicyRegistry) throws {
         if let (name, model, mapping) = policies.unregisteredPolicies(in: plan.steps.flatMap(\.mappingModels)).first {
             throw PlanningError(.unregisteredPolicy(name: name, mappingModel: model.name, entityMapping: mapping.name))
+        }
+    }
+
+    /// Refuses a plan through a version Core Data's layout can't hold (an entity named like one
+    /// of Core Data's tables, two names differing only by case), before anything is written: the
+    /// registry lays out only the versions it compares with the store, and a step would find out
+    /// only once its work folder exists.
+    private func checkLayouts(of plan: UpgradePlan) throws {
+        guard !plan.steps.isEmpty else { return }
+        let history = try upgrader.planningHistory()
+        for name in plan.steps.map(\.to) {
+            if let model = history.version(named: name) {
+                _ = try StoreLayout(model: model)
+            }
         }
     }
 

@@ -7,13 +7,19 @@ struct CreateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "create",
         abstract: "Create an empty store at a model version (the current one by default).",
-        discussion: "Refuses to overwrite an existing file."
+        discussion: """
+            Refuses to overwrite an existing file. The store has the layout of Core Data's newest \
+            forms, or of the release --core-data-release names, whose version it then records in the \
+            metadata (NSPersistenceFrameworkVersion).
+            """
     )
 
     @Argument(help: ArgumentHelp("Where to write the new store.", valueName: "store"), completion: .file())
     var store: String
 
     @OptionGroup var model: ModelOptions
+
+    @OptionGroup var releaseOption: ReleaseOption
 
     @OptionGroup var jsonOption: JSONOption
 
@@ -25,7 +31,12 @@ struct CreateCommand: ParsableCommand {
         let bundle = try model.loadBundle()
         let version = try model.selectedVersion(in: bundle)
         let url = URL(fileURLWithPath: store)
-        let metadata = try StoreCreator.createStore(at: url, model: version)
+        var metadata = StoreMetadata(model: version)
+        if let frameworkVersion = releaseOption.frameworkVersion {
+            metadata.additionalEntries[StoreMetadata.frameworkVersionKey] = .int(frameworkVersion)
+        }
+        try StoreCreator.createStore(
+            at: url, layout: StoreLayout(model: version, release: releaseOption.release), metadata: metadata)
         if jsonOption.json {
             try JSONOutput.print(
                 CreateReport(store: url.path, version: version.name, storeUUID: metadata.storeUUID))

@@ -12,6 +12,8 @@ struct SchemaCommand: ParsableCommand {
 
     @OptionGroup var model: ModelOptions
 
+    @OptionGroup var releaseOption: ReleaseOption
+
     func run() throws {
         try CommandFailureReporter.run(json: false, execute)
     }
@@ -21,8 +23,8 @@ struct SchemaCommand: ParsableCommand {
         // and names the current one without parsing the others.
         let listing = try ModelBundleListing(contentsOf: model.bundle.url)
         let version = try listing.readVersion(named: model.version ?? listing.currentName)
-        let layout = try StoreLayout(model: version)
-        print("-- Model version '\(version.name)' from \(listing.url.lastPathComponent)")
+        let layout = try StoreLayout(model: version, release: releaseOption.release)
+        print("-- Model version '\(version.name)' from \(listing.url.lastPathComponent), \(layout.release.frameworkVersion == CoreDataRelease.newest.frameworkVersion && releaseOption.frameworkVersion == nil ? "Core Data's newest forms" : "as \(layout.release) wrote it")")
         for statement in layout.createStatements {
             print(statement + ";")
         }

@@ -107,6 +107,11 @@ public struct MigrationStep: Sendable {
         }
         try cancellation?.check()
         let models = try resolvedMappingModels()
+        // Both versions must be laid out before anything is copied: a model Core Data's layout
+        // can't hold is refused here, leaving nothing behind. The layouts the step uses are
+        // made again once the source's schema can be read (``StepLayouts``).
+        _ = try StoreLayout(model: sourceModel)
+        _ = try StoreLayout(model: destinationModel)
         var access = access
         if access == .readOnly, stage?.willMigrate != nil || !ImmutableStore.isAvailable {
             access = .copy

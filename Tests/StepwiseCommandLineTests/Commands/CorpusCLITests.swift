@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StepwiseStore
 import StepwiseTesting
 import Testing
 
@@ -64,16 +65,21 @@ struct CorpusCLITests {
         #expect(fileBytes(copy) == before)
     }
 
-    /// `stepwise create` for each version gives the tables, columns, types, indexes and
-    /// Z_PRIMARYKEY rows Core Data wrote for it.
+    /// `stepwise create` for each version, in the forms of the release that wrote its corpus
+    /// store, gives the tables, columns, types, indexes and Z_PRIMARYKEY rows Core Data wrote.
     @Test(arguments: CorpusStore.onePerVersion)
     func createGivesTheSameSchemaAsCoreData(_ store: CorpusStore) throws {
         let corpus = try Corpus.required()
         let directory = try TemporaryDirectory()
         let copy = try corpus.copyStore(store, to: directory.url)
         let created = directory.path("created.sqlite")
+        // In the forms of the release that wrote the corpus store.
+        let release = try DatabaseQueue(path: copy.path).read { db in
+            try StoreMetadata.read(from: db, path: copy.path).release
+        }
         let result = try CommandRunner().run([
             "create", created.path, "--models", corpus.url(store.bundle).path, "--version", store.version,
+            "--core-data-release", String(release.frameworkVersion),
         ])
         #expect(result.status == 0, "\(result.standardError)")
         let expected = try schemaSummary(copy)
