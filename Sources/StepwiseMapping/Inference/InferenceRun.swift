@@ -1,3 +1,4 @@
+import Foundation
 import StepwiseModel
 
 /// One run of ``MappingInference/inferMapping(from:to:)``: the entity matching, the mapping
@@ -11,10 +12,15 @@ struct InferenceRun {
     private var mappingNames: [String: String] = [:]
     /// Every problem found, in the order found.
     private(set) var problems: [InferenceProblem] = []
+    /// Each version's entity hashes, computed once: hashing an entity hashes its ancestors too.
+    private let sourceHashes: [String: Data]
+    private let destinationHashes: [String: Data]
 
     init(source: ObjectModel, destination: ObjectModel) {
         self.source = source
         self.destination = destination
+        sourceHashes = source.entityVersionHashes
+        destinationHashes = destination.entityVersionHashes
         entities = NameMatcher(
             destinations: destination.entities.map { .init(name: $0.name, renamingIdentifier: $0.renamingIdentifier) },
             sources: source.entities.map { .init(name: $0.name, renamingIdentifier: $0.renamingIdentifier) })
@@ -53,9 +59,7 @@ struct InferenceRun {
         if !sourceEntity.isAbstract && destinationEntity.isAbstract {
             report(destinationEntity.name, .entityBecomesAbstract)
         }
-        let unchanged =
-            VersionHasher.entityHash(of: sourceEntity, in: source)
-            == VersionHasher.entityHash(of: destinationEntity, in: destination)
+        let unchanged = sourceHashes[sourceEntity.name] == destinationHashes[destinationEntity.name]
         let properties = propertyMappings(from: sourceEntity, to: destinationEntity)
         return EntityMapping(
             kind: unchanged ? .copy : .transform, source: sourceEntity.name, destination: destinationEntity.name,

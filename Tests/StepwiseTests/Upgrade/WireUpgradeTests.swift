@@ -30,14 +30,19 @@ struct WireUpgradeTests {
         "ClientMessage": 3, "SystemMessage": 21, "Connection": 16, "UserClient": 12, "AssetClientMessage": 0,
     ]
 
+    /// The bundle, read once for all the stores (90 versions).
+    static let bundle: Result<ModelBundle, any Error> = Result {
+        try ModelBundle(contentsOf: Corpus.required().url(bundlePath))
+    }
+
     @Test("Every Wire store whose version the bundle has upgrades to the current one, every row kept", arguments: stores)
     func upgradesToTheCurrentVersion(_ path: String) throws {
         let corpus = try Corpus.required()
         let directory = try TemporaryDirectory(prefix: "stepwise-wire")
         let copy = try corpus.copyStore(path, to: directory.url)
-        let bundle = try ModelBundle(contentsOf: corpus.url(Self.bundlePath))
+        let bundle = try Self.bundle.get()
         let registry = VersionRegistry(history: bundle.history)
-        let upgrader = try Upgrader(bundleAt: corpus.url(Self.bundlePath))
+        let upgrader = Upgrader(history: bundle.history)
 
         // Wire 1.24 predates the oldest version in the bundle (zmessaging, 1.25): Wire itself
         // wipes such a store ("DoesNotMigrateFromANonE2EEVersion"). Stepwise refuses it, untouched.
