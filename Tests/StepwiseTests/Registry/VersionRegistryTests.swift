@@ -50,6 +50,38 @@ struct VersionRegistryTests {
         #expect(bytes(url) == before)
     }
 
+    /// Two versions that differ only where Core Data doesn't hash (a class name here) share every
+    /// hash: a store of either is compatible with both, as in Core Data. The one the store's
+    /// `NSStoreModelVersionIdentifiers` name is taken; without identifiers, the newest.
+    @Test func amongVersionsWithEqualHashesTheStoresIdentifiersChoose() throws {
+        var first = ObjectModel("Notes", versionIdentifiers: ["1.0"]) {
+            Entity("Note") { Attribute("title", .string) }
+        }
+        var second = first
+        second.name = "Notes 2"
+        second.versionIdentifiers = ["1.1"]
+        second.entities[0].className = "NoteObject"
+        let third = ObjectModel("Notes 3") { Entity("Note") { Attribute("title", .string).required() } }
+        let history = VersionHistory([first, second, third])
+        #expect(first.entityVersionHashes == second.entityVersionHashes)
+
+        let url = try createStore(first)
+        let identification = try VersionRegistry(history: history).identify(storeAt: url)
+        #expect(identification.version?.name == "Notes")
+        #expect(identification.matchedBy == .hash)
+        #expect(
+            identification.notes == [
+                "versions 'Notes', 'Notes 2' have identical hashes, so their stores are interchangeable; the store's NSStoreModelVersionIdentifiers name 'Notes'"
+            ])
+
+        first.versionIdentifiers = []
+        second.versionIdentifiers = []
+        let anonymous = try createStore(first, name: "Anonymous.sqlite")
+        let newest = try VersionRegistry(history: VersionHistory([first, second, third])).identify(storeAt: anonymous)
+        #expect(newest.version?.name == "Notes 2")
+        #expect(newest.notes.first?.hasSuffix("took the newest") == true)
+    }
+
     @Test func whenNoHashesMatchTheTablesIdentifyTheVersion() throws {
         let url = try createStore(RecipesHistory.v2)
         try editMetadata(url) { metadata in
