@@ -1,7 +1,13 @@
 import StepwiseModel
 
 /// Core Data's SQLite layout for one model version: tables, columns, indexes and entity
-/// numbers, computed exactly as Core Data does (corpus README §5).
+/// numbers, computed exactly as Core Data does (corpus README §5), in the forms of one Core Data
+/// release (``CoreDataRelease``).
+///
+/// `RealStoreLayoutTests` checks it against every store Core Data wrote in the corpus whose
+/// model the corpus has (58: Wire's 40 written by Core Data 640 to 1145, the first three
+/// projects' and `compiled/`'s), tables, columns, types, keys, constraints, indexes and entity
+/// numbers alike.
 ///
 /// The layout is the bridge between a model and a store file. Code that reads or writes
 /// objects asks it where things live; the version registry compares its expected schema
@@ -37,15 +43,20 @@ import StepwiseModel
 ///   is the Z_ENT of the entity declaring relationship `NAME`, with columns
 ///   `Z_<source n><INVERSE NAME>` (the declaring side's `Z_PK`) and
 ///   `Z_<destination n><NAME>`, and a composite primary key on both (`Z_6DISPLAYTYPES
-///   (Z_6MESSAGES, Z_2DISPLAYTYPES)` in Apptentive v1). See below for which side names
-///   the table and for the unverified cases.
+///   (Z_6MESSAGES, Z_2DISPLAYTYPES)` in Apptentive v1). A column name is unique across every
+///   join table of the store: the second `Z_24USERS` becomes `Z_24USERS1`, entities taken by
+///   name (Wire's `SystemMessage.users` gets `Z_16USERS.Z_24USERS1` because `Reaction.users`,
+///   whose entity name sorts first, has `Z_20USERS.Z_24USERS`, zmessaging 2.21 to 2.101). See
+///   below for which side names the table and for the unverified cases.
 /// - **Indexes**: `<TABLE>_Z_ENT_INDEX` on tables with more than one entity, one per
-///   to-one foreign key, `<TABLE>_<COLUMN>_INDEX` per indexed attribute, compound indexes
-///   `<TABLE>_<C1>_<C2>…`, and fetch indexes `Z_<Entity>_<index>` (unverified: no fetch
-///   index in the corpus; R-Tree elements are laid out as ordinary ascending columns).
-/// - **Uniqueness constraints** become `CONSTRAINT <C1>_<C2> UNIQUE (<C1>, <C2>)` in the
-///   root's `CREATE TABLE` (verified for constraints of roots; a subentity's constraint goes
-///   to the same place, unverified, and then applies to the whole table).
+///   to-one foreign key, one per indexed attribute, one per compound index, fetch indexes
+///   `Z_<Entity>_<index>` (unverified: no fetch index has a store in the corpus; R-Tree
+///   elements are laid out as ordinary ascending columns), and, from Core Data 640, one per
+///   join table. Their names and spelling depend on the release (``CoreDataRelease``).
+/// - **Uniqueness constraints** become a table constraint `CONSTRAINT <C1>_<C2> UNIQUE (<C1>,
+///   <C2>)` in the root's `CREATE TABLE` up to Core Data 1043, and a unique index
+///   `Z_<Entity>_UNIQUE_<p1>_<p2>` from 1044 (``CoreDataRelease``). A subentity's constraint goes
+///   to the root's table too (unverified) and then applies to the whole table.
 /// - **Bookkeeping**: `Z_PRIMARYKEY` (a row per entity, abstract ones included) and
 ///   `Z_METADATA`. `Z_MODELCACHE` is not created: its content is an Apple-private archive
 ///   of the model that Stepwise can't produce honestly, and Core Data accepts stores
@@ -62,9 +73,16 @@ import StepwiseModel
 /// sorts first owns the table**. Neither the lower Z_ENT nor the smaller relationship
 /// name fits every store.
 ///
+/// Both sides declared by the same entity (self-referencing) is the one case Core Data decides by
+/// no rule of the model: Wire's `UserClient.ignoredClients`/`ignoredByClients` and
+/// `trustedClients`/`trustedByClients` name their tables after the `…ByClients` side in 2.3,
+/// after the other side from 2.4, and one of each from 2.96, with the same relationships
+/// throughout (the order of a hash table inside Core Data, most likely). Laid out for an existing
+/// store (`matching:`), the layout takes the store's own choice, and the order of its two columns;
+/// a new store gets the relationship whose name sorts first. The columns are named after both
+/// relationships either way, so which column holds which side never depends on the choice.
+///
 /// Unverifiable cases, documented choices:
-/// - both sides declared by the same entity (self-referencing): the relationship whose
-///   name sorts first owns the table;
 /// - a relationship that is its own inverse: both columns would be `Z_<n><NAME>`; the
 ///   destination column gets the suffix `1` (`Z_1FRIENDS, Z_1FRIENDS1`), and each pair is
 ///   stored once;
@@ -73,9 +91,6 @@ import StepwiseModel
 ///   `Z_6MEMBERS (Z_6MEMBERSINVERSE, Z_6MEMBERS)`);
 /// - an ordered side adds `Z_FOK_<member column without Z_>` to the join table (public
 ///   Photos stores: `Z_FOK_3ASSETS`).
-///
-/// Newer Core Data versions may also index a join table's second column; the corpus
-/// stores (framework 419/479) have no such index, so Stepwise creates none.
 public struct StoreLayout: Sendable, Hashable {
     /// The model version laid out.
     public let model: ObjectModel
