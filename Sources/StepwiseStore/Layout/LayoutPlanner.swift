@@ -59,9 +59,16 @@ struct LayoutPlanner {
         }
     }
 
-    /// Gives every stored property a name unique within its table. Entities are visited in
-    /// Z_ENT order and each entity's own properties by name, so the lower Z_ENT keeps a
-    /// shared name and later ones get `1`, `2`… (Apptentive's `ZPENDINGSTATE1`).
+    /// Gives every stored property with a column in its table a name unique within the table.
+    /// Entities are visited in Z_ENT order and each entity's own properties by name, so the
+    /// lower Z_ENT keeps a shared name and later ones get `1`, `2`… (Apptentive's
+    /// `ZPENDINGSTATE1`).
+    ///
+    /// A to-many has no column in its table and takes no number: Screen Time's
+    /// `CloudOrganization.settings` (a to-one) is `ZSETTINGS` and `LocalOrganization.settings`
+    /// `ZSETTINGS1`, although `FamilyOrganization.settings`, a to-many, sits between them in Z_ENT
+    /// order (RMAdminStore-Local, Core Data 1044). Its join-table column is named after it as it
+    /// is, then made unique among join-table columns (``uniqueJoinColumn(_:)``).
     private mutating func numberNames() {
         for root in model.rootEntities {
             // The fixed columns are Z_PK, Z_ENT and Z_OPT: reserve their suffixes.
@@ -70,6 +77,10 @@ struct LayoutPlanner {
                 let properties = entity.properties.filter { !$0.isTransient }.sorted { $0.name < $1.name }
                 for property in properties {
                     let name = property.name.uppercased()
+                    if case .relationship(let relationship) = property, relationship.isToMany {
+                        baseNames[entity.name, default: [:]][property.name] = name
+                        continue
+                    }
                     var candidate = name
                     var suffix = 1
                     while used.contains(candidate) {

@@ -29,10 +29,10 @@ import StepwiseModel
 ///   hierarchy; first columns `Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER`.
 /// - **Columns**: `Z` + the uppercased property name; an inherited property shares its
 ///   ancestor's column. When two entities of one table declare the same name, the lower
-///   Z_ENT keeps it and the next ones get `1`, `2`… (`ZPENDINGSTATE1`). Every stored
-///   property takes part in this numbering, to-many relationships included (public
-///   Contacts stores show `Z_19PARENTGROUPS1` in a join table); transient properties don't
-///   and get no column.
+///   Z_ENT keeps it and the next ones get `1`, `2`… (`ZPENDINGSTATE1`). Attributes and to-one
+///   relationships take part in this numbering; to-many relationships and transient properties
+///   have no column in the table and don't (Screen Time's `ZSETTINGS1` after a to-many
+///   `settings`).
 /// - **To-one**: an INTEGER foreign key plus `<TABLE>_<COLUMN>_INDEX`; a one-to-one has a
 ///   foreign key on both sides. When the destination has subentities, Core Data also
 ///   stores its Z_ENT in `Z<n>_<NAME>` (n = the destination's Z_ENT). That column is not in

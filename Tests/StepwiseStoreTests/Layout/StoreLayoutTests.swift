@@ -54,6 +54,35 @@ struct StoreLayoutTests {
         #expect(older.indexes(on: "ZANIMAL").map(\.name).contains("ZANIMAL_ZNAME2_INDEX"))
     }
 
+    /// Screen Time's organizations (RMAdminStore-Local, Core Data 1044): `settings` is a to-one in
+    /// Cloud (8) and Local (10) and a to-many in Family (9), which has no column and takes no number.
+    @Test func aToManyTakesNoNumberInItsTable() throws {
+        let layout = try StoreLayout(
+            model: ObjectModel("Organizations") {
+                Entity("CoreOrganization") { Attribute("identifier", .string) }.abstract()
+                Entity("CloudOrganization", parent: "CoreOrganization") {
+                    Relationship("settings", to: "Settings", inverse: "cloud")
+                }
+                Entity("FamilyOrganization", parent: "CoreOrganization") {
+                    Relationship("settings", to: "Settings", inverse: "family").toMany()
+                }
+                Entity("LocalOrganization", parent: "CoreOrganization") {
+                    Relationship("settings", to: "Settings", inverse: "local")
+                }
+                Entity("Settings") {
+                    Relationship("cloud", to: "CloudOrganization", inverse: "settings")
+                    Relationship("family", to: "FamilyOrganization", inverse: "settings")
+                    Relationship("local", to: "LocalOrganization", inverse: "settings")
+                }
+            })
+        #expect(layout.entity(named: "CloudOrganization")?.column(for: "settings") == "ZSETTINGS")
+        #expect(layout.entity(named: "LocalOrganization")?.column(for: "settings") == "ZSETTINGS1")
+        #expect(
+            layout.table(named: "ZCOREORGANIZATION")?.columnNames == [
+                "Z_PK", "Z_ENT", "Z_OPT", "ZSETTINGS", "ZSETTINGS1", "ZIDENTIFIER",
+            ])
+    }
+
     @Test func manyToManyTableIsNamedByTheEntityWhoseNameSortsFirst() throws {
         let layout = try StoreLayout(
             model: ObjectModel("Notes") {
