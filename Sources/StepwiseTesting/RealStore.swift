@@ -113,19 +113,9 @@ extension Corpus {
             .sorted { $0.path < $1.path }
     }
 
-    /// Opened read-only and immutable: the corpus file is never written.
-    private func immutableQueue(_ url: URL) throws -> DatabaseQueue {
-        var configuration = Configuration()
-        configuration.readonly = true
-        var components = URLComponents()
-        components.scheme = "file"
-        components.path = url.path
-        components.queryItems = [URLQueryItem(name: "immutable", value: "1")]
-        return try DatabaseQueue(path: components.string ?? url.path, configuration: configuration)
-    }
-
+    /// Opened read-only and immutable (``ImmutableStore``): the corpus file is never written.
     private func hasMetadataTable(_ url: URL) throws -> Bool {
-        let queue = try immutableQueue(url)
+        let queue = try ImmutableStore.openQueue(at: url)
         defer { try? queue.close() }
         return (try? queue.read { db in try db.tableExists("Z_METADATA") }) ?? false
     }
