@@ -33,6 +33,11 @@ extension UpgradePlan {
             for position in drops.indices where traced[position] != nil {
                 drops[position].count = next.next()?.count
             }
+            if index == 0 {
+                // Core Data's private tables hold the store's own history and CloudKit records:
+                // what step 1 drops of them is counted here; later steps count theirs as they run.
+                drops += try counter.privateTableDrops(for: drops, in: db)
+            }
             result.append(drops)
         }
         return result

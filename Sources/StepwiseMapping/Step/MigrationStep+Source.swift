@@ -26,7 +26,8 @@ extension MigrationStep {
     }
 
     /// Folds the source's WAL in, runs `willMigrate`, then reads the source's metadata and
-    /// counts what the step will drop (``DroppedData``) in the source as the mappings see it.
+    /// counts what the step will drop (``DroppedData``) in the source as the mappings see it,
+    /// Core Data's private tables included (``DropCounter/privateTableDrops(for:in:)``).
     /// A ``SourceAccess/readOnly`` source is only read: it has no WAL to fold in, and no
     /// `willMigrate` runs on it.
     func prepareSource(
@@ -46,9 +47,11 @@ extension MigrationStep {
         }
         let drops = DroppedData.planned(by: models, from: sourceModel, to: destinationModel)
         return try queue.read { db in
-            (
+            let counter = DropCounter(layout: layout)
+            let counted = try counter.counting(drops, in: db)
+            return (
                 try StoreMetadata.read(from: db, path: url.path),
-                try DropCounter(layout: layout).counting(drops, in: db)
+                counted + (try counter.privateTableDrops(for: counted, in: db))
             )
         }
     }

@@ -111,6 +111,11 @@ public struct SQLiteSchema: Sendable, Hashable, CustomStringConvertible {
             indexes: indexes.filter { !keys.contains($0.table.uppercased()) })
     }
 
+    /// A copy without Core Data's private tables (``CoreDataPrivateTables``) and their indexes.
+    public func removingCoreDataPrivateTables() -> SQLiteSchema {
+        removingTables(Set(tables.map(\.name).filter(CoreDataPrivateTables.isPrivateTable)))
+    }
+
     public var description: String {
         var lines: [String] = []
         for table in tables {
