@@ -71,7 +71,11 @@ enum PrivateTableCopy {
                     return "COALESCE(\"k\".destination_entity, \(row).\(column.quotedSQLIdentifier))"
                 }
                 if name == reference.primaryKeyColumn {
-                    return "COALESCE(\"k\".destination_pk, \(row).\(column.quotedSQLIdentifier))"
+                    // A CloudKit record's object is its own (``PrivateTableKeys``).
+                    let key =
+                        table.kind == .cloudKitMirroring
+                        ? "\"k\".record_pk, \"k\".destination_pk" : "\"k\".destination_pk"
+                    return "COALESCE(\(key), \(row).\(column.quotedSQLIdentifier))"
                 }
             }
             if remapsMasks, name == "ZCOLUMNS" {

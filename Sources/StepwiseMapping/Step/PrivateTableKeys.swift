@@ -12,8 +12,8 @@ import StepwiseStore
 /// and everything happens in SQL: a store's history is never held in memory.
 ///
 /// - **A carried object** takes the key its first entity mapping gave it (of the mapping's
-///   destination entity, the lowest, when a policy split it in several). Objects a policy merged into one all name that one in the
-///   history (`destination_pk`).
+///   destination entity; the lowest, when a policy split it in several). Objects a policy
+///   merged into one all name that one in the history (`destination_pk`).
 /// - **An object that no longer exists**: a history change of a deleted object, the CloudKit
 ///   record of an object whose deletion isn't exported yet, an object a mapping's filter left
 ///   behind. It gets a new key of its destination entity above every key in use, and `Z_MAX`

@@ -84,6 +84,70 @@ struct UpgradePrivateTablesTests {
         try RecipesHistoryFixture.checkUpgraded(fixture.store, before: before)
     }
 
+    // MARK: A removed entity
+
+    static let zoo = ObjectModel("Zoo") {
+        Entity("Animal") { Attribute("name", .string) }
+        Entity("Pen") { Attribute("name", .string) }
+    }
+    static let zoo2 = ObjectModel("Zoo 2") {
+        Entity("Animal") { Attribute("name", .string) }
+    }
+
+    /// A Zoo store whose first transaction made a pen (mirrored), its second an animal.
+    static func zooStore(in directory: TemporaryDirectory) throws -> URL {
+        let store = directory.path("Zoo.sqlite")
+        try StoreCreator.createStore(at: store, model: zoo)
+        try DatabaseQueue(path: store.path).write { db in
+            let objects = ObjectContext(db, layout: try StoreLayout(model: zoo))
+            let pen = try objects.insert("Pen", ["name": "North"])
+            let animal = try objects.insert("Animal", ["name": "Cleo"])
+            try CoreDataPrivateTablesFixture.addTables(to: db)
+            try CoreDataPrivateTablesFixture.recordTransaction(
+                [.init(entity: 2, primaryKey: pen.primaryKey, type: .insert)], author: "Pen:North", in: db)
+            try CoreDataPrivateTablesFixture.mirror(entity: 2, primaryKey: pen.primaryKey, recordName: "North", in: db)
+            try CoreDataPrivateTablesFixture.recordTransaction(
+                [.init(entity: 1, primaryKey: animal.primaryKey, type: .insert)], author: "Animal:Cleo", in: db)
+        }
+        return store
+    }
+
+    static let zooDrops = [
+        DroppedData(entity: "Pen", kind: .entity, reason: .removedFromModel, count: 1),
+        DroppedData(entity: "Pen", kind: .persistentHistory, reason: .removedFromModel, count: 1),
+        DroppedData(entity: "Pen", kind: .cloudKitMetadata, reason: .removedFromModel, count: 1),
+    ]
+
+    @Test func theHistoryARemovedEntityCutsIsPlannedReportedAndRefusedInStrictMode() throws {
+        let directory = try TemporaryDirectory()
+        let store = try Self.zooStore(in: directory)
+        let history = VersionHistory([Self.zoo, Self.zoo2])
+        func upgrader(strict: Bool) -> Upgrader {
+            Upgrader(
+                history: history, mappings: [:], options: UpgradeOptions(lockTimeout: .seconds(10), strict: strict))
+        }
+        let plan = try upgrader(strict: false).planner.plan(from: "Zoo", to: "Zoo 2")
+        let planned = try StoreSnapshotReader.read(store) { db in try plan.drops(countedIn: db, history: history) }
+        #expect(planned == [Self.zooDrops])
+
+        let before = StoreBytes(store)
+        let error = try #require(throws: UpgradeError.self) {
+            try upgrader(strict: true).upgradeIfNeededSynchronously(storeAt: store)
+        }
+        guard case .dropsData(_, _, _, _, let refused) = error.kind else {
+            Issue.record("expected dropsData, got \(error)")
+            return
+        }
+        #expect(refused == Self.zooDrops)
+        #expect(StoreBytes(store) == before)
+
+        let report = try upgrader(strict: false).upgradeIfNeededSynchronously(storeAt: store)
+        #expect(report.steps.map(\.drops) == [Self.zooDrops])
+        let after = try RecipesHistoryFixture.Facts(store)
+        #expect(after.changes.map(\.author) == ["Animal:Cleo"])
+        #expect(after.records.isEmpty)
+    }
+
     @Test func rollbackRestoresTheHistoryByteForByte() throws {
         let fixture = try Self.fixture()
         try fixture.writeInWAL { db in
