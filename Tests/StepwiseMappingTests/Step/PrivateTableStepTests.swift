@@ -245,6 +245,26 @@ struct PrivateTableStepTests {
         #expect(triggers == [trigger])
     }
 
+    /// Zoo 2 keeping Pen is altered in place; Zoo 3 renumbers Keeper, so it is rebuilt.
+    @Test(arguments: [true, false])
+    func noStepKindKeepsTheOldModelsCache(_ inPlace: Bool) throws {
+        let source = try zooStore()
+        #expect(try PrivateTableSnapshot(source).hasModelCache)
+        let destinationModel =
+            inPlace
+            ? ObjectModel("Zoo 2") {
+                Self.zoo2.entities[0]; Self.zoo2.entities[1]; Self.zoo.entities[2]
+            } : Self.zoo3
+        let destination = directory.path("Zoo \(inPlace ? 2 : 3).sqlite")
+        let report = try MigrationStep(from: Self.zoo, to: destinationModel).run(
+            source: source, destination: destination)
+        #expect(report.inPlace == inPlace)
+        let tables = try DatabaseQueue(path: destination.path).read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE name LIKE 'Z\\_MODELCACHE' ESCAPE '\\'")
+        }
+        #expect(tables.isEmpty)
+    }
+
     @Test func aStoreWithoutPrivateTablesGetsNone() throws {
         let source = directory.path("Plain.sqlite")
         try StepFixtures.store(at: source, model: Self.zoo) { objects in _ = try objects.insert("Pen", ["name": "N"]) }
