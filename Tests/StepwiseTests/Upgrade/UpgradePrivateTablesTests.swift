@@ -36,6 +36,16 @@ struct UpgradePrivateTablesTests {
         try RecipesHistoryFixture.checkUpgraded(fixture.store, before: before)
     }
 
+    @Test func fullVerificationAndTheConsistencyCheckPassWithThePrivateTables() throws {
+        let fixture = try Self.fixture()
+        var options = UpgradeOptions(lockTimeout: .seconds(30))
+        options.verification = .full
+        let upgrader = try Upgrader(bundleAt: fixture.bundle, policies: SamplePolicies.registry, options: options)
+        #expect(try upgrader.upgradeIfNeededSynchronously(storeAt: fixture.store).to == "Recipes 4")
+        #expect(try StoreConsistency.problems(inStoreAt: fixture.store, model: RecipesHistory.v4) == [])
+        #expect(try RecipesHistoryFixture.Facts(fixture.store).changes.count == 18)
+    }
+
     @Test func historyWrittenOnlyInTheWALIsCarried() throws {
         let fixture = try Self.fixture()
         try fixture.writeInWAL { db in
