@@ -32,21 +32,27 @@ public enum CoreDataPrivateTablesFixture {
         case swiftData
     }
 
-    /// `ACHANGE.ZCHANGETYPE`.
+    /// `ACHANGE.ZCHANGETYPE`: `NSPersistentHistoryChangeType`'s raw values.
     public enum ChangeType: Int, Sendable {
+        /// An object inserted (no mask).
         case insert = 0
+        /// An object updated: the mask says which properties.
         case update = 1
+        /// An object deleted (no mask; tombstones, when its entity keeps any).
         case delete = 2
     }
 
     /// One row of `ACHANGE`.
     public struct Change: Sendable, Hashable {
+        /// The changed object's `Z_ENT` (`ZENTITY`).
         public var entity: Int
+        /// The changed object's `Z_PK` (`ZENTITYPK`).
         public var primaryKey: Int64
         public var type: ChangeType
         /// The update mask (``/StepwiseStore/HistoryChangeMask``); nil for inserts and deletes.
         public var columns: [UInt8]?
 
+        /// A change of the object `primaryKey` of entity `entity`.
         public init(entity: Int, primaryKey: Int64, type: ChangeType, columns: [UInt8]? = nil) {
             (self.entity, self.primaryKey, self.type, self.columns) = (entity, primaryKey, type, columns)
         }

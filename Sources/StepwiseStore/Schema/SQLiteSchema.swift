@@ -135,15 +135,18 @@ public struct SQLiteSchema: Sendable, Hashable, CustomStringConvertible {
 
     // MARK: - Equality
 
-    /// Equal when ``differences(from:ignoringTables:)`` finds none.
+    /// Equal when ``differences(from:ignoringTables:)`` finds none (Core Data's private tables
+    /// take no part).
     public static func == (lhs: SQLiteSchema, rhs: SQLiteSchema) -> Bool {
         lhs.differences(from: rhs).isEmpty
     }
 
     public func hash(into hasher: inout Hasher) {
-        // Only what equal schemas are sure to share: their table and index names.
-        hasher.combine(tables.map { $0.name.uppercased() })
-        hasher.combine(indexes.map { $0.name.uppercased() })
+        // Only what equal schemas are sure to share: their table and index names, Core Data's
+        // private tables left out as the comparison leaves them out.
+        let compared = removingCoreDataPrivateTables()
+        hasher.combine(compared.tables.map { $0.name.uppercased() })
+        hasher.combine(compared.indexes.map { $0.name.uppercased() })
     }
 }
 

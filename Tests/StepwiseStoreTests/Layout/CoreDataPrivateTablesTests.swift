@@ -77,6 +77,8 @@ struct CoreDataPrivateTablesTests {
         let expected = try SQLiteSchema(expectedFor: StoreLayout(model: RecipesHistory.v1))
         #expect(schema.tables.count == expected.tables.count + 5)
         #expect(schema.differences(from: expected) == [])
+        #expect(schema == expected)
+        #expect(Set([schema, expected]).count == 1)
         #expect(schema.removingCoreDataPrivateTables().tables.map(\.name) == expected.tables.map(\.name))
         #expect(
             rows.filter(\.isCoreDataPrivate).map(\.name) == [
