@@ -36,8 +36,6 @@ struct PrivateTablePlan: Sendable {
         var destinationNumber: Int?
         /// The `Z_ENT` of the destination's root (its `Z_PRIMARYKEY` row holds `Z_MAX`).
         var destinationRootNumber: Int?
-        /// The entity mappings that carry it, in the order they run.
-        var mappingNames: [String]
     }
 
     /// One source entity whose update masks change, and the masks before and after.
@@ -70,8 +68,7 @@ struct PrivateTablePlan: Sendable {
             let target = carrying.lazy.compactMap { $0.destinationEntity.flatMap(destination.entity(named:)) }.first
             carried[entity.number] = Carried(
                 sourceNumber: entity.number, destinationNumber: target?.number,
-                destinationRootNumber: target.flatMap { destination.entity(named: $0.rootName)?.number },
-                mappingNames: carrying.map(\.name))
+                destinationRootNumber: target.flatMap { destination.entity(named: $0.rootName)?.number })
             guard let target else { continue }
             let before = HistoryChangeMask(entity: entity, in: source)
             let after = HistoryChangeMask(entity: target, in: destination)
@@ -89,8 +86,4 @@ struct PrivateTablePlan: Sendable {
         removed.keys.sorted().map(String.init).joined(separator: ", ")
     }
 
-    /// Whether some carried entity changes number.
-    var renumbersEntities: Bool {
-        carried.values.contains { $0.destinationNumber != nil && $0.destinationNumber != $0.sourceNumber }
-    }
 }
