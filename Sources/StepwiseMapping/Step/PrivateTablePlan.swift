@@ -85,5 +85,4 @@ struct PrivateTablePlan: Sendable {
     var removedNumberList: String {
         removed.keys.sorted().map(String.init).joined(separator: ", ")
     }
-
 }
