@@ -61,10 +61,12 @@ struct CrashCheck {
         if FileManager.default.fileExists(atPath: work.path) { throw BenchError("the work directory was left") }
     }
 
-    /// Every item, its amount (the old value, `7 × key`), its remark (the old note) and its tag.
+    /// Every item, its amount (the old value, `7 × key`), its remark (the old note) and its tag;
+    /// the history and CloudKit records (``CrashPrivateTables``).
     private func checkMigrated(_ store: URL) throws {
         let snapshot = try StoreSnapshot(of: store)
         defer { snapshot.close() }
+        try snapshot.database.read { db in try CrashPrivateTables.check(db, rows: rows, withWAL: walMarker != nil) }
         let (count, amounts, remarks, tagged, tags, marked) = try snapshot.database.read { db in
             (
                 try Int.fetchOne(db, sql: #"SELECT COUNT(*) FROM "ZITEM""#) ?? -1,

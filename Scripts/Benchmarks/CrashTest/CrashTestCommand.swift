@@ -18,7 +18,9 @@ struct CrashTestCommand: ParsableCommand {
             a random part of that phase's duration, and sends SIGKILL. Every other round of 8 trials \
             starts from the store with one note changed only in its -wal, as a killed app leaves \
             it: the upgrade then copies it before step 1, where otherwise step 1 reads the store \
-            itself; the note must arrive. The last line is \
+            itself; the note must arrive. The store keeps Core Data's persistent history and \
+            CloudKit records (CrashPrivateTables), with one more history change in the -wal \
+            variant's -wal: every change and record must still name its object. The last line is \
             `crash-test: T trials, F failures`; the exit status is 1 when F > 0.
             """)
 
@@ -32,20 +34,25 @@ struct CrashTestCommand: ParsableCommand {
 
     func run() throws {
         let directory = try options.directory()
-        let original = BenchStore.sourceURL(rows: options.rows, in: directory)
-        if !FileManager.default.fileExists(atPath: original.path) {
-            try BenchStore.seed(rows: options.rows, at: original)
+        let seeded = BenchStore.sourceURL(rows: options.rows, in: directory)
+        if !FileManager.default.fileExists(atPath: seeded.path) {
+            try BenchStore.seed(rows: options.rows, at: seeded)
         }
-        let check = CrashCheck(rows: options.rows, original: original)
         let seed = seed ?? UInt64(Date().timeIntervalSince1970 * 1000)
         var random = SplitMix64(seed: seed)
         let work = directory.appendingPathComponent("crash-test-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
+        // The store keeps Core Data's persistent history and CloudKit records, as a SwiftData
+        // or CloudKit app's store does; the cached seed stays as it is for the benchmarks.
+        let original = try copy(seeded, into: work, as: "original")
+        try CrashPrivateTables.add(to: original, rows: options.rows)
+        let check = CrashCheck(rows: options.rows, original: original)
         let walOriginal = try copy(original, into: work, as: "original-with-wal")
         let marker = "written in the -wal"
         try WALWriter.write(to: walOriginal) { db in
             try db.execute(sql: #"UPDATE "ZITEM" SET "ZNOTE" = ? WHERE "Z_PK" = 1"#, arguments: [marker])
+            try CrashPrivateTables.addInWAL(db)
         }
         let walCheck = CrashCheck(rows: options.rows, original: walOriginal, walMarker: marker)
 

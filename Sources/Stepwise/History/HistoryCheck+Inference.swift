@@ -37,6 +37,13 @@ extension HistoryCheck {
                 fix:
                     "If \(drop.entity) was renamed, give its new entity in '\(destination)' the renaming identifier '\(drop.entity)'; to drop its rows on purpose, say so in a mapping file \(file) with an entity mapping from \(drop.entity) and no destination."
             )
+        case .persistentHistory, .cloudKitMetadata:
+            // Counted in stores only (`DropCounter.privateTableDrops`), never planned from models;
+            // they go with their entity's rows, whose finding says what to do.
+            return HistoryFinding(
+                .dropsData, version: destination, entity: drop.entity,
+                message: "\(step) drops \(drop.description).",
+                fix: "Keep \(drop.entity) in '\(destination)', or give its successor its renaming identifier.")
         case .attribute, .relationship:
             let property = drop.property ?? ""
             let what = drop.kind == .attribute ? "values" : "links"

@@ -13,6 +13,26 @@ public struct StoreInspection: Sendable, Encodable {
     public struct Table: Sendable, Encodable, Hashable {
         public var name: String
         public var rows: Int
+        /// Which of Core Data's private tables it is (persistent history, CloudKit mirroring,
+        /// the cached model: ``/StepwiseStore/CoreDataPrivateTables``), nil for the model's own.
+        /// Encoded as `coreDataPrivate`: `"persistentHistory"`, `"cloudKitMirroring"`,
+        /// `"modelCache"` or `null`.
+        public var coreDataPrivate: CoreDataPrivateTables.Kind?
+
+        public init(name: String, rows: Int, coreDataPrivate: CoreDataPrivateTables.Kind? = nil) {
+            (self.name, self.rows, self.coreDataPrivate) = (name, rows, coreDataPrivate)
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(name, forKey: .name)
+            try container.encode(rows, forKey: .rows)
+            try container.encode(coreDataPrivate, forKey: .coreDataPrivate)
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case name, rows, coreDataPrivate
+        }
     }
 
     /// The store's path as given.
@@ -31,7 +51,7 @@ public struct StoreInspection: Sendable, Encodable {
     public var otherMetadata: [String: String]
     /// Whether the store had a non-empty `-wal` file, whose rows are included below.
     public var hasWAL: Bool
-    /// Every table, sorted by name.
+    /// Every table, sorted by name, Core Data's private tables included (``Table/coreDataPrivate``).
     public var tables: [Table]
     /// The matching version's name (the `.xcdatamodel` name without extension), or nil.
     public var matchedVersion: String?
@@ -87,7 +107,8 @@ public struct StoreInspection: Sendable, Encodable {
         let tables = try tableNames.map { name in
             Table(
                 name: name,
-                rows: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(name.quotedSQLIdentifier)") ?? 0)
+                rows: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(name.quotedSQLIdentifier)") ?? 0,
+                coreDataPrivate: CoreDataPrivateTables.kind(ofTable: name))
         }
         var inspection = StoreInspection(
             store: path,

@@ -11,7 +11,9 @@ extension UpgradePlan {
     /// steps before it to the store's own entity and property (renames followed) and counted
     /// there, when every step on the way makes its entity one for one (no policy, no filter)
     /// and reads the property as a plain `$source.name`. Otherwise its count stays nil: it is
-    /// counted when the step runs (``/StepwiseMapping/StepReport/drops``).
+    /// counted when the step runs (``/StepwiseMapping/StepReport/drops``). What step 1's removed
+    /// entities cost Core Data's private tables (the history cut, their CloudKit records) is
+    /// counted too; a later step counts its own when it runs.
     ///
     /// - parameters:
     ///   - db: A connection to the store (or a copy of it) at ``from``.
@@ -32,6 +34,11 @@ extension UpgradePlan {
             var next = counted.makeIterator()
             for position in drops.indices where traced[position] != nil {
                 drops[position].count = next.next()?.count
+            }
+            if index == 0 {
+                // Core Data's private tables hold the store's own history and CloudKit records:
+                // what step 1 drops of them is counted here; later steps count theirs as they run.
+                drops += try counter.privateTableDrops(for: drops, in: db)
             }
             result.append(drops)
         }

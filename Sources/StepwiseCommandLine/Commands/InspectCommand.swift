@@ -9,7 +9,9 @@ struct InspectCommand: ParsableCommand {
         abstract: "Show a store's metadata, entity hashes, tables and model version.",
         discussion: """
             Reads a private copy of the store (with its -wal), so the store, its -wal and its -shm \
-            are never written. Rows that live only in the -wal are counted.
+            are never written. Rows that live only in the -wal are counted. Core Data's private \
+            tables (persistent history, CloudKit mirroring, the cached model) are listed apart; \
+            they take no part in identifying the version.
 
             With --models, names the version that wrote the store and how it matched: "hash" \
             (the metadata's entity hashes), "shippedRecord" (the hashes of a version as it shipped, \
@@ -79,12 +81,21 @@ struct InspectCommand: ParsableCommand {
                 "  \(name.padding(toLength: width, withPad: " ", startingAt: 0))  \(inspection.entityHashes[name] ?? "")"
             )
         }
-        print("\nTables")
         let tableWidth = inspection.tables.map(\.name.count).max() ?? 0
-        for table in inspection.tables {
+        func line(_ table: StoreInspection.Table) -> String {
+            "  \(table.name.padding(toLength: tableWidth, withPad: " ", startingAt: 0))  \(table.rows) \(table.rows == 1 ? "row" : "rows")"
+        }
+        print("\nTables")
+        for table in inspection.tables where table.coreDataPrivate == nil {
+            print(line(table))
+        }
+        let privateTables = inspection.tables.filter { $0.coreDataPrivate != nil }
+        if !privateTables.isEmpty {
             print(
-                "  \(table.name.padding(toLength: tableWidth, withPad: " ", startingAt: 0))  \(table.rows) \(table.rows == 1 ? "row" : "rows")"
-            )
+                "\nCore Data's private tables (an upgrade keeps the history and CloudKit ones, drops the cached model)")
+            for table in privateTables {
+                print("\(line(table))  \(table.coreDataPrivate?.explanation ?? "")")
+            }
         }
         if !inspection.otherMetadata.isEmpty {
             print("\nOther metadata")

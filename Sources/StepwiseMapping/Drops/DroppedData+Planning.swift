@@ -92,17 +92,24 @@ private struct DropPlanner {
         }
     }
 
-    /// Whether a mapping does something with its source rows: makes destination objects of
-    /// them, or hands them to a policy (which may make anything).
     private static func carries(_ mapping: EntityMapping) -> Bool {
-        guard mapping.sourceEntity != nil else { return false }
-        if let policy = mapping.policyName, !policy.isEmpty { return true }
-        return mapping.destinationEntity != nil && mapping.kind != .remove && mapping.kind != .add
+        mapping.carriesSourceRows
     }
 
     private static func sourcePropertiesRead(by mapping: EntityMapping) -> [String] {
         (mapping.attributeMappings + mapping.relationshipMappings).compactMap {
             $0.valueExpression.flatMap(MappingInference.sourceProperty(readBy:))
         }
+    }
+}
+
+extension EntityMapping {
+    /// Whether the mapping does something with its source rows: makes destination objects of
+    /// them, or hands them to a policy (which may make anything). A source entity that no
+    /// mapping carries loses its rows.
+    var carriesSourceRows: Bool {
+        guard sourceEntity != nil else { return false }
+        if let policy = policyName, !policy.isEmpty { return true }
+        return destinationEntity != nil && kind != .remove && kind != .add
     }
 }

@@ -48,6 +48,13 @@ public struct DroppedData: Sendable, Hashable, Codable, CustomStringConvertible 
         /// A relationship whose inverse isn't kept either, so its links are lost
         /// (``DroppedData/count`` counts links).
         case relationship
+        /// Core Data's persistent history, cut as Core Data cuts it when it removes the entity:
+        /// every transaction up to the last one that changed it, whatever their entities
+        /// (``DroppedData/count`` counts changes; see `HistoryTruncation`).
+        case persistentHistory
+        /// The CloudKit mirroring records of the entity's objects (`ANSCKRECORDMETADATA`…), which
+        /// Core Data also deletes when it removes the entity (``DroppedData/count`` counts rows).
+        case cloudKitMetadata
     }
 
     /// The source entity.
@@ -86,15 +93,22 @@ public struct DroppedData: Sendable, Hashable, Codable, CustomStringConvertible 
     }
 
     /// `1001 non-null values of Post.color (removed from the model)`, `20 rows of Tag (left out of the
-    /// mapping)`, `links of Country.continent (removed from the model)` when not counted.
+    /// mapping)`, `links of Country.continent (removed from the model)` when not counted,
+    /// `57 persistent history changes, up to the last transaction that changed Tag (removed from
+    /// the model)`.
     public var description: String {
         let unit: String
         switch kind {
         case .entity: unit = count == 1 ? "row" : "rows"
         case .attribute: unit = count == 1 ? "non-null value" : "non-null values"
         case .relationship: unit = count == 1 ? "link" : "links"
+        case .persistentHistory: unit = count == 1 ? "persistent history change" : "persistent history changes"
+        case .cloudKitMetadata: unit = count == 1 ? "CloudKit record" : "CloudKit records"
         }
         let amount = count.map { "\($0) \(unit)" } ?? unit
+        if kind == .persistentHistory {
+            return "\(amount), up to the last transaction that changed \(place) (\(reason.explanation))"
+        }
         return "\(amount) of \(place) (\(reason.explanation))"
     }
 

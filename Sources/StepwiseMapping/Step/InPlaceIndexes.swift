@@ -33,7 +33,8 @@ enum InPlaceIndexes {
         let tables = try String.fetchAll(
             db,
             sql: #"SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\_%' ESCAPE '\'"#)
-        for table in tables {
+        // Core Data's private tables keep their indexes: no layout describes them.
+        for table in tables where !CoreDataPrivateTables.isPrivateTable(table) {
             for index in try existingIndexes(of: table, in: db) {
                 if let layout = wanted[index.name.uppercased()], index.matches(layout) {
                     kept.insert(index.name.uppercased())

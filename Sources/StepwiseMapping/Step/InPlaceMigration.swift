@@ -17,7 +17,11 @@ import StepwiseStore
 /// 4. create the new tables, then make the indexes the destination layout's
 ///    (``InPlaceIndexes``): an index whose name or columns changed is rebuilt, the others
 ///    are kept as they are, without a sort of their table;
-/// 5. rewrite `Z_PRIMARYKEY`'s names and parents (keeping each root's `Z_MAX`).
+/// 5. rewrite `Z_PRIMARYKEY`'s names and parents (keeping each root's `Z_MAX`);
+/// 6. update Core Data's private tables as its own migrator would (``PrivateTableInPlace``).
+///
+/// Core Data's private tables (persistent history, CloudKit mirroring) are otherwise kept as
+/// they are: no step drops them, their indexes or their `Z_PRIMARYKEY` rows.
 ///
 /// **Rows are rewritten only where SQLite must.** A new column that every row of its table
 /// takes is added with its default in the column definition (`ADD COLUMN … DEFAULT 0`), which
@@ -151,7 +155,7 @@ enum InPlaceMigration {
         try InPlaceIndexes.reconcile(with: destination, in: db)
         try db.execute(
             sql:
-                "DELETE FROM \"Z_PRIMARYKEY\" WHERE \"Z_ENT\" NOT IN (\(destination.primaryKeyRows.map { String($0.entityNumber) }.joined(separator: ", ")))"
+                "DELETE FROM \"Z_PRIMARYKEY\" WHERE \"Z_ENT\" NOT IN (\(destination.primaryKeyRows.map { String($0.entityNumber) }.joined(separator: ", "))) AND \(CoreDataPrivateTables.modelEntityCondition)"
         )
         for row in destination.primaryKeyRows {
             try db.execute(
@@ -161,6 +165,7 @@ enum InPlaceMigration {
                     """,
                 arguments: [row.entityNumber, row.name, row.superNumber])
         }
+        try PrivateTableInPlace.apply(plan.privateTables, in: db)
         let differences = try SQLiteSchema.read(from: db)
             .differences(from: SQLiteSchema(expectedFor: destination), ignoringTables: StoreLayout.optionalTableNames)
         if !differences.isEmpty {

@@ -39,6 +39,8 @@ struct InPlacePlan {
     var droppedTables: [String]
     /// Join tables kept as they are.
     var keptJoinTables: [String]
+    /// What happens to Core Data's private tables (``PrivateTableInPlace``).
+    var privateTables: PrivateTablePlan
 
     /// A plan, or nil when the step needs rows to be rewritten.
     static func make(mapping: MappingModel, source: StoreLayout, destination: StoreLayout) -> InPlacePlan? {
@@ -120,7 +122,9 @@ struct InPlacePlan {
             if case .bookkeeping = table.kind { return nil }
             return usedSourceTables.contains(table.name) ? nil : table.name
         }
-        return InPlacePlan(tables: tables, droppedTables: dropped, keptJoinTables: keptJoinTables)
+        return InPlacePlan(
+            tables: tables, droppedTables: dropped, keptJoinTables: keptJoinTables,
+            privateTables: PrivateTablePlan(models: [mapping], source: source, destination: destination))
     }
 
     /// The column plan of one destination table continuing `sourceTable`, or nil.

@@ -41,7 +41,8 @@ extension MigrationStep {
     }
 
     /// The rebuild proper, in one transaction: every mapping model's passes, the stage's
-    /// `didMigrate`, validation and the metadata.
+    /// `didMigrate`, validation, Core Data's private tables (``PrivateTableCopy``) and the
+    /// metadata.
     func rebuild(
         _ queue: DatabaseQueue, from source: URL, readOnly: Bool, models: [MappingModel], sourceLayout: StoreLayout,
         destinationLayout: StoreLayout, metadata: StoreMetadata, reports: inout [StepReport.EntityMappingReport]
@@ -107,6 +108,12 @@ extension MigrationStep {
                         try policy?.performCustomValidation(for: mapping, manager: manager)
                     }
                     try manager.runHook(of: mapping, in: model) { try policy?.end(mapping, manager: manager) }
+                }
+                let privateTables = PrivateTablePlan(
+                    models: models, source: sourceLayout, destination: destinationLayout)
+                var metadata = metadata
+                if try PrivateTableCopy.run(privateTables, manager: manager) > 0 {
+                    metadata.additionalEntries[CoreDataPrivateTables.cloudKitZoneFetchMetadataKey] = .dictionary([:])
                 }
                 try metadata.write(to: db, path: queue.path)
                 return .commit

@@ -27,8 +27,9 @@ extension MigrationStep {
 
     /// Folds the source's WAL in, lays out the step (``StepLayouts``), runs `willMigrate`, then
     /// reads the source's metadata and counts what the step will drop (``DroppedData``) in the
-    /// source as the mappings see it. A ``SourceAccess/readOnly`` source is only read: it has
-    /// no WAL to fold in, and no `willMigrate` runs on it.
+    /// source as the mappings see it, Core Data's private tables included
+    /// (``DropCounter/privateTableDrops(for:in:)``). A ``SourceAccess/readOnly`` source is only
+    /// read: it has no WAL to fold in, and no `willMigrate` runs on it.
     func prepareSource(
         _ url: URL, models: [MappingModel], readOnly: Bool
     ) throws -> (StoreMetadata, StepLayouts, [DroppedData]) {
@@ -51,9 +52,11 @@ extension MigrationStep {
         }
         let drops = DroppedData.planned(by: models, from: sourceModel, to: destinationModel)
         return try queue.read { db in
-            (
+            let counter = DropCounter(layout: layouts.source)
+            let counted = try counter.counting(drops, in: db)
+            return (
                 try StoreMetadata.read(from: db, path: url.path), layouts,
-                try DropCounter(layout: layouts.source).counting(drops, in: db)
+                counted + (try counter.privateTableDrops(for: counted, in: db))
             )
         }
     }

@@ -128,6 +128,9 @@ public struct MigrationStep: Sendable {
             for (key, value) in sourceMetadata.additionalEntries where metadata.additionalEntries[key] == nil {
                 metadata.additionalEntries[key] = value
             }
+            if drops.contains(where: { $0.kind == .cloudKitMetadata && ($0.count ?? 0) > 0 }) {
+                metadata.additionalEntries[CoreDataPrivateTables.cloudKitZoneFetchMetadataKey] = .dictionary([:])
+            }
             if var report = try migrateInPlace(
                 from: workingSource, to: destination, access: access, models: models,
                 sourceLayout: sourceLayout,

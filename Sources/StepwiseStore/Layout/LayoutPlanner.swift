@@ -391,6 +391,16 @@ struct LayoutPlanner {
                         kind: .compound(entity: entity.name, properties: properties), spellsCollation: entityNamed))
             }
             for fetchIndex in entity.fetchIndexes where !fetchIndex.elements.isEmpty {
+                // A fetch index on one to-one alone would repeat the foreign key's own index:
+                // Core Data doesn't create it (Screen Time's `Usage.byUser` has no index, beside
+                // `ZUSAGE_ZUSER_INDEX` and `Z_Usage_byUserAndDevice`; RMAdminStore-Local, 1044).
+                if fetchIndex.elements.count == 1,
+                    model.allRelationships(of: entity).contains(where: {
+                        $0.name == fetchIndex.elements[0].property && $0.isToOne
+                    })
+                {
+                    continue
+                }
                 let columns = try indexableColumns(
                     fetchIndex.elements.map(\.property), of: entity, layout: layout,
                     place: "fetch index '\(fetchIndex.name)'")

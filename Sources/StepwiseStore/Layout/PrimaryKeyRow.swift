@@ -29,10 +29,24 @@ public struct PrimaryKeyRow: Sendable, Hashable, CustomStringConvertible {
         PrimaryKeyRow(entityNumber: entityNumber, name: name, superNumber: superNumber)
     }
 
-    /// All rows of a database's `Z_PRIMARYKEY`, in `Z_ENT` order.
-    public static func readAll(from db: Database) throws -> [PrimaryKeyRow] {
+    /// Whether the row is one of Core Data's private entities' (persistent history, CloudKit
+    /// mirroring: ``CoreDataPrivateTables``), which no model version lays out.
+    public var isCoreDataPrivate: Bool {
+        CoreDataPrivateTables.isPrivateEntityNumber(entityNumber)
+    }
+
+    /// Rows of a database's `Z_PRIMARYKEY`, in `Z_ENT` order.
+    ///
+    /// - parameters:
+    ///   - includingCoreDataPrivate: Whether the rows of Core Data's private entities
+    ///     (``isCoreDataPrivate``) are read too; by default they are. Comparisons with a
+    ///     layout's ``StoreLayout/primaryKeyRows`` leave them out.
+    public static func readAll(from db: Database, includingCoreDataPrivate: Bool = true) throws -> [PrimaryKeyRow] {
+        let condition = includingCoreDataPrivate ? "" : " WHERE \(CoreDataPrivateTables.modelEntityCondition)"
         let rows = try Row.fetchAll(
-            db, sql: #"SELECT "Z_ENT", "Z_NAME", "Z_SUPER", "Z_MAX" FROM "Z_PRIMARYKEY" ORDER BY "Z_ENT""#)
+            db,
+            sql: #"SELECT "Z_ENT", "Z_NAME", "Z_SUPER", "Z_MAX" FROM "Z_PRIMARYKEY""# + condition
+                + #" ORDER BY "Z_ENT""#)
         return rows.map { row in
             PrimaryKeyRow(
                 entityNumber: row[0] ?? 0, name: row[1] ?? "", superNumber: row[2] ?? 0,

@@ -5,15 +5,17 @@ extension SQLiteSchema {
     /// indexes by name).
     ///
     /// Column order and the spelling of the DDL are ignored; names and declared types
-    /// compare case-insensitively.
+    /// compare case-insensitively. Core Data's private tables (persistent history, CloudKit
+    /// mirroring, the cached model: ``CoreDataPrivateTables``) and their indexes are always left
+    /// out on both sides: they belong to no model version, and a store that has them is no
+    /// less the version its model tables say.
     ///
     /// - parameters:
     ///   - reference: The schema this one should have, e.g. `SQLiteSchema(expectedFor:)`.
-    ///   - ignoringTables: Tables (and their indexes) left out on both sides, such as
-    ///     ``StoreLayout/optionalTableNames``.
+    ///   - ignoringTables: More tables (and their indexes) left out on both sides.
     public func differences(from reference: SQLiteSchema, ignoringTables: Set<String> = []) -> [SchemaDifference] {
-        let actual = removingTables(ignoringTables)
-        let expected = reference.removingTables(ignoringTables)
+        let actual = removingTables(ignoringTables).removingCoreDataPrivateTables()
+        let expected = reference.removingTables(ignoringTables).removingCoreDataPrivateTables()
         var differences: [SchemaDifference] = []
         let tableNames = Set(actual.tables.map { $0.name.uppercased() } + expected.tables.map { $0.name.uppercased() })
         for key in tableNames.sorted() {

@@ -137,6 +137,11 @@ public struct SQLiteSchema: Sendable, Hashable, CustomStringConvertible {
         return SQLiteSchema(tables: tables, indexes: indexes.filter { !keys.contains($0.name.uppercased()) })
     }
 
+    /// A copy without Core Data's private tables (``CoreDataPrivateTables``) and their indexes.
+    public func removingCoreDataPrivateTables() -> SQLiteSchema {
+        removingTables(Set(tables.map(\.name).filter(CoreDataPrivateTables.isPrivateTable)))
+    }
+
     public var description: String {
         var lines: [String] = []
         for table in tables {
@@ -156,15 +161,18 @@ public struct SQLiteSchema: Sendable, Hashable, CustomStringConvertible {
 
     // MARK: - Equality
 
-    /// Equal when ``differences(from:ignoringTables:)`` finds none.
+    /// Equal when ``differences(from:ignoringTables:)`` finds none (Core Data's private tables
+    /// take no part).
     public static func == (lhs: SQLiteSchema, rhs: SQLiteSchema) -> Bool {
         lhs.differences(from: rhs).isEmpty
     }
 
     public func hash(into hasher: inout Hasher) {
-        // Only what equal schemas are sure to share: their table and index names.
-        hasher.combine(tables.map { $0.name.uppercased() })
-        hasher.combine(indexes.map { $0.name.uppercased() })
+        // Only what equal schemas are sure to share: their table and index names, Core Data's
+        // private tables left out as the comparison leaves them out.
+        let compared = removingCoreDataPrivateTables()
+        hasher.combine(compared.tables.map { $0.name.uppercased() })
+        hasher.combine(compared.indexes.map { $0.name.uppercased() })
     }
 }
 

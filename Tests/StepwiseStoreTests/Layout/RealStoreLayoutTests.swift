@@ -34,7 +34,7 @@ struct RealStoreLayoutTests {
             redundantIndexes += leftovers.count
             let differences = actual.removingIndexes(Set(leftovers.map(\.name)))
                 .differences(from: expected, ignoringTables: StoreLayout.optionalTableNames)
-            let keys = primaryKeys.map(\.ignoringMaximum).filter { $0.entityNumber < 16_000 }
+            let keys = primaryKeys.filter { !$0.isCoreDataPrivate }.map(\.ignoringMaximum)
             if !differences.isEmpty || keys != layout.primaryKeyRows {
                 failures.append(
                     "\(store): \(differences.prefix(3).map(\.description).joined(separator: "; "))"
