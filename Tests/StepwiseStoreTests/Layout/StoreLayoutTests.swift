@@ -83,6 +83,26 @@ struct StoreLayoutTests {
             ])
     }
 
+    /// Screen Time's `Usage` (RMAdminStore-Local, 1044): a fetch index on one to-one alone would
+    /// repeat its foreign key's index, and Core Data doesn't create it; one on two does.
+    @Test func aFetchIndexOnOneToOneAloneIsTheForeignKeysIndex() throws {
+        let layout = try StoreLayout(
+            model: ObjectModel("Usage") {
+                Entity("Usage") {
+                    Relationship("user", to: "User", inverse: "usages")
+                    Relationship("device", to: "Device", inverse: "usages")
+                    FetchIndex(name: "byUser", elements: [.init(property: "user")])
+                    FetchIndex(name: "byUserAndDevice", elements: [.init(property: "user"), .init(property: "device")])
+                }
+                Entity("User") { Relationship("usages", to: "Usage", inverse: "user").toMany() }
+                Entity("Device") { Relationship("usages", to: "Usage", inverse: "device").toMany() }
+            })
+        #expect(
+            Set(layout.indexes(on: "ZUSAGE").map(\.name)) == [
+                "ZUSAGE_ZUSER_INDEX", "ZUSAGE_ZDEVICE_INDEX", "Z_Usage_byUserAndDevice",
+            ])
+    }
+
     @Test func manyToManyTableIsNamedByTheEntityWhoseNameSortsFirst() throws {
         let layout = try StoreLayout(
             model: ObjectModel("Notes") {
