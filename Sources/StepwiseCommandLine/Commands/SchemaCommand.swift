@@ -24,7 +24,9 @@ struct SchemaCommand: ParsableCommand {
         let listing = try ModelBundleListing(contentsOf: model.bundle.url)
         let version = try listing.readVersion(named: model.version ?? listing.currentName)
         let layout = try StoreLayout(model: version, release: releaseOption.release)
-        print("-- Model version '\(version.name)' from \(listing.url.lastPathComponent), \(layout.release.frameworkVersion == CoreDataRelease.newest.frameworkVersion && releaseOption.frameworkVersion == nil ? "Core Data's newest forms" : "as \(layout.release) wrote it")")
+        let forms =
+            releaseOption.frameworkVersion.map { "as Core Data \($0) wrote it" } ?? "in Core Data's newest forms"
+        print("-- Model version '\(version.name)' from \(listing.url.lastPathComponent), \(forms)")
         for statement in layout.createStatements {
             print(statement + ";")
         }

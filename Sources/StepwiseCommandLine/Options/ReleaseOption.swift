@@ -13,7 +13,8 @@ struct ReleaseOption: ParsableArguments {
 
     func validate() throws {
         if let frameworkVersion, frameworkVersion <= 0 {
-            throw ValidationError("--core-data-release takes a framework version such as 637 or 1145, not \(frameworkVersion).")
+            throw ValidationError(
+                "--core-data-release takes a framework version such as 637 or 1145, not \(frameworkVersion).")
         }
     }
 

@@ -274,7 +274,8 @@ struct InPlacePlan {
     {
         for number in table.entityNumbers {
             for relationship in layout.entity(number: number)?.relationships ?? [] {
-                if case .foreignKey(_, _, let order) = relationship.storage, order?.uppercased() == column.uppercased() {
+                if case .foreignKey(_, _, let order) = relationship.storage, order?.uppercased() == column.uppercased()
+                {
                     return relationship
                 }
             }

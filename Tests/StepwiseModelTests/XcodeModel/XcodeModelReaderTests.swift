@@ -560,12 +560,15 @@ struct XcodeModelReaderTests {
     @Test("A missing attribute type is Xcode's Undefined, valid on a transient attribute only")
     func missingAttributeTypeIsUndefined() throws {
         // How Xcode writes Undefined (Wire's 1,434 transient attributes, zmessaging 1.27 to 2.101).
-        let transient = #"<model><entity name="Post"><attribute name="draft" optional="YES" transient="YES"/></entity></model>"#
+        let transient =
+            #"<model><entity name="Post"><attribute name="draft" optional="YES" transient="YES"/></entity></model>"#
         let model = try XcodeModelReader.parse(Data(transient.utf8), versionName: "M", path: "p")
         let draft = try #require(model[entity: "Post"]?.attributes.first)
         #expect(draft.type == .undefined)
         #expect(model.problems() == [])
-        #expect(model.entityVersionHashes["Post"] == ObjectModel("M", entities: [Entity("Post")]).entityVersionHashes["Post"])
+        #expect(
+            model.entityVersionHashes["Post"]
+                == ObjectModel("M", entities: [Entity("Post")]).entityVersionHashes["Post"])
 
         let stored = #"<model><entity name="Post"><attribute name="date"/></entity></model>"#
         let storedModel = try XcodeModelReader.parse(Data(stored.utf8), versionName: "M", path: "p")

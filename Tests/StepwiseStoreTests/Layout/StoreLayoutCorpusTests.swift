@@ -45,8 +45,10 @@ struct StoreLayoutCorpusTests {
     func corruptStoreHasTheTablesOfVersion2NotVersion3() throws {
         let corpus = try Corpus.required()
         let bundle = try corpus.modelBundle(.apptentive)
-        let version2 = try SQLiteSchema(expectedFor: StoreLayout(model: bundle.version(named: "ATDataModel 2"), release: Self.apptentive))
-        let version3 = try SQLiteSchema(expectedFor: StoreLayout(model: bundle.version(named: "ATDataModel 3"), release: Self.apptentive))
+        let version2 = try SQLiteSchema(
+            expectedFor: StoreLayout(model: bundle.version(named: "ATDataModel 2"), release: Self.apptentive))
+        let version3 = try SQLiteSchema(
+            expectedFor: StoreLayout(model: bundle.version(named: "ATDataModel 3"), release: Self.apptentive))
         let (actual, _) = try CorpusStore.corrupt.schemaAndPrimaryKeys(in: corpus)
 
         #expect(actual.differences(from: version2, ignoringTables: StoreLayout.optionalTableNames) == [])

@@ -258,10 +258,14 @@ struct StoreLayoutTests {
             })
         // The newest forms, which Stepwise writes.
         let indexes = Dictionary(uniqueKeysWithValues: layout.indexes.map { ($0.name, $0) })
-        #expect(Set(indexes.keys) == ["Z_Mood_remoteID", "Z_Mood_rating_date", "Z_Mood_byDate", "Z_Mood_UNIQUE_remoteID_rating"])
+        #expect(
+            Set(indexes.keys) == [
+                "Z_Mood_remoteID", "Z_Mood_rating_date", "Z_Mood_byDate", "Z_Mood_UNIQUE_remoteID_rating",
+            ])
         #expect(
             indexes["Z_Mood_byDate"]?.createStatement
-                == #"CREATE INDEX "Z_Mood_byDate" ON "ZMOOD" ("ZDATE" COLLATE BINARY DESC, "ZRATING" COLLATE BINARY ASC)"#)
+                == #"CREATE INDEX "Z_Mood_byDate" ON "ZMOOD" ("ZDATE" COLLATE BINARY DESC, "ZRATING" COLLATE BINARY ASC)"#
+        )
         #expect(indexes["Z_Mood_byDate"]?.kind == .fetchIndex(entity: "Mood", name: "byDate"))
         #expect(
             indexes["Z_Mood_UNIQUE_remoteID_rating"]?.createStatement
@@ -279,7 +283,8 @@ struct StoreLayoutTests {
         #expect(
             moody.indexes.first { $0.name == "ZMOOD_ZRATING_ZDATE" }?.createStatement
                 == #"CREATE INDEX "ZMOOD_ZRATING_ZDATE" ON "ZMOOD" ("ZRATING", "ZDATE")"#)
-        #expect(try SQLiteSchema(expectedFor: moody).table(named: "ZMOOD")?.uniqueConstraints == [["ZREMOTEID", "ZRATING"]])
+        #expect(
+            try SQLiteSchema(expectedFor: moody).table(named: "ZMOOD")?.uniqueConstraints == [["ZREMOTEID", "ZRATING"]])
     }
 
     @Test func attributeTypesMapToCoreDataColumnTypesInCoreDataOrder() throws {

@@ -35,7 +35,8 @@ struct WireUpgradeTests {
         try ModelBundle(contentsOf: Corpus.required().url(bundlePath))
     }
 
-    @Test("Every Wire store whose version the bundle has upgrades to the current one, every row kept", arguments: stores)
+    @Test(
+        "Every Wire store whose version the bundle has upgrades to the current one, every row kept", arguments: stores)
     func upgradesToTheCurrentVersion(_ path: String) throws {
         let corpus = try Corpus.required()
         let directory = try TemporaryDirectory(prefix: "stepwise-wire")
@@ -82,7 +83,8 @@ struct WireUpgradeTests {
 
         // Wire's own expectations, from 2.6 on.
         let versionNames = bundle.history.names
-        if let index = versionNames.firstIndex(of: source.name), let first = versionNames.firstIndex(of: "zmessaging2.6"),
+        if let index = versionNames.firstIndex(of: source.name),
+            let first = versionNames.firstIndex(of: "zmessaging2.6"),
             index >= first
         {
             let kinds = try Self.kindCounts(of: copy, layout: currentLayout, entities: Array(Self.wireCounts.keys))
@@ -136,7 +138,8 @@ struct WireUpgradeTests {
                 counts[name] =
                     try Int.fetchOne(
                         db,
-                        sql: "SELECT COUNT(*) FROM \(entity.tableName.quotedDatabaseIdentifier) WHERE \"Z_ENT\" IN (\(numbers))"
+                        sql:
+                            "SELECT COUNT(*) FROM \(entity.tableName.quotedDatabaseIdentifier) WHERE \"Z_ENT\" IN (\(numbers))"
                     ) ?? 0
             }
             return counts
