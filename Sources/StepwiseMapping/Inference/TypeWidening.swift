@@ -86,7 +86,7 @@ public struct TypeWidening: Sendable, Hashable, Codable, CustomStringConvertible
         AttributeType.allCases.flatMap { widenings(from: $0) }
     }
 
-    /// The widenings of one source type, in ``AttributeType`` order: what an attribute of this
+    /// The widenings of one source type, in ``/StepwiseModel/AttributeType`` order: what an attribute of this
     /// type can become in an inferred step.
     public static func widenings(from source: AttributeType) -> [TypeWidening] {
         AttributeType.allCases.compactMap { TypeWidening(from: source, to: $0) }
@@ -95,7 +95,7 @@ public struct TypeWidening: Sendable, Hashable, Codable, CustomStringConvertible
     /// Whether the destination keeps the stored value as it is: ``sqlExpression(converting:)``
     /// is the column itself (Integer 16 → 32 → 64, Boolean → an integer, Float → Double, URI →
     /// String), and both types are stored in columns of the same declared type. A step can
-    /// then keep the column instead of rewriting its rows (``InPlacePlan``).
+    /// then keep the column instead of rewriting its rows (the in-place path).
     public var keepsStoredValues: Bool {
         sqlExpression(converting: "x") == "x" && ColumnType(source) == ColumnType(destination)
     }

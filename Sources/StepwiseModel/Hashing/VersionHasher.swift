@@ -72,7 +72,9 @@ public enum VersionHasher {
 
     /// The hash of one relationship, as mixed into its entity's hash.
     ///
-    /// - parameter entityName: The entity that declares the relationship. A relationship that is
+    /// - parameters:
+    ///   - relationship: The relationship.
+    ///   - entityName: The entity that declares the relationship. A relationship that is
     ///   its own inverse (its destination is `entityName` and its inverse its own name) leaves the
     ///   inverse out, as Photos' `Person.mergeCandidates` shows; without it, such a relationship is
     ///   hashed as if it weren't its own inverse.

@@ -38,6 +38,7 @@ public struct PrimaryKeyRow: Sendable, Hashable, CustomStringConvertible {
     /// Rows of a database's `Z_PRIMARYKEY`, in `Z_ENT` order.
     ///
     /// - parameters:
+    ///   - db: A connection to the store.
     ///   - includingCoreDataPrivate: Whether the rows of Core Data's private entities
     ///     (``isCoreDataPrivate``) are read too; by default they are. Comparisons with a
     ///     layout's ``StoreLayout/primaryKeyRows`` leave them out.
