@@ -317,9 +317,10 @@ struct LayoutPlanner {
         let table = tableName(of: root)
         let hierarchy = model.hierarchy(from: root)
         // Column order (corpus README §5): INTEGER columns of every entity in Z_ENT order
-        // (attributes by name, then foreign keys by name), then FLOAT+TIMESTAMP interleaved
-        // by name, then VARCHAR, then BLOB, each group again entity by entity.
-        var groups: [[ColumnLayout]] = [[], [], [], []]
+        // (attributes by name, then foreign keys by name, then hidden foreign keys), then
+        // FLOAT+TIMESTAMP interleaved by name, then DECIMAL, then VARCHAR, then BLOB, each group
+        // again entity by entity.
+        var groups = [[ColumnLayout]](repeating: [], count: ColumnType.columnGroupCount)
         var indexes: [IndexLayout] = []
         var constraints: [UniqueConstraintLayout] = []
         if hierarchy.count > 1 {
