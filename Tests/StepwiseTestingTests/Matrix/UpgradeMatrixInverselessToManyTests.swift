@@ -63,6 +63,20 @@ struct UpgradeMatrixInverselessToManyTests {
         #expect(files == 20)
         #expect(linked > 0 && linked <= files)
         #expect(strayKeys == 0)
+        #expect(try StoreConsistency.problems(inStoreAt: store, model: Self.v1) == [])
+    }
+
+    @Test func aHiddenKeyNamingNoFolderIsAProblem() throws {
+        let directory = try TemporaryDirectory(prefix: "stepwise-matrix-inverseless")
+        let store = directory.path("Folders.sqlite")
+        try SeededStore.create(at: store, model: Self.v1, rows: 5)
+        let queue = try DatabaseQueue(path: store.path)
+        try queue.write { db in try db.execute(sql: #"UPDATE "ZFILE" SET "Z2FILES" = 999 WHERE "Z_PK" = 3"#) }
+        try queue.close()
+        let problems = try StoreConsistency.problems(inStoreAt: store, model: Self.v1)
+        #expect(problems.map(\.primaryKey) == [3])
+        #expect(problems.map(\.property) == ["files"])
+        #expect(problems.first?.reason.contains("999") == true)
     }
 
     @Test(arguments: matrix.cases)

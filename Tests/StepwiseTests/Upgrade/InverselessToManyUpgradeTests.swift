@@ -200,7 +200,8 @@ struct InverselessToManyUpgradeTests {
         let item = try #require(mapping.entityMappings.firstIndex { $0.destinationEntity == "Item" })
         mapping.entityMappings[item].policyName = "ItemPolicy"
         let upgrader = Upgrader(
-            history: VersionHistory([Cart.v1, Cart.v3]), mappings: [MappingDirectory.StepKey("Cart", "Cart 3"): [mapping]],
+            history: VersionHistory([Cart.v1, Cart.v3]),
+            mappings: [MappingDirectory.StepKey("Cart", "Cart 3"): [mapping]],
             policies: policies, options: UpgradeOptions(targetVersion: "Cart 3"))
 
         let directory = try TemporaryDirectory(prefix: "stepwise-inverseless")
@@ -212,7 +213,9 @@ struct InverselessToManyUpgradeTests {
 
         let shared = try Cart.store1145(in: directory, extra: (item: "bread", modifier: "m1"))
         let before = StoreBytes(shared)
-        let error = try #require(throws: UpgradeError.self) { try upgrader.upgradeIfNeededSynchronously(storeAt: shared) }
+        let error = try #require(throws: UpgradeError.self) {
+            try upgrader.upgradeIfNeededSynchronously(storeAt: shared)
+        }
         #expect(error.description.contains("in the 'modifiers' of more than one Item"))
         #expect(StoreBytes(shared) == before)
     }
