@@ -220,6 +220,30 @@ struct InverselessToManyUpgradeTests {
         #expect(StoreBytes(shared) == before)
     }
 
+    @Test("dropping the inverse moves each link from the inverse's key ZITEM to the hidden key Z1MODIFIERS")
+    func droppingTheInverse() throws {
+        let withInverse = ObjectModel("Cart", versionIdentifiers: ["1"]) {
+            Entity("Item") {
+                Attribute("name", .string).required()
+                Relationship("modifiers", to: "Modifier", inverse: "item").toMany()
+            }
+            Entity("Modifier") {
+                Attribute("label", .string).required()
+                Relationship("item", to: "Item", inverse: "modifiers")
+            }
+        }
+        let directory = try TemporaryDirectory(prefix: "stepwise-inverseless")
+        let store = directory.path("Cart.sqlite")
+        try StoreCreator.createStore(at: store, model: withInverse)
+        try Cart.seed(at: store, layout: try StoreLayout(model: withInverse))
+        #expect(try Cart.integer(at: store, #"SELECT COUNT("ZITEM") FROM "ZMODIFIER""#) == 5)
+        let history = VersionHistory([withInverse, Cart.v2])
+        let report = try Cart.upgrader(to: "Cart 2", history: history).upgradeIfNeededSynchronously(storeAt: store)
+        #expect(report.steps.map(\.inPlace) == [false])
+        #expect(try Cart.pairs(at: store, model: Cart.v2) == Cart.pairs)
+        #expect(try Cart.integer(at: store, #"SELECT COUNT("Z1MODIFIERS") FROM "ZMODIFIER""#) == 5)
+    }
+
     @Test("a Core Data 1145 store's join table is identified, and its links move to the hidden key")
     func joinTableOf1145MovesToTheHiddenKey() throws {
         let directory = try TemporaryDirectory(prefix: "stepwise-inverseless")
