@@ -82,29 +82,39 @@ struct StoreVerification {
         return true
     }
 
-    /// Every non-null to-one key names an existing row of the destination's table.
+    /// Every non-null to-one key names an existing row of the destination's table, and every
+    /// hidden foreign key of a to-many without inverse (Core Data 1241, kept in the
+    /// destination's rows) an existing row of its owner's table.
     private func checkToOneKeys(_ db: Database, layout: StoreLayout) throws {
         for entity in layout.entities {
             for relationship in entity.relationships where relationship.declaringEntity == entity.name {
-                guard let column = relationship.foreignKeyColumn,
-                    let target = layout.entity(named: relationship.destination)
-                else { continue }
+                guard let target = layout.entity(named: relationship.destination) else { continue }
+                let (table, column, targetTable, pointsTo): (String, String, String, String)
+                if let foreignKey = relationship.foreignKeyColumn {
+                    (table, column, targetTable, pointsTo) =
+                        (entity.tableName, foreignKey, target.tableName, target.name)
+                } else if relationship.hasHiddenForeignKey,
+                    case .inverseForeignKey(let hiddenTable, let hiddenColumn, _) = relationship.storage
+                {
+                    (table, column, targetTable, pointsTo) = (hiddenTable, hiddenColumn, entity.tableName, entity.name)
+                } else {
+                    continue
+                }
                 // Rows are counted (a scan with a lookup each) only when one may dangle.
                 let anyDangling = try DanglingKeyCheck.anyKeyMayDangle(
-                    db, table: entity.tableName, column: column, targetTable: target.tableName,
-                    targetEntityNumbers: nil)
+                    db, table: table, column: column, targetTable: targetTable, targetEntityNumbers: nil)
                 guard anyDangling else { continue }
                 let dangling =
                     try Int.fetchOne(
                         db,
                         sql: """
-                            SELECT COUNT(*) FROM \(entity.tableName.quotedSQLIdentifier) AS "e"
+                            SELECT COUNT(*) FROM \(table.quotedSQLIdentifier) AS "e"
                             WHERE "e".\(column.quotedSQLIdentifier) IS NOT NULL
-                              AND NOT EXISTS (SELECT 1 FROM \(target.tableName.quotedSQLIdentifier) AS "t"
+                              AND NOT EXISTS (SELECT 1 FROM \(targetTable.quotedSQLIdentifier) AS "t"
                                               WHERE "t"."Z_PK" = "e".\(column.quotedSQLIdentifier))
                             """) ?? 0
                 if dangling > 0 {
-                    throw fail("\(dangling) \(entity.name).\(relationship.name) keys point to no \(target.name)")
+                    throw fail("\(dangling) \(entity.name).\(relationship.name) keys point to no \(pointsTo)")
                 }
             }
         }

@@ -163,6 +163,14 @@ struct InPlacePlan {
                     sourceTable.column(named: sourceColumn)?.type == column.type, !kept.values.contains(sourceColumn)
                 else { return nil }
                 kept[column.name] = sourceColumn
+            case .hiddenForeignKey(let entityName, let relationship):
+                guard
+                    let sourceColumn = hiddenForeignKeyOrigin(
+                        entityName, relationship, in: sourceTable, mappings: mappings, source: source,
+                        destination: destination),
+                    sourceTable.column(named: sourceColumn)?.type == column.type, !kept.values.contains(sourceColumn)
+                else { return nil }
+                kept[column.name] = sourceColumn
             case .joinSource, .joinDestination, .bookkeeping:
                 return nil
             }
@@ -264,6 +272,40 @@ struct InPlacePlan {
                 found.insert(order)
             default: return nil
             }
+        }
+        return found.count == 1 ? found.first : nil
+    }
+
+    /// The source column a hidden foreign key continues (the to-many without inverse
+    /// `entityName.relationshipName`, Core Data 1241): the hidden key of the source to-many
+    /// every mapping of an owner reads, itself without inverse and kept in `sourceTable`, the
+    /// table this one continues. Owners and members keep their `Z_PK`s in place, so its values
+    /// stay valid. Anything else (a join table in the source, Core Data up to 1240) needs the
+    /// rebuilding path, which moves the links.
+    private static func hiddenForeignKeyOrigin(
+        _ entityName: String, _ relationshipName: String, in sourceTable: TableLayout,
+        mappings: [String: EntityMapping], source: StoreLayout, destination: StoreLayout
+    ) -> String? {
+        var found: Set<String> = []
+        for entity in destination.entities {
+            guard let destinationRelationship = entity.relationship(named: relationshipName),
+                destinationRelationship.declaringEntity == entityName
+            else { continue }
+            // An owner with no mapping has no rows in place (its entity is new).
+            guard let mapping = mappings[entity.name] else { continue }
+            guard let sourceEntity = mapping.sourceEntity.flatMap({ source.entity(named: $0) }),
+                let expression = mapping.relationshipMappings.first(where: { $0.name == relationshipName })?
+                    .valueExpression,
+                let path = sourceRelationshipPath(expression), path.count == 1,
+                let sourceRelationship = sourceEntity.relationship(named: path[0]),
+                sourceRelationship.hasHiddenForeignKey,
+                sourceRelationship.isOrdered == destinationRelationship.isOrdered,
+                source.entity(named: sourceRelationship.destination)?.number
+                    == destination.entity(named: destinationRelationship.destination)?.number,
+                case .inverseForeignKey(let table, let column, nil) = sourceRelationship.storage,
+                table.uppercased() == sourceTable.name.uppercased()
+            else { return nil }
+            found.insert(column)
         }
         return found.count == 1 ? found.first : nil
     }

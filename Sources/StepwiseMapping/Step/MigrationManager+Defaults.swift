@@ -210,6 +210,27 @@ extension MigrationManager {
         }
     }
 
+    /// Throws when `target` already belongs to another owner of the to-many without inverse
+    /// `relationship`, whose hidden foreign key holds one owner per object: relating it again
+    /// would move it and drop the first link without a word (as the set-based path refuses).
+    private func refuseSecondOwner(of target: ObjectID, for owner: ObjectID, _ relationship: RelationshipLayout)
+        throws
+    {
+        guard case .inverseForeignKey(let table, let column, _) = relationship.storage,
+            let current = try Int64.fetchOne(
+                db,
+                sql:
+                    "SELECT \(column.quotedSQLIdentifier) FROM \"main\".\(table.quotedSQLIdentifier) WHERE \"Z_PK\" = ?",
+                arguments: [target.primaryKey]),
+            current != owner.primaryKey
+        else { return }
+        throw MappingError(
+            .validation(
+                "\(target.entity) Z_PK \(target.primaryKey) would be in the '\(relationship.name)' of more than one "
+                    + "\(owner.entity); a to-many without inverse stores one owner per object (Core Data 1241 and "
+                    + "later: a hidden foreign key \(column)), so the upgrade would lose all but one of those links"))
+    }
+
     /// The resolved relationship mappings of `mapping`, made on its first instance.
     private func relationshipPlan(for mapping: EntityMapping) throws -> RelationshipPlan? {
         if let plan = relationshipPlans[mapping.name], plan.serves(mapping) { return plan }
@@ -271,7 +292,13 @@ extension MigrationManager {
                     targets = try destinationInstances(madeFrom: targets, kindOf: relationship.destination)
                 }
                 if relationship.isToMany {
-                    for target in targets { try destination.relate(destinationID, relationship.name, to: target) }
+                    let hiddenKey = destinationLayout.entity(named: entityName)?.relationship(named: relationship.name)
+                    for target in targets {
+                        if let hiddenKey, hiddenKey.hasHiddenForeignKey {
+                            try refuseSecondOwner(of: target, for: destinationID, hiddenKey)
+                        }
+                        try destination.relate(destinationID, relationship.name, to: target)
+                    }
                     if relationship.isOrdered {
                         try writePositions(of: destinationID, relationship.name, in: targets)
                     }

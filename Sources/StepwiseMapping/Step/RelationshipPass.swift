@@ -154,6 +154,11 @@ extension MigrationManager {
                     """)
             if db.changesCount > 0 { insertedLinks.changedColumns.insert([destinationEntity.tableName, column]) }
         case .inverseForeignKey(let inverseTable, let column, let orderColumn):
+            if relationship.hasHiddenForeignKey {
+                try refuseSharedMembers(
+                    of: relationship, in: destinationEntity, mapping: mapping, mapped: mapped,
+                    table: table(inverseTable), column: column)
+            }
             if try insertedInverseIsFinal(link, of: mapping, table: inverseTable, column: column) { return 0 }
             let orderAssignment = orderColumn.map { ", \($0.quotedSQLIdentifier) = \"x\".position" } ?? ""
             let changed = Self.changedCondition(
@@ -182,6 +187,40 @@ extension MigrationManager {
         // Rows already holding their link aren't rewritten (``changedCondition(_:_:)``); the
         // report still counts the links pass 1's INSERT wrote for this relationship.
         return db.changesCount + (insertedLinks.counts[mapping.name]?[relationshipMapping.name] ?? 0)
+    }
+
+    /// Throws when an object would belong to two owners of a to-many without inverse stored
+    /// under a hidden foreign key, which holds one owner per object: the `UPDATE` would keep
+    /// one link and drop the others without a word. A join table (Core Data up to 1240, or a
+    /// relationship with a to-many inverse in the source) can hold such pairs; Core Data 1241
+    /// and later can't store them. An owner already written by another mapping counts too.
+    private func refuseSharedMembers(
+        of relationship: RelationshipLayout, in owner: EntityLayout, mapping: EntityMapping, mapped: String,
+        table: String, column: String
+    ) throws {
+        let shared = try Row.fetchOne(
+            db,
+            sql: """
+                SELECT "x".target, COUNT(DISTINCT "x".owner) FROM (\(mapped)) AS "x"
+                GROUP BY "x".target HAVING COUNT(DISTINCT "x".owner) > 1 LIMIT 1
+                """)
+        let heldElsewhere =
+            try shared == nil
+            ? Int64.fetchOne(
+                db,
+                sql: """
+                    SELECT "x".target FROM (\(mapped)) AS "x" JOIN \(table) AS "d" ON "d"."Z_PK" = "x".target
+                    WHERE "d".\(column.quotedSQLIdentifier) IS NOT NULL AND "d".\(column.quotedSQLIdentifier) IS NOT "x".owner
+                    LIMIT 1
+                    """) : nil
+        guard let key = shared?[0] as Int64? ?? heldElsewhere else { return }
+        throw MappingError(
+            .validation(
+                "\(relationship.destination) Z_PK \(key) would be in the '\(relationship.name)' of more than one \(owner.name); "
+                    + "a to-many without inverse stores one owner per object (Core Data 1241 and later: a hidden foreign key "
+                    + "\(column)), so the upgrade would lose all but one of those links"),
+            mappingModel: currentMappingModel?.name, entityMapping: mapping.name, entity: owner.name,
+            property: relationship.name)
     }
 
     /// `column IS NOT value OR …` for the assignments of an `UPDATE`: a row that already holds

@@ -139,6 +139,10 @@ extension MigrationManager {
                         joinTable, from: sourceColumn, to: destinationColumn, of: relationship, entity, target)
                     continue
                 }
+                if case .inverseForeignKey(_, let column, _) = relationship.storage, relationship.hasHiddenForeignKey {
+                    try validateHiddenForeignKey(column, of: relationship, entity, target)
+                    continue
+                }
                 guard case .foreignKey(let column, _, _) = relationship.storage else { continue }
                 let table = "\"main\".\(entity.tableName.quotedSQLIdentifier)"
                 let targetTable = "\"main\".\(target.tableName.quotedSQLIdentifier)"
@@ -159,6 +163,31 @@ extension MigrationManager {
                         property: relationship.name, destinationKey: key)
                 }
             }
+        }
+    }
+
+    /// Every hidden foreign key of the to-many without inverse `entity.relationship` (in
+    /// `target`'s rows) names an existing `entity` row (or a subentity's): no to-one checks it
+    /// from the other side, as for a join table's owners.
+    private func validateHiddenForeignKey(
+        _ column: String, of relationship: RelationshipLayout, _ entity: EntityLayout, _ target: EntityLayout
+    ) throws {
+        guard try mayDangle(column, of: target, into: entity) else { return }
+        if let key = try Int64.fetchOne(
+            db,
+            sql: """
+                SELECT "d"."Z_PK" FROM "main".\(target.tableName.quotedSQLIdentifier) AS "d"
+                WHERE "d".\(column.quotedSQLIdentifier) IS NOT NULL
+                  AND NOT EXISTS (SELECT 1 FROM "main".\(entity.tableName.quotedSQLIdentifier) AS "r"
+                                  WHERE "r"."Z_PK" = "d".\(column.quotedSQLIdentifier)
+                                    AND "r"."Z_ENT" IN (\(entity.subentityNumbers.map(String.init).joined(separator: ", "))))
+                LIMIT 1
+                """)
+        {
+            throw MappingError(
+                .validation(
+                    "\(target.name) Z_PK \(key) is held by a \(entity.name) that doesn't exist (its \(column))"),
+                mappingModel: currentMappingModel?.name, entity: entity.name, property: relationship.name)
         }
     }
 

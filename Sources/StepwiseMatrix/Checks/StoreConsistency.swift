@@ -9,7 +9,8 @@ import StepwiseStore
 /// - `PRAGMA integrity_check` says `ok` (pages, records and every index against its table);
 /// - every to-one key names an existing row of the destination entity or a subentity, and its
 ///   `Z<n>_<NAME>` entity column, when there is one, holds that row's `Z_ENT`;
-/// - every join-table row links existing rows of the right entities;
+/// - every join-table row links existing rows of the right entities, and every hidden foreign
+///   key of a to-many without inverse (Core Data 1241) names an existing row of its owner;
 /// - both keys of a one-to-one agree: when A's key names B, B's key names A.
 ///
 /// ```swift
@@ -61,6 +62,10 @@ public enum StoreConsistency {
                     found += try joinTableProblems(
                         db, entity, relationship, target, table: table, sourceColumn: sourceColumn,
                         destinationColumn: destinationColumn)
+                case .inverseForeignKey(_, let column, _) where relationship.hasHiddenForeignKey:
+                    // No to-one side checks a hidden key: each one must name an existing owner.
+                    found += try toOneProblems(
+                        db, target, relationship, entity, column: column, entityColumn: nil, layout: layout)
                 case .inverseForeignKey:
                     continue  // checked from the to-one side
                 }

@@ -30,6 +30,11 @@ public enum ColumnRole: Sendable, Hashable {
     /// The destination's `Z_ENT` for the to-one `entity.relationship`, present only when
     /// the destination has subentities (a `Z<n>_<NAME>` column).
     case foreignKeyEntity(entity: String, relationship: String)
+    /// In a row of the destination, the `Z_PK` of the object whose to-many without inverse
+    /// `entity.relationship` holds it: the hidden foreign key `Z<n><NAME>` of Core Data 1241
+    /// and later (``CoreDataRelease/storesInverselessToManyAsForeignKeys``). Nothing else writes
+    /// it: there is no inverse to-one.
+    case hiddenForeignKey(entity: String, relationship: String)
     /// The position of the row in the ordered to-many `entity.relationship` (`Z_FOK_…`).
     case order(entity: String, relationship: String)
     /// In a join table, the `Z_PK` of the object that holds `entity.relationship`.

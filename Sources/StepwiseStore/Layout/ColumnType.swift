@@ -18,8 +18,8 @@ public enum ColumnType: String, Sendable, Hashable, CaseIterable {
     /// Date → TIMESTAMP (seconds since 2001-01-01), String → VARCHAR, Binary and
     /// Transformable → BLOB.
     ///
-    /// Not in the corpus, so unverified: Float → FLOAT, Decimal → DECIMAL, UUID → BLOB
-    /// (16 raw bytes), URI → VARCHAR and ObjectID → VARCHAR.
+    /// Decimal → DECIMAL is in CartKit's stores (Core Data 1523). Not in the corpus, so
+    /// unverified: Float → FLOAT, UUID → BLOB (16 raw bytes), URI → VARCHAR and ObjectID → VARCHAR.
     public init(_ attributeType: AttributeType) {
         switch attributeType {
         case .integer16, .integer32, .integer64, .boolean: self = .integer
@@ -37,13 +37,19 @@ public enum ColumnType: String, Sendable, Hashable, CaseIterable {
     /// The position of this type's group in a table's column order.
     ///
     /// Core Data writes INTEGER columns first, then FLOAT and TIMESTAMP interleaved (sorted
-    /// by name), then VARCHAR, then BLOB. DECIMAL is not in the corpus; it joins the FLOAT group.
+    /// by name), then DECIMAL, then VARCHAR, then BLOB. DECIMAL is a group of its own: CartKit's
+    /// `ZCDCART (…, ZCREATEDAT TIMESTAMP, ZUPDATEDAT TIMESTAMP, ZMINSUBTOTALAMOUNT DECIMAL, …)`
+    /// (Core Data 1523, and its SwiftData store alike).
     var columnGroup: Int {
         switch self {
         case .integer: 0
-        case .float, .timestamp, .decimal: 1
-        case .varchar: 2
-        case .blob: 3
+        case .float, .timestamp: 1
+        case .decimal: 2
+        case .varchar: 3
+        case .blob: 4
         }
     }
+
+    /// How many column groups there are (``columnGroup``).
+    static let columnGroupCount = 5
 }

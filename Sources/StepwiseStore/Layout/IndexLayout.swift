@@ -9,7 +9,8 @@ public struct IndexLayout: Sendable, Hashable {
     public enum Kind: Sendable, Hashable {
         /// On `Z_ENT`, in tables holding more than one entity.
         case entityNumber
-        /// On the foreign key of the to-one `entity.relationship`.
+        /// On the foreign key of the to-one `entity.relationship`, or on the hidden foreign key
+        /// of the to-many without inverse `entity.relationship`, in its destination's table.
         case foreignKey(entity: String, relationship: String)
         /// On an attribute marked indexed.
         case attribute(entity: String, property: String)

@@ -12,6 +12,14 @@ struct LayoutPlanner {
         var indexes: [IndexLayout]
     }
 
+    /// The column `Z<n><NAME>` a to-many without inverse keeps in its destination's rows.
+    private struct HiddenForeignKey {
+        var declaringEntity: String
+        var declaringNumber: Int
+        var relationship: String
+        var column: String
+    }
+
     let model: ObjectModel
     /// The Core Data release whose forms to use.
     let release: CoreDataRelease
@@ -26,6 +34,9 @@ struct LayoutPlanner {
     private var baseNames: [String: [String: String]] = [:]
     /// Declaring entity → relationship name → storage.
     private var relationshipStorage: [String: [String: RelationshipLayout.Storage]] = [:]
+    /// Destination entity → the hidden foreign keys of to-manys without inverse pointing at it
+    /// (Core Data 1241 and later), in column order.
+    private var hiddenForeignKeys: [String: [HiddenForeignKey]] = [:]
     private var joinTables: [TableLayout] = []
     private var joinIndexes: [IndexLayout] = []
     /// Join-table column names already given, uppercased: Core Data makes them unique across the
@@ -110,11 +121,33 @@ struct LayoutPlanner {
                     relationshipStorage[entity.name, default: [:]][relationship.name] = .inverseForeignKey(
                         table: tableName(of: inverse.entity), column: "Z" + inverseBase,
                         orderColumn: relationship.isOrdered ? "Z_FOK_" + inverseBase : nil)
+                } else if inverse == nil, !relationship.isOrdered, release.storesInverselessToManyAsForeignKeys {
+                    try planHiddenForeignKey(relationship, of: entity)
                 } else if try ownsJoinTable(relationship, of: entity, inverse: inverse) {
                     try planJoinTable(relationship, of: entity, inverse: inverse)
                 }
             }
         }
+    }
+
+    /// A to-many without inverse from Core Data 1241: `Z<n><NAME>` in the destination's table,
+    /// n the declaring entity's Z_ENT (CartKit's `Z2MODIFIERS`, Photos'
+    /// `Z3LIBRARYSCOPEASSETCONTRIBUTORS`). Its name can't meet a property's column: a property
+    /// name doesn't start with a digit.
+    private mutating func planHiddenForeignKey(_ relationship: Relationship, of entity: Entity) throws(StoreError) {
+        guard let destination = model[entity: relationship.destination] else {
+            throw unsupported("relationship '\(entity.name).\(relationship.name)' has no destination")
+        }
+        let number = try number(of: entity)
+        let column = "Z\(number)" + relationship.name.uppercased()
+        hiddenForeignKeys[destination.name, default: []].append(
+            HiddenForeignKey(
+                declaringEntity: entity.name, declaringNumber: number, relationship: relationship.name, column: column))
+        hiddenForeignKeys[destination.name]?.sort {
+            ($0.declaringNumber, $0.relationship) < ($1.declaringNumber, $1.relationship)
+        }
+        relationshipStorage[entity.name, default: [:]][relationship.name] = .inverseForeignKey(
+            table: tableName(of: destination), column: column, orderColumn: nil)
     }
 
     private mutating func planToOne(
@@ -294,7 +327,10 @@ struct LayoutPlanner {
                     RelationshipLayout(
                         name: relationship.name, declaringEntity: declaring.name,
                         destination: relationship.destination, inverse: relationship.inverse,
-                        isToMany: relationship.isToMany, isOrdered: relationship.isOrdered, storage: storage))
+                        isToMany: relationship.isToMany, isOrdered: relationship.isOrdered, storage: storage,
+                        hasHiddenForeignKey: hiddenForeignKeys[relationship.destination]?.contains {
+                            $0.declaringEntity == declaring.name && $0.relationship == relationship.name
+                        } ?? false))
             }
         }
         var superNumber = 0
@@ -317,9 +353,10 @@ struct LayoutPlanner {
         let table = tableName(of: root)
         let hierarchy = model.hierarchy(from: root)
         // Column order (corpus README §5): INTEGER columns of every entity in Z_ENT order
-        // (attributes by name, then foreign keys by name), then FLOAT+TIMESTAMP interleaved
-        // by name, then VARCHAR, then BLOB, each group again entity by entity.
-        var groups: [[ColumnLayout]] = [[], [], [], []]
+        // (attributes by name, then foreign keys by name, then hidden foreign keys), then
+        // FLOAT+TIMESTAMP interleaved by name, then DECIMAL, then VARCHAR, then BLOB, each group
+        // again entity by entity.
+        var groups = [[ColumnLayout]](repeating: [], count: ColumnType.columnGroupCount)
         var indexes: [IndexLayout] = []
         var constraints: [UniqueConstraintLayout] = []
         if hierarchy.count > 1 {
@@ -369,6 +406,18 @@ struct LayoutPlanner {
                     IndexLayout(
                         name: "\(table)_\(column)_INDEX", table: table, elements: [.init(column: column)],
                         kind: .foreignKey(entity: entity.name, relationship: relationship.name)))
+            }
+            // After the entity's to-ones: CartKit's `ZITEM, Z2MODIFIERS`, Photos' `ZPARTICIPANT,
+            // Z3LIBRARYSCOPEASSETCONTRIBUTORS` although `libraryScope…` sorts before `participant`.
+            for hidden in hiddenForeignKeys[entity.name] ?? [] {
+                groups[0].append(
+                    ColumnLayout(
+                        name: hidden.column, type: ColumnType.integer.rawValue,
+                        role: .hiddenForeignKey(entity: hidden.declaringEntity, relationship: hidden.relationship)))
+                indexes.append(
+                    IndexLayout(
+                        name: "\(table)_\(hidden.column)_INDEX", table: table, elements: [.init(column: hidden.column)],
+                        kind: .foreignKey(entity: hidden.declaringEntity, relationship: hidden.relationship)))
             }
             let entityNamed = release.namesIndexesAfterEntities
             for attribute in attributes where attribute.isIndexed {

@@ -4,7 +4,9 @@
 /// - a to-one is a foreign-key column in the source's table (both sides of a one-to-one);
 /// - a to-many whose inverse is to-one has no column of its own: the destination's table
 ///   holds the inverse's foreign key (and, if ordered, a `Z_FOK_<INVERSE>` position column);
-/// - a to-many whose inverse is to-many (or that has no inverse) uses a join table.
+/// - a to-many without inverse, from Core Data 1241, stores the same way under a hidden foreign
+///   key of its own (``ColumnRole/hiddenForeignKey(entity:relationship:)``);
+/// - a to-many whose inverse is to-many (or that has no inverse, up to 1240) uses a join table.
 public struct RelationshipLayout: Sendable, Hashable {
     /// How the relationship is stored.
     public enum Storage: Sendable, Hashable {
@@ -15,6 +17,8 @@ public struct RelationshipLayout: Sendable, Hashable {
         case foreignKey(column: String, entityColumn: String?, orderColumn: String?)
         /// A to-many with a to-one inverse: `table.column` (the inverse's foreign key) points
         /// back at the source; `orderColumn` in the same table holds positions when ordered.
+        /// A to-many without inverse stored this way (``RelationshipLayout/hasHiddenForeignKey``)
+        /// owns `column`, a hidden foreign key that only this relationship writes.
         case inverseForeignKey(table: String, column: String, orderColumn: String?)
         /// A join table: `sourceColumn` holds the source's `Z_PK`, `destinationColumn` the
         /// destination's; `orderColumn` holds the destination's position when ordered.
@@ -32,6 +36,10 @@ public struct RelationshipLayout: Sendable, Hashable {
     public var isToMany: Bool
     public var isOrdered: Bool
     public var storage: Storage
+    /// Whether the relationship is a to-many without (stored) inverse kept under a hidden foreign
+    /// key in its destination's table (``ColumnRole/hiddenForeignKey(entity:relationship:)``):
+    /// writing the key is then this relationship's job alone.
+    public var hasHiddenForeignKey = false
 
     /// The foreign-key column of a to-one, in the source's table.
     public var foreignKeyColumn: String? {

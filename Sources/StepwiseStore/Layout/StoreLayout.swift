@@ -39,7 +39,17 @@ import StepwiseModel
 ///   the corpus; it is taken from public Core Data stores (`ZCONTACT, Z22_CONTACT`).
 /// - **Ordered to-many with a to-one inverse**: the destination's table gets
 ///   `Z_FOK_<INVERSE>` INTEGER beside the inverse's foreign key, without an index.
-/// - **Many-to-many** (and to-many without inverse): a join table `Z_<n><NAME>` where `n`
+/// - **To-many without inverse**, from Core Data 1241 (``CoreDataRelease``): a hidden foreign
+///   key `Z<n><NAME>` (n = the Z_ENT of the entity declaring `NAME`, no underscore) in the
+///   destination's table, INTEGER, after the destination entity's to-one foreign keys, with
+///   `<TABLE>_Z<n><NAME>_INDEX`: an implicit to-one inverse, so a destination belongs to one
+///   source object at most. CartKit's `CDCartItem.modifiers` (Z_ENT 2) is
+///   `ZCDCARTITEMMODIFIER (…, ZITEM INTEGER, Z2MODIFIERS INTEGER, …)` (1523, `ZITEM` a to-one
+///   declared by the destination, `ZCDCARTITEMMODIFIER_Z2MODIFIERS_INDEX`); Photos' `Asset`
+///   (3) `.libraryScopeAssetContributors` is `ZASSETCONTRIBUTOR (…, ZPARTICIPANT INTEGER,
+///   Z3LIBRARYSCOPEASSETCONTRIBUTORS INTEGER)` (1241 and 1448). Up to 1240, and for an ordered
+///   to-many without inverse in every release, a join table as below.
+/// - **Many-to-many** (and to-many without inverse up to 1240): a join table `Z_<n><NAME>` where `n`
 ///   is the Z_ENT of the entity declaring relationship `NAME`, with columns
 ///   `Z_<source n><INVERSE NAME>` (the declaring side's `Z_PK`) and
 ///   `Z_<destination n><NAME>`, and a composite primary key on both (`Z_6DISPLAYTYPES
@@ -86,9 +96,15 @@ import StepwiseModel
 /// - a relationship that is its own inverse: both columns would be `Z_<n><NAME>`; the
 ///   destination column gets the suffix `1` (`Z_1FRIENDS, Z_1FRIENDS1`), and each pair is
 ///   stored once;
-/// - a to-many without inverse: a join table too, whose source column is named after an
-///   implicit inverse `<NAME>INVERSE` (the pattern of a public Telegram store,
-///   `Z_6MEMBERS (Z_6MEMBERSINVERSE, Z_6MEMBERS)`);
+/// - a to-many without inverse up to Core Data 1240: a join table too, whose source column is
+///   named after an implicit inverse `<NAME>INVERSE` (the pattern of a public Telegram store
+///   of an unrecorded release, `Z_6MEMBERS (Z_6MEMBERSINVERSE, Z_6MEMBERS)`); no store below
+///   1241 in the corpus has one;
+/// - an ordered to-many without inverse: the same join table with its `Z_FOK_` column in every
+///   release (no store has one; from 1241 Core Data may well use a hidden key and a position
+///   column instead);
+/// - several hidden foreign keys in one entity: ordered by the declaring entity's Z_ENT, then
+///   by relationship name (no store has two);
 /// - an ordered side adds `Z_FOK_<member column without Z_>` to the join table (public
 ///   Photos stores: `Z_FOK_3ASSETS`).
 public struct StoreLayout: Sendable, Hashable {

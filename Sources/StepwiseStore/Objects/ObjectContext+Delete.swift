@@ -42,12 +42,19 @@ extension ObjectContext {
             case .noAction:
                 break
             }
-            // Join rows belong to neither side; remove this object's.
-            if case .joinTable(let table, let sourceColumn, _, _) = entityLayout.relationship(named: relationship.name)?
-                .storage
-            {
+            // Join rows belong to neither side; remove this object's. A hidden foreign key
+            // (a to-many without inverse, Core Data 1241) is the join row's counterpart: clear it.
+            let relationshipLayout = entityLayout.relationship(named: relationship.name)
+            if case .joinTable(let table, let sourceColumn, _, _) = relationshipLayout?.storage {
                 try db.cachedStatement(
                     sql: "DELETE FROM \(qualified(table)) WHERE \(sourceColumn.quoted) = ?"
+                ).execute(arguments: [id.primaryKey])
+            } else if case .inverseForeignKey(let table, let column, _) = relationshipLayout?.storage,
+                relationshipLayout?.hasHiddenForeignKey == true
+            {
+                try db.cachedStatement(
+                    sql:
+                        "UPDATE \(qualified(table)) SET \(column.quoted) = NULL, \"Z_OPT\" = \"Z_OPT\" + 1 WHERE \(column.quoted) = ?"
                 ).execute(arguments: [id.primaryKey])
             }
         }

@@ -138,6 +138,16 @@ extension ObjectContext {
         switch info.storage {
         case .foreignKey:
             break  // not reachable: to-many relationships never store a foreign key on the source
+        case .inverseForeignKey(let table, let column, _) where info.hasHiddenForeignKey:
+            // No inverse writes the hidden key: write it here. As for a to-one inverse, the
+            // destination leaves the set of the object that held it before.
+            try statement(.init(operation: .addToMany, entity: id.entity, properties: [info.name])) {
+                "UPDATE \(qualified(table)) SET \(column.quoted) = ?, \"Z_OPT\" = \"Z_OPT\" + 1 WHERE \"Z_PK\" = ?"
+            }.execute(arguments: [id.primaryKey, destination.primaryKey])
+            guard db.changesCount == 1 else {
+                throw StoreError(
+                    path: path, kind: .rowNotFound(entity: destination.entity, primaryKey: destination.primaryKey))
+            }
         case .inverseForeignKey:
             guard let inverse = info.inverse else { return }
             try setToOne(destination, inverse, to: id)

@@ -171,12 +171,13 @@ struct StoreLayoutTests {
         #expect(schema.table(named: "Z_1FRIENDS")?.columns.count == 2)
     }
 
-    @Test func toManyWithoutInverseUsesAJoinTable() throws {
+    /// Up to Core Data 1240; from 1241 a hidden foreign key (``InverselessToManyLayoutTests``).
+    @Test func toManyWithoutInverseUsesAJoinTableUpToCoreData1240() throws {
         let layout = try StoreLayout(
             model: ObjectModel("Files") {
                 Entity("Folder") { Relationship("items", to: "Item").toMany() }
                 Entity("Item") { Attribute("name", .string) }
-            })
+            }, release: CoreDataRelease(frameworkVersion: 1145))
         #expect(layout.table(named: "Z_1ITEMS")?.columnNames == ["Z_1ITEMSINVERSE", "Z_2ITEMS"])
         #expect(layout.entity(named: "Folder")?.relationship(named: "items")?.joinTableName == "Z_1ITEMS")
         #expect(layout.table(named: "ZITEM")?.columnNames == ["Z_PK", "Z_ENT", "Z_OPT", "ZNAME"])
@@ -311,10 +312,11 @@ struct StoreLayoutTests {
         #expect(types["ZBINARY"] == "BLOB")
         #expect(types["ZTRANSFORMABLE"] == "BLOB")
         #expect(types["ZUUID"] == "BLOB")
+        // DECIMAL after FLOAT and TIMESTAMP, not among them (CartKit's stores, Core Data 1523).
         #expect(
             table.columnNames == [
-                "Z_PK", "Z_ENT", "Z_OPT", "ZBOOLEAN", "ZINTEGER16", "ZINTEGER32", "ZINTEGER64", "ZDATE", "ZDECIMAL",
-                "ZDOUBLE", "ZFLOAT", "ZOBJECTID", "ZSTRING", "ZURI", "ZBINARY", "ZTRANSFORMABLE", "ZUUID",
+                "Z_PK", "Z_ENT", "Z_OPT", "ZBOOLEAN", "ZINTEGER16", "ZINTEGER32", "ZINTEGER64", "ZDATE", "ZDOUBLE",
+                "ZFLOAT", "ZDECIMAL", "ZOBJECTID", "ZSTRING", "ZURI", "ZBINARY", "ZTRANSFORMABLE", "ZUUID",
             ])
     }
 
