@@ -104,12 +104,16 @@ extension ObjectModel {
                     inverse: inverseName)
             ]
         }
-        // The inverse must name this relationship and point at this entity or an ancestor
-        // (a subentity may inherit the end of a relationship declared on its parent).
+        // The inverse must name this relationship and point at this entity, an ancestor (a
+        // subentity may inherit the end of a relationship declared on its parent) or a subentity:
+        // Apple's own Photos model has `GenericAsset.extendedAttributes` (on the abstract parent)
+        // with the inverse `ExtendedAttributes.asset` → `Asset`, a subentity (the models in the
+        // `Z_MODELCACHE` of Photos' stores, macOS 10.15 to 15), and Core Data runs it.
         let pointsBack =
             inverse.inverse == relationship.name
             && (inverse.destination == entity.name
-                || ancestors(of: entity).contains { $0.name == inverse.destination })
+                || ancestors(of: entity).contains { $0.name == inverse.destination }
+                || hierarchy(from: entity).contains { $0.name == inverse.destination })
         return pointsBack
             ? []
             : [
