@@ -76,6 +76,25 @@ enum InPlaceMigration {
         }
     }
 
+    /// Makes `Z_PRIMARYKEY`'s rows of model entities the destination's: rows of entities that
+    /// are gone are deleted, names and parents rewritten, each kept row's `Z_MAX` kept, new
+    /// entities start at 0. Core Data's private entities' rows are left alone.
+    static func rewritePrimaryKeyRows(for destination: StoreLayout, in db: Database) throws {
+        let numbers = destination.primaryKeyRows.map { String($0.entityNumber) }.joined(separator: ", ")
+        try db.execute(
+            sql: """
+                DELETE FROM "Z_PRIMARYKEY" WHERE "Z_ENT" NOT IN (\(numbers)) AND \(CoreDataPrivateTables.modelEntityCondition)
+                """)
+        for row in destination.primaryKeyRows {
+            try db.execute(
+                sql: """
+                    INSERT INTO "Z_PRIMARYKEY" ("Z_ENT", "Z_NAME", "Z_SUPER", "Z_MAX") VALUES (?, ?, ?, 0)
+                    ON CONFLICT ("Z_ENT") DO UPDATE SET "Z_NAME" = excluded."Z_NAME", "Z_SUPER" = excluded."Z_SUPER"
+                    """,
+                arguments: [row.entityNumber, row.name, row.superNumber])
+        }
+    }
+
     static func apply(_ plan: InPlacePlan, in db: Database, destination: StoreLayout) throws {
         for table in plan.tables {
             guard let sourceName = table.source else { continue }
@@ -153,18 +172,7 @@ enum InPlaceMigration {
             try db.execute(sql: table.destination.createStatement)
         }
         try InPlaceIndexes.reconcile(with: destination, in: db)
-        try db.execute(
-            sql:
-                "DELETE FROM \"Z_PRIMARYKEY\" WHERE \"Z_ENT\" NOT IN (\(destination.primaryKeyRows.map { String($0.entityNumber) }.joined(separator: ", "))) AND \(CoreDataPrivateTables.modelEntityCondition)"
-        )
-        for row in destination.primaryKeyRows {
-            try db.execute(
-                sql: """
-                    INSERT INTO "Z_PRIMARYKEY" ("Z_ENT", "Z_NAME", "Z_SUPER", "Z_MAX") VALUES (?, ?, ?, 0)
-                    ON CONFLICT ("Z_ENT") DO UPDATE SET "Z_NAME" = excluded."Z_NAME", "Z_SUPER" = excluded."Z_SUPER"
-                    """,
-                arguments: [row.entityNumber, row.name, row.superNumber])
-        }
+        try rewritePrimaryKeyRows(for: destination, in: db)
         try PrivateTableInPlace.apply(plan.privateTables, in: db)
         let differences = try SQLiteSchema.read(from: db)
             .differences(from: SQLiteSchema(expectedFor: destination), ignoringTables: StoreLayout.optionalTableNames)

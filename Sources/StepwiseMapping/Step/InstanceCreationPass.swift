@@ -81,7 +81,7 @@ extension MigrationManager {
         guard let entity = destinationModel[entity: destinationEntity.name] else { return nil }
         var compiler = SQLExpressionCompiler(
             planner: try SourceJoinPlanner(
-                layout: sourceLayout, sourceEntity: sourceEntity.name, alias: "s", schema: MigrationStep.sourceSchema))
+                layout: sourceLayout, sourceEntity: sourceEntity.name, alias: "s", schema: sourceSchema))
         var filterSQL = "1"
         var filterArguments: [DatabaseValue] = []
         if let filter = mapping.filter {

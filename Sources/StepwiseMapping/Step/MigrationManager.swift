@@ -42,6 +42,12 @@ public final class MigrationManager {
     /// destination key names its source row without a lookup table.
     var keepsPrimaryKeys = false
 
+    /// The schema the source's tables are read from: `src`, the attached source, or `main`
+    /// when a step rebuilds some tables inside a copy of the source
+    /// (``MigrationStep/migratePartially(from:to:access:models:sourceLayout:destinationLayout:metadata:started:)``),
+    /// whose ``sourceLayout`` then names the source's tables as they were moved aside.
+    let sourceSchema: String
+
     /// One association table per entity mapping that has run or is running.
     var lookupTables: [LookupTable] = []
 
@@ -70,14 +76,15 @@ public final class MigrationManager {
     init(
         db: Database, sourceModel: ObjectModel, destinationModel: ObjectModel, sourceLayout: StoreLayout,
         destinationLayout: StoreLayout, policies: PolicyRegistry, logger: Logger,
-        progress: (@Sendable (StepProgress) -> Void)?
+        progress: (@Sendable (StepProgress) -> Void)?, sourceSchema: String = MigrationStep.sourceSchema
     ) {
         self.db = db
+        self.sourceSchema = sourceSchema
         self.sourceModel = sourceModel
         self.destinationModel = destinationModel
         self.sourceLayout = sourceLayout
         self.destinationLayout = destinationLayout
-        self.source = ObjectContext(db, layout: sourceLayout, schemaName: MigrationStep.sourceSchema)
+        self.source = ObjectContext(db, layout: sourceLayout, schemaName: sourceSchema)
         // Keys are reserved in ranges; flushPrimaryKeys() gives the unused ones back before
         // anything reads Z_MAX in SQL and after every pass and hook.
         self.destination = ObjectContext(db, layout: destinationLayout, primaryKeyBatch: Self.primaryKeyBatch)

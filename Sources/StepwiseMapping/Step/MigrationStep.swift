@@ -18,6 +18,9 @@ import StepwiseStore
 /// nothing to fold in, reads it through a read-only connection (``SourceAccess/readOnly``).
 ///
 /// **What runs.** With no mapping model given, the mapping is inferred (``MappingInference``).
+/// A mapping that only renames, adds or drops alters a copy of the source in place
+/// (``InPlacePlan``); one that mixes plain copies with real mappings rebuilds only the mapped
+/// tables in such a copy (``PartialRebuildPlan``); anything else builds a new file.
 /// Each mapping model then runs pass 1 (instances) and pass 2 (relationships) for all its
 /// entity mappings; several mapping models run in sequence into the same destination. Then
 /// the stage's `didMigrate`, then pass 3 (validation), then the destination metadata is
@@ -47,6 +50,9 @@ public struct MigrationStep: Sendable {
     public var cancellation: StepCancellation?
     /// The file-system seam the step copies and removes files through (fault injection).
     package var fileSystem = FileSystem()
+    /// Whether a step mixing plain copies with real mappings may rebuild only the mapped
+    /// tables (``PartialRebuildPlan``). Tests of the whole-store rebuild turn it off.
+    package var allowsPartialRebuild = true
 
     public init(
         from sourceModel: ObjectModel, to destinationModel: ObjectModel, mappingModels: [MappingModel] = [],
@@ -134,6 +140,13 @@ public struct MigrationStep: Sendable {
             if var report = try migrateInPlace(
                 from: workingSource, to: destination, access: access, models: models,
                 sourceLayout: sourceLayout,
+                destinationLayout: layouts.alteredDestination, metadata: metadata, started: started)
+            {
+                report.drops = drops
+                return report
+            }
+            if var report = try migratePartially(
+                from: workingSource, to: destination, access: access, models: models, sourceLayout: sourceLayout,
                 destinationLayout: layouts.alteredDestination, metadata: metadata, started: started)
             {
                 report.drops = drops

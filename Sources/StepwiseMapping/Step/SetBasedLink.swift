@@ -43,7 +43,7 @@ extension MigrationManager {
         }
         guard
             let pairs = SourceRelationshipPath(
-                layout: sourceLayout, from: sourceName, path: path, schema: MigrationStep.sourceSchema)
+                layout: sourceLayout, from: sourceName, path: path, schema: sourceSchema)
         else { return nil }
         let targets: [LookupTable]
         if let namedMapping, currentMappingModel?.isInferred != true {

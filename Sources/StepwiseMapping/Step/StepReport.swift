@@ -34,6 +34,11 @@ public struct StepReport: Sendable, Hashable, Codable {
     /// mapping carried, and, for an inferred step, values of removed properties. Empty when
     /// it dropped nothing.
     public var drops: [DroppedData] = []
+    /// The tables a step that rebuilt only what its mappings change kept as they were, rows,
+    /// keys and pages untouched (``MigrationStep``'s partial rebuild): the tables of entities
+    /// whose mapping is a plain copy. Empty for a step that built a new file or altered the
+    /// source in place.
+    public var keptTables: [String] = []
     /// Whether the step's output came from an earlier, interrupted run's checkpoint rather
     /// than from this run (set in `Upgrader`'s reports; a step run alone is never resumed).
     public var resumed = false
@@ -50,10 +55,10 @@ public struct StepReport: Sendable, Hashable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case from, to, kind, mappingModels, entityMappings, rows, objects, seconds, inPlace, drops, resumed
+        case from, to, kind, mappingModels, entityMappings, rows, objects, seconds, inPlace, drops, resumed, keptTables
     }
 
-    /// Decodes a report; `drops` and `resumed` may be absent (JSON written before them).
+    /// Decodes a report; `drops`, `resumed` and `keptTables` may be absent (JSON written before them).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         from = try container.decode(String.self, forKey: .from)
@@ -67,6 +72,7 @@ public struct StepReport: Sendable, Hashable, Codable {
         inPlace = try container.decode(Bool.self, forKey: .inPlace)
         drops = try container.decodeIfPresent([DroppedData].self, forKey: .drops) ?? []
         resumed = try container.decodeIfPresent(Bool.self, forKey: .resumed) ?? false
+        keptTables = try container.decodeIfPresent([String].self, forKey: .keptTables) ?? []
     }
 
     /// The drops a mapping didn't declare that lost data (a count above zero).

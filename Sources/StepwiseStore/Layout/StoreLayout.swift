@@ -113,14 +113,14 @@ public struct StoreLayout: Sendable, Hashable {
     /// The Core Data release whose forms the layout uses.
     public let release: CoreDataRelease
     /// Every entity, in `Z_ENT` order.
-    public let entities: [EntityLayout]
+    public internal(set) var entities: [EntityLayout]
     /// Entity tables (roots by name), join tables, then `Z_PRIMARYKEY` and `Z_METADATA`.
-    public let tables: [TableLayout]
+    public internal(set) var tables: [TableLayout]
     /// Every index, table by table.
-    public let indexes: [IndexLayout]
+    public internal(set) var indexes: [IndexLayout]
     /// Positions by entity name and by uppercased table name, for the frequent lookups.
     private let entityPositions: [String: Int]
-    private let tablePositions: [String: Int]
+    var tablePositions: [String: Int]
 
     /// Computes the layout of a model version.
     ///

@@ -1,0 +1,189 @@
+import Foundation
+import GRDB
+import Logging
+import StepwiseModel
+import StepwiseStore
+
+// The partial rebuild: a copy of the source in which only the mapped tables are rebuilt.
+extension MigrationStep {
+    /// Tries the partial rebuild (``PartialRebuildPlan``): in a copy of the source (or the
+    /// consumed source, moved to `destination`), rebuild only the tables real mappings write,
+    /// and keep the plain copies' tables as they are. Returns nil, leaving nothing at
+    /// `destination` and the source where it was, when the whole store should be rebuilt.
+    ///
+    /// **Durability and failure.** As for the in-place path, the file is private and
+    /// disposable until the caller records it: it is written with `synchronous = OFF` and
+    /// synced once at the end; on any failure it is deleted, never repaired. Unlike the
+    /// in-place path it keeps a rollback journal (in memory): the passes rely on a failed
+    /// statement being undone. That journal stays small, because SQLite journals only pages
+    /// that existed when the transaction began and are then changed: the kept tables aren't
+    /// changed, and a rebuilt table's pages are new.
+    func migratePartially(
+        from source: URL, to destination: URL, access: SourceAccess, models: [MappingModel],
+        sourceLayout: StoreLayout, destinationLayout: StoreLayout, metadata: StoreMetadata, started: Date
+    ) throws -> StepReport? {
+        guard allowsPartialRebuild, models.count == 1, stage?.willMigrate == nil,
+            let plan = PartialRebuildPlan.make(mapping: models[0], source: sourceLayout, destination: destinationLayout)
+        else { return nil }
+        let sourceQueue = access == .readOnly ? try ImmutableStore.openQueue(at: source) : try readOnlyQueue(source)
+        defer { try? sourceQueue.close() }
+        let usable = try sourceQueue.read { db in
+            try !PartialRebuild.sourceHasUncarriedContent(db)
+                && PartialRebuild.rehearse(plan, schemaOf: db, destination: destinationLayout)
+        }
+        guard usable else {
+            logger.debug("partial rebuild rejected by its rehearsal")
+            return nil
+        }
+        try sourceQueue.close()
+        let consumingSource = access == .consumableCopy
+        if consumingSource {
+            try fileSystem.rename(source, to: destination, site: "step.partial-take-source")
+            removeStoreFiles(at: source)
+        } else {
+            // Not synced now: the copy is scratch until the step's single fsync at the end.
+            try fileSystem.copyFile(source, to: destination, site: "step.partial-copy", syncing: false)
+        }
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in SQLExpressionCompiler.registerFunctions(in: db) }
+        var reports: [StepReport.EntityMappingReport] = []
+        var objects = 0
+        do {
+            let queue = try DatabaseQueue(path: destination.path, configuration: configuration)
+            defer { try? queue.close() }
+            let journalMode = try queue.writeWithoutTransaction { db in
+                let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "delete"
+                _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = MEMORY")
+                try db.execute(sql: "PRAGMA synchronous = OFF")
+                return mode
+            }
+            try interruptible(queue) {
+                try queue.writeWithoutTransaction { db in
+                    try db.inTransaction {
+                        try PartialRebuild.prepare(plan, in: db, destination: destinationLayout)
+                        reports = try runPartialPasses(
+                            plan, models[0], in: db, sourceLayout: plan.movedSource(sourceLayout),
+                            destinationLayout: destinationLayout)
+                        try PartialRebuild.finish(plan, in: db, destination: destinationLayout)
+                        try metadata.write(to: db, path: destination.path)
+                        objects = try Self.objectCount(in: db, layout: destinationLayout)
+                        return .commit
+                    }
+                }
+            }
+            try queue.writeWithoutTransaction { db in
+                // Back to the source's journal mode (a Core Data store is in WAL mode), which
+                // is recorded in the file's header.
+                let known = ["delete", "truncate", "persist", "wal"]
+                let restored = known.contains(journalMode.lowercased()) ? journalMode.uppercased() : "DELETE"
+                _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = \(restored)")
+            }
+            try queue.close()
+            try fileSystem.sync(destination, site: "step.partial-sync")
+        } catch {
+            // Whatever is at `destination` was written by this step. With the source still
+            // intact the caller may rebuild the whole store; a consumed source can't be read
+            // again, so the error goes up and the caller starts over from the original.
+            removeStoreFiles(at: destination)
+            if !consumingSource, error is InPlaceMigration.Rejected {
+                logger.debug("partial rebuild rejected", metadata: ["error": "\(error)"])
+                return nil
+            }
+            throw error
+        }
+        var report = StepReport(
+            from: sourceModel.name, to: destinationModel.name, kind: StepKind(running: models),
+            mappingModels: models.map(\.name), entityMappings: reports, rows: reports.reduce(0) { $0 + $1.instances },
+            objects: objects, seconds: Date().timeIntervalSince(started), inPlace: false)
+        report.keptTables = plan.keptTables.sorted()
+        return report
+    }
+
+    /// Core Data's three stages over the partial plan: the kept mappings' rows are associated
+    /// with themselves (their keys don't change) instead of being made again, and only their
+    /// relationship mappings whose links live in rebuilt tables run in stage 2.
+    private func runPartialPasses(
+        _ plan: PartialRebuildPlan, _ model: MappingModel, in db: Database, sourceLayout: StoreLayout,
+        destinationLayout: StoreLayout
+    ) throws -> [StepReport.EntityMappingReport] {
+        let manager = MigrationManager(
+            db: db, sourceModel: sourceModel, destinationModel: destinationModel, sourceLayout: sourceLayout,
+            destinationLayout: destinationLayout, policies: policies, logger: logger, progress: progress,
+            sourceSchema: "main")
+        manager.cancellation = cancellation
+        manager.currentMappingModel = model
+        var reports: [StepReport.EntityMappingReport] = []
+        var started: [(EntityMapping, EntityMigrationPolicy?)] = []
+        do {
+            for (mapping, policy) in try startMappings(model, manager: manager) {
+                if plan.keptMappings.contains(mapping.name) {
+                    let instances = try manager.associateInPlace(mapping)
+                    reports.append(.init(name: mapping.name, instances: instances, links: 0, setBased: true))
+                    started.append((linksInRebuiltTables(of: mapping, plan: plan, destination: destinationLayout), nil))
+                } else {
+                    try cancellation?.check()
+                    let (instances, setBased) = try manager.createInstances(for: mapping, policy: policy)
+                    try manager.runHook(of: mapping) { try policy?.endInstanceCreation(for: mapping, manager: manager) }
+                    reports.append(.init(name: mapping.name, instances: instances, links: 0, setBased: setBased))
+                    started.append((mapping, policy))
+                }
+            }
+            for (mapping, policy) in started where !mapping.relationshipMappings.isEmpty || policy != nil {
+                try cancellation?.check()
+                let links = try manager.createRelationships(for: mapping, policy: policy)
+                try manager.runHook(of: mapping) { try policy?.endRelationshipCreation(for: mapping, manager: manager) }
+                if let index = reports.lastIndex(where: { $0.name == mapping.name }) { reports[index].links = links }
+            }
+        } catch let error as MappingError {
+            throw error.adding(mappingModel: model.name)
+        }
+        try manager.completeInverses()
+        if let didMigrate = stage?.didMigrate {
+            try didMigrate(db, manager.destination)
+        }
+        try manager.validateDestination()
+        for (mapping, policy) in started {
+            try manager.runHook(of: mapping, in: model) {
+                try policy?.performCustomValidation(for: mapping, manager: manager)
+            }
+            try manager.runHook(of: mapping, in: model) { try policy?.end(mapping, manager: manager) }
+        }
+        try manager.flushPrimaryKeys()
+        return reports
+    }
+
+    /// A kept mapping reduced to the relationship mappings whose links live in rebuilt tables
+    /// (a join table, or the foreign key in a rebuilt member's table): those its kept rows
+    /// don't already hold.
+    private func linksInRebuiltTables(of mapping: EntityMapping, plan: PartialRebuildPlan, destination: StoreLayout)
+        -> EntityMapping
+    {
+        var reduced = mapping
+        let entity = mapping.destinationEntity.flatMap { destination.entity(named: $0) }
+        reduced.attributeMappings = []
+        reduced.relationshipMappings = mapping.relationshipMappings.filter { propertyMapping in
+            switch entity?.relationship(named: propertyMapping.name)?.storage {
+            case .foreignKey, nil: false
+            case .inverseForeignKey(let table, _, _), .joinTable(let table, _, _, _): !plan.keptTables.contains(table)
+            }
+        }
+        return reduced
+    }
+}
+
+extension MigrationManager {
+    /// Records that each source row of a kept mapping is its own destination row (the same
+    /// `Z_PK`): the association pass 1 would have made, for the other mappings to look up.
+    /// Returns the number of rows.
+    func associateInPlace(_ mapping: EntityMapping) throws -> Int {
+        guard let name = mapping.destinationEntity, let entity = destinationLayout.entity(named: name) else { return 0 }
+        let lookup = try lookupTable(for: mapping.name)
+        try db.execute(
+            sql: """
+                INSERT INTO \(lookup.qualifiedName) (source_pk, destination_pk, destination_entity)
+                SELECT "Z_PK", "Z_PK", "Z_ENT" FROM "main".\(entity.tableName.quotedSQLIdentifier) WHERE "Z_ENT" = ?
+                """,
+            arguments: [entity.number])
+        return db.changesCount
+    }
+}
