@@ -56,6 +56,11 @@ struct BenchCommand: ParsableCommand {
                 let trials = try PairedTrials.run(scenario, child: child, seed: seed, trials: trials, runner: runner)
                 paired[scenario] = trials
                 line = trials.line(scenario, rows: rows)
+            case .explicit:
+                guard let child = scenario.child else { continue }
+                let seed = try ExplicitHistory.ensureSeed(rows: rows, in: directory)
+                let trials = try PairedTrials.run(scenario, child: child, seed: seed, trials: trials, runner: runner)
+                line = trials.line(scenario, rows: rows)
             case .memory:
                 line = try MemoryScenario.run(
                     small: rows / 2, large: rows * 5, directory: directory, runner: runner)

@@ -16,7 +16,7 @@ struct BenchRunCommand: ParsableCommand {
         case stepwise, baseline
     }
 
-    @Argument(help: "lightweight, chain, custom or relink.")
+    @Argument(help: "lightweight, chain, custom, relink or explicit.")
     var scenario: ScenarioName
 
     @Option(help: "stepwise or baseline.")
@@ -33,6 +33,7 @@ struct BenchRunCommand: ParsableCommand {
         let storeURL = URL(fileURLWithPath: store)
         let sampler = DiskSampler(folder: storeURL.deletingLastPathComponent())
         let initialBytes = sampler.start()
+        let writtenBefore = StepWrites.now()
         let clock = ContinuousClock()
         let started = clock.now
         let steps: [String]
@@ -42,11 +43,13 @@ struct BenchRunCommand: ParsableCommand {
         }
         let elapsed = started.duration(to: clock.now)
         let peakBytes = sampler.stop()
+        let writtenAfter = StepWrites.now()
+        let writtenBytes = writtenBefore.flatMap { before in writtenAfter.map { $0 - before } }
         let peakKilobytes = ResidentMemory.now().peakKilobytes
         let result = ChildRunResult(
             seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18,
             peakRSSKilobytes: peakKilobytes, storeBytes: initialBytes, peakExtraBytes: peakBytes - initialBytes,
-            facts: try child.facts.read(storeURL), steps: steps)
+            facts: try child.facts.read(storeURL), steps: steps, writtenBytes: writtenBytes)
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         print(String(decoding: try encoder.encode(result), as: UTF8.self))
@@ -64,6 +67,8 @@ struct ChildRunResult: Codable {
     var facts: [String: Int]
     /// The Stepwise steps that ran ("A → B (inferred, in place)"), empty for a baseline.
     var steps: [String]
+    /// Bytes the run wrote to storage (`write_bytes` of `/proc/self/io`), nil where unknown.
+    var writtenBytes: Int64?
 
     var peakRSSMegabytes: Double? { peakRSSKilobytes.map { Double($0) / 1024 } }
 

@@ -15,7 +15,8 @@ struct ChainScenario: ChildScenario {
     func runStepwise(store: URL) throws -> [String] {
         let chain = RecipesVariants.chain()
         let upgrader = Upgrader(history: VersionHistory([RecipesVariants.base] + chain))
-        return try UpgradeCheck.expect(try upgrader.upgradeIfNeededSynchronously(storeAt: store), to: chain[chain.count - 1].name)
+        return try UpgradeCheck.expect(
+            try upgrader.upgradeIfNeededSynchronously(storeAt: store), to: chain[chain.count - 1].name)
     }
 
     func runBaseline(store: URL, seed: URL) throws -> [String] {

@@ -15,7 +15,8 @@ struct CustomScenario: ChildScenario {
     var baselineCopiesSeed: Bool { false }
 
     func runStepwise(store: URL) throws -> [String] {
-        return try UpgradeCheck.expect(try Self.upgrader().upgradeIfNeededSynchronously(storeAt: store), to: RecipesHistory.v2.name)
+        return try UpgradeCheck.expect(
+            try Self.upgrader().upgradeIfNeededSynchronously(storeAt: store), to: RecipesHistory.v2.name)
     }
 
     func runBaseline(store: URL, seed: URL) throws -> [String] {

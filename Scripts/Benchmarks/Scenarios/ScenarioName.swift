@@ -3,7 +3,7 @@ import Foundation
 
 /// The scenarios of `Scripts/bench` (issue 12), in the order they run.
 enum ScenarioName: String, CaseIterable, ExpressibleByArgument {
-    case launch, lightweight, chain, custom, relink, memory, disk
+    case launch, lightweight, chain, custom, relink, explicit, memory, disk
 
     /// The issue's target, as text for the JSON line.
     var target: String {
@@ -13,6 +13,7 @@ enum ScenarioName: String, CaseIterable, ExpressibleByArgument {
         case .chain: "ratio <= 1.1"
         case .custom: "ratio <= 1.5"
         case .relink: "ratio <= 2"
+        case .explicit: "written_ratio (bytes written ÷ store size, whole run) <= 3"
         case .memory: "ratio (peak RSS 10x rows / 1x) <= 1.3 and peak_rss_mb <= 200"
         case .disk: "extra_disk_ratio <= 1.2"
         }
@@ -25,6 +26,7 @@ enum ScenarioName: String, CaseIterable, ExpressibleByArgument {
         case .chain: ChainScenario()
         case .custom: CustomScenario()
         case .relink: RelinkScenario()
+        case .explicit: ExplicitHistoryScenario()
         case .launch, .memory, .disk: nil
         }
     }

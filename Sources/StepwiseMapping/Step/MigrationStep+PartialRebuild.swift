@@ -6,8 +6,8 @@ import StepwiseStore
 
 // The partial rebuild: a copy of the source in which only the mapped tables are rebuilt.
 extension MigrationStep {
-    /// Tries the partial rebuild (``PartialRebuildPlan``): in a copy of the source (or the
-    /// consumed source, moved to `destination`), rebuild only the tables real mappings write,
+    /// Tries the partial rebuild (``PartialRebuildPlan``): in a copy of the source, rebuild
+    /// only the tables real mappings write,
     /// and keep the plain copies' tables as they are. Returns nil, leaving nothing at
     /// `destination` and the source where it was, when the whole store should be rebuilt.
     ///
@@ -36,14 +36,11 @@ extension MigrationStep {
             return nil
         }
         try sourceQueue.close()
-        let consumingSource = access == .consumableCopy
-        if consumingSource {
-            try fileSystem.rename(source, to: destination, site: "step.partial-take-source")
-            removeStoreFiles(at: source)
-        } else {
-            // Not synced now: the copy is scratch until the step's single fsync at the end.
-            try fileSystem.copyFile(source, to: destination, site: "step.partial-copy", syncing: false)
-        }
+        // Always a copy, never the source itself, even one the caller is done with: a failed
+        // step then leaves its source as it was (the caller's checkpoint for a resume), and
+        // the whole rebuild can still run from it. Not synced now: the copy is scratch until
+        // the step's single fsync at the end.
+        try fileSystem.copyFile(source, to: destination, site: "step.partial-copy", syncing: false)
         var configuration = Configuration()
         configuration.prepareDatabase { db in SQLExpressionCompiler.registerFunctions(in: db) }
         var reports: [StepReport.EntityMappingReport] = []
@@ -81,11 +78,10 @@ extension MigrationStep {
             try queue.close()
             try fileSystem.sync(destination, site: "step.partial-sync")
         } catch {
-            // Whatever is at `destination` was written by this step. With the source still
-            // intact the caller may rebuild the whole store; a consumed source can't be read
-            // again, so the error goes up and the caller starts over from the original.
+            // Whatever is at `destination` was written by this step; the source is intact, so
+            // a rejected result falls back to the whole rebuild.
             removeStoreFiles(at: destination)
-            if !consumingSource, error is InPlaceMigration.Rejected {
+            if error is InPlaceMigration.Rejected {
                 logger.debug("partial rebuild rejected", metadata: ["error": "\(error)"])
                 return nil
             }
@@ -125,7 +121,8 @@ extension MigrationStep {
                     let (instances, setBased) = try manager.createInstances(for: mapping, policy: policy)
                     try manager.runHook(of: mapping) { try policy?.endInstanceCreation(for: mapping, manager: manager) }
                     reports.append(.init(name: mapping.name, instances: instances, links: 0, setBased: setBased))
-                    started.append((mapping, policy))
+                    started.append(
+                        (linksInRebuiltTables(of: mapping, plan: plan, destination: destinationLayout), policy))
                 }
             }
             for (mapping, policy) in started where !mapping.relationshipMappings.isEmpty || policy != nil {
@@ -136,6 +133,11 @@ extension MigrationStep {
             }
         } catch let error as MappingError {
             throw error.adding(mappingModel: model.name)
+        }
+        // After stage 2, whose relationship mappings may read a kept table's keys as the
+        // source's (they are, until moved), and before the inverses are completed from them.
+        for remap in plan.remappedForeignKeys {
+            try manager.moveKeys(remap)
         }
         try manager.completeInverses()
         if let didMigrate = stage?.didMigrate {
@@ -152,18 +154,18 @@ extension MigrationStep {
         return reports
     }
 
-    /// A kept mapping reduced to the relationship mappings whose links live in rebuilt tables
-    /// (a join table, or the foreign key in a rebuilt member's table): those its kept rows
-    /// don't already hold.
+    /// A mapping reduced, for stage 2, to the relationship mappings whose links live in
+    /// rebuilt tables: a link stored in a kept table is already there (``PartialRebuildPlan``
+    /// checked that the mapping's expression for it is the default one), and its key was moved
+    /// to the new rows' if need be (``ForeignKeyRemap``).
     private func linksInRebuiltTables(of mapping: EntityMapping, plan: PartialRebuildPlan, destination: StoreLayout)
         -> EntityMapping
     {
         var reduced = mapping
-        let entity = mapping.destinationEntity.flatMap { destination.entity(named: $0) }
-        reduced.attributeMappings = []
+        guard let entity = mapping.destinationEntity.flatMap({ destination.entity(named: $0) }) else { return mapping }
         reduced.relationshipMappings = mapping.relationshipMappings.filter { propertyMapping in
-            switch entity?.relationship(named: propertyMapping.name)?.storage {
-            case .foreignKey, nil: false
+            switch entity.relationship(named: propertyMapping.name)?.storage {
+            case .foreignKey, nil: !plan.keptTables.contains(entity.tableName)
             case .inverseForeignKey(let table, _, _), .joinTable(let table, _, _, _): !plan.keptTables.contains(table)
             }
         }
@@ -185,5 +187,26 @@ extension MigrationManager {
                 """,
             arguments: [entity.number])
         return db.changesCount
+    }
+}
+
+extension MigrationManager {
+    /// Moves a kept table's foreign keys to the new keys of the rows they point at, which were
+    /// rebuilt one per source row. Only rows whose key changed are written: none, when the
+    /// source's keys were dense and came out the same.
+    func moveKeys(_ remap: ForeignKeyRemap) throws {
+        guard !remap.entityNumbers.isEmpty, !remap.targetMappings.isEmpty else { return }
+        let associations = try remap.targetMappings.map { name in
+            "SELECT \"source_pk\", \"destination_pk\" FROM \(try lookupTable(for: name).qualifiedName)"
+        }.joined(separator: " UNION ALL ")
+        let table = "\"main\".\(remap.table.quotedSQLIdentifier)"
+        let column = remap.column.quotedSQLIdentifier
+        try db.execute(
+            sql: """
+                UPDATE \(table) SET \(column) =
+                    (SELECT "m"."destination_pk" FROM (\(associations)) AS "m" WHERE "m"."source_pk" = \(table).\(column))
+                WHERE "Z_ENT" IN (\(remap.entityNumbers.map(String.init).joined(separator: ", ")))
+                  AND \(column) IN (SELECT "source_pk" FROM (\(associations)) WHERE "source_pk" != "destination_pk")
+                """)
     }
 }

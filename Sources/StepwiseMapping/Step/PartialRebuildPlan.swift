@@ -7,7 +7,7 @@ import StepwiseStore
 /// one entity is transformed and every other entity mapping is a copy Xcode generated.
 ///
 /// Rebuilding a whole store to change one entity writes every row of every table. Instead the
-/// step works in a copy of the source (or the consumed source itself), as the in-place path
+/// step works in a copy of the source, as the in-place path
 /// does, and only the tables that a real mapping writes are rebuilt there
 /// (``MigrationStep/migratePartially(from:to:access:models:sourceLayout:destinationLayout:metadata:started:)``):
 /// their source versions are moved aside under scratch names
@@ -17,15 +17,21 @@ import StepwiseStore
 ///
 /// **What may be kept.** An entity table is kept when each entity in it has exactly one entity
 /// mapping into it, and that mapping is a *plain copy*: the same entity (name, version hash,
-/// `Z_ENT`, table) in both versions, the same columns, no policy, no filter, and every property mapped from the
+/// `Z_ENT`, table) in both versions, the same columns, no filter, and every property mapped from the
 /// source property of the same name (`$source.name`), relationships also through Xcode's
 /// `destinationInstancesForEntityMappingNamed:` form. Its rows keep their `Z_PK`s, so the
 /// other mappings find them through an identity association (source key = destination key).
 ///
-/// **Keys stay valid.** A kept table may hold foreign keys only into kept tables: a rebuilt
-/// entity's rows get new `Z_PK`s, and a kept foreign key to one would point at the old ones.
-/// So kept tables are settled as a fixed point: a table referring to one that isn't kept isn't
-/// kept either. Links stored in rebuilt tables (a rebuilt entity's foreign keys, join tables,
+/// **Keys stay valid.** A rebuilt entity's rows get new `Z_PK`s (dense again, as Core Data
+/// numbers them), so a kept foreign key into a rebuilt table would point at the old ones. A
+/// kept table may hold foreign keys into kept tables, and into tables rebuilt one row per
+/// source row, whose keys stage 2 moves to the new ones (``ForeignKeyRemap``: it writes only
+/// the rows whose key changed, none when the source's keys were dense). Kept tables are
+/// settled as a fixed point: a table referring to any other table isn't kept.
+///
+/// **No policy.** A step whose mapping names a policy rebuilds the whole store: a kept row
+/// holds its links from the start, and a policy could see them in stage 1, where Core Data
+/// shows none. Links stored in rebuilt tables (a rebuilt entity's foreign keys, join tables,
 /// hidden foreign keys in a rebuilt table) are written by pass 2 as in any rebuild, the kept
 /// mappings' relationship mappings included.
 ///
@@ -41,6 +47,9 @@ struct PartialRebuildPlan {
     var movedSourceTables: [String: String]
     /// Destination entity and join tables created empty and filled by the passes.
     var rebuiltTables: [TableLayout]
+    /// The foreign keys of kept tables into tables rebuilt one row per source row, moved to
+    /// the rebuilt rows' keys in stage 2 (``ForeignKeyRemap``).
+    var remappedForeignKeys: [ForeignKeyRemap]
     /// What happens to Core Data's private tables (``PrivateTableInPlace``).
     var privateTables: PrivateTablePlan
 
@@ -63,6 +72,10 @@ struct PartialRebuildPlan {
     /// A plan, or nil when the whole store should be rebuilt: nothing can be kept, or the
     /// mapping has a shape this plan doesn't handle.
     static func make(mapping: MappingModel, source: StoreLayout, destination: StoreLayout) -> PartialRebuildPlan? {
+        // A policy may look at the destination in any stage, and in Core Data it would see no
+        // link before stage 2 made it: kept rows hold theirs from the start. So a step with a
+        // policy rebuilds the whole store, which keeps Core Data's stages exactly.
+        guard mapping.entityMappings.allSatisfy({ ($0.policyName ?? "").isEmpty }) else { return nil }
         var mappingsByDestination: [String: [EntityMapping]] = [:]
         for entityMapping in mapping.entityMappings {
             if let name = entityMapping.destinationEntity, entityMapping.kind != .remove {
@@ -88,13 +101,33 @@ struct PartialRebuildPlan {
             }
             if allCopied { kept.insert(table.name) }
         }
-        // 2. The fixed point: a kept table's foreign keys must point into kept tables.
+        // 2. The fixed point: a kept table's foreign keys must point into kept tables, or into
+        //    tables rebuilt one row per source row, whose new keys they can be moved to.
+        let oneToOne = oneToOneTables(mapping, mappingsByDestination, source: source, destination: destination)
         var changed = true
         while changed {
             changed = false
+            // A kept table's link columns that a rebuilt mapping also sets (the other side of
+            // a to-one): the kept column already holds the link (moved to new keys if need be),
+            // so that mapping's relationship mapping is skipped, which is only the same when it
+            // is the default one, `$source.<same name>`.
+            for entityMapping in mapping.entityMappings where !plainCopies.contains(entityMapping.name) {
+                guard let entity = entityMapping.destinationEntity.flatMap({ destination.entity(named: $0) })
+                else { continue }
+                for propertyMapping in entityMapping.relationshipMappings {
+                    guard
+                        case .inverseForeignKey(let table, _, _) = entity.relationship(named: propertyMapping.name)?
+                            .storage,
+                        kept.contains(table),
+                        propertyMapping.valueExpression.flatMap(sourcePath(of:)) != [propertyMapping.name]
+                    else { continue }
+                    kept.remove(table)
+                    changed = true
+                }
+            }
             for name in kept {
                 guard let table = destination.table(named: name),
-                    referencesOnlyKept(table, kept: kept, destination: destination)
+                    referencesOnlyKept(table, kept: kept, remappable: oneToOne, destination: destination)
                 else {
                     kept.remove(name)
                     changed = true
@@ -135,9 +168,56 @@ struct PartialRebuildPlan {
             case .bookkeeping: false
             }
         }
+        var remaps: [ForeignKeyRemap] = []
+        for table in destination.tables where kept.contains(table.name) {
+            for column in table.columns {
+                guard case .foreignKey(let entityName, let relationshipName) = column.role,
+                    let target = destination.entity(named: entityName)?.relationship(named: relationshipName)
+                        .flatMap({ destination.entity(named: $0.destination) }),
+                    !kept.contains(target.tableName), let targetTable = destination.table(named: target.tableName)
+                else { continue }
+                let owners = table.entityNumbers.filter { number in
+                    destination.entity(number: number)?.relationship(named: relationshipName)?.declaringEntity
+                        == entityName
+                }
+                let targetMappings = targetTable.entityNumbers.flatMap { number in
+                    destination.entity(number: number).flatMap { mappingsByDestination[$0.name] }?.map(\.name) ?? []
+                }
+                remaps.append(
+                    ForeignKeyRemap(
+                        table: table.name, column: column.name, entityNumbers: owners, targetMappings: targetMappings))
+            }
+        }
         return PartialRebuildPlan(
             keptTables: kept, keptMappings: keptMappings, movedSourceTables: moved, rebuiltTables: rebuilt,
+            remappedForeignKeys: remaps,
             privateTables: PrivateTablePlan(models: [mapping], source: source, destination: destination))
+    }
+
+    /// The destination entity tables a step rebuilds one row per source row: each concrete
+    /// entity in them has exactly one mapping, from the entity of the same name and `Z_ENT`,
+    /// with no policy and no filter, and the source table holds the same entities. A key into
+    /// such a table can be moved to the new row's key through the mapping's associations.
+    private static func oneToOneTables(
+        _ mapping: MappingModel, _ mappingsByDestination: [String: [EntityMapping]], source: StoreLayout,
+        destination: StoreLayout
+    ) -> Set<String> {
+        var tables: Set<String> = []
+        for table in destination.tables {
+            guard case .entity = table.kind, let sourceTable = source.table(named: table.name),
+                sourceTable.entityNumbers == table.entityNumbers
+            else { continue }
+            let oneToOne = table.entityNumbers.allSatisfy { number in
+                guard let entity = destination.entity(number: number) else { return false }
+                guard let mappings = mappingsByDestination[entity.name] else { return entity.isAbstract }
+                guard mappings.count == 1, let only = mappings.first else { return false }
+                return (only.kind == .copy || only.kind == .transform) && only.filter == nil
+                    && (only.policyName ?? "").isEmpty && only.sourceEntity == entity.name
+                    && source.entity(named: entity.name)?.number == number
+            }
+            if oneToOne { tables.insert(table.name) }
+        }
+        return tables
     }
 
     /// Whether `entityMapping` copies an entity unchanged: same entity, same storage, no
@@ -187,15 +267,18 @@ struct PartialRebuildPlan {
         }
     }
 
-    /// Whether every key column of `table` points into a kept table.
-    private static func referencesOnlyKept(_ table: TableLayout, kept: Set<String>, destination: StoreLayout) -> Bool {
+    /// Whether every key column of `table` points into a kept table, or (a to-one's foreign
+    /// key) into a table whose keys can be moved (`remappable`).
+    private static func referencesOnlyKept(
+        _ table: TableLayout, kept: Set<String>, remappable: Set<String>, destination: StoreLayout
+    ) -> Bool {
         for column in table.columns {
             switch column.role {
             case .foreignKey(let entityName, let relationshipName):
                 guard
                     let target = destination.entity(named: entityName)?.relationship(named: relationshipName)
                         .flatMap({ destination.entity(named: $0.destination) }),
-                    kept.contains(target.tableName)
+                    kept.contains(target.tableName) || remappable.contains(target.tableName)
                 else { return false }
             case .hiddenForeignKey(let entityName, _):
                 // The hidden key of a to-many without inverse lives in the members' table and
@@ -227,4 +310,16 @@ extension RelationshipLayout {
     fileprivate var storageSignature: String {
         "\(name) \(destination) \(inverse ?? "-") \(isToMany) \(isOrdered) \(storage) \(hasHiddenForeignKey)"
     }
+}
+
+/// A foreign-key column of a kept table whose target is rebuilt one row per source row: stage
+/// 2 moves each key to the new row's, through the target mappings' associations.
+struct ForeignKeyRemap {
+    /// The kept table and its column.
+    var table: String
+    var column: String
+    /// The `Z_ENT`s of the rows that hold the relationship.
+    var entityNumbers: [Int]
+    /// The entity mappings that made the target table's rows (one per entity).
+    var targetMappings: [String]
 }
