@@ -122,8 +122,9 @@ struct XcodeMappingBindingTests {
         #expect(error.description.contains("NSMadeUpExpression1"))
     }
 
-    /// A JSON file and an `.xcmappingmodel` for the same step would run it twice.
-    @Test func oneStepWithMappingsOfTwoFormatsIsRefused() throws {
+    /// A JSON file and an `.xcmappingmodel` that map Post → Post differently would both run:
+    /// refused, naming both (the same content in two formats runs once: `XcodeMappingRunOnceTests`).
+    @Test func oneStepWithDifferentMappingsOfTwoFormatsIsRefused() throws {
         let folder = directory.path("Mixed.mappings")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let json = """
