@@ -16,7 +16,8 @@ struct ToolNameTests {
 
     /// Help text that names the stock tool as a command: "`stepwise plan`", or an example line.
     static func namesStepwiseAsACommand(_ text: String) -> Bool {
-        text.contains("`stepwise ") || text.split(separator: "\n").contains { $0.drop(while: { $0 == " " }).hasPrefix("stepwise ") }
+        text.contains("`stepwise ")
+            || text.split(separator: "\n").contains { $0.drop(while: { $0 == " " }).hasPrefix("stepwise ") }
     }
 
     @Test(arguments: commands)
@@ -59,7 +60,10 @@ struct ToolNameTests {
     func helpListsTheModelVersionOptionOnce(command: String) throws {
         for runner in [try CommandRunner(), try CommandRunner.testTool()] {
             let help = try runner.run([command, "--help"])
-            let lines = help.standardOutput.split(separator: "\n").filter { $0.contains("--version") }
+            // The options list, not the usage line or the examples.
+            let lines = help.standardOutput.split(separator: "\n").filter {
+                $0.drop(while: { $0 == " " }).hasPrefix("--version")
+            }
             #expect(lines.count == 1, "\(help.standardOutput)")
             #expect(lines.first?.contains("--version <name>") == true)
             #expect(!help.standardOutput.contains("Show the version."))

@@ -30,7 +30,8 @@ extension UpgradeReport {
             let versions = "\(step.from) → \(step.to)".padding(toLength: versionsWidth, withPad: " ", startingAt: 0)
             let kind = step.kind.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
             let time =
-                step.resumed ? "resumed from a checkpoint of an interrupted run" : String(format: "%.2f s", step.seconds)
+                step.resumed
+                ? "resumed from a checkpoint of an interrupted run" : String(format: "%.2f s", step.seconds)
             let noteText = step.inPlace ? "  in place" : ""
             lines.append(
                 "  \(offset + 1). \(versions)  \(kind)  \(TextFormat.objects(step.objects, rows: step.rows))  \(time)\(noteText)"

@@ -125,9 +125,7 @@ public struct MappingDirectory: Sendable {
         var steps: [StepKey: [MappingModel]] = [:]
         // Sorted, so that the first error thrown is the same on every run.
         for key in found.keys.sorted(by: { ($0.source, $0.destination) < ($1.source, $1.destination) }) {
-            let entries = (found[key] ?? []).sorted {
-                ($0.order, $0.file.lastPathComponent, $0.file.path) < ($1.order, $1.file.lastPathComponent, $1.file.path)
-            }
+            let entries = (found[key] ?? []).sorted { $0.runsBefore($1) }
             do throws(MappingError) {
                 steps[key] = try Self.runningEachOnce(entries, step: key)
             } catch {
@@ -143,6 +141,12 @@ public struct MappingDirectory: Sendable {
         var order: Int
         var file: URL
         var model: MappingModel
+
+        /// Run order within a step: `order`, then file name, then path (the same name beside
+        /// the bundle and in the mapping folder).
+        func runsBefore(_ other: Found) -> Bool {
+            (order, file.lastPathComponent, file.path) < (other.order, other.file.lastPathComponent, other.file.path)
+        }
     }
 
     /// One step's mapping models in run order, each content once: a later identical copy is

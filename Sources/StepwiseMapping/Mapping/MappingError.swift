@@ -1,4 +1,5 @@
 import StepwiseModel
+
 /// A mapping that can't be read, inferred or run, naming the file, mapping, entity,
 /// property and source row concerned.
 public struct MappingError: Error, Sendable, Hashable, ReportableError {
@@ -129,7 +130,8 @@ public struct MappingError: Error, Sendable, Hashable, ReportableError {
             return "\(prefix)the mapping can't be inferred:\n"
                 + problems.map { "  - \($0)" }.joined(separator: "\n")
                 + "\nWrite an explicit mapping model for this step."
-        case .overlappingMappingModels(let from, let to, let sourceEntity, let destinationEntity, let other, let difference):
+        case .overlappingMappingModels(
+            let from, let to, let sourceEntity, let destinationEntity, let other, let difference):
             let differs = difference.map { " (they differ in: \($0))" } ?? ""
             return """
                 \(prefix)the step '\(from)' → '\(to)' has another, different mapping model that also maps \

@@ -65,8 +65,9 @@ struct EntityMappingContent: Hashable {
             "policy \(mapping.policyName ?? "-")",
             "userInfo \(Self.canonical(mapping.userInfo))",
         ]
-        for (group, properties) in [("attribute", mapping.attributeMappings), ("relationship", mapping.relationshipMappings)]
-        {
+        for (group, properties) in [
+            ("attribute", mapping.attributeMappings), ("relationship", mapping.relationshipMappings),
+        ] {
             for property in properties.sorted(by: { $0.name < $1.name }) {
                 let value = property.valueExpression.map { "\($0)" } ?? "-"
                 body.append("\(group) \(property.name) = \(value) \(Self.canonical(property.userInfo))")
@@ -78,7 +79,8 @@ struct EntityMappingContent: Hashable {
     /// What differs between two entity mappings of the same entities, for messages: the first
     /// line of `self` that `other` doesn't have, or the name when only that differs.
     func firstDifference(from other: EntityMappingContent) -> String? {
-        if let line = body.first(where: { !other.body.contains($0) }) ?? other.body.first(where: { !body.contains($0) }) {
+        if let line = body.first(where: { !other.body.contains($0) }) ?? other.body.first(where: { !body.contains($0) })
+        {
             return line
         }
         return name == other.name ? nil : "name \(name) / \(other.name)"

@@ -46,7 +46,8 @@ struct MappingRunOnceCLITests {
             "plan", store.path, "--models", bundle.path, "--mappings", mappings.path,
         ])
         #expect(plan.status == 0, "\(plan.standardError)")
-        #expect(plan.standardOutput.contains("Migration1to2.xcmappingmodel, bound by model paths; also found identical at"))
+        #expect(
+            plan.standardOutput.contains("Migration1to2.xcmappingmodel, bound by model paths; also found identical at"))
 
         let result = try CommandRunner.testTool().run([
             "upgrade", store.path, "--models", bundle.path, "--mappings", mappings.path, "--json", "--progress", "none",

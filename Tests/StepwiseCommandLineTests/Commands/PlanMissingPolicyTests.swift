@@ -50,7 +50,9 @@ struct PlanMissingPolicyTests {
         // Each mark is printed under its step.
         let lines = result.standardOutput.split(separator: "\n").map(String.init)
         let markIndex = try #require(lines.firstIndex { $0.contains("'UniversityEstYearPolicy'") })
-        #expect(lines[..<markIndex].last { $0.hasPrefix("  ") && !$0.hasPrefix("       ") }?.contains("University 2 → University 3") == true)
+        #expect(
+            lines[..<markIndex].last { $0.hasPrefix("  ") && !$0.hasPrefix("       ") }?.contains(
+                "University 2 → University 3") == true)
         #expect(result.standardError.contains("Error: "))
         #expect(result.standardError.contains("UniversityEstYearPolicy"))
         #expect(result.standardError.contains("Hint: "))
