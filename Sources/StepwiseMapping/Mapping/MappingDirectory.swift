@@ -14,7 +14,7 @@ import StepwiseModel
 /// out, and always 0 for an `.xcmappingmodel`), then of their file names.
 ///
 /// A mapping model runs once. Mapping models of one step with the same content
-/// (``MappingModelContent``: the same versions and entity mappings, whatever the file, its
+/// (the same versions and entity mappings, compared in a canonical form, whatever the file, its
 /// format or its bytes) are one mapping model found at several paths, such as an
 /// `.xcmappingmodel` beside the bundle and its copy, or the JSON file converted from it, in the
 /// mapping folder: the first in run order runs, and its ``MappingOrigin/identicalCopies`` names
