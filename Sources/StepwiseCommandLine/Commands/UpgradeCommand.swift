@@ -28,7 +28,8 @@ struct UpgradeCommand<Tool: StepwiseTool>: ParsableCommand {
 
                 Progress goes to standard error: a bar with an ETA on a terminal, plain lines \
                 otherwise (--progress). With --json, standard output is one JSON object: from, to, \
-                outcome (noStore, upToDate, upgraded), upToDate, steps (from, to, kind, rows, seconds, inPlace, resumed, drops), backupPath \
+                outcome (noStore, upToDate, upgraded), upToDate, steps (from, to, kind, rows, seconds, inPlace, resumed, \
+                earlierRunSeconds for a step resumed from a checkpoint, drops), backupPath \
                 (with --keep-backup) and seconds; if the upgrade fails, {"error": {...}} with the \
                 message, the failed step and the mapping, entity, property and source row it stopped at.
 
