@@ -34,8 +34,10 @@ public protocol StepwiseTool: ParsableCommand {
 extension StepwiseTool {
     public static var checksPolicies: Bool { true }
 
-    /// The tool's name (the executable's file name), abstract, version and Stepwise's
-    /// commands. Implement `configuration` yourself to add commands to ``stepwiseCommands``.
+    /// The tool's name (the executable's file name), abstract and Stepwise's commands.
+    /// Implement `configuration` yourself to add commands to ``stepwiseCommands``.
+    ///
+    /// It sets no `version`: ``main()`` answers `--version` (see there why).
     public static var configuration: CommandConfiguration {
         CommandConfiguration(
             commandName: toolName,
@@ -49,8 +51,9 @@ extension StepwiseTool {
 
                 Errors go to standard error, with a non-zero exit status. With --json, standard output holds one \
                 JSON object: the result, or {"error": {...}} naming the failed step, mapping, entity, property and row.
+
+                `\(toolName) --version` prints the version.
                 """,
-            version: StepwiseVersion.current,
             subcommands: stepwiseCommands
         )
     }
@@ -67,6 +70,20 @@ extension StepwiseTool {
 
     /// The executable's file name (`stepwise`, `notes-upgrade`), as usage lines print it.
     static var toolName: String { ToolName.current }
+
+    /// Runs the tool: `--version` alone prints ``StepwiseVersion/current``; anything else is
+    /// parsed and run as ArgumentParser's `main()` does.
+    ///
+    /// The version is answered here rather than through `CommandConfiguration.version`, which
+    /// would list a "--version  Show the version." flag in the help of every command, beside
+    /// the model-version option `--version <name>` of `create`, `schema` and `ship`.
+    public static func main() {
+        if Array(CommandLine.arguments.dropFirst()) == ["--version"] {
+            print(StepwiseVersion.current)
+            return
+        }
+        main(nil)
+    }
 }
 
 /// The version `--version` prints.

@@ -7,6 +7,8 @@ import StepwiseStore
 /// widget or a helper process.
 ///
 /// ```swift
+/// import Stepwise
+///
 /// // In the app, the widget, the helper: hold it as long as connections are open.
 /// let access = try StoreAccess(storeAt: storeURL)
 /// let dbQueue = try DatabaseQueue(path: storeURL.path)

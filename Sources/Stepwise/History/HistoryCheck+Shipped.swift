@@ -33,7 +33,7 @@ extension HistoryCheck {
                     .currentVersionNotShipped, version: currentVersion,
                     message: "the current version '\(currentVersion)' is not recorded as shipped yet.",
                     fix:
-                        "When it ships, record it (stepwise ship, or ShippedRecords.record) and commit \(shippedFolderName)."
+                        "When it ships, record it (the `ship` command of your Stepwise tool, or ShippedRecords.record) and commit \(shippedFolderName)."
                 ))
         }
         return findings

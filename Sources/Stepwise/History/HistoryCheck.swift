@@ -11,6 +11,10 @@ import StepwiseModel
 /// Run it in an app's own tests, or as `stepwise check` in CI:
 ///
 /// ```swift
+/// import Foundation
+/// import Stepwise
+/// import Testing
+///
 /// @Test func theModelHistoryIsSound() throws {
 ///     let report = try HistoryCheck(
 ///         bundleAt: Bundle.module.url(forResource: "Model", withExtension: "xcdatamodeld")!,

@@ -17,6 +17,30 @@ public struct PreparedUpgrade: Sendable {
     /// What each step of ``plan`` drops, counted in the store where it can be (nil counts are
     /// known only once the step has run); empty when the drops weren't counted.
     public var drops: [[DroppedData]]
+    /// The policies the plan's mapping models name that the upgrader has no registration for,
+    /// in step order. Always empty when planning refuses them
+    /// (``Upgrader/plan(forStoreAt:)``); listed by
+    /// ``Upgrader/plan(forStoreAt:refusingUnregisteredPolicies:)`` when it doesn't.
+    public var missingPolicies: [MissingPolicy] = []
+
+    /// A policy named by an entity mapping on the plan, with no registration.
+    public struct MissingPolicy: Sendable, Hashable, Codable {
+        /// The step whose mapping names it: its index in ``UpgradePlan/steps`` (0 for the first).
+        public var stepIndex: Int
+        /// The policy's name, as the mapping gives it.
+        public var policy: String
+        /// The mapping model's name.
+        public var mappingModel: String
+        /// The entity mapping that names the policy.
+        public var entityMapping: String
+        /// The file the mapping model was read from; nil for a mapping written in code.
+        public var file: String?
+
+        /// The error ``Upgrader/plan(forStoreAt:)`` and an upgrade throw for it.
+        public var error: PlanningError {
+            PlanningError(.unregisteredPolicy(name: policy, mappingModel: mappingModel, entityMapping: entityMapping))
+        }
+    }
 
     /// The version that wrote the store.
     public var version: String { plan.from }
@@ -36,14 +60,27 @@ struct UpgradePreparation {
     var storePath: String
     var logger: Logger { upgrader.options.logger }
 
-    func prepare(_ db: Database, countingDrops: Bool) throws -> PreparedUpgrade {
+    /// Identifies the store and plans its upgrade.
+    ///
+    /// - parameters:
+    ///   - db: The store, or a copy of it, read only.
+    ///   - countingDrops: Whether to count what each step drops in the store.
+    ///   - refusingUnregisteredPolicies: Whether a policy the plan needs and the upgrader lacks
+    ///     is thrown (an upgrade, the default) or listed in ``PreparedUpgrade/missingPolicies``
+    ///     (`stepwise plan`, which shows the whole path first).
+    func prepare(_ db: Database, countingDrops: Bool, refusingUnregisteredPolicies: Bool = true) throws
+        -> PreparedUpgrade
+    {
         let (identification, version) = try identify(db)
         let plan = try upgrader.planner.plan(from: version.name, to: target)
-        try Self.checkPolicies(of: plan, in: upgrader.policies)
+        let missing = Self.missingPolicies(of: plan, in: upgrader.policies)
+        if refusingUnregisteredPolicies, let first = missing.first { throw first.error }
         try checkLayouts(of: plan)
         let drops = countingDrops ? try countDrops(of: plan, in: db) : []
         logger.debug("planned", metadata: ["from": "\(plan.from)", "to": "\(plan.to)", "steps": "\(plan.steps.count)"])
-        return PreparedUpgrade(identification: identification, plan: plan, drops: drops)
+        var prepared = PreparedUpgrade(identification: identification, plan: plan, drops: drops)
+        prepared.missingPolicies = missing
+        return prepared
     }
 
     /// The store's version, or the registry's error (newer than known, no match,
@@ -80,8 +117,17 @@ struct UpgradePreparation {
     /// runs: the step that needs it may come after minutes of earlier steps. It is a planning
     /// error, not a step's: no step ran.
     static func checkPolicies(of plan: UpgradePlan, in policies: PolicyRegistry) throws {
-        if let (name, model, mapping) = policies.unregisteredPolicies(in: plan.steps.flatMap(\.mappingModels)).first {
-            throw PlanningError(.unregisteredPolicy(name: name, mappingModel: model.name, entityMapping: mapping.name))
+        if let first = missingPolicies(of: plan, in: policies).first { throw first.error }
+    }
+
+    /// Each entity mapping of the plan that names a policy `policies` lacks, in step order.
+    static func missingPolicies(of plan: UpgradePlan, in policies: PolicyRegistry) -> [PreparedUpgrade.MissingPolicy] {
+        plan.steps.enumerated().flatMap { index, step in
+            policies.unregisteredPolicies(in: step.mappingModels).map { name, model, mapping in
+                PreparedUpgrade.MissingPolicy(
+                    stepIndex: index, policy: name, mappingModel: model.name, entityMapping: mapping.name,
+                    file: model.origin?.path)
+            }
         }
     }
 

@@ -23,6 +23,24 @@ extension Upgrader {
     ///   target, two stages for one step, or an unregistered policy; ``/StepwiseStore/StoreError``
     ///   for a missing or unreadable store.
     public func plan(forStoreAt url: URL) throws -> PreparedUpgrade {
+        try plan(forStoreAt: url, refusingUnregisteredPolicies: true)
+    }
+
+    /// What ``upgradeIfNeeded(storeAt:)`` would do to the store at `url`, as
+    /// ``plan(forStoreAt:)`` tells it, but, when `refusingUnregisteredPolicies` is false, with
+    /// the policies the plan names and ``policies`` lacks listed in
+    /// ``PreparedUpgrade/missingPolicies`` instead of thrown: so that a tool can show the whole
+    /// path, mark the steps that can't run yet, and then refuse (`stepwise plan`). An upgrade
+    /// still refuses such a plan before it touches anything.
+    ///
+    /// - parameters:
+    ///   - url: The store's main file.
+    ///   - refusingUnregisteredPolicies: Whether an unregistered policy is thrown
+    ///     (``PlanningError/Kind/unregisteredPolicy(name:mappingModel:entityMapping:)``), as by
+    ///     ``plan(forStoreAt:)``, or listed.
+    /// - returns: The identification, the plan, the drops of each step, and the missing policies.
+    /// - throws: What ``plan(forStoreAt:)`` throws, but for unregistered policies when they are listed.
+    public func plan(forStoreAt url: URL, refusingUnregisteredPolicies: Bool) throws -> PreparedUpgrade {
         guard let target = targetVersion else {
             throw RegistryError(path: url.path, kind: .emptyHistory)
         }
@@ -32,7 +50,10 @@ extension Upgrader {
         defer { snapshot.close() }
         let preparation = UpgradePreparation(upgrader: self, target: target, storePath: url.path)
         do {
-            return try snapshot.database.read { db in try preparation.prepare(db, countingDrops: true) }
+            return try snapshot.database.read { db in
+                try preparation.prepare(
+                    db, countingDrops: true, refusingUnregisteredPolicies: refusingUnregisteredPolicies)
+            }
         } catch let error as StoreError where error.path != url.path {
             // An error about the private copy is an error about the store.
             throw StoreError(path: url.path, kind: error.kind)

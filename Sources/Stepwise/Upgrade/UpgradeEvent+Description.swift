@@ -53,8 +53,8 @@ extension UpgradeReport: CustomStringConvertible {
 
 extension StepReport: CustomStringConvertible {
     public var description: String {
-        let notes = [inPlace ? "in place" : nil, resumed ? "resumed" : nil].compactMap { $0 }
-        return "\(from) → \(to) (\(kind), \(objects) objects, \(String(format: "%.2f", seconds)) s"
-            + notes.map { ", \($0)" }.joined() + ")"
+        // A resumed step didn't run now: no time, as if it had.
+        let time = resumed ? "resumed from a checkpoint" : String(format: "%.2f s", seconds)
+        return "\(from) → \(to) (\(kind), \(objects) objects, \(time)" + (inPlace ? ", in place" : "") + ")"
     }
 }

@@ -138,9 +138,8 @@ final class UpgradeRun {
         UpgradeReport(
             from: journal.from ?? "?", to: journal.to ?? target, outcome: .upgraded,
             steps: journal.completed.map { step in
-                var report = step.report
-                report.resumed = resumedAll || resumedSteps.contains(step.index)
-                return report
+                // A resumed step didn't run now: its report says so, not the killed run's time.
+                resumedAll || resumedSteps.contains(step.index) ? step.report.resumedFromCheckpoint() : step.report
             },
             backupURL: journal.keepBackup ? files.backupDirectory : nil,
             seconds: Date().timeIntervalSince(started))

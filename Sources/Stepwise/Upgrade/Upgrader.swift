@@ -7,6 +7,8 @@ import StepwiseStore
 /// an app makes at launch.
 ///
 /// ```swift
+/// import Stepwise
+///
 /// let upgrader = try Upgrader(
 ///     bundleAt: Bundle.main.url(forResource: "Model", withExtension: "xcdatamodeld")!,
 ///     policies: myPolicies,

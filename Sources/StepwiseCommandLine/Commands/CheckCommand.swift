@@ -32,7 +32,7 @@ struct CheckCommand<Tool: StepwiseTool>: ParsableCommand {
                 "version", "entity", "property", "message", "fix"}]}.
 
                 Example, in CI:
-                  stepwise check --models Model.xcdatamodeld
+                  \(ToolName.current) check --models Model.xcdatamodeld
                 """
         )
     }

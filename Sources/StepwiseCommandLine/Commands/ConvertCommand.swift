@@ -8,7 +8,7 @@ struct ConvertCommand: ParsableCommand {
         commandName: "convert",
         abstract: "Print an Xcode mapping model (.xcmappingmodel) as a Stepwise JSON mapping file.",
         discussion: """
-            Reads the mapping model as `stepwise upgrade` does: binds it to two versions of the bundle (by its \
+            Reads the mapping model as `\(ToolName.current) upgrade` does: binds it to two versions of the bundle (by its \
             model paths, else its embedded model copies, else the one pair its entity mappings fit), checks every \
             entity and property it names, and decodes its archived value expressions. The JSON loads back to the \
             same mapping, so a team can review and diff its mapping models as text.
@@ -17,7 +17,7 @@ struct ConvertCommand: ParsableCommand {
             the JSON instead, remove the .xcmappingmodel, or the step would have two mappings of different \
             formats, which Stepwise refuses.
 
-            Example: stepwise convert Migration2to3.xcmappingmodel --models Model.xcdatamodeld > Migration2to3.json
+            Example: \(ToolName.current) convert Migration2to3.xcmappingmodel --models Model.xcdatamodeld > Migration2to3.json
             """
     )
 

@@ -16,13 +16,13 @@ struct DemoCommand: ParsableCommand {
             Needs no files: the sample Recipes history (the same as Versions/Recipes.xcdatamodeld and \
             Versions/Recipes.mappings) is built into the tool. The demo writes the bundles into a work \
             folder, creates a store at version 'Recipes' with four hand-picked recipes and --recipes \
-            generated ones (each with a chef and two ingredients), then shows what `stepwise inspect` \
-            and `stepwise plan` say about it and upgrades it with `Upgrader`, as `stepwise upgrade` \
+            generated ones (each with a chef and two ingredients), then shows what `\(ToolName.current) inspect` \
+            and `\(ToolName.current) plan` say about it and upgrades it with `Upgrader`, as `\(ToolName.current) upgrade` \
             does: two explicit steps whose Swift policies split chef names, make one Cuisine per name \
             and share ingredients, then an inferred step that runs in place. Progress goes to \
             standard error. It ends with a few migrated rows.
 
-            The store is upgraded in place with --keep-backup, so `stepwise rollback` can put the \
+            The store is upgraded in place with --keep-backup, so `\(ToolName.current) rollback` can put the \
             original back afterwards. With --json, standard output is one object with the keys             inspection, plan, upgrade, steps and final.
             """
     )
@@ -77,7 +77,7 @@ struct DemoCommand: ParsableCommand {
 
         let inspection = try StoreInspection.inspect(storeAt: storeURL, history: history)
         log(
-            "3. stepwise inspect: its metadata says '\(inspection.matchedVersion ?? "?")' (matched by \(inspection.matchedBy ?? "nothing"))"
+            "3. \(ToolName.current) inspect: its metadata says '\(inspection.matchedVersion ?? "?")' (matched by \(inspection.matchedBy ?? "nothing"))"
         )
         log("   tables: " + describe(inspection.tables))
 
@@ -87,12 +87,12 @@ struct DemoCommand: ParsableCommand {
             options: UpgradeOptions(keepBackup: true, progress: renderer.handler))
         let target = upgrader.targetVersion ?? oldest.name
         let plan = try upgrader.plan(forStoreAt: storeURL).plan
-        log("4. stepwise plan: \(plan.steps.count) steps to '\(target)', \(plan.explicitStepCount) explicit")
+        log("4. \(ToolName.current) plan: \(plan.steps.count) steps to '\(target)', \(plan.explicitStepCount) explicit")
         for (index, step) in plan.steps.enumerated() {
             log("   \(index + 1). \(step.from) → \(step.to)  \(describe(step))")
         }
 
-        log("5. stepwise upgrade (progress on standard error):")
+        log("5. \(ToolName.current) upgrade (progress on standard error):")
         let report: UpgradeReport
         do {
             report = try upgrader.upgradeIfNeededSynchronously(storeAt: storeURL)
@@ -119,10 +119,10 @@ struct DemoCommand: ParsableCommand {
         print(
             "\nThe demo took \(String(format: "%.1f", Date().timeIntervalSince(started))) s. Files are in \(workFolder.path). Try:"
         )
-        print("  swift run stepwise inspect \"\(storeURL.path)\" --models \"\(bundleURL.path)\"")
-        print("  swift run stepwise rollback \"\(storeURL.path)\"")
-        print("  swift run stepwise plan \"\(storeURL.path)\" --models \"\(bundleURL.path)\"")
-        print("  swift run stepwise upgrade \"\(storeURL.path)\" --models \"\(bundleURL.path)\"")
+        print("  swift run \(ToolName.current) inspect \"\(storeURL.path)\" --models \"\(bundleURL.path)\"")
+        print("  swift run \(ToolName.current) rollback \"\(storeURL.path)\"")
+        print("  swift run \(ToolName.current) plan \"\(storeURL.path)\" --models \"\(bundleURL.path)\"")
+        print("  swift run \(ToolName.current) upgrade \"\(storeURL.path)\" --models \"\(bundleURL.path)\"")
     }
 
     /// `ZCHEF 1,004 · ZRECIPE 1,004 · …`: the entity tables and their rows.

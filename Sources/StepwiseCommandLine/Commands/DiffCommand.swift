@@ -19,7 +19,7 @@ struct DiffCommand: ParsableCommand {
             Dropped data is marked: a removed entity ("rows dropped"), a removed attribute \
             ("values dropped"), a removed relationship whose inverse isn't kept ("links \
             dropped"), and an entity that an explicit mapping leaves out although both versions \
-            have it ("left out of the mapping"). `stepwise plan STORE` counts them in a store.
+            have it ("left out of the mapping"). `\(ToolName.current) plan STORE` counts them in a store.
 
             When the step can't be inferred, prints every reason with a fix and exits with status 1: \
             write an explicit mapping model for that step.
@@ -27,8 +27,8 @@ struct DiffCommand: ParsableCommand {
             Markers: = unchanged, ~ changed or renamed, + added, - removed or left out.
 
             Example:
-              stepwise diff --models Moody.xcdatamodeld --from Moody --to "Moody 2"
-              stepwise diff --models Versions/Recipes.xcdatamodeld --from "Recipes 3" --json
+              \(ToolName.current) diff --models Moody.xcdatamodeld --from Moody --to "Moody 2"
+              \(ToolName.current) diff --models Versions/Recipes.xcdatamodeld --from "Recipes 3" --json
 
             With --json, prints {"inferable": true, "mapping": "inferred" or "explicit", \
             "mappingFiles", "from", "to", "entities": [...]} (each entity and property with \

@@ -22,7 +22,7 @@ struct DiscardCommand: ParsableCommand {
             is "nothingToDiscard", "discarded" or "finishedSwap".
 
             Example:
-              stepwise discard App.sqlite
+              \(ToolName.current) discard App.sqlite
             """
     )
 

@@ -15,7 +15,7 @@ struct InspectCommand: ParsableCommand {
 
             With --models, names the version that wrote the store and how it matched: "hash" \
             (the metadata's entity hashes), "shippedRecord" (the hashes of a version as it shipped, \
-            recorded by `stepwise ship` and edited since: the version is named '<Version> (as shipped)') \
+            recorded by `\(ToolName.current) ship` and edited since: the version is named '<Version> (as shipped)') \
             or "schema" (the tables, when no hashes match). A store \
             whose hashes and tables disagree is reported as inconsistent and exits with status 1.
             """

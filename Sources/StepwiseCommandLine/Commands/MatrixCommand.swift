@@ -13,7 +13,7 @@ struct MatrixCommand<Tool: StepwiseTool>: ParsableCommand {
                 For every version of the bundle and every later version a plan reaches from it, \
                 creates a seeded store at the first (every entity gets --rows rows of generated data \
                 with edge cases: empty and Unicode text, NaN and infinities, integer extremes, \
-                distant dates, empty and multi-page blobs), upgrades it with `stepwise upgrade`'s \
+                distant dates, empty and multi-page blobs), upgrades it with `\(ToolName.current) upgrade`'s \
                 upgrader to the second, and checks the result: the target version's metadata, \
                 integrity_check and every key and join row, the row counts and values of entities \
                 copied one for one, that no entity both versions have lost all its rows (unless an \
@@ -33,8 +33,8 @@ struct MatrixCommand<Tool: StepwiseTool>: ParsableCommand {
                 code, or to run it in CI, use UpgradeMatrix from StepwiseMatrix in a Swift Testing test.
 
                 Examples:
-                  stepwise matrix --models Versions/Recipes.xcdatamodeld
-                  stepwise matrix --models Model.xcdatamodeld --rows 100 --seed 7 --json
+                  \(ToolName.current) matrix --models Versions/Recipes.xcdatamodeld
+                  \(ToolName.current) matrix --models Model.xcdatamodeld --rows 100 --seed 7 --json
                 """
         )
     }

@@ -19,7 +19,7 @@ struct MigrateStepCommand<Tool: StepwiseTool>: ParsableCommand {
                 To run your own, build your own tool (see StepwiseTool in StepwiseCommandLine).
 
                 Example:
-                  stepwise migrate-step Old.sqlite New.sqlite --models Versions/Recipes.xcdatamodeld \\
+                  \(ToolName.current) migrate-step Old.sqlite New.sqlite --models Versions/Recipes.xcdatamodeld \\
                     --from Recipes --to "Recipes 2"
                 """
         )

@@ -29,6 +29,13 @@ struct PlanCommand<Tool: StepwiseTool>: ParsableCommand {
                 count that depends on earlier steps' policies is taken when the step runs. JSON: a \
                 "drops" array of {step, from, to, entity, property, kind, reason, count, declared}.
 
+                Missing policies: a step whose mapping names a policy this tool doesn't register is \
+                marked "needs the policy …", naming the policy, the mapping model and the entity \
+                mapping; the whole plan is printed, then the command fails (exit status 1), as \
+                `\(ToolName.current) upgrade` would refuse the plan before touching the store. JSON: a \
+                "missingPolicies" array of {step, from, to, policy, mappingModel, entityMapping, file}, \
+                and "error".
+
                 Formats: text (default), json, dot (Graphviz) and mermaid draw the version graph with the \
                 plan's steps highlighted.
                 """
@@ -60,13 +67,15 @@ struct PlanCommand<Tool: StepwiseTool>: ParsableCommand {
 
     private func execute() throws {
         // The plan comes from the phase `upgrade` runs (Upgrader.plan(forStoreAt:)), with the
-        // same refusals: a store newer than the target, a staged step, an unregistered policy.
+        // same refusals: a store newer than the target, a staged step. An unregistered policy is
+        // refused too, but only once the whole plan is shown, its steps marked.
         // It reads a private copy of the store, its -wal included; the store is never opened.
         let upgrader = try Upgrader(
             bundleAt: bundleOptions.url, mappingsAt: mappingOptions.mappings.map { URL(fileURLWithPath: $0) },
             policies: Tool.policies, options: UpgradeOptions(targetVersion: to))
-        let prepared = try upgrader.plan(forStoreAt: URL(fileURLWithPath: store))
+        let prepared = try upgrader.plan(forStoreAt: URL(fileURLWithPath: store), refusingUnregisteredPolicies: false)
         let (identification, plan, drops) = (prepared.identification, prepared.plan, prepared.drops)
+        let missing = prepared.missingPolicies
         let version = prepared.version
         let target = plan.to
         switch format {
@@ -86,6 +95,11 @@ struct PlanCommand<Tool: StepwiseTool>: ParsableCommand {
                 let via = step.via.isEmpty ? "" : ", one pass via \(step.via.joined(separator: ", "))"
                 print(
                     "  \(index + 1). \(step.from) → \(step.to)  \(step.kind.rawValue)\(via) (\(models)\(policyText))")
+                for policy in missing where policy.stepIndex == index {
+                    print(
+                        "       needs the policy '\(policy.policy)' (entity mapping \(policy.entityMapping) of \(policy.mappingModel)), which \(ToolName.current) doesn't register"
+                    )
+                }
                 for drop in drops[index] where drop.count != 0 {
                     let later = drop.count == nil ? ", counted when the step runs" : ""
                     print("       drops \(drop)\(later)")
@@ -96,7 +110,7 @@ struct PlanCommand<Tool: StepwiseTool>: ParsableCommand {
             }
             if drops.joined().contains(where: \.losesUndeclaredData) {
                 print(
-                    "Some steps drop data no mapping declares (listed under them). `stepwise upgrade --strict` refuses them; a mapping that carries the data, or an entity mapping with no destination, settles each."
+                    "Some steps drop data no mapping declares (listed under them). `\(ToolName.current) upgrade --strict` refuses them; a mapping that carries the data, or an entity mapping with no destination, settles each."
                 )
             }
         case .json:
@@ -107,10 +121,16 @@ struct PlanCommand<Tool: StepwiseTool>: ParsableCommand {
                     steps: plan.steps.map(\.planned),
                     drops: zip(plan.steps.indices, drops).flatMap { index, stepDrops in
                         stepDrops.map { PlanReport.Drop(step: index + 1, of: plan.steps[index], $0) }
-                    }))
+                    },
+                    missingPolicies: missing.map { PlanReport.Missing($0, of: plan.steps[$0.stepIndex]) },
+                    // One JSON object: the plan, and the error the command then fails with.
+                    error: missing.first.map { CommandFailureReporter.report($0.error) }))
+            if !missing.isEmpty { throw ExitCode.failure }
         case .dot, .mermaid:
             print(try graph(plan, planner: upgrader.planner, history: upgrader.history))
         }
+        // As `upgrade` would: the plan can't run without the policy. The error names the first.
+        if let first = missing.first { throw first.error }
     }
 
     /// The version graph, with the plan's steps highlighted. A merged step highlights the
@@ -160,6 +180,29 @@ private struct PlanReport: Encodable {
     /// What the steps drop, counted in the store (`count` null when it can't be counted
     /// before the step runs).
     var drops: [Drop]
+    /// The policies steps need that the tool doesn't register; empty when there are none.
+    var missingPolicies: [Missing]
+    /// The error the command fails with when a policy is missing; absent otherwise.
+    var error: JSONFailure?
+
+    /// One ``PreparedUpgrade/MissingPolicy``, with its step.
+    struct Missing: Encodable {
+        /// The step, 1-based.
+        var step: Int
+        var from: String
+        var to: String
+        var policy: String
+        var mappingModel: String
+        var entityMapping: String
+        var file: String?
+
+        init(_ missing: PreparedUpgrade.MissingPolicy, of planned: UpgradePlan.Step) {
+            step = missing.stepIndex + 1
+            (from, to) = (planned.from, planned.to)
+            (policy, mappingModel, entityMapping, file) =
+                (missing.policy, missing.mappingModel, missing.entityMapping, missing.file)
+        }
+    }
 
     /// One ``DroppedData`` of one step.
     struct Drop: Encodable {

@@ -7,7 +7,7 @@ import StepwiseModel
 struct RollbackCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rollback",
-        abstract: "Put back the store kept by the last `stepwise upgrade --keep-backup`.",
+        abstract: "Put back the store kept by the last `\(ToolName.current) upgrade --keep-backup`.",
         discussion: """
             Restores <store>.stepwise-backup/ (the store, its -wal and its -shm as they were \
             before the upgrade) in place of the upgraded store, with the same crash-safe swap \
@@ -22,8 +22,8 @@ struct RollbackCommand: ParsableCommand {
             With --json, standard output is {"store", "restoredVersion"}.
 
             Example:
-              stepwise upgrade App.sqlite --models Model.xcdatamodeld --keep-backup
-              stepwise rollback App.sqlite
+              \(ToolName.current) upgrade App.sqlite --models Model.xcdatamodeld --keep-backup
+              \(ToolName.current) rollback App.sqlite
             """
     )
 

@@ -7,7 +7,7 @@ struct SchemaCommand: ParsableCommand {
         commandName: "schema",
         abstract: "Print the SQLite DDL Core Data uses for a model version.",
         discussion:
-            "The statements create the Z<ENTITY> tables, indexes, Z_PRIMARYKEY and Z_METADATA, as `stepwise create` runs them."
+            "The statements create the Z<ENTITY> tables, indexes, Z_PRIMARYKEY and Z_METADATA, as `\(ToolName.current) create` runs them."
     )
 
     @OptionGroup var model: ModelOptions

@@ -20,8 +20,8 @@ struct ShipCommand: ParsableCommand {
             '<Version> (as shipped)' and upgraded through a first step to the edited version.
 
             Example:
-              stepwise ship --models Versions/Recipes.xcdatamodeld
-              stepwise ship --models Versions/Recipes.xcdatamodeld --version "Recipes 2"
+              \(ToolName.current) ship --models Versions/Recipes.xcdatamodeld
+              \(ToolName.current) ship --models Versions/Recipes.xcdatamodeld --version "Recipes 2"
 
             With --json, prints {"outcome": "recorded", "alreadyRecorded", "overwritten" or "refused", \
             "version", "file", "shippedAt", "differences": [{"kind", "entity", "property", "description"}]}.

@@ -9,7 +9,7 @@ struct UpgradeCommand<Tool: StepwiseTool>: ParsableCommand {
             commandName: "upgrade",
             abstract: "Upgrade a store, in place and crash-safely, to the bundle's current version (or --to).",
             discussion: """
-                Identifies the store's version, plans the steps (see `stepwise plan`) and runs them \
+                Identifies the store's version, plans the steps (see `\(ToolName.current) plan`) and runs them \
                 one by one in a work folder beside the store (.<store>.stepwise/), with a checkpoint \
                 per step. The result is verified, then swapped in with the store's -wal and -shm. Until \
                 the swap the store is not touched: an error leaves it exactly as it was, and says \
@@ -24,11 +24,12 @@ struct UpgradeCommand<Tool: StepwiseTool>: ParsableCommand {
                 unfinished one, or finishes an interrupted swap.
 
                 Rollback: with --keep-backup the store as it was is kept in <store>.stepwise-backup/; \
-                `stepwise rollback STORE` puts it back (discarding the upgraded store).
+                `\(ToolName.current) rollback STORE` puts it back (discarding the upgraded store).
 
                 Progress goes to standard error: a bar with an ETA on a terminal, plain lines \
                 otherwise (--progress). With --json, standard output is one JSON object: from, to, \
-                outcome (noStore, upToDate, upgraded), upToDate, steps (from, to, kind, rows, seconds, inPlace, resumed, drops), backupPath \
+                outcome (noStore, upToDate, upgraded), upToDate, steps (from, to, kind, rows, seconds, inPlace, resumed, \
+                earlierRunSeconds for a step resumed from a checkpoint, drops), backupPath \
                 (with --keep-backup) and seconds; if the upgrade fails, {"error": {...}} with the \
                 message, the failed step and the mapping, entity, property and source row it stopped at.
 
@@ -36,16 +37,16 @@ struct UpgradeCommand<Tool: StepwiseTool>: ParsableCommand {
                 silently. Stepwise lists what each step dropped (rows, non-null values, links) under \
                 the step, and in each step's "drops" with --json. With --strict it refuses instead, \
                 unless a mapping declares the drop (an entity mapping with no destination); the \
-                refusal names the step, entity, attribute and count. `stepwise plan` counts them first.
+                refusal names the step, entity, attribute and count. `\(ToolName.current) plan` counts them first.
 
                 Policies named by mapping files must be registered in code: this tool knows the \
                 policies its StepwiseTool registers (the stock stepwise: the Recipes demo's). \
                 To run your own, build your own tool (see StepwiseTool in StepwiseCommandLine).
 
                 Examples:
-                  stepwise upgrade App.sqlite --models Model.xcdatamodeld --keep-backup
-                  stepwise upgrade App.sqlite --models Model.xcdatamodeld --to "Model 3" --json
-                  stepwise rollback App.sqlite
+                  \(ToolName.current) upgrade App.sqlite --models Model.xcdatamodeld --keep-backup
+                  \(ToolName.current) upgrade App.sqlite --models Model.xcdatamodeld --to "Model 3" --json
+                  \(ToolName.current) rollback App.sqlite
                 """
         )
     }
@@ -65,7 +66,7 @@ struct UpgradeCommand<Tool: StepwiseTool>: ParsableCommand {
 
     @Flag(
         name: .long,
-        help: "Keep the store as it was in <store>.stepwise-backup/, for `stepwise rollback`.")
+        help: "Keep the store as it was in <store>.stepwise-backup/, for `\(ToolName.current) rollback`.")
     var keepBackup = false
 
     @Option(

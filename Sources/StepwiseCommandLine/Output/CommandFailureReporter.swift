@@ -20,12 +20,20 @@ enum CommandFailureReporter {
             if json { printJSON(error, hint: nil) }
             throw error
         } catch {
-            let hint = FailureHint.hint(for: error, tool: ToolName.current)
-            StandardError.print("Error: \(ErrorText.describe(error))")
-            if let hint { StandardError.print("Hint: \(hint)") }
-            if json { printJSON(error, hint: hint) }
+            let failure = report(error)
+            if json { try? JSONOutput.print(["error": failure]) }
             throw ExitCode.failure
         }
+    }
+
+    /// Prints `error` on standard error as ``run(json:_:)`` does (`Error:`, then `Hint:`), and
+    /// returns its JSON form: for a command that shows its result and then fails, and puts the
+    /// error in its own JSON object (`plan` with a missing policy). The caller exits with 1.
+    static func report(_ error: any Error) -> JSONFailure {
+        let hint = FailureHint.hint(for: error, tool: ToolName.current)
+        StandardError.print("Error: \(ErrorText.describe(error))")
+        if let hint { StandardError.print("Hint: \(hint)") }
+        return JSONFailure(error, hint: hint)
     }
 
     private static func printJSON(_ error: any Error, hint: String?) {

@@ -86,7 +86,7 @@ enum MatrixTable {
         if !unreachable.isEmpty {
             lines.append("")
             lines.append(
-                "No path (not checked): \(unreachable.map(\.description).joined(separator: ", ")). `stepwise plan` says which mapping file is missing."
+                "No path (not checked): \(unreachable.map(\.description).joined(separator: ", ")). `\(ToolName.current) plan` says which mapping file is missing."
             )
         }
         lines.append(

@@ -7,12 +7,15 @@ extension UpgradeReport {
     ///
     /// ```
     /// Upgraded App.sqlite from 'Recipes' to 'Recipes 4' in 3 steps, 1.42 s.
-    ///   1. Recipes → Recipes 2    explicit   4,016 objects  0.61 s
+    ///   1. Recipes → Recipes 2    explicit   4,016 objects  resumed from a checkpoint of an interrupted run
     ///   3. Recipes 3 → Recipes 4  inferred   4,016 objects  0.02 s  in place
     ///        dropped 1004 non-null values of Recipe.notes (removed from the model)
     /// Backup: App.sqlite.stepwise-backup (undo with `stepwise rollback App.sqlite`)
     /// ```
-    func textLines(store: String) -> [String] {
+    ///
+    /// A resumed step shows that it came from a checkpoint instead of a time: it didn't run now.
+    /// `tool` is the command name the backup line tells to run.
+    func textLines(store: String, tool: String = ToolName.current) -> [String] {
         switch outcome {
         case .noStore: return ["No store at \(store): nothing to upgrade (create it at '\(to)')."]
         case .upToDate: return ["\(store) is up to date at '\(to)': nothing to do."]
@@ -26,17 +29,17 @@ extension UpgradeReport {
         for (offset, step) in steps.enumerated() {
             let versions = "\(step.from) → \(step.to)".padding(toLength: versionsWidth, withPad: " ", startingAt: 0)
             let kind = step.kind.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
-            var notes: [String] = []
-            if step.inPlace { notes.append("in place") }
-            if step.resumed { notes.append("resumed from an earlier run") }
-            let noteText = notes.isEmpty ? "" : "  " + notes.joined(separator: ", ")
+            let time =
+                step.resumed
+                ? "resumed from a checkpoint of an interrupted run" : String(format: "%.2f s", step.seconds)
+            let noteText = step.inPlace ? "  in place" : ""
             lines.append(
-                "  \(offset + 1). \(versions)  \(kind)  \(TextFormat.objects(step.objects, rows: step.rows))  \(String(format: "%.2f", step.seconds)) s\(noteText)"
+                "  \(offset + 1). \(versions)  \(kind)  \(TextFormat.objects(step.objects, rows: step.rows))  \(time)\(noteText)"
             )
             lines += step.drops.filter { $0.count != 0 }.map { "       dropped \($0)" }
         }
         if let backupURL {
-            lines.append("Backup: \(backupURL.path) (undo with `stepwise rollback \(store)`)")
+            lines.append("Backup: \(backupURL.path) (undo with `\(tool) rollback \(store)`)")
         }
         return lines
     }

@@ -7,6 +7,8 @@
 /// what the context returns.
 ///
 /// ```swift
+/// import StepwiseMapping
+///
 /// struct RowContext: ExpressionContext {
 ///     var row: [String: MappingValue]
 ///     func value(ofKeyPath path: [String], from root: ExpressionVariable) throws -> MappingValue {

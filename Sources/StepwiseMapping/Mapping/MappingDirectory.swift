@@ -11,9 +11,17 @@ import StepwiseModel
 ///
 /// Several mapping models for one step are Core Data's multi-pass migration: they run in
 /// sequence into the same destination, in the order of a JSON file's `order` key (0 when left
-/// out, and always 0 for an `.xcmappingmodel`), then of their file names. One step's mapping
-/// models must all be of one format: a JSON file beside the `.xcmappingmodel` it was converted
-/// from would otherwise run the step twice.
+/// out, and always 0 for an `.xcmappingmodel`), then of their file names.
+///
+/// A mapping model runs once. Mapping models of one step with the same content
+/// (the same versions and entity mappings, compared in a canonical form, whatever the file, its
+/// format or its bytes) are one mapping model found at several paths, such as an
+/// `.xcmappingmodel` beside the bundle and its copy, or the JSON file converted from it, in the
+/// mapping folder: the first in run order runs, and its ``MappingOrigin/identicalCopies`` names
+/// the others. Two different mapping models of one step that both map a source entity to the
+/// same destination entity would create those instances twice: they are refused with
+/// ``MappingError/Kind/overlappingMappingModels(from:to:sourceEntity:destinationEntity:otherFile:difference:)``,
+/// naming both files, before anything runs.
 public struct MappingDirectory: Sendable {
     /// The mapping folder read (`<Name>.mappings/` or the one given).
     public var url: URL
@@ -103,26 +111,68 @@ public struct MappingDirectory: Sendable {
         setAside: (MappingError) throws(Failure) -> Void
     ) throws(Failure) {
         self.url = folder
-        self.files = files.sorted { $0.lastPathComponent < $1.lastPathComponent }
-        var found: [StepKey: [(order: Int, file: String, model: MappingModel)]] = [:]
+        self.files = files.sorted { ($0.lastPathComponent, $0.path) < ($1.lastPathComponent, $1.path) }
+        var found: [StepKey: [Found]] = [:]
         for file in self.files {
             do throws(MappingError) {
                 let (model, order) = try Self.read(file, document: documents[file], history: history)
                 let key = StepKey(model.sourceVersion, model.destinationVersion)
-                if let other = found[key]?.first(where: { $0.model.origin?.format != model.origin?.format }) {
-                    throw MappingError(
-                        .invalidFile(
-                            "the step \(key) also has the mapping \(other.file), of another format. Keep one: a JSON file converted from an .xcmappingmodel replaces it, or the step would run twice"
-                        ), file: file.path)
-                }
-                found[key, default: []].append((order, file.lastPathComponent, model))
+                found[key, default: []].append(Found(order: order, file: file, model: model))
             } catch {
                 try setAside(error)
             }
         }
-        steps = found.mapValues { entries in
-            entries.sorted { ($0.order, $0.file) < ($1.order, $1.file) }.map(\.model)
+        var steps: [StepKey: [MappingModel]] = [:]
+        // Sorted, so that the first error thrown is the same on every run.
+        for key in found.keys.sorted(by: { ($0.source, $0.destination) < ($1.source, $1.destination) }) {
+            let entries = (found[key] ?? []).sorted { $0.runsBefore($1) }
+            do throws(MappingError) {
+                steps[key] = try Self.runningEachOnce(entries, step: key)
+            } catch {
+                // Set aside, the step is left out: which of the two would run can't be told.
+                try setAside(error)
+            }
         }
+        self.steps = steps
+    }
+
+    /// A mapping model read from a file, with its run order within its step.
+    private struct Found {
+        var order: Int
+        var file: URL
+        var model: MappingModel
+
+        /// Run order within a step: `order`, then file name, then path (the same name beside
+        /// the bundle and in the mapping folder).
+        func runsBefore(_ other: Found) -> Bool {
+            (order, file.lastPathComponent, file.path) < (other.order, other.file.lastPathComponent, other.file.path)
+        }
+    }
+
+    /// One step's mapping models in run order, each content once: a later identical copy is
+    /// recorded in the first one's ``MappingOrigin/identicalCopies`` and left out.
+    /// - throws: ``MappingError/Kind/overlappingMappingModels(from:to:sourceEntity:destinationEntity:otherFile:difference:)``
+    ///   for two different mapping models that map one source entity to one destination entity.
+    private static func runningEachOnce(_ entries: [Found], step: StepKey) throws(MappingError) -> [MappingModel] {
+        var kept: [(entry: Found, content: MappingModelContent)] = []
+        for entry in entries {
+            let content = MappingModelContent(entry.model)
+            if let index = kept.firstIndex(where: { $0.content == content }) {
+                kept[index].entry.model.origin?.identicalCopies.append(entry.file.path)
+                continue
+            }
+            for other in kept {
+                guard let (mine, theirs) = content.sharedEntityPair(with: other.content) else { continue }
+                throw MappingError(
+                    .overlappingMappingModels(
+                        from: step.source, to: step.destination, sourceEntity: mine.sourceEntity ?? "",
+                        destinationEntity: mine.destinationEntity ?? "", otherFile: other.entry.file.path,
+                        difference: mine.firstDifference(from: theirs) ?? content.firstDifference(from: other.content)),
+                    file: entry.file.path, mappingModel: entry.model.name, entityMapping: mine.name)
+            }
+            kept.append((entry, content))
+        }
+        return kept.map { $0.entry.model }
     }
 
     /// One mapping file bound to its two versions, with its run order within the step.

@@ -1,4 +1,5 @@
 import StepwiseModel
+
 /// A mapping that can't be read, inferred or run, naming the file, mapping, entity,
 /// property and source row concerned.
 public struct MappingError: Error, Sendable, Hashable, ReportableError {
@@ -33,6 +34,13 @@ public struct MappingError: Error, Sendable, Hashable, ReportableError {
         case policyFailed(String)
         /// The mapping can't be inferred; each reason names an entity or property and a fix.
         case notInferable([InferenceProblem])
+        /// Two different mapping models of the step `from` → `to` both map `sourceEntity` to
+        /// `destinationEntity`: run in sequence, they would create those instances twice.
+        /// ``MappingError/file`` is one file and `otherFile` the other; `difference` is the first
+        /// thing their entity mappings of that pair say differently, when they do.
+        case overlappingMappingModels(
+            from: String, to: String, sourceEntity: String, destinationEntity: String, otherFile: String,
+            difference: String?)
         /// Anything else the step reports.
         case failed(String)
     }
@@ -122,6 +130,15 @@ public struct MappingError: Error, Sendable, Hashable, ReportableError {
             return "\(prefix)the mapping can't be inferred:\n"
                 + problems.map { "  - \($0)" }.joined(separator: "\n")
                 + "\nWrite an explicit mapping model for this step."
+        case .overlappingMappingModels(
+            let from, let to, let sourceEntity, let destinationEntity, let other, let difference):
+            let differs = difference.map { " (they differ in: \($0))" } ?? ""
+            return """
+                \(prefix)the step '\(from)' → '\(to)' has another, different mapping model that also maps \
+                \(sourceEntity) to \(destinationEntity): \(other)\(differs). Run one after the other, they would \
+                create every \(destinationEntity) twice. Keep one of the two files (an identical copy is run once), \
+                or, for a migration split into passes, map each entity in one of them only.
+                """
         case .failed(let reason):
             return "\(prefix)\(reason)"
         }
@@ -146,6 +163,7 @@ extension MappingError {
         case .validation: "validation"
         case .policyFailed: "policyFailed"
         case .notInferable: "notInferable"
+        case .overlappingMappingModels: "overlappingMappingModels"
         case .failed: "failed"
         }
     }

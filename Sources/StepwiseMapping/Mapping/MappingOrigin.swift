@@ -30,10 +30,35 @@ public struct MappingOrigin: Sendable, Hashable, Codable {
     public var path: String
     public var format: Format
     public var binding: Binding
+    /// Other files found for the same step with the same content (``MappingDirectory`` runs the
+    /// mapping model once, from ``path``): say, an `.xcmappingmodel` beside the bundle and its
+    /// copy in the mapping folder. Empty when there is none.
+    public var identicalCopies: [String]
 
-    public init(path: String, format: Format, binding: Binding) {
+    /// Where a mapping model came from.
+    ///
+    /// - parameters:
+    ///   - path: The file or `.xcmappingmodel` folder.
+    ///   - format: Its format.
+    ///   - binding: How it was bound to its two versions.
+    ///   - identicalCopies: Other files of the same content, left unrun (none by default).
+    public init(path: String, format: Format, binding: Binding, identicalCopies: [String] = []) {
         self.path = path
         self.format = format
         self.binding = binding
+        self.identicalCopies = identicalCopies
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case path, format, binding, identicalCopies
+    }
+
+    /// Decodes an origin; `identicalCopies` may be absent (JSON written before it).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        path = try container.decode(String.self, forKey: .path)
+        format = try container.decode(Format.self, forKey: .format)
+        binding = try container.decode(Binding.self, forKey: .binding)
+        identicalCopies = try container.decodeIfPresent([String].self, forKey: .identicalCopies) ?? []
     }
 }

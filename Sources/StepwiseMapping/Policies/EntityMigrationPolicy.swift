@@ -7,6 +7,8 @@ import StepwiseStore
 /// register the subclass under the name your mapping's `policy` uses:
 ///
 /// ```swift
+/// import Stepwise
+///
 /// final class ChefPolicy: EntityMigrationPolicy {
 ///     override func function(named selector: String, arguments: [MappingValue], manager: MigrationManager) throws -> MappingValue {
 ///         switch selector {

@@ -25,7 +25,9 @@ public struct StepReport: Sendable, Hashable, Codable {
     public var rows: Int
     /// Objects in the destination store after the step, every entity together.
     public var objects: Int
-    /// Wall-clock duration of the step.
+    /// Wall-clock duration of the step in this run: 0 for a step ``resumed`` from a checkpoint,
+    /// which didn't run again (its time in the run that made the checkpoint is
+    /// ``earlierRunSeconds``).
     public var seconds: Double
     /// Whether the step altered a copy of the source in place (`ALTER TABLE`) instead of
     /// building a new file row by row or set by set.
@@ -42,6 +44,9 @@ public struct StepReport: Sendable, Hashable, Codable {
     /// Whether the step's output came from an earlier, interrupted run's checkpoint rather
     /// than from this run (set in `Upgrader`'s reports; a step run alone is never resumed).
     public var resumed = false
+    /// For a ``resumed`` step, how long it took in the earlier, interrupted run that made its
+    /// checkpoint; nil otherwise.
+    public var earlierRunSeconds: Double?
 
     /// A step's report; ``MigrationStep/run(source:destination:access:)`` makes them.
     public init(
@@ -55,10 +60,12 @@ public struct StepReport: Sendable, Hashable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case from, to, kind, mappingModels, entityMappings, rows, objects, seconds, inPlace, drops, resumed, keptTables
+        case from, to, kind, mappingModels, entityMappings, rows, objects, seconds, inPlace, drops, resumed
+        case earlierRunSeconds, keptTables
     }
 
-    /// Decodes a report; `drops`, `resumed` and `keptTables` may be absent (JSON written before them).
+    /// Decodes a report; `drops`, `resumed`, `earlierRunSeconds` and `keptTables` may be absent
+    /// (JSON written before them).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         from = try container.decode(String.self, forKey: .from)
@@ -73,6 +80,18 @@ public struct StepReport: Sendable, Hashable, Codable {
         drops = try container.decodeIfPresent([DroppedData].self, forKey: .drops) ?? []
         resumed = try container.decodeIfPresent(Bool.self, forKey: .resumed) ?? false
         keptTables = try container.decodeIfPresent([String].self, forKey: .keptTables) ?? []
+        earlierRunSeconds = try container.decodeIfPresent(Double.self, forKey: .earlierRunSeconds)
+    }
+
+    /// The report of this step taken from an earlier run's checkpoint: ``resumed``, with its
+    /// time moved to ``earlierRunSeconds``, as it didn't run now.
+    public func resumedFromCheckpoint() -> StepReport {
+        guard !resumed else { return self }
+        var copy = self
+        copy.resumed = true
+        copy.earlierRunSeconds = seconds
+        copy.seconds = 0
+        return copy
     }
 
     /// The drops a mapping didn't declare that lost data (a count above zero).

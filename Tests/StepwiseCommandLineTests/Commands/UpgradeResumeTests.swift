@@ -31,6 +31,10 @@ struct UpgradeResumeTests {
         #expect(steps.map { $0["to"] as? String } == ["Recipes 2", "Recipes 3", "Recipes 4"])
         #expect(steps.first?["resumed"] as? Bool == true)
         #expect(steps.last?["resumed"] as? Bool == false)
+        // Step 1 didn't run now: no time of this run, the killed run's kept apart.
+        #expect(steps.first?["seconds"] as? Double == 0)
+        #expect(steps.first?["earlierRunSeconds"] as? Double != nil)
+        #expect(steps.last?["earlierRunSeconds"] == nil)
         #expect(!second.standardError.contains("Step 1/3: Recipes → Recipes 2"), "step 1 is not run again")
 
         let rows = try fixture.rowCounts()

@@ -160,9 +160,11 @@ struct EventsStepTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         for (file, order) in orderCase.files {
             let orderKey = order.map { "\"order\": \($0)," } ?? ""
+            // Each file its own add mapping: files of the same content would run once, and two
+            // mapping Event → TimeStampEvent differently would be refused.
             let text = """
                 { "name": "\(file)", \(orderKey) "source": "Events", "destination": "Events 2",
-                  "entityMappings": [{ "source": "Event", "destination": "TimeStampEvent" }] }
+                  "entityMappings": [{ "name": "Add\(file)", "destination": "TimeStampEvent" }] }
                 """
             try Data(text.utf8).write(to: folder.appendingPathComponent(file))
         }

@@ -49,7 +49,7 @@ struct HistoryCheckShippedTests {
         #expect(notYet.findings.first?.message == "the current version 'Notes 2' is not recorded as shipped yet.")
         #expect(
             notYet.findings.first?.fix
-                == "When it ships, record it (stepwise ship, or ShippedRecords.record) and commit the bundle's .shipped folder."
+                == "When it ships, record it (the `ship` command of your Stepwise tool, or ShippedRecords.record) and commit the bundle's .shipped folder."
         )
     }
 
