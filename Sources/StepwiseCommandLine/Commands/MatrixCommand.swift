@@ -52,8 +52,9 @@ struct MatrixCommand<Tool: StepwiseTool>: ParsableCommand {
                 Examples:
                   stepwise matrix --models Versions/Recipes.xcdatamodeld
                   stepwise matrix --models Model.xcdatamodeld --rows 100 --seed 7 --json
-                  stepwise matrix --models Shop.xcdatamodeld --rows Order=60 --every Order.customer \
-                    --unique Customer.name --values Order.status=open,shipped,delivered
+                  stepwise matrix --models Shop.xcdatamodeld --every Order.customer --unique Order.number
+                  stepwise matrix --models Shop.xcdatamodeld --rows Order=60 --values Order.status=open,shipped
+                  stepwise matrix --models Shop.xcdatamodeld --seeding seeding.json
                 """
         )
     }

@@ -27,6 +27,15 @@ struct SeededRowWriter {
         var listed: [String: [DatabaseValue]] = [:]
         for attribute in attributes {
             listed[attribute.name] = try constraints.listedValues(of: attribute.name, of: modelEntity, in: model)
+            // A model's uniqueness constraint and a list can't both hold once rows outnumber values.
+            if let list = listed[attribute.name], unique.contains(attribute.name), count > list.count {
+                throw SeedingError(
+                    .invalidValue(
+                        entity: entity.name, property: attribute.name, value: "\(list.count) values",
+                        reason:
+                            "a uniqueness constraint of the model makes it unique, and \(count) rows can't share \(list.count) values"
+                    ))
+            }
         }
         let first =
             try queue.read { db in

@@ -79,6 +79,15 @@ struct SeedingConstraintsTests {
         #expect(Set(numbers.map { $0.int("number") }) == [7, -2])
     }
 
+    /// Shop 3 makes Order.number unique: a list shorter than the rows can't satisfy it.
+    @Test func aListForAnAttributeTheModelMakesUniqueMustCoverTheRows() throws {
+        let error = try #require(throws: SeedingError.self) {
+            try seed(SeedingConstraints(rows: 5, values: ["Order.number": ["1", "2"]]), model: ShopHistory.v3)
+        }
+        #expect(error.description.contains("Order.number"), "\(error)")
+        #expect(error.description.contains("5 rows can't share 2 values"), "\(error)")
+    }
+
     @Test func theSameSeedAndConstraintsGiveTheSameRows() throws {
         let seeding = SeedingConstraints(
             rows: 20, every: ["Order.customer"], unique: ["Customer.name"], values: ["Order.status": ["a", "b"]])

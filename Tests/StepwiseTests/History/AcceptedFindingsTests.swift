@@ -85,6 +85,34 @@ struct AcceptedFindingsTests {
         #expect(report.findings(.shippedVersionEdited).allSatisfy { $0.acceptedBecause == "QA only" })
     }
 
+    /// The case: two versions that differ only by a transient attribute share every
+    /// hash. Accepted, the finding is still listed, and counted as accepted, not as a warning.
+    @Test func aDuplicateVersionCanBeAccepted() throws {
+        let withTransient = ObjectModel("Shop 4", versionIdentifiers: ["4"]) {
+            Entity("Customer") {
+                Attribute("name", .string).required()
+                Attribute("orderCount", .integer32).required().defaultValue("0")
+                Attribute("initials", .string).transient()
+                Relationship("orders", to: "Order", inverse: "customer").toMany()
+            }
+            Entity("Order") {
+                Attribute("number", .integer32).required()
+                Attribute("statusCode", .integer16).required()
+                Relationship("customer", to: "Customer", inverse: "orders").required()
+                Unique("number")
+            }
+        }
+        let check = HistoryCheck(
+            history: VersionHistory(ShopHistory.history.versions + [withTransient]),
+            mappings: try ShopHistory.mappings, policies: SamplePolicies.registry)
+        #expect(check.run().warnings == 1)
+        let report = check.accepting(
+            AcceptedFindings([.init(.duplicateVersion, version: "Shop 4", reason: "only a transient attribute")])
+        ).run()
+        #expect((report.errors, report.warnings, report.accepted) == (0, 0, 1))
+        #expect(report.findings(.duplicateVersion).first?.acceptedBecause == "only a transient attribute")
+    }
+
     @Test func theJSONMarksAcceptedFindingsAndCountsThem() throws {
         _ = try writeAccepted(Self.acceptingTheEdit)
         let report = try HistoryCheck(bundleAt: bundle, policies: SamplePolicies.registry).run()
