@@ -98,9 +98,8 @@ public struct HistoryCheck: Sendable {
         bundleAt bundleURL: URL, mappingsAt mappingsURL: URL? = nil, policies: PolicyRegistry? = nil,
         acceptedFindingsAt acceptedURL: URL? = nil
     ) throws {
-        let accepted = try Self.acceptedFindings(at: acceptedURL, forBundleAt: bundleURL)
         self = try Self(readingBundleAt: bundleURL, mappingsAt: mappingsURL, policies: policies)
-        self.accepted = accepted
+        accepted = try Self.acceptedFindings(at: acceptedURL, forBundleAt: bundleURL)
     }
 
     private init(readingBundleAt bundleURL: URL, mappingsAt mappingsURL: URL?, policies: PolicyRegistry?) throws {
