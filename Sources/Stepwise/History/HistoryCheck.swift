@@ -27,6 +27,11 @@ import StepwiseModel
 /// A finding is data (``HistoryFinding``), never a thrown error: ``run()`` lists them all.
 /// Only a bundle that can't be read at all (a missing folder, a broken model file) throws.
 ///
+/// A finding the team has looked at and accepts goes in ``accepted``: read from
+/// `<Name>.accepted-findings.json` beside the bundle (``AcceptedFindings``), or given in code.
+/// It is still reported, marked with its reason, and doesn't fail the check; an accepted entry
+/// that matches nothing is reported as ``HistoryFinding/Kind/staleAcceptance``.
+///
 /// The check plans with the upgrader's own machinery: ``UpgradePlanner`` for paths,
 /// ``/StepwiseMapping/MappingInference`` and ``/StepwiseMapping/DroppedData`` for inferred
 /// steps, ``/StepwiseMapping/MappingDirectory`` for mapping models. What it reports is what an
@@ -44,6 +49,8 @@ public struct HistoryCheck: Sendable {
     public var policies: PolicyRegistry?
     /// The versions recorded as shipped (``/StepwiseModel/ShippedRecords``): an edit since is an error.
     public var shipped: [ShippedVersion]
+    /// The findings the team accepts, each with its reason; none by default.
+    public var accepted = AcceptedFindings()
     /// The mapping folder's name, for fixes that add a mapping file (`Recipes.mappings`).
     var mappingFolderName: String
     /// The shipped records' folder's name, for fixes (`Recipes.shipped`).
@@ -85,10 +92,21 @@ public struct HistoryCheck: Sendable {
     ///   - bundleURL: The `.xcdatamodeld` bundle (or a single `.xcdatamodel`).
     ///   - mappingsURL: The mapping folder; `<Name>.mappings` beside the bundle by default.
     ///   - policies: The policies the mappings may name; nil leaves them unchecked.
+    ///   - acceptedURL: The accepted-findings file (``AcceptedFindings``); by default
+    ///     `<Name>.accepted-findings.json` beside the bundle, when there is one.
     /// - throws: ``/StepwiseModel/XcodeModelError`` or ``/StepwiseModel/ModelValidationError``
     ///   for a bundle or a model file that can't be read; ``/StepwiseModel/ShippedRecordError``
-    ///   for a shipped record that can't be read.
-    public init(bundleAt bundleURL: URL, mappingsAt mappingsURL: URL? = nil, policies: PolicyRegistry? = nil) throws {
+    ///   for a shipped record that can't be read; ``AcceptedFindingsError`` for an accepted-findings
+    ///   file that can't be read (or is missing, when `acceptedURL` names it).
+    public init(
+        bundleAt bundleURL: URL, mappingsAt mappingsURL: URL? = nil, policies: PolicyRegistry? = nil,
+        acceptedFindingsAt acceptedURL: URL? = nil
+    ) throws {
+        self = try Self(readingBundleAt: bundleURL, mappingsAt: mappingsURL, policies: policies)
+        accepted = try Self.acceptedFindings(at: acceptedURL, forBundleAt: bundleURL)
+    }
+
+    private init(readingBundleAt bundleURL: URL, mappingsAt mappingsURL: URL?, policies: PolicyRegistry?) throws {
         let folder = mappingsURL ?? MappingDirectory.defaultURL(for: bundleURL)
         let bundle: ModelBundle
         do {
@@ -119,7 +137,25 @@ public struct HistoryCheck: Sendable {
             let edges = (try? planner.edges()) ?? []
             findings += pathFindings(edges) + policyFindings() + inferredStepFindings(edges)
         }
-        return HistoryCheckReport(findings: findings)
+        return HistoryCheckReport(findings: accepted.applied(to: findings))
+    }
+
+    /// The check with `accepted` as its accepted findings.
+    ///
+    /// - parameter accepted: The findings the team accepts, each with its reason.
+    public func accepting(_ accepted: AcceptedFindings) -> HistoryCheck {
+        var check = self
+        check.accepted = accepted
+        return check
+    }
+
+    /// The accepted findings at `url`, else in the conventional file beside the bundle when
+    /// there is one, else none.
+    private static func acceptedFindings(at url: URL?, forBundleAt bundleURL: URL) throws -> AcceptedFindings {
+        if let url { return try AcceptedFindings(contentsOf: url) }
+        let conventional = AcceptedFindings.defaultURL(forBundleAt: bundleURL)
+        guard FileManager.default.fileExists(atPath: conventional.path) else { return AcceptedFindings() }
+        return try AcceptedFindings(contentsOf: conventional)
     }
 
     /// The planner the upgrader would use for this history and these mappings.

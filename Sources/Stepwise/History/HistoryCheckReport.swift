@@ -1,23 +1,30 @@
-/// What ``HistoryCheck/run()`` found: every finding, errors first.
+/// What ``HistoryCheck/run()`` found: every finding, errors first, accepted ones last.
 ///
-/// As JSON (`stepwise check --json`): `{"errors": n, "warnings": n, "findings": [...]}`, each
-/// finding as ``HistoryFinding`` encodes it.
+/// As JSON (`stepwise check --json`): `{"errors": n, "warnings": n, "accepted": n,
+/// "findings": [...]}`, each finding as ``HistoryFinding`` encodes it. `errors` and `warnings`
+/// count the findings not accepted.
 public struct HistoryCheckReport: Sendable, Hashable, Codable {
-    /// Every finding: errors, then warnings, then info, each group in the order the check made them.
+    /// Every finding: errors, then warnings, then info, then the accepted findings, each group
+    /// in the order the check made them.
     public var findings: [HistoryFinding]
 
-    /// Sorts `findings` by severity, keeping their order within a severity.
+    /// Sorts `findings` by severity, accepted ones last, keeping their order within a group.
     public init(findings: [HistoryFinding]) {
         self.findings = findings.enumerated()
-            .sorted { ($0.element.severity, $0.offset) < ($1.element.severity, $1.offset) }
+            .sorted {
+                ($0.element.isAccepted ? 1 : 0, $0.element.severity, $0.offset)
+                    < ($1.element.isAccepted ? 1 : 0, $1.element.severity, $1.offset)
+            }
             .map(\.element)
     }
 
-    /// How many findings are errors.
+    /// How many findings are errors, not accepted.
     public var errors: Int { count(.error) }
-    /// How many findings are warnings.
+    /// How many findings are warnings, not accepted.
     public var warnings: Int { count(.warning) }
-    /// Whether the history passes: no finding is an error.
+    /// How many findings are accepted (``HistoryFinding/acceptedBecause``), whatever their severity.
+    public var accepted: Int { findings.filter(\.isAccepted).count }
+    /// Whether the history passes: no finding is an error, unless it is accepted.
     public var passes: Bool { errors == 0 }
 
     /// The findings of one kind.
@@ -26,21 +33,22 @@ public struct HistoryCheckReport: Sendable, Hashable, Codable {
     }
 
     private func count(_ severity: HistoryFinding.Severity) -> Int {
-        findings.filter { $0.severity == severity }.count
+        findings.filter { $0.severity == severity && !$0.isAccepted }.count
     }
 
     private enum CodingKeys: String, CodingKey {
-        case errors, warnings, findings
+        case errors, warnings, accepted, findings
     }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(errors, forKey: .errors)
         try container.encode(warnings, forKey: .warnings)
+        try container.encode(accepted, forKey: .accepted)
         try container.encode(findings, forKey: .findings)
     }
 
-    /// Reads `findings`; `errors` and `warnings` are counted from them.
+    /// Reads `findings`; `errors`, `warnings` and `accepted` are counted from them.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(findings: try container.decode([HistoryFinding].self, forKey: .findings))

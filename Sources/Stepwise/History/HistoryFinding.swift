@@ -2,13 +2,15 @@
 ///
 /// A finding is data, never a thrown error: a check reports every finding of a history at once.
 /// ``severity`` follows from ``kind``: an ``Severity/error`` fails the check (`stepwise check`
-/// exits 1), a ``Severity/warning`` or an ``Severity/info`` doesn't.
+/// exits 1), a ``Severity/warning`` or an ``Severity/info`` doesn't. A finding the team
+/// accepted (``AcceptedFindings``) keeps its severity and is still listed, with the reason in
+/// ``acceptedBecause``; it fails nothing.
 ///
 /// As JSON (`stepwise check --json`) every key is written, absent values as `null`:
 ///
 /// ```json
 /// {"severity": "warning", "kind": "dropsData", "version": "Blog 2", "entity": "Post",
-///  "property": "color", "message": "…", "fix": "…"}
+///  "property": "color", "message": "…", "fix": "…", "acceptedBecause": null}
 /// ```
 public struct HistoryFinding: Sendable, Hashable, Codable, CustomStringConvertible {
     /// How much a finding matters.
@@ -54,13 +56,16 @@ public struct HistoryFinding: Sendable, Hashable, Codable, CustomStringConvertib
         case sharedRenamingIdentifier
         /// The current version has no shipped record yet.
         case currentVersionNotShipped
+        /// An entry of the accepted findings (``AcceptedFindings``) that matches no finding:
+        /// remove it, so the file accepts only what the check still finds.
+        case staleAcceptance
 
         /// The severity of every finding of this kind.
         public var severity: Severity {
             switch self {
             case .shippedVersionEdited, .ambiguousOrder, .noPath, .staleMapping, .invalidMapping, .unregisteredPolicy:
                 .error
-            case .duplicateVersion, .dropsData, .sharedRenamingIdentifier: .warning
+            case .duplicateVersion, .dropsData, .sharedRenamingIdentifier, .staleAcceptance: .warning
             case .currentVersionNotShipped: .info
             }
         }
@@ -79,6 +84,12 @@ public struct HistoryFinding: Sendable, Hashable, Codable, CustomStringConvertib
     public var message: String
     /// A concrete way to fix it.
     public var fix: String
+    /// The reason the team gave for accepting this finding (``AcceptedFindings``); nil when it
+    /// isn't accepted. An accepted finding doesn't fail the check, whatever its severity.
+    public var acceptedBecause: String?
+
+    /// Whether the team accepted this finding (``acceptedBecause``).
+    public var isAccepted: Bool { acceptedBecause != nil }
 
     /// A finding with its kind's severity.
     public init(
@@ -93,13 +104,15 @@ public struct HistoryFinding: Sendable, Hashable, Codable, CustomStringConvertib
         self.fix = fix
     }
 
-    /// `error (noPath): <message> Fix: <fix>`: the line `stepwise check` prints.
+    /// `error (noPath): <message> Fix: <fix>`: the line `stepwise check` prints; for an
+    /// accepted finding, `accepted error (duplicateVersion): <message> Accepted because: <reason>`.
     public var description: String {
-        "\(severity.rawValue) (\(kind.rawValue)): \(message) Fix: \(fix)"
+        guard let acceptedBecause else { return "\(severity.rawValue) (\(kind.rawValue)): \(message) Fix: \(fix)" }
+        return "accepted \(severity.rawValue) (\(kind.rawValue)): \(message) Accepted because: \(acceptedBecause)"
     }
 
     private enum CodingKeys: String, CodingKey {
-        case severity, kind, version, entity, property, message, fix
+        case severity, kind, version, entity, property, message, fix, acceptedBecause
     }
 
     /// Encodes every key, absent places as `null`, so every finding has the same shape; decoding
@@ -113,5 +126,6 @@ public struct HistoryFinding: Sendable, Hashable, Codable, CustomStringConvertib
         }
         try container.encode(message, forKey: .message)
         try container.encode(fix, forKey: .fix)
+        try container.encode(acceptedBecause, forKey: .acceptedBecause)
     }
 }

@@ -28,11 +28,22 @@ struct CheckCommand<Tool: StepwiseTool>: ParsableCommand {
                 other properties carry too (sharedRenamingIdentifier). Information: a current version \
                 not recorded as shipped (currentVersionNotShipped). Only errors fail the check.
 
-                With --json: {"errors": n, "warnings": n, "findings": [{"severity", "kind", \
-                "version", "entity", "property", "message", "fix"}]}.
+                Accepting a finding: a finding the team has looked at and keeps (two shipped \
+                versions that share every hash, say) goes in <Name>.accepted-findings.json beside \
+                the bundle, or the file given with --accept, with its kind, version and a reason: \
+                {"accepted": [{"kind": "duplicateVersion", "version": "Model 8", "reason": "…"}]} \
+                ("entity" and "property" narrow an entry; "version" is null for a finding without \
+                one). An accepted finding is still listed, as "accepted", with its reason, and \
+                fails nothing. An entry that matches no finding is a warning (staleAcceptance): \
+                remove it.
 
-                Example, in CI:
+                With --json: {"errors": n, "warnings": n, "accepted": n, "findings": [{"severity", \
+                "kind", "version", "entity", "property", "message", "fix", "acceptedBecause"}]}; \
+                errors and warnings count the findings not accepted.
+
+                Examples, in CI:
                   \(ToolName.current) check --models Model.xcdatamodeld
+                  \(ToolName.current) check --models Model.xcdatamodeld --accept ci/accepted-findings.json
                 """
         )
     }
@@ -40,6 +51,13 @@ struct CheckCommand<Tool: StepwiseTool>: ParsableCommand {
     @OptionGroup var bundleOptions: BundleOptions
 
     @OptionGroup var mappingOptions: MappingOptions
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The accepted findings, each with a reason (default: <Name>.accepted-findings.json beside the bundle, when there is one).",
+            valueName: "file"))
+    var accept: String?
 
     @OptionGroup var jsonOption: JSONOption
 
@@ -50,15 +68,17 @@ struct CheckCommand<Tool: StepwiseTool>: ParsableCommand {
     private func execute() throws {
         let report = try HistoryCheck(
             bundleAt: bundleOptions.url, mappingsAt: mappingOptions.mappings.map { URL(fileURLWithPath: $0) },
-            policies: Tool.checksPolicies ? Tool.policies : nil
+            policies: Tool.checksPolicies ? Tool.policies : nil,
+            acceptedFindingsAt: accept.map { URL(fileURLWithPath: $0) }
         ).run()
         if jsonOption.json {
             try JSONOutput.print(report)
         } else {
             report.findings.forEach { print($0) }
-            let infos = report.findings.count - report.errors - report.warnings
+            let infos = report.findings.count - report.errors - report.warnings - report.accepted
+            let accepted = report.accepted > 0 ? ", \(report.accepted) accepted" : ""
             print(
-                "\(bundleOptions.models): \(Self.count(report.errors, "error")), \(Self.count(report.warnings, "warning")), \(infos) info."
+                "\(bundleOptions.models): \(Self.count(report.errors, "error")), \(Self.count(report.warnings, "warning")), \(infos) info\(accepted)."
             )
             if !Tool.checksPolicies {
                 StandardError.print(

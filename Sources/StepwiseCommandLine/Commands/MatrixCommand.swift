@@ -26,7 +26,24 @@ struct MatrixCommand<Tool: StepwiseTool>: ParsableCommand {
 
                 Prints a table of ✓ and ✗ with the time of each pair, then the first failure of each \
                 ✗, naming the entity, the seeded row (Z_PK) and the property. Exits with status 1 \
-                when any pair fails. The same --seed gives the same stores, so a failure reproduces.                 With --json: {"pairs": [{from, to, ok, seconds, error, unchecked}], "failures": n}.
+                when any pair fails. The same --seed gives the same stores, so a failure reproduces. \
+                With --json: {"pairs": [{from, to, ok, seconds, error, unchecked}], "failures": n, \
+                "unreachable": [...], "seeding": {...}}.
+
+                Seeded data holds whatever the model allows. When a mapping or policy relies on \
+                what your real data always holds, say so, and the seeded stores hold it too: \
+                --rows Entity=n (rows of one entity; a plain --rows n sets the others), --every \
+                Entity.relationship (set in every row: a to-one always set, a to-many never empty), \
+                --unique Entity.attribute (no two rows share a value), --values \
+                Entity.attribute=a,b,c (every row holds one of these values). Each option repeats; \
+                --seeding FILE reads the same from JSON: {"defaultRows": n, "rows": {"Entity": n}, \
+                "every": [...], "unique": [...], "values": {"Entity.attribute": [...]}}, and the \
+                options add to it. A constraint applies to the versions that have its entity and \
+                property; one that no version has is an error.
+
+                A policy that writes rows of other entities declares them \
+                (EntityMigrationPolicy.writesOtherEntities): their values are left to the \
+                policy's own checks and listed as unchecked, "written by" the policy.
 
                 Policies named by mapping files must be registered in code: this tool knows the \
                 policies its StepwiseTool registers (the stock stepwise: the Recipes demo's). In \
@@ -35,6 +52,9 @@ struct MatrixCommand<Tool: StepwiseTool>: ParsableCommand {
                 Examples:
                   \(ToolName.current) matrix --models Versions/Recipes.xcdatamodeld
                   \(ToolName.current) matrix --models Model.xcdatamodeld --rows 100 --seed 7 --json
+                  \(ToolName.current) matrix --models Shop.xcdatamodeld --every Order.customer --unique Order.number
+                  \(ToolName.current) matrix --models Shop.xcdatamodeld --rows Order=60 --values Order.status=open,shipped
+                  \(ToolName.current) matrix --models Shop.xcdatamodeld --seeding seeding.json
                 """
         )
     }
@@ -43,8 +63,40 @@ struct MatrixCommand<Tool: StepwiseTool>: ParsableCommand {
 
     @OptionGroup var mappingOptions: MappingOptions
 
-    @Option(name: .long, help: ArgumentHelp("Rows per entity of each seeded store.", valueName: "n"))
-    var rows = UpgradeMatrix.defaultRows
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Rows per entity of each seeded store (default \(UpgradeMatrix.defaultRows)), or of one entity as Entity=n (repeatable).",
+            valueName: "n|Entity=n"))
+    var rows: [String] = []
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "A relationship set in every seeded row, as Entity.relationship (repeatable): a to-one never nil, a to-many never empty.",
+            valueName: "relationship"))
+    var every: [String] = []
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "An attribute no two seeded rows share a value of, as Entity.attribute (repeatable).",
+            valueName: "attribute"))
+    var unique: [String] = []
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "An attribute whose seeded values come from a list, as Entity.attribute=a,b,c (repeatable).",
+            valueName: "attribute=values"))
+    var values: [String] = []
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Seeding constraints as JSON: {\"defaultRows\", \"rows\", \"every\", \"unique\", \"values\"}; the options above add to it.",
+            valueName: "file"))
+    var seeding: String?
 
     @Option(name: .long, help: ArgumentHelp("The seeded stores' seed.", valueName: "n"))
     var seed = UpgradeMatrix.defaultSeed
@@ -66,10 +118,39 @@ struct MatrixCommand<Tool: StepwiseTool>: ParsableCommand {
     @OptionGroup var jsonOption: JSONOption
 
     func validate() throws {
-        guard rows >= 0 else { throw ValidationError("--rows must be 0 or more.") }
+        _ = try constraints(adding: SeedingConstraints())
         for property in ignore where property.split(separator: ".").count != 2 {
             throw ValidationError("--ignore takes Entity.property, not '\(property)'.")
         }
+    }
+
+    /// `base` (the --seeding file's constraints, or none) with the options' constraints added.
+    private func constraints(adding base: SeedingConstraints) throws -> SeedingConstraints {
+        var seeding = base
+        for value in rows {
+            let parts = value.split(separator: "=", maxSplits: 1).map(String.init)
+            guard let count = Int(parts.last ?? ""), count >= 0, parts.count == 1 || !parts[0].isEmpty else {
+                throw ValidationError("--rows takes a number of rows (0 or more) or Entity=n, not '\(value)'.")
+            }
+            if parts.count == 1 { seeding.rows.defaultCount = count } else { seeding.rows.counts[parts[0]] = count }
+        }
+        func property(_ value: String, _ option: String, _ kind: String) throws -> String {
+            guard value.split(separator: ".", omittingEmptySubsequences: false).count == 2,
+                !value.hasPrefix("."), !value.hasSuffix(".")
+            else { throw ValidationError("\(option) takes Entity.\(kind), not '\(value)'.") }
+            return value
+        }
+        for value in every { seeding.every.insert(try property(value, "--every", "relationship")) }
+        for value in unique { seeding.unique.insert(try property(value, "--unique", "attribute")) }
+        for value in values {
+            let parts = value.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, !parts[1].isEmpty else {
+                throw ValidationError("--values takes Entity.attribute=a,b,c, not '\(value)'.")
+            }
+            seeding.values[try property(parts[0], "--values", "attribute")] = parts[1]
+                .split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        }
+        return seeding
     }
 
     func run() throws {
@@ -80,12 +161,15 @@ struct MatrixCommand<Tool: StepwiseTool>: ParsableCommand {
         let matrix = try UpgradeMatrix(
             bundleAt: bundleOptions.url, mappingsAt: mappingOptions.mappings.map { URL(fileURLWithPath: $0) },
             policies: Tool.policies, ignoring: Set(ignore), allowingDrops: Set(allowDrop))
+        let base = try seeding.map { try SeedingConstraints(contentsOf: URL(fileURLWithPath: $0)) }
+        let constraints = try constraints(adding: base ?? SeedingConstraints())
+        try matrix.validate(constraints)
         var outcomes: [MatrixOutcome] = []
         for (index, pair) in matrix.cases.enumerated() {
             let started = Date()
             var outcome = MatrixOutcome(from: pair.from, to: pair.to, ok: true, seconds: 0)
             do {
-                outcome.unchecked = try matrix.check(pair, rows: RowCounts(default: rows), seed: seed).unchecked
+                outcome.unchecked = try matrix.check(pair, seeding: constraints, seed: seed).unchecked
             } catch {
                 outcome.ok = false
                 outcome.error = "\(error)"
@@ -98,11 +182,13 @@ struct MatrixCommand<Tool: StepwiseTool>: ParsableCommand {
         }
         let failures = outcomes.filter { !$0.ok }.count
         if jsonOption.json {
-            try JSONOutput.print(MatrixReport(pairs: outcomes, failures: failures, unreachable: matrix.unreachable))
+            try JSONOutput.print(
+                MatrixReport(
+                    pairs: outcomes, failures: failures, unreachable: matrix.unreachable, seeding: constraints))
         } else {
             MatrixTable.lines(
-                versions: matrix.history.names, outcomes: outcomes, unreachable: matrix.unreachable, rows: rows,
-                seed: seed
+                versions: matrix.history.names, outcomes: outcomes, unreachable: matrix.unreachable,
+                rows: constraints.rows.defaultCount, seed: seed
             ).forEach { print($0) }
         }
         if failures > 0 { throw ExitCode(1) }

@@ -13,12 +13,14 @@ struct MatrixOutcome: Encodable {
     var unchecked: [String] = []
 }
 
-/// `stepwise matrix --json`: `{"pairs": [...], "failures": n, "unreachable": [...]}`.
+/// `stepwise matrix --json`: `{"pairs": [...], "failures": n, "unreachable": [...], "seeding": {...}}`.
 struct MatrixReport: Encodable {
     var pairs: [MatrixOutcome]
     var failures: Int
     /// Pairs of a version and a later one that no plan reaches: not checked.
     var unreachable: [UpgradeMatrix.Pair]
+    /// What the seeded stores were asked to hold (``SeedingConstraints``'s JSON form).
+    var seeding: SeedingConstraints
 }
 
 /// What `stepwise matrix` prints without `--json`: a table with a row per source version and a

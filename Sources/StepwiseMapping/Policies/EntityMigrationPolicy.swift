@@ -70,6 +70,20 @@ open class EntityMigrationPolicy {
     /// differs.
     open var createsRelationshipsByDefault: Bool { false }
 
+    /// What this policy writes in entities other than its mapping's destination, as Core Data
+    /// policies may: attribute names by entity name, in the step's destination version. An
+    /// empty set declares that the policy inserts or deletes the entity's rows.
+    ///
+    /// Nothing at run time depends on it. `UpgradeMatrix` compares the values of attributes a
+    /// step copies with the seeded store's; declared attributes (and the row counts of declared
+    /// entities) are left to the policy's own checks and listed as unchecked, "written by" the
+    /// policy, instead of failing the value check.
+    ///
+    /// ```swift
+    /// override var writesOtherEntities: [String: Set<String>] { ["Customer": ["orderCount"]] }
+    /// ```
+    open var writesOtherEntities: [String: Set<String>] { [:] }
+
     /// Called when every destination instance of the mapping has been through pass 2.
     open func endRelationshipCreation(for mapping: EntityMapping, manager: MigrationManager) throws {}
 

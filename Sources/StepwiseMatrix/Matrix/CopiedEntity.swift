@@ -14,6 +14,11 @@ import StepwiseModel
 /// An attribute is carried unchanged when its mapping is a plain `$source.<name>` of the same
 /// type, without type widening, and without the default that replaces nil when an optional
 /// attribute becomes required. Every other attribute may rightly change, and isn't compared.
+///
+/// What a step's policies declare they write in other entities
+/// (``/StepwiseMapping/EntityMigrationPolicy/writesOtherEntities``) is left out too: a declared
+/// attribute isn't carried unchanged, and an entity whose rows a policy declares it writes
+/// isn't copied.
 struct CopiedEntity: Hashable {
     /// The entity in the store's version.
     var source: String
@@ -23,8 +28,11 @@ struct CopiedEntity: Hashable {
     /// the store's version.
     var attributes: [String: String]
 
-    /// The entities every step of `plan` copies, from the plan's first version to its last.
-    static func entities(through plan: UpgradePlan, history: VersionHistory) -> [CopiedEntity] {
+    /// The entities every step of `plan` copies, from the plan's first version to its last,
+    /// leaving out what the policies of `policies` declare they write.
+    static func entities(
+        through plan: UpgradePlan, history: VersionHistory, policies: PolicyRegistry = PolicyRegistry()
+    ) -> [CopiedEntity] {
         guard let first = history.version(named: plan.from) else { return [] }
         var chains: [CopiedEntity] = first.entities.filter { !$0.isAbstract }.map { entity in
             let names = first.allAttributes(of: entity).filter { !$0.isTransient }.map(\.name)
@@ -36,7 +44,13 @@ struct CopiedEntity: Hashable {
             guard let from = history.version(named: step.from), let to = history.version(named: step.to) else {
                 return []
             }
-            chains = chains.compactMap { $0.following(step, from: from, to: to) }
+            let writes = PolicyWrites(step: step, policies: policies)
+            chains = chains.compactMap { chain in
+                guard var next = chain.following(step, from: from, to: to), !writes.writesRows(of: next.destination)
+                else { return nil }
+                for attribute in writes.attributes(of: next.destination) { next.attributes[attribute] = nil }
+                return next
+            }
         }
         return chains.sorted { $0.source < $1.source }
     }

@@ -23,6 +23,25 @@ extension UpgradeMatrix {
         _ pair: Pair, rows: RowCounts = RowCounts(default: UpgradeMatrix.defaultRows),
         seed: UInt64 = UpgradeMatrix.defaultSeed
     ) throws -> PairResult {
+        try check(pair, seeding: SeedingConstraints(rows: rows), seed: seed)
+    }
+
+    /// Seeds a store at `pair.from` holding what `seeding` asks for, upgrades it to `pair.to`
+    /// and checks the result, as ``check(_:rows:seed:)`` does.
+    ///
+    /// - parameters:
+    ///   - pair: One of ``cases``.
+    ///   - seeding: Rows per entity and what the data always holds (``SeedingConstraints``).
+    ///     Only the constraints whose entity and property `pair.from` has apply
+    ///     (``SeedingConstraints/restricted(to:)``); ``validate(_:)`` checks that each applies
+    ///     somewhere.
+    ///   - seed: The seeded store's seed (``defaultSeed`` by default).
+    /// - returns: What was checked.
+    /// - throws: ``UpgradeMatrixFailure``, as ``check(_:rows:seed:)``.
+    @discardableResult
+    public func check(_ pair: Pair, seeding: SeedingConstraints, seed: UInt64 = UpgradeMatrix.defaultSeed) throws
+        -> PairResult
+    {
         let started = Date()
         // A pair may start from a version as shipped ("Recipes 2 (as shipped)").
         guard let source = planningHistory.version(named: pair.from), let target = history.version(named: pair.to)
@@ -43,7 +62,8 @@ extension UpgradeMatrix {
         let seededURL = directory.path("Seeded.sqlite")
         let seeded: SeededStore
         do {
-            seeded = try SeededStore.create(at: seededURL, model: source, seed: seed, rows: rows)
+            seeded = try SeededStore.create(
+                at: seededURL, model: source, seed: seed, seeding: seeding.restricted(to: source))
         } catch {
             throw UpgradeMatrixFailure(pair: pair, check: .seeding, detail: "\(error)")
         }
@@ -51,14 +71,16 @@ extension UpgradeMatrix {
         let direct = try copy(seededURL, into: directory.path("direct"))
         let reports = try upgrade(direct, stoppingAt: [pair.to], pair: pair)
         try checkResult(direct, target: target, pair: pair, path: nil)
-        let copied = CopiedEntity.entities(through: plan, history: planningHistory)
+        let copied = CopiedEntity.entities(through: plan, history: planningHistory, policies: policies)
         let values = try compare(
             copied, seeded: seededURL, upgraded: direct, source: source, target: target, pair: pair)
         if let report = reports.first {
             try checkNoEntityEmptied(
                 seeded: seededURL, upgraded: direct, source: source, target: target, report: report, pair: pair)
         }
-        let unchecked = try uncovered(copied: copied, upgraded: direct, target: target)
+        let unchecked = try uncovered(
+            copied: copied, upgraded: direct, target: target,
+            writes: PolicyWrites(steps: plan.steps, policies: policies))
 
         var paths = 1
         if unmerged.steps.count > 1 {

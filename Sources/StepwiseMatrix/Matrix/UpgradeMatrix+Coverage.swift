@@ -45,8 +45,15 @@ extension UpgradeMatrix {
     /// What no check of the pair covered, in the target version's names: entities that hold
     /// rows after the upgrade but aren't copied one for one (made by a policy, say), and the
     /// attributes of copied entities whose values weren't compared (new, converted, or
-    /// computed by an expression).
-    func uncovered(copied: [CopiedEntity], upgraded: URL, target: ObjectModel) throws -> [String] {
+    /// computed by an expression). What a policy declares it writes says so:
+    /// `"Customer.orderCount (written by OrderPolicy)"`.
+    func uncovered(copied: [CopiedEntity], upgraded: URL, target: ObjectModel, writes: PolicyWrites) throws
+        -> [String]
+    {
+        func name(_ entity: String, _ attribute: String?) -> String {
+            let name = attribute.map { "\(entity).\($0)" } ?? entity
+            return writes.policy(writing: attribute, of: entity).map { "\(name) (written by \($0))" } ?? name
+        }
         let layout = try StoreLayout(model: target)
         let store = try Self.readOnly(upgraded)
         defer { try? store.close() }
@@ -56,13 +63,13 @@ extension UpgradeMatrix {
                 if let entityLayout = layout.entity(named: entity.name),
                     try Self.rowCount(of: entityLayout, in: store) > 0
                 {
-                    names.append(entity.name)
+                    names.append(name(entity.name, nil))
                 }
                 continue
             }
             for attribute in target.allAttributes(of: entity)
             where !attribute.isTransient && chain.attributes[attribute.name] == nil {
-                names.append("\(entity.name).\(attribute.name)")
+                names.append(name(entity.name, attribute.name))
             }
         }
         return names

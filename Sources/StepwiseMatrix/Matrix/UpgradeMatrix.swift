@@ -46,8 +46,15 @@ import StepwiseModel
 ///
 /// An entity is *copied* by a step when one mapping reads it, that mapping is a copy or
 /// transform without filter and without policy, and no other mapping makes the same
-/// destination entity. A policy elsewhere in the step that inserts rows into such an entity
-/// would be reported as a row-count failure.
+/// destination entity. A policy elsewhere in the step that inserts rows into such an entity,
+/// or rewrites its values, would be reported as a row-count or value failure, unless it
+/// declares what it writes (``/StepwiseMapping/EntityMigrationPolicy/writesOtherEntities``):
+/// those values are then left to the policy's own checks and listed in
+/// ``PairResult/unchecked`` as `"Customer.orderCount (written by OrderPolicy)"`.
+///
+/// Seeded stores hold whatever the model allows. What the app's data always holds beyond that
+/// (every order has a customer, unique order numbers, a status from a list) is said with
+/// ``SeedingConstraints`` and ``check(_:seeding:seed:)``.
 ///
 /// The checks are written for the data a seeded store holds; a mapping or policy that only
 /// works with particular data (a policy that parses a string in a fixed format) fails on it,
@@ -56,6 +63,9 @@ import StepwiseModel
 /// ## Topics
 /// - ``cases``
 /// - ``check(_:rows:seed:)``
+/// - ``check(_:seeding:seed:)``
+/// - ``validate(_:)``
+/// - ``SeedingConstraints``
 /// - ``Pair``
 /// - ``PairResult``
 /// - ``UpgradeMatrixFailure``

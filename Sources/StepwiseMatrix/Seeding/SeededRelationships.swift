@@ -24,6 +24,9 @@ struct SeededRelationships {
     let store: SeededStore
     let model: ObjectModel
     let layout: StoreLayout
+    /// Relationships set in every row (``SeedingConstraints/every``), by declaring entity:
+    /// `Order.customer`.
+    var alwaysLinked: Set<String> = []
 
     /// One side of a relationship: the entity that declares it and the relationship.
     struct Side {
@@ -59,16 +62,17 @@ struct SeededRelationships {
         let sources = SeededPopulation(kindOf: driver.entity, model: model, store: store)
         let targets = SeededPopulation(kindOf: destination, model: model, store: store)
         let (rows, destinations) = (sources.count, targets.count)
-        let inverseMinimum =
+        var inverseMinimum =
             inverse.map { $0.relationship.isToMany ? $0.relationship.minCount : ($0.relationship.isOptional ? 0 : 1) }
             ?? 0
+        if let inverse, alwaysLinked.contains(inverse.key) { inverseMinimum = max(inverseMinimum, 1) }
         var perDestination: Int?
         if injective || inverse?.relationship.isToOne == true {
             perDestination = 1
         } else if let inverse, inverse.relationship.maxCount > 0 {
             perDestination = inverse.relationship.maxCount
         }
-        let required = !driver.relationship.isOptional
+        let required = !driver.relationship.isOptional || alwaysLinked.contains(driver.key)
         if destinations == 0 {
             if required && rows > 0 {
                 throw unsatisfiable(driver, "it is required but no \(destination.name) has rows")
@@ -108,8 +112,9 @@ struct SeededRelationships {
         let sources = SeededPopulation(kindOf: driver.entity, model: model, store: store)
         let targets = SeededPopulation(kindOf: destination, model: model, store: store)
         let (rows, destinations) = (sources.count, targets.count)
-        let minimum = driver.relationship.minCount
-        let inverseMinimum = inverse?.relationship.minCount ?? 0
+        let minimum = max(driver.relationship.minCount, alwaysLinked.contains(driver.key) ? 1 : 0)
+        var inverseMinimum = inverse?.relationship.minCount ?? 0
+        if let inverse, alwaysLinked.contains(inverse.key) { inverseMinimum = max(inverseMinimum, 1) }
         if rows == 0 || destinations == 0 {
             if minimum > 0 && rows > 0 { throw unsatisfiable(driver, "it needs \(minimum) objects but none has rows") }
             if let inverse, inverseMinimum > 0 && destinations > 0 {

@@ -7,6 +7,8 @@ struct SeededRowWriter {
     let queue: DatabaseQueue
     let layout: StoreLayout
     let values: SeededValues
+    /// What the team asks of the data: unique attributes and values from lists.
+    var constraints = SeedingConstraints()
 
     var model: ObjectModel { layout.model }
 
@@ -20,7 +22,21 @@ struct SeededRowWriter {
             throw SeedingError(.invalidRowCount(entity: entity.name, count: count))
         }
         let attributes = model.allAttributes(of: modelEntity).filter { !$0.isTransient }
-        let unique = uniqueAttributes(of: modelEntity)
+        let unique = uniqueAttributes(of: modelEntity).union(
+            attributes.map(\.name).filter { constraints.isUnique($0, of: modelEntity, in: model) })
+        var listed: [String: [DatabaseValue]] = [:]
+        for attribute in attributes {
+            listed[attribute.name] = try constraints.listedValues(of: attribute.name, of: modelEntity, in: model)
+            // A model's uniqueness constraint and a list can't both hold once rows outnumber values.
+            if let list = listed[attribute.name], unique.contains(attribute.name), count > list.count {
+                throw SeedingError(
+                    .invalidValue(
+                        entity: entity.name, property: attribute.name, value: "\(list.count) values",
+                        reason:
+                            "a uniqueness constraint of the model makes it unique, and \(count) rows can't share \(list.count) values"
+                    ))
+            }
+        }
         let first =
             try queue.read { db in
                 try Int64.fetchOne(
@@ -35,6 +51,10 @@ struct SeededRowWriter {
                     let key = first + Int64(index)
                     var rowValues: [String: (any DatabaseValueConvertible)?] = [:]
                     for attribute in attributes {
+                        if let list = listed[attribute.name] {
+                            rowValues[attribute.name] = values.listed(list, attribute, entity: entity.name, row: index)
+                            continue
+                        }
                         let value = try values.value(
                             of: attribute, entity: entity.name, row: index, primaryKey: key,
                             isUnique: unique.contains(attribute.name))

@@ -33,6 +33,8 @@ import StepwiseStore
 ///
 /// ## Topics
 /// - ``create(at:model:seed:rows:)``
+/// - ``create(at:model:seed:seeding:)``
+/// - ``SeedingConstraints``
 /// - ``SeededValues``
 /// - ``SeededEdgeCases``
 /// - ``RowCounts``
@@ -91,6 +93,33 @@ public struct SeededStore: Sendable {
     public static func create(at url: URL, model: ObjectModel, seed: UInt64 = 1, rows: RowCounts = 20) throws
         -> SeededStore
     {
+        try create(at: url, model: model, seed: seed, seeding: SeedingConstraints(rows: rows))
+    }
+
+    /// Creates a seeded store at `url` for a model version, holding what `seeding` asks for:
+    /// row counts, relationships set in every row, unique values, values from a list.
+    ///
+    /// - parameters:
+    ///   - url: Where to create the store; nothing may exist there yet.
+    ///   - model: Any valid model version.
+    ///   - seed: Chooses every value and link; the same seed gives the same store.
+    ///   - seeding: Rows per entity and constraints on the data (``SeedingConstraints``); every
+    ///     name must exist in `model` (``SeedingConstraints/restricted(to:)`` drops the others).
+    /// - returns: Where each entity's rows are.
+    /// - throws: ``SeedingError`` for a constraint naming what `model` lacks, or one the model
+    ///   and row counts can't satisfy; otherwise as ``create(at:model:seed:rows:)``.
+    @discardableResult
+    public static func create(at url: URL, model: ObjectModel, seed: UInt64 = 1, seeding: SeedingConstraints) throws
+        -> SeededStore
+    {
+        do {
+            try seeding.validate(for: model)
+        } catch {
+            var error = error
+            error.path = url.path
+            throw error
+        }
+        let rows = seeding.rows
         let layout = try StoreLayout(model: model)
         try check(rows, layout: layout, path: url.path)
         var uuidRandom = SplitMix64(seed: seed, "store UUID")
@@ -98,14 +127,17 @@ public struct SeededStore: Sendable {
         try StoreCreator.createStore(at: url, model: model, uuid: uuid)
         let queue = try DatabaseQueue(path: url.path)
         defer { try? queue.close() }
-        let writer = SeededRowWriter(queue: queue, layout: layout, values: SeededValues(seed: seed))
+        let writer = SeededRowWriter(
+            queue: queue, layout: layout, values: SeededValues(seed: seed), constraints: seeding)
         var segments: [Segment] = []
         do {
             for entity in layout.entities where !entity.isAbstract {
                 segments.append(try writer.insertRows(of: entity, count: rows.count(for: entity.name)))
             }
             let store = SeededStore(url: url, modelName: model.name, seed: seed, segments: segments)
-            try SeededRelationships(store: store, model: model, layout: layout).link(in: queue)
+            try SeededRelationships(
+                store: store, model: model, layout: layout, alwaysLinked: seeding.alwaysLinkedKeys(in: model)
+            ).link(in: queue)
             try queue.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
             return store
         } catch var error as SeedingError {

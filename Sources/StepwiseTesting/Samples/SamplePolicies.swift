@@ -11,6 +11,7 @@ public enum SamplePolicies {
         registry.register("UniversityEstYearPolicy") { UniversityEstYearPolicy() }
         registry.register("CountryNormalizationPolicy") { CountryNormalizationPolicy() }
         registry.register("EventConversionPolicy") { EventConversionPolicy() }
+        registry.register("ShopOrderPolicy") { ShopOrderPolicy() }
         // Under the module-qualified class names the corpus's .xcmappingmodel files use.
         registry.register("Migrations.Country5ToCountry6Policy") { Country5ToCountry6Policy() }
         registry.register("CoreDataMigration_Example.Post2ToPost3MigrationPolicy") {

@@ -73,11 +73,14 @@ struct CheckCommandTests {
         let result = try CommandRunner().run(["check", "--models", bundle.path, "--json"])
         #expect(result.status == 1)
         let json = try result.json()
-        #expect(Set(json.keys) == ["errors", "warnings", "findings"])
+        #expect(Set(json.keys) == ["errors", "warnings", "accepted", "findings"])
         #expect(json["errors"] as? Int == 1 && json["warnings"] as? Int == 0)
         let findings = try #require(json["findings"] as? [[String: Any]])
         #expect(findings.map { $0["kind"] as? String } == ["noPath", "currentVersionNotShipped"])
-        #expect(Set(findings[0].keys) == ["severity", "kind", "version", "entity", "property", "message", "fix"])
+        #expect(
+            Set(findings[0].keys) == [
+                "severity", "kind", "version", "entity", "property", "message", "fix", "acceptedBecause",
+            ])
         #expect(findings[0]["severity"] as? String == "error")
         #expect(findings[0]["kind"] as? String == "noPath")
         #expect(findings[0]["version"] as? String == "Blog")

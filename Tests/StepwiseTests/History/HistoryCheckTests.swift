@@ -395,10 +395,13 @@ struct HistoryCheckTests {
         let report = HistoryCheck(history: VersionHistory([Self.blog, dropped])).run()
         let object = try #require(
             try JSONSerialization.jsonObject(with: JSONEncoder().encode(report)) as? [String: Any])
-        #expect(Set(object.keys) == ["errors", "warnings", "findings"])
+        #expect(Set(object.keys) == ["errors", "warnings", "accepted", "findings"])
         #expect(object["errors"] as? Int == 0 && object["warnings"] as? Int == 1)
         let finding = try #require((object["findings"] as? [[String: Any]])?.first)
-        #expect(Set(finding.keys) == ["severity", "kind", "version", "entity", "property", "message", "fix"])
+        #expect(
+            Set(finding.keys) == [
+                "severity", "kind", "version", "entity", "property", "message", "fix", "acceptedBecause",
+            ])
         #expect(finding["severity"] as? String == "warning" && finding["kind"] as? String == "dropsData")
         #expect(try JSONDecoder().decode(HistoryCheckReport.self, from: JSONEncoder().encode(report)) == report)
     }
