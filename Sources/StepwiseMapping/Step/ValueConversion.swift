@@ -111,7 +111,7 @@ package enum ValueConversion {
         // For a Transformable, anything but bytes (already archived, checked below) is the
         // object itself, archived with the attribute's transformer.
         if attribute.type == .transformable, value.isTransformableObject {
-            guard let object = try TransformableValue(value, form: form) else { return .null }
+            guard let object = try TransformableValue(value, form: form), object != .null else { return .null }
             do {
                 return try transformers.data(for: object, transformerName: attribute.valueTransformerName)
                     .databaseValue

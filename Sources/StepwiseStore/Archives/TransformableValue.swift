@@ -41,7 +41,7 @@ public indirect enum TransformableValue: Sendable, Hashable {
     /// Why not `NSKeyedArchiver` itself: on Linux it wrote different bytes on each run for the
     /// same value. It serializes its dictionaries (the archive's top level and each object's
     /// keys) with `PropertyListSerialization`, which writes entries in Swift's hash order, and
-    /// Swift seeds its hashes per process. ``TransformableArchive`` numbers the objects and
+    /// Swift seeds its hashes per process. `TransformableArchive` numbers the objects and
     /// orders every key itself.
     public func keyedArchive() -> Data {
         TransformableArchive.archive(self)
@@ -51,8 +51,8 @@ public indirect enum TransformableValue: Sendable, Hashable {
     ///
     /// - parameter archive: The bytes of an `NSKeyedArchiver` archive, as a Transformable
     ///   attribute with the default transformer stores them.
-    /// - throws: ``BinaryPropertyList/FormatError`` when the bytes are not such an archive or
-    ///   hold another class.
+    /// - throws: An error naming what is wrong when the bytes are not such an archive or hold
+    ///   another class.
     public init(keyedArchive archive: Data) throws {
         self = try TransformableArchive.value(ofArchive: archive)
     }

@@ -304,6 +304,9 @@ public struct ObjectContext {
             given = withUnsafeBytes(of: uuid.uuid) { Data($0) }.databaseValue
         case let url as URL:
             given = url.absoluteString.databaseValue
+        case let decimal as Decimal:
+            // GRDB stores a Decimal as text; Core Data's Decimal column holds a number.
+            given = NSDecimalNumber(decimal: decimal).doubleValue.databaseValue
         default:
             given = value.databaseValue
         }
