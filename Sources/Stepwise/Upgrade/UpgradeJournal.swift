@@ -85,6 +85,8 @@ struct UpgradeJournal: Codable, Sendable, Equatable {
         var drops: [DroppedData]?
         var mappingModels: [String]?
         var entityMappings: [StepReport.EntityMappingReport]?
+        /// The tables the step kept as they were; nil in journals written before.
+        var keptTables: [String]?
 
         init(index: Int, report: StepReport, output: Checkpoint) {
             self.index = index
@@ -94,14 +96,17 @@ struct UpgradeJournal: Codable, Sendable, Equatable {
             drops = report.drops
             mappingModels = report.mappingModels
             entityMappings = report.entityMappings
+            keptTables = report.keptTables
         }
 
         /// The step's report, as it was when the step ran.
         var report: StepReport {
-            StepReport(
+            var report = StepReport(
                 from: from, to: to, kind: kind, mappingModels: mappingModels ?? [],
                 entityMappings: entityMappings ?? [],
                 rows: rows, objects: objects, seconds: seconds, inPlace: inPlace, drops: drops ?? [])
+            report.keptTables = keptTables ?? []
+            return report
         }
     }
 

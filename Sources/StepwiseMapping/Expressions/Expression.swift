@@ -126,6 +126,9 @@ public enum MappingValue: Sendable, Hashable {
     /// Several values: a literal list `{1, 2}`, or what a collection operator such as
     /// `@distinctUnionOfSets.name` yields.
     case array([MappingValue])
+    /// The object of a Transformable attribute, which the step archives with the attribute's
+    /// value transformer (``/StepwiseStore/TransformableValue``).
+    case transformable(TransformableValue)
 
     /// `YES` and `TRUE` in expression syntax: Core Data stores booleans as integers.
     public static let yes = MappingValue.integer(1)
@@ -146,6 +149,7 @@ public enum MappingValue: Sendable, Hashable {
         case .object(let id): return "\(id)"
         case .objects(let ids): return "{\(ids.map(\.description).joined(separator: ", "))}"
         case .array(let values): return "{\(values.map(\.literalDescription).joined(separator: ", "))}"
+        case .transformable: return "<transformable value>"
         }
     }
 

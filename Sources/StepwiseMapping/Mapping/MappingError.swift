@@ -1,4 +1,5 @@
 import StepwiseModel
+import StepwiseStore
 
 /// A mapping that can't be read, inferred or run, naming the file, mapping, entity,
 /// property and source row concerned.
@@ -28,6 +29,10 @@ public struct MappingError: Error, Sendable, Hashable, ReportableError {
         case unknownEntityMapping(String)
         /// An expression's value doesn't fit the destination property.
         case invalidValue(String)
+        /// A value for a destination attribute (an expression's, a policy's, or one a policy
+        /// wrote itself) doesn't have the attribute's form: a date given as text, bytes that are
+        /// not an archive for a Transformable. `given` says what it was, never its content.
+        case wrongValueForm(expected: AttributeValueForm, given: String)
         /// A destination object breaks a rule of its model (pass 3).
         case validation(String)
         /// A policy threw.
@@ -122,6 +127,9 @@ public struct MappingError: Error, Sendable, Hashable, ReportableError {
             return "\(prefix)no entity mapping named '\(name)' in this step"
         case .invalidValue(let reason):
             return "\(prefix)invalid value: \(reason)"
+        case .wrongValueForm(let expected, let given):
+            return
+                "\(prefix)the value is \(given), but the attribute takes \(expected). Return the value in the attribute's form (see the value forms in \"Porting a Core Data policy\")"
         case .validation(let reason):
             return "\(prefix)validation failed: \(reason)"
         case .policyFailed(let reason):
@@ -160,6 +168,7 @@ extension MappingError {
         case .unknownPolicy: "unknownPolicy"
         case .unknownEntityMapping: "unknownEntityMapping"
         case .invalidValue: "invalidValue"
+        case .wrongValueForm: "wrongValueForm"
         case .validation: "validation"
         case .policyFailed: "policyFailed"
         case .notInferable: "notInferable"
@@ -170,4 +179,25 @@ extension MappingError {
 
     /// The file the error is about.
     public var subjectPath: String? { file }
+}
+
+extension MappingError {
+    /// A store error from a policy's own write (``/StepwiseStore/ObjectContext/insert(_:_:)``…)
+    /// as a mapping error: a value of the wrong form keeps its kind and names its attribute;
+    /// anything else becomes `otherwise`, ``Kind/failed(_:)`` by default.
+    init(
+        _ error: StoreError, otherwise: Kind? = nil, mappingModel: String? = nil, entityMapping: String,
+        entity: String?, property: String? = nil, sourcePrimaryKey: Int64?
+    ) {
+        if case .wrongValueForm(let writtenEntity, let writtenProperty, let expected, let given) = error.kind {
+            self.init(
+                .wrongValueForm(expected: expected, given: given), mappingModel: mappingModel,
+                entityMapping: entityMapping, entity: writtenEntity, property: writtenProperty,
+                sourcePrimaryKey: sourcePrimaryKey)
+        } else {
+            self.init(
+                otherwise ?? .failed(error.description), mappingModel: mappingModel, entityMapping: entityMapping,
+                entity: entity, property: property, sourcePrimaryKey: sourcePrimaryKey)
+        }
+    }
 }

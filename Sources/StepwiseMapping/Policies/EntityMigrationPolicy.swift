@@ -95,6 +95,12 @@ open class EntityMigrationPolicy {
 
     /// Answers `FUNCTION($entityPolicy, "selector:", arguments…)`. Override and switch on
     /// the selector; call `super` for selectors you don't handle.
+    ///
+    /// An argument that follows a relationship of `$source` (`$source.team`) is an object of
+    /// the *source* store: read it with ``MigrationManager/source``. A value returned for an
+    /// attribute must have the attribute's form (``/StepwiseStore/AttributeValueForm``): for
+    /// a Transformable, return the object (``MappingValue/transformable(_:)``), which the step
+    /// archives with the attribute's transformer.
     open func function(named selector: String, arguments: [MappingValue], manager: MigrationManager) throws
         -> MappingValue
     {

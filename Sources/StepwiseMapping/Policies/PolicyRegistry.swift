@@ -1,3 +1,5 @@
+import StepwiseStore
+
 /// The entity migration policies a step may use, by the name mappings give them.
 ///
 /// Names may be module-qualified as Xcode writes them (`Migrations.Country5ToCountry6Policy`):
@@ -5,6 +7,9 @@
 public struct PolicyRegistry: Sendable {
     private var factories: [String: @Sendable () -> EntityMigrationPolicy] = [:]
     private var versions: [String: String] = [:]
+    /// The value transformers that Transformable attributes name, for the objects policies
+    /// return for them (``registerValueTransformer(_:_:)``).
+    public private(set) var valueTransformers = ValueTransformerRegistry()
 
     public init() {}
 
@@ -54,6 +59,30 @@ public struct PolicyRegistry: Sendable {
         guard let dot = name.lastIndex(of: ".") else { return nil }
         let unqualified = String(name[name.index(after: dot)...])
         return factories[unqualified] != nil ? unqualified : nil
+    }
+
+    /// Registers the value transformer a Transformable attribute names, for the objects
+    /// policies return for it (``/StepwiseStore/TransformableValue``): Core Data's
+    /// `transformedValue(_:)`, written in Swift.
+    ///
+    /// Attributes with no transformer, `NSSecureUnarchiveFromData` or `NSKeyedUnarchiveFromData`
+    /// need none: Stepwise writes their keyed archives itself. Any other name not registered
+    /// here is looked up with Foundation's `ValueTransformer(forName:)`.
+    ///
+    /// ```swift
+    /// policies.registerValueTransformer("ColorTransformer") { value in
+    ///     guard case .string(let hex) = value else { throw ColorError.notHex }
+    ///     return Data(hex.utf8)
+    /// }
+    /// ```
+    ///
+    /// - parameters:
+    ///   - name: The attribute's `valueTransformerName` (module-qualified or not).
+    ///   - transform: Turns an object into the bytes stored; throw when it can't.
+    public mutating func registerValueTransformer(
+        _ name: String, _ transform: @escaping ValueTransformerRegistry.Transform
+    ) {
+        valueTransformers.register(name, transform)
     }
 
     /// The registered names.

@@ -234,7 +234,7 @@ extension MigrationManager {
                     entityMapping: mapping.name, entity: sourceEntity.name, sourcePrimaryKey: object.id.primaryKey)
             } catch let error as StoreError {
                 throw MappingError(
-                    .failed(error.description), entityMapping: mapping.name, entity: sourceEntity.name,
+                    error, entityMapping: mapping.name, entity: sourceEntity.name,
                     sourcePrimaryKey: object.id.primaryKey)
             } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
                 let constraint = uniqueConstraint(named: error.message)

@@ -90,7 +90,8 @@ extension MigrationManager {
                         if let widening = slots[index].widening {
                             value = try widened(evaluated.databaseValue, by: widening)
                         } else {
-                            value = try ValueConversion.value(evaluated, for: slots[index].attribute)
+                            value = try ValueConversion.value(
+                                evaluated, for: slots[index].attribute, transformers: policies.valueTransformers)
                         }
                     } catch let error as MappingError {
                         throw error.adding(
@@ -164,7 +165,8 @@ extension MigrationManager {
                     if let widening = attributeMapping?.widening {
                         value = try widened(evaluated.databaseValue, by: widening)
                     } else {
-                        value = try ValueConversion.value(evaluated, for: attribute)
+                        value = try ValueConversion.value(
+                            evaluated, for: attribute, transformers: policies.valueTransformers)
                     }
                 } catch let error as MappingError {
                     throw error.adding(
@@ -311,8 +313,8 @@ extension MigrationManager {
                     sourcePrimaryKey: sourceIDs.first?.primaryKey)
             } catch let error as StoreError {
                 throw MappingError(
-                    .failed(error.description), entityMapping: mapping.name, entity: entityName,
-                    property: relationship.name, sourcePrimaryKey: sourceIDs.first?.primaryKey)
+                    error, entityMapping: mapping.name, entity: entityName, property: relationship.name,
+                    sourcePrimaryKey: sourceIDs.first?.primaryKey)
             }
         }
     }

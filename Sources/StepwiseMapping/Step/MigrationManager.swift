@@ -87,7 +87,9 @@ public final class MigrationManager {
         self.source = ObjectContext(db, layout: sourceLayout, schemaName: sourceSchema)
         // Keys are reserved in ranges; flushPrimaryKeys() gives the unused ones back before
         // anything reads Z_MAX in SQL and after every pass and hook.
-        self.destination = ObjectContext(db, layout: destinationLayout, primaryKeyBatch: Self.primaryKeyBatch)
+        self.destination = ObjectContext(
+            db, layout: destinationLayout, primaryKeyBatch: Self.primaryKeyBatch,
+            valueTransformers: policies.valueTransformers)
         self.policies = policies
         self.logger = logger
         self.progress = progress
@@ -172,6 +174,10 @@ public final class MigrationManager {
             try flushPrimaryKeys()
         } catch let error as MappingError {
             throw error.adding(mappingModel: modelName, entityMapping: mapping.name, entity: entity)
+        } catch let error as StoreError {
+            throw MappingError(
+                error, otherwise: .policyFailed(ErrorText.describe(error)), mappingModel: modelName,
+                entityMapping: mapping.name, entity: entity, sourcePrimaryKey: nil)
         } catch {
             throw MappingError(
                 .policyFailed(ErrorText.describe(error)), mappingModel: modelName, entityMapping: mapping.name,

@@ -6,8 +6,8 @@ import StepwiseStore
 
 // The partial rebuild: a copy of the source in which only the mapped tables are rebuilt.
 extension MigrationStep {
-    /// Tries the partial rebuild (``PartialRebuildPlan``): in a copy of the source, rebuild
-    /// only the tables real mappings write,
+    /// Tries the partial rebuild (``PartialRebuildPlan``): in a copy of the source (or the
+    /// source itself, taken when ``SourceAccess`` allows), rebuild only the tables real mappings write,
     /// and keep the plain copies' tables as they are. Returns nil, leaving nothing at
     /// `destination` and the source where it was, when the whole store should be rebuilt.
     ///
@@ -36,11 +36,16 @@ extension MigrationStep {
             return nil
         }
         try sourceQueue.close()
-        // Always a copy, never the source itself, even one the caller is done with: a failed
-        // step then leaves its source as it was (the caller's checkpoint for a resume), and
-        // the whole rebuild can still run from it. Not synced now: the copy is scratch until
-        // the step's single fsync at the end.
-        try fileSystem.copyFile(source, to: destination, site: "step.partial-copy", syncing: false)
+        // A source the caller is done with, or may give up (``SourceAccess/checkpoint``), is
+        // taken: the step then writes only the tables it rebuilds. Any other is copied, not
+        // synced now: the copy is scratch until the step's single fsync at the end.
+        let consumingSource = access == .consumableCopy || access == .checkpoint
+        if consumingSource {
+            try fileSystem.rename(source, to: destination, site: "step.partial-take-source")
+            removeStoreFiles(at: source)
+        } else {
+            try fileSystem.copyFile(source, to: destination, site: "step.partial-copy", syncing: false)
+        }
         var configuration = Configuration()
         configuration.prepareDatabase { db in SQLExpressionCompiler.registerFunctions(in: db) }
         var reports: [StepReport.EntityMappingReport] = []
@@ -78,10 +83,11 @@ extension MigrationStep {
             try queue.close()
             try fileSystem.sync(destination, site: "step.partial-sync")
         } catch {
-            // Whatever is at `destination` was written by this step; the source is intact, so
-            // a rejected result falls back to the whole rebuild.
+            // Whatever is at `destination` was written by this step. With the source intact, a
+            // rejected result falls back to the whole rebuild; a taken source can't be read
+            // again, so the error goes up and the caller starts over from an earlier file.
             removeStoreFiles(at: destination)
-            if error is InPlaceMigration.Rejected {
+            if !consumingSource, error is InPlaceMigration.Rejected {
                 logger.debug("partial rebuild rejected", metadata: ["error": "\(error)"])
                 return nil
             }

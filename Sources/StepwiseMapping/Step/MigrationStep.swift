@@ -82,6 +82,13 @@ public struct MigrationStep: Sendable {
         /// copying it. On failure the source may be gone; the caller must be able to make it
         /// again.
         case consumableCopy
+        /// A private copy, as ``privateCopy``, that the caller keeps to resume from (the step
+        /// runner's previous checkpoint). An in-place step copies it. A step that rebuilds only
+        /// what it maps takes it, moving it to the destination: copying it would write the
+        /// whole store again at every step, for one or two tables rebuilt. If that step fails,
+        /// or the process dies during it, the checkpoint is gone; the caller must start over
+        /// from an earlier one.
+        case checkpoint
         /// A store that must not change and has nothing to fold in: no `-wal` and no hot
         /// `-journal` (the caller checked). Read in place through a read-only connection
         /// (`mode=ro`), never copied whole; an in-place step copies it to the destination. A

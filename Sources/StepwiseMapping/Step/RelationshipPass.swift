@@ -71,6 +71,10 @@ extension MigrationManager {
                 } catch let error as MappingError {
                     throw error.adding(
                         entityMapping: mapping.name, entity: destinationName, sourcePrimaryKey: sourceKey)
+                } catch let error as StoreError {
+                    throw MappingError(
+                        error, otherwise: .policyFailed(ErrorText.describe(error)), entityMapping: mapping.name,
+                        entity: destinationName, sourcePrimaryKey: sourceKey)
                 } catch {
                     throw MappingError(
                         .policyFailed(ErrorText.describe(error)), entityMapping: mapping.name, entity: destinationName,

@@ -36,6 +36,7 @@ extension MappingValue {
         case .object(let id): id.primaryKey.databaseValue
         case .objects(let ids): ids.first.map { $0.primaryKey.databaseValue } ?? .null
         case .array: .null
+        case .transformable(let value): value.databaseValue
         }
     }
 
@@ -95,42 +96,54 @@ package enum ValueConversion {
         }
     }
 
-    /// Converts an evaluated value for a destination attribute of `type`: numbers to the
-    /// column's kind, scalars to text for String attributes (the lossless widenings).
+    /// Converts an evaluated value for a destination attribute, in the attribute's
+    /// ``/StepwiseStore/AttributeValueForm``: numbers to the column's kind, scalars to text for
+    /// String attributes (the lossless widenings), and the object of a Transformable attribute
+    /// archived with its transformer. Only the row-by-row path calls this: the set-based path
+    /// writes what its SQL computes, from source columns of a known type.
     ///
-    /// A Double stored in a String attribute is written as ``text(of:)``, as the set-based path
-    /// and the inferred widening write it.
-    static func value(_ value: MappingValue, for attribute: Attribute) throws -> DatabaseValue {
-        switch (value, attribute.type) {
-        case (.null, _):
-            return .null
-        case (.integer(let number), .double), (.integer(let number), .float), (.integer(let number), .decimal),
-            (.integer(let number), .date):
-            return Double(number).databaseValue
-        case (.double(let number), .integer16), (.double(let number), .integer32), (.double(let number), .integer64),
-            (.double(let number), .boolean):
-            guard number.rounded(.towardZero) == number, abs(number) < 9.2e18 else {
-                throw MappingError(
-                    .invalidValue("\(number) doesn't fit the \(attribute.type.rawValue) attribute '\(attribute.name)'"))
+    /// - throws: ``MappingError/Kind/wrongValueForm(expected:given:)`` for a value of the wrong
+    ///   form; the caller adds the entity mapping, the attribute and the row.
+    static func value(
+        _ value: MappingValue, for attribute: Attribute, transformers: ValueTransformerRegistry
+    ) throws -> DatabaseValue {
+        let form = AttributeValueForm(attribute)
+        // For a Transformable, anything but bytes (already archived, checked below) is the
+        // object itself, archived with the attribute's transformer.
+        if attribute.type == .transformable, value.isTransformableObject {
+            guard let object = try TransformableValue(value, form: form), object != .null else { return .null }
+            do {
+                return try transformers.data(for: object, transformerName: attribute.valueTransformerName)
+                    .databaseValue
+            } catch {
+                throw MappingError(.invalidValue(error.reason))
             }
-            return Int64(number).databaseValue
-        case (.integer(let number), .string):
-            return String(number).databaseValue
-        case (.double(let number), .string):
-            return text(of: number).databaseValue
-        case (.string(let text), .integer16), (.string(let text), .integer32), (.string(let text), .integer64):
-            guard let number = Int64(text) else {
-                throw MappingError(
-                    .invalidValue(
-                        "\"\(text)\" is not a number, for the \(attribute.type.rawValue) attribute '\(attribute.name)'")
-                )
-            }
-            return number.databaseValue
-        case (.object(let id), _):
-            return id.primaryKey.databaseValue
-        default:
-            return value.databaseValue
         }
+        let given: DatabaseValue
+        switch value {
+        case .null:
+            return .null
+        case .integer(let number):
+            given = number.databaseValue
+        case .double(let number):
+            given = number.databaseValue
+        case .string(let text):
+            given = text.databaseValue
+        case .data(let data):
+            given = data.databaseValue
+        case .object(let id):
+            throw MappingError(.wrongValueForm(expected: form, given: "the object \(id)"))
+        case .objects:
+            throw MappingError(.wrongValueForm(expected: form, given: "a list of objects"))
+        case .array:
+            throw MappingError(.wrongValueForm(expected: form, given: "a list"))
+        case .transformable:
+            throw MappingError(.wrongValueForm(expected: form, given: "a transformable value"))
+        }
+        guard let stored = form.stored(given) else {
+            throw MappingError(.wrongValueForm(expected: form, given: AttributeValueForm.describe(given)))
+        }
+        return stored
     }
 
     /// The text a Double is stored as in a String attribute: Swift's shortest spelling that
@@ -141,7 +154,7 @@ package enum ValueConversion {
     /// 15 digits, and its `printf('%!.17g')` misses the last digit of some large and tiny numbers
     /// (SQLite 3.40 writes 1.7976931348623157e+308 as `1.7976931348623155e+308`).
     static func text(of number: Double) -> String {
-        number.description
+        AttributeValueForm.text(of: number)
     }
 
     /// SQL that writes `x` as text: a REAL as ``text(of:)``, anything else as `CAST(x AS TEXT)`.
@@ -162,5 +175,35 @@ package enum ValueConversion {
             return "CASE WHEN typeof(\(fragment)) = 'real' THEN \(function)(\(fragment)) ELSE \(fragment) END"
         }
         return "\(function)(\(fragment))"
+    }
+}
+
+extension MappingValue {
+    /// Whether, for a Transformable attribute, the value is the object to archive rather than
+    /// bytes already archived (``data(_:)``, checked as an archive) or nil.
+    fileprivate var isTransformableObject: Bool {
+        switch self {
+        case .null, .data: false
+        default: true
+        }
+    }
+}
+
+extension TransformableValue {
+    /// The object a policy's value stands for; nil for nil. Objects of the store are refused:
+    /// a Transformable holds values, not managed objects.
+    fileprivate init?(_ value: MappingValue, form: AttributeValueForm) throws {
+        switch value {
+        case .null: return nil
+        case .integer(let number): self = .integer(number)
+        case .double(let number): self = .double(number)
+        case .string(let text): self = .string(text)
+        case .data(let data): self = .data(data)
+        case .transformable(let object): self = object
+        case .array(let elements):
+            self = .array(try elements.map { try TransformableValue($0, form: form) ?? .null })
+        case .object, .objects:
+            throw MappingError(.wrongValueForm(expected: form, given: "an object of the store"))
+        }
     }
 }

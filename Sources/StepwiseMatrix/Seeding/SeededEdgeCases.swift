@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import StepwiseModel
+import StepwiseStore
 
 /// The edge-case values seeded stores spread across their rows, by attribute type.
 ///
@@ -105,8 +106,10 @@ public enum SeededEdgeCases {
         case .string: strings.map(\.databaseValue)
         case .uri, .objectID: uris.map(\.databaseValue)
         case .uuid: uuids.map { SeededValues.bytes(of: $0).databaseValue }
-        case .binary, .transformable:
-            blobSizes.map { SeededValues.blob(count: $0, fill: UInt8($0 % 251)).databaseValue }
+        case .binary: blobSizes.map { SeededValues.blob(count: $0, fill: UInt8($0 % 251)).databaseValue }
+        // A Transformable holds an archive (AttributeValueForm): here, of the same bytes.
+        case .transformable:
+            blobSizes.map { TransformableValue.data(SeededValues.blob(count: $0, fill: UInt8($0 % 251))).databaseValue }
         // Only transient attributes may be Undefined, and transient ones are never stored.
         case .undefined: []
         }

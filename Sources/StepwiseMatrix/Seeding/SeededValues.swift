@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import StepwiseMapping
 import StepwiseModel
+import StepwiseStore
 
 /// The value a seeded store gives each attribute of each row: a pure function of the seed,
 /// the concrete entity, the attribute, the row and, for unique values, the primary key.
@@ -112,7 +113,9 @@ public struct SeededValues: Sendable {
             return Self.bytes(of: Self.uuid(random.next(), random.next())).databaseValue
         case .binary, .transformable:
             let count = 1 + random.next(below: 64)
-            return Data((0..<count).map { _ in UInt8(truncatingIfNeeded: random.next()) }).databaseValue
+            let bytes = Data((0..<count).map { _ in UInt8(truncatingIfNeeded: random.next()) })
+            // A Transformable holds an archive (AttributeValueForm): here, of random bytes.
+            return attribute.type == .transformable ? TransformableValue.data(bytes).databaseValue : bytes.databaseValue
         case .undefined:
             // Only transient attributes may be Undefined (validation), and they aren't stored.
             return .null
@@ -177,7 +180,7 @@ public struct SeededValues: Sendable {
             var bytes = withUnsafeBytes(of: key.bigEndian) { Data($0) }
             if key == 1 { return Data().databaseValue }
             if key == 2 { bytes.append(Self.blob(count: 4_097, fill: 7)) }
-            return bytes.databaseValue
+            return attribute.type == .transformable ? TransformableValue.data(bytes).databaseValue : bytes.databaseValue
         case .undefined:
             // Only transient attributes may be Undefined (validation), and they aren't stored.
             return .null

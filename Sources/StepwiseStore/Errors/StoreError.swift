@@ -32,6 +32,9 @@ public struct StoreError: Error, Sendable, ReportableError {
         case rowNotFound(entity: String, primaryKey: Int64)
         /// A value of the wrong kind for a property.
         case invalidValue(entity: String, property: String, reason: String)
+        /// A value written to an attribute doesn't have the attribute's form (a date given as
+        /// text, bytes that are not an archive for a Transformable); `given` says what it was.
+        case wrongValueForm(entity: String, property: String, expected: AttributeValueForm, given: String)
         /// SQLite refused an operation; `message` is SQLite's.
         case sqlite(code: Int32, message: String)
         /// The file can't be read or written.
@@ -81,6 +84,9 @@ public struct StoreError: Error, Sendable, ReportableError {
             return "\(path): no \(entity) with primary key \(primaryKey)."
         case .invalidValue(let entity, let property, let reason):
             return "\(path): invalid value for \(entity).\(property): \(reason)."
+        case .wrongValueForm(let entity, let property, let expected, let given):
+            return
+                "\(path): \(entity).\(property) takes \(expected), not \(given). Convert the value before writing it (see the value forms in \"Porting a Core Data policy\")."
         case .sqlite(let code, let message):
             // SQLITE_CORRUPT (11) and SQLITE_NOTADB (26), with any extended code: nothing to retry.
             let damaged = [11, 26].contains(code & 0xFF)
@@ -113,6 +119,7 @@ extension StoreError {
         case .unknownProperty: "unknownProperty"
         case .rowNotFound: "rowNotFound"
         case .invalidValue: "invalidValue"
+        case .wrongValueForm: "wrongValueForm"
         case .sqlite: "sqlite"
         case .io: "io"
         case .alreadyExists: "alreadyExists"

@@ -35,24 +35,37 @@ public struct ObjectContext {
     /// (a migration step attaches its source as `src`).
     public let schemaName: String
 
+    /// The named value transformers of Transformable attributes: a ``TransformableValue``
+    /// written to such an attribute is archived with its transformer.
+    public let valueTransformers: ValueTransformerRegistry
+
+    /// Prepared statements, resolved layouts and primary-key reservations, shared by copies.
+    let cache = ObjectContextCache()
+
     /// - parameters:
     ///   - db: A connection, inside the caller's transaction.
     ///   - layout: The store's layout.
     ///   - schemaName: `main` (the default), or the name the store was attached under.
-    /// Prepared statements, resolved layouts and primary-key reservations, shared by copies.
-    let cache = ObjectContextCache()
-
-    public init(_ db: Database, layout: StoreLayout, schemaName: String = "main") {
+    ///   - valueTransformers: The transformers named by Transformable attributes that don't
+    ///     store keyed archives; none by default.
+    public init(
+        _ db: Database, layout: StoreLayout, schemaName: String = "main",
+        valueTransformers: ValueTransformerRegistry = ValueTransformerRegistry()
+    ) {
         self.db = db
         self.layout = layout
         self.schemaName = schemaName
+        self.valueTransformers = valueTransformers
     }
 
     /// A context that reserves primary keys `primaryKeyBatch` at a time (see
     /// ``flushReservedPrimaryKeys()``): for a migration step's destination, which flushes
     /// before anything reads `Z_MAX` in SQL.
-    package init(_ db: Database, layout: StoreLayout, schemaName: String = "main", primaryKeyBatch: Int) {
-        self.init(db, layout: layout, schemaName: schemaName)
+    package init(
+        _ db: Database, layout: StoreLayout, schemaName: String = "main", primaryKeyBatch: Int,
+        valueTransformers: ValueTransformerRegistry = ValueTransformerRegistry()
+    ) {
+        self.init(db, layout: layout, schemaName: schemaName, valueTransformers: valueTransformers)
         cache.primaryKeys.batchSize = Int64(max(1, primaryKeyBatch))
     }
 
@@ -84,7 +97,11 @@ public struct ObjectContext {
     /// - parameters:
     ///   - entity: A concrete (non-abstract) entity.
     ///   - values: Attribute values, and to-one relationships given as ``ObjectID``s.
-    ///     A `Date` for a Date attribute is stored as seconds since 2001-01-01.
+    ///     Each attribute's value must have its ``AttributeValueForm``: a `Date` for a Date
+    ///     attribute is stored as seconds since 2001-01-01, a `UUID` as its 16 bytes, a `URL`
+    ///     as its text, and a ``TransformableValue`` is archived with the attribute's transformer.
+    /// - throws: ``StoreError/Kind/wrongValueForm(entity:property:expected:given:)`` for a value
+    ///   of the wrong form.
     public func insert(_ entity: String, _ values: [String: (any DatabaseValueConvertible)?] = [:]) throws -> ObjectID {
         let entityLayout = try self.entityLayout(entity)
         guard !entityLayout.isAbstract else {
@@ -120,6 +137,12 @@ public struct ObjectContext {
     }
 
     /// Sets attribute values (and to-one relationships) and bumps `Z_OPT`.
+    ///
+    /// - parameters:
+    ///   - id: The object to update.
+    ///   - values: As for ``insert(_:_:)``; a relationship's nil clears it.
+    /// - throws: ``StoreError/Kind/wrongValueForm(entity:property:expected:given:)`` for a value
+    ///   of the wrong form, ``StoreError/Kind/rowNotFound(entity:primaryKey:)`` when there is no such object.
     public func update(_ id: ObjectID, _ values: [String: (any DatabaseValueConvertible)?]) throws {
         let entityLayout = try self.entityLayout(id.entity)
         var assignments = ["\"Z_OPT\" = \"Z_OPT\" + 1"]
@@ -245,24 +268,56 @@ public struct ObjectContext {
         return (condition, arguments)
     }
 
+    /// The column value of `value` for `attribute`, in the attribute's ``AttributeValueForm``.
     func storedValue(_ value: (any DatabaseValueConvertible)?, for attribute: AttributeLayout, entity: String) throws
         -> DatabaseValue
     {
         guard let value else { return .null }
-        if let date = value as? Date {
+        let transformerName =
+            attribute.type == .transformable
+            ? layout.model[entity: attribute.declaringEntity]?.attribute(named: attribute.name)?.valueTransformerName
+            : nil
+        let form = AttributeValueForm(attribute.type, transformerName: transformerName)
+        let given: DatabaseValue
+        switch value {
+        case let object as TransformableValue where attribute.type == .transformable:
+            if case .null = object { return .null }
+            do {
+                given = try valueTransformers.data(for: object, transformerName: transformerName).databaseValue
+            } catch {
+                throw StoreError(
+                    path: path, kind: .invalidValue(entity: entity, property: attribute.name, reason: error.reason))
+            }
+        case is TransformableValue:
+            throw StoreError(
+                path: path,
+                kind: .wrongValueForm(
+                    entity: entity, property: attribute.name, expected: form, given: "a TransformableValue"))
+        case let date as Date:
             guard attribute.type == .date else {
                 throw StoreError(
                     path: path,
-                    kind: .invalidValue(
-                        entity: entity, property: attribute.name,
-                        reason: "a Date for a \(attribute.type.rawValue) attribute"))
+                    kind: .wrongValueForm(entity: entity, property: attribute.name, expected: form, given: "a Date"))
             }
             return date.timeIntervalSinceReferenceDate.databaseValue
+        case let uuid as UUID:
+            given = withUnsafeBytes(of: uuid.uuid) { Data($0) }.databaseValue
+        case let url as URL:
+            given = url.absoluteString.databaseValue
+        case let decimal as Decimal:
+            // GRDB stores a Decimal as text; Core Data's Decimal column holds a number.
+            given = NSDecimalNumber(decimal: decimal).doubleValue.databaseValue
+        default:
+            given = value.databaseValue
         }
-        if let uuid = value as? UUID {
-            return withUnsafeBytes(of: uuid.uuid) { Data($0) }.databaseValue
+        guard let stored = form.stored(given) else {
+            throw StoreError(
+                path: path,
+                kind: .wrongValueForm(
+                    entity: entity, property: attribute.name, expected: form,
+                    given: AttributeValueForm.describe(given)))
         }
-        return value.databaseValue
+        return stored
     }
 
     func objectID(_ value: (any DatabaseValueConvertible)?, entity: String, property: String) throws -> ObjectID? {

@@ -7,7 +7,11 @@ import GRDB
 /// stores them (dates as seconds since 2001-01-01, booleans as 0/1).
 public struct StoredObject: Sendable, Hashable {
     public var id: ObjectID
-    /// Attribute values and to-one foreign keys (`Z_PK` of the destination), by property name.
+    /// Attribute values and to-one foreign keys, by property name.
+    ///
+    /// A to-one's value is the raw `Z_PK` of the related row, an integer, not an object: it
+    /// doesn't name the row's entity (subentities share their root's table). Follow a
+    /// relationship with ``ObjectContext/related(_:_:)``, which gives ``ObjectID``s.
     public var values: [String: DatabaseValue]
     /// The row's optimistic-locking counter, `Z_OPT`.
     public var version: Int64

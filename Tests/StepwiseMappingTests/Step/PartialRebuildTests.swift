@@ -225,6 +225,41 @@ struct PartialRebuildFaultTests {
 
     @Test(arguments: sites, [FileSystem.Fault.crash, .error(EIO), .error(ENOSPC)])
     func aFaultLeavesTheSourceAsItWas(site: String, fault: FileSystem.Fault) throws {
+        try check(site: site, fault: fault, access: .copy)
+    }
+
+    /// A checkpoint the step may take: a fault before the move leaves it; after it, the step
+    /// fails and the file is gone (the runner then starts over from the original).
+    @Test(arguments: ["step.partial-take-source", "step.partial-sync"], [FileSystem.Fault.crash, .error(EIO)])
+    func aFaultWhileTakingACheckpointFailsTheStep(site: String, fault: FileSystem.Fault) throws {
+        let fixture = try PartialRebuildTests()
+        let source = try fixture.seededKitchen(deleting: true)
+        let destination = fixture.directory.path("taken.sqlite")
+        var step = try fixture.step()
+        step.fileSystem = FileSystem { _, at in at == site ? fault : nil }
+        #expect(throws: (any Error).self) {
+            try step.run(source: source, destination: destination, access: .checkpoint)
+        }
+        if site == "step.partial-take-source" {
+            #expect(FileManager.default.fileExists(atPath: source.path))
+        }
+        if case .error = fault {
+            #expect(!FileManager.default.fileExists(atPath: destination.path))
+        }
+    }
+
+    @Test func aCheckpointIsTakenNotCopied() throws {
+        let fixture = try PartialRebuildTests()
+        let source = try fixture.seededKitchen(deleting: false)
+        let inode = try FileManager.default.attributesOfItem(atPath: source.path)[.systemFileNumber] as? Int
+        let destination = fixture.directory.path("taken.sqlite")
+        let report = try fixture.step().run(source: source, destination: destination, access: .checkpoint)
+        #expect(report.keptTables == ["ZCHEF"])
+        #expect(!FileManager.default.fileExists(atPath: source.path))
+        #expect(try FileManager.default.attributesOfItem(atPath: destination.path)[.systemFileNumber] as? Int == inode)
+    }
+
+    private func check(site: String, fault: FileSystem.Fault, access: MigrationStep.SourceAccess) throws {
         let fixture = try PartialRebuildTests()
         let source = try fixture.seededKitchen(deleting: true)
         let before = try Data(contentsOf: source)
@@ -235,7 +270,7 @@ struct PartialRebuildFaultTests {
             sites.append(at)
             return at == site ? fault : nil
         }
-        #expect(throws: (any Error).self) { try step.run(source: source, destination: destination) }
+        #expect(throws: (any Error).self) { try step.run(source: source, destination: destination, access: access) }
         #expect(sites.all.contains(site))
         #expect(try Data(contentsOf: source) == before)
         if case .error = fault {

@@ -135,7 +135,9 @@ struct UpgradeFaultInjectionTests {
     /// Sites of a step path no sample's upgrade takes: a step that rebuilds only what it maps
     /// (every sample's explicit step names a policy, which rebuilds the whole store). Faults
     /// at each are injected by PartialRebuildFaultTests (StepwiseMappingTests).
-    static let partialRebuildSites: Set<String> = ["step.partial-copy", "step.partial-sync"]
+    static let partialRebuildSites: Set<String> = [
+        "step.partial-copy", "step.partial-take-source", "step.partial-sync",
+    ]
     /// Best-effort cleanup on the way out of a step (`try?`): a fault there is ignored by
     /// design, and whatever stays behind is in a step folder the runner deletes.
     static let bestEffortSites: Set<String> = ["step.remove-output"]
