@@ -160,7 +160,9 @@ struct PartialRebuildUpgradeTests {
             guard reached == site else { return nil }
             return seen.next() == occurrence ? .crash : nil
         }
-        #expect(throws: SimulatedCrash.self) { try upgrader(fileSystem: faulty).upgradeIfNeededSynchronously(storeAt: store) }
+        #expect(throws: SimulatedCrash.self) {
+            try upgrader(fileSystem: faulty).upgradeIfNeededSynchronously(storeAt: store)
+        }
         #expect(StoreBytes(store) == before)
         let report = try upgrader().upgradeIfNeededSynchronously(storeAt: store)
         #expect(report.to == Self.v3.name)
