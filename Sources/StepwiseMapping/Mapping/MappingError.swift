@@ -145,16 +145,25 @@ extension MappingError {
     /// Where a destination object of a step came from: the source row an entity mapping made
     /// it from, or none when a policy or an `add` mapping created it.
     public struct RowOrigin: Sendable, Hashable, CustomStringConvertible {
-        /// The destination object's entity (from its `Z_ENT`) and `Z_PK`.
+        /// The destination object's entity (from its `Z_ENT`).
         public var destinationEntity: String
+        /// The destination object's `Z_PK`.
         public var destinationPrimaryKey: Int64
         /// The entity mapping that made it, when one associated it with a source row.
         public var entityMapping: String?
-        /// The source row's entity and `Z_PK`, when there is one.
+        /// The source row's entity, when there is a source row.
         public var sourceEntity: String?
+        /// The source row's `Z_PK`; nil when no source row made the object.
         public var sourcePrimaryKey: Int64?
 
         /// An origin; leave the source nil for an object no source row made.
+        ///
+        /// - Parameters:
+        ///   - destinationEntity: The destination object's entity.
+        ///   - destinationPrimaryKey: The destination object's `Z_PK`.
+        ///   - entityMapping: The entity mapping that associated it with a source row, if any.
+        ///   - sourceEntity: The source row's entity, if any.
+        ///   - sourcePrimaryKey: The source row's `Z_PK`, if any.
         public init(
             destinationEntity: String, destinationPrimaryKey: Int64, entityMapping: String? = nil,
             sourceEntity: String? = nil, sourcePrimaryKey: Int64? = nil

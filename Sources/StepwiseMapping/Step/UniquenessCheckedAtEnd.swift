@@ -14,14 +14,19 @@ import StepwiseStore
 /// them, once every hook has run. An index that can't be created names the clash: the entity,
 /// the properties, the shared value and the two source rows (``MappingError/Kind/notUnique(value:rows:)``).
 ///
-/// Building each index once on the filled table also sorts its entries once, instead of
-/// inserting every row's entry at a random place. Uniqueness constraints written inline in
+/// Each dropped index is replaced, until then, by a plain index on the same columns: a policy
+/// that fetches by an identifier (the usual way to find "the tag with this code") still finds it
+/// through an index, not a scan per call. Pass 1's `INSERT … SELECT` builds that one after the
+/// rows (``IndexesBuiltAfterInsert``), and ``restore(_:)`` sorts the unique one once.
+///
+/// Uniqueness constraints written inline in
 /// `CREATE TABLE` (Core Data up to 1043, ``TableLayout/uniqueConstraintsAreInline``) can't be
 /// dropped without rebuilding the table: those are still checked at each statement.
 struct UniquenessCheckedAtEnd {
     private let dropped: [(layout: IndexLayout, sql: String)]
 
-    /// Drops the unique indexes of `layout`'s uniqueness constraints found in `db`'s main schema.
+    /// Replaces the unique indexes of `layout`'s uniqueness constraints found in `db`'s main
+    /// schema by their plain stand-ins.
     init(_ db: Database, layout: StoreLayout) throws {
         var dropped: [(IndexLayout, String)] = []
         for index in layout.indexes where index.isUnique {
@@ -35,17 +40,26 @@ struct UniquenessCheckedAtEnd {
                     arguments: [index.name])
             else { continue }
             try db.execute(sql: "DROP INDEX \"main\".\(index.name.quotedSQLIdentifier)")
+            try db.execute(
+                sql: """
+                    CREATE INDEX "main".\(Self.standInName(index).quotedSQLIdentifier)
+                    ON \(index.table.quotedSQLIdentifier) (\(index.columns.map(\.quotedSQLIdentifier).joined(separator: ", ")))
+                    """)
             dropped.append((index, sql))
         }
         self.dropped = dropped
     }
 
-    /// Creates the dropped indexes again; throws ``MappingError/Kind/notUnique(value:rows:)``
+    /// The plain index that stands in for `index` during the passes.
+    private static func standInName(_ index: IndexLayout) -> String { "stepwise_until_end_\(index.name)" }
+
+    /// Creates the dropped indexes again, and drops their stand-ins; throws ``MappingError/Kind/notUnique(value:rows:)``
     /// for the first one whose constraint two objects break.
     func restore(_ manager: MigrationManager) throws {
         for (index, sql) in dropped {
             do {
                 try manager.db.execute(sql: sql)
+                try manager.db.execute(sql: "DROP INDEX \"main\".\(Self.standInName(index).quotedSQLIdentifier)")
             } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
                 guard case .uniquenessConstraint(let entity, let properties) = index.kind,
                     let clash = try manager.uniquenessClash(in: index.table, columns: index.columns)
@@ -59,7 +73,8 @@ struct UniquenessCheckedAtEnd {
 }
 
 extension MigrationManager {
-    /// The first value of `columns` that two rows of `table` share, spelled for a message, and
+    /// The value of `columns` that two rows of `table` share (the one of the lowest `Z_PK`
+    /// among the clashes), spelled for a message, and
     /// where those two rows came from; nil when every value is unique. Rows with a NULL in one
     /// of the columns don't clash (SQLite's `UNIQUE` treats NULLs as distinct).
     func uniquenessClash(in table: String, columns: [String]) throws -> (
@@ -71,7 +86,9 @@ extension MigrationManager {
         guard
             let shared = try Row.fetchOne(
                 db,
-                sql: "SELECT \(list) FROM \(quotedTable) WHERE \(notNull) GROUP BY \(list) HAVING COUNT(*) > 1 LIMIT 1")
+                sql:
+                    "SELECT \(list) FROM \(quotedTable) WHERE \(notNull) GROUP BY \(list) HAVING COUNT(*) > 1 ORDER BY MIN(\"Z_PK\") LIMIT 1"
+            )
         else { return nil }
         let values = (0..<columns.count).map { shared[$0] as DatabaseValue }
         let equal = columns.map { "\($0.quotedSQLIdentifier) = ?" }.joined(separator: " AND ")
