@@ -41,8 +41,8 @@ extension MigrationStep {
     }
 
     /// The rebuild proper, in one transaction: every mapping model's passes, the stage's
-    /// `didMigrate`, validation, Core Data's private tables (``PrivateTableCopy``) and the
-    /// metadata.
+    /// `didMigrate`, validation, the uniqueness constraints (``UniquenessCheckedAtEnd``), Core
+    /// Data's private tables (``PrivateTableCopy``) and the metadata.
     func rebuild(
         _ queue: DatabaseQueue, from source: URL, readOnly: Bool, models: [MappingModel], sourceLayout: StoreLayout,
         destinationLayout: StoreLayout, metadata: StoreMetadata, reports: inout [StepReport.EntityMappingReport]

@@ -73,6 +73,22 @@ struct UniquenessCheckedAtEnd {
 }
 
 extension MigrationManager {
+    /// The error naming the first clash of a uniqueness constraint of `layout` among the rows
+    /// (after a `CREATE UNIQUE INDEX` failed); nil when the rows break none. Every constraint is
+    /// queried: a failed statement of an unjournaled step may leave its index in the schema.
+    func uniquenessError(in layout: StoreLayout) throws -> MappingError? {
+        for index in layout.indexes {
+            guard case .uniquenessConstraint(let entity, let properties) = index.kind,
+                try db.tableExists(index.table, in: "main"),
+                let clash = try uniquenessClash(in: index.table, columns: index.columns)
+            else { continue }
+            return MappingError(
+                .notUnique(value: clash.value, rows: clash.rows), mappingModel: currentMappingModel?.name,
+                entity: entity, property: properties.joined(separator: ", "))
+        }
+        return nil
+    }
+
     /// The value of `columns` that two rows of `table` share (the one of the lowest `Z_PK`
     /// among the clashes), spelled for a message, and
     /// where those two rows came from; nil when every value is unique. Rows with a NULL in one

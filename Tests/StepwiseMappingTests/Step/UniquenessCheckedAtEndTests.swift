@@ -180,6 +180,42 @@ struct UniquenessCheckedAtEndTests {
     }
 }
 
+extension UniquenessCheckedAtEndTests {
+    /// v1 without the code's uniqueness constraint; the inferred step to v1 runs in place.
+    static let unconstrained = ObjectModel("Tags 0") {
+        Entity("Tag") {
+            Attribute("code", .string)
+            Attribute("group", .string)
+            Attribute("rank", .integer32)
+        }
+    }
+
+    @Test(arguments: [MigrationStep.SourceAccess.copy, .consumableCopy])
+    func aConstraintTheRowsBreakIsRefusedByTheInPlaceStepNamingBothRows(access: MigrationStep.SourceAccess) throws {
+        let loose = directory.path("Tags 0.sqlite")
+        try StepFixtures.store(at: loose, model: Self.unconstrained) { objects in
+            _ = try objects.insert("Tag", ["code": "a", "group": "x", "rank": 1])
+            _ = try objects.insert("Tag", ["code": "b", "group": "x", "rank": 2])
+            _ = try objects.insert("Tag", ["code": "a", "group": "y", "rank": 1])
+        }
+        let error = try #require(throws: MappingError.self) {
+            try MigrationStep(from: Self.unconstrained, to: Self.v1).run(
+                source: loose, destination: destination, access: access)
+        }
+        #expect(error.entity == "Tag")
+        #expect(error.property == "code")
+        guard case .notUnique(let value, let rows) = error.kind else {
+            Issue.record("not a uniqueness error: \(error)")
+            return
+        }
+        #expect(value == "\"a\"")
+        // An in-place step keeps every key: the destination rows are the source rows.
+        #expect(rows.map(\.sourcePrimaryKey) == [1, 3])
+        #expect(rows.map(\.destinationPrimaryKey) == [1, 3])
+        #expect(!FileManager.default.fileExists(atPath: destination.path))
+    }
+}
+
 /// After pass 1 copied every tag, moves codes one object at a time, as a Core Data policy
 /// might: a takes b, then b takes c. The first update makes two b's until the second.
 final class MovingCodesPolicy: EntityMigrationPolicy {
