@@ -129,8 +129,8 @@ public struct MappingError: Error, Sendable, Hashable, ReportableError {
             let what = property.map { "\($0) = \(value)" } ?? value
             return
                 "\(prefix)the uniqueness constraint fails when the step ends: two \(entity ?? "destination") objects have \(what), "
-                + "made from \(rows.map(\.description).joined(separator: " and ")). Running the upgrade again fails the same way: "
-                + "change the mapping or policy so that each object gets its own value, or fix the data in the source store"
+                + "made from \(rows.map(\.description).joined(separator: " and ")). Change "
+                + "the mapping or policy so that each object gets its own value, or fix the data in the source store"
         case .notInferable(let problems):
             return "\(prefix)the mapping can't be inferred:\n"
                 + problems.map { "  - \($0)" }.joined(separator: "\n")

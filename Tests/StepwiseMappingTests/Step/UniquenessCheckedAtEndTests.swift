@@ -144,8 +144,8 @@ struct UniquenessCheckedAtEndTests {
             error.description
                 == "mapping Tags → Tags 2, Tag.code: the uniqueness constraint fails when the step ends: two Tag objects have "
                 + "code = \"x\", made from source Tag Z_PK 1 (destination Z_PK 1, entity mapping TagToTag) and source Tag Z_PK 2 "
-                + "(destination Z_PK 2, entity mapping TagToTag). Running the upgrade again fails the same way: change the "
-                + "mapping or policy so that each object gets its own value, or fix the data in the source store")
+                + "(destination Z_PK 2, entity mapping TagToTag). Change the mapping or policy so that each object gets its own value, or fix the data in the source store"
+        )
         #expect(!FileManager.default.fileExists(atPath: destination.path))
     }
 
