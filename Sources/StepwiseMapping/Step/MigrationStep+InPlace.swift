@@ -87,7 +87,11 @@ extension MigrationStep {
                     }
                     let manager = makeManager()
                     if let didMigrate = stage?.didMigrate {
+                        // The app's code may move values through a uniqueness constraint, as a
+                        // policy may in the rebuild: checked when it is done, not per statement.
+                        let uniqueness = try UniquenessCheckedAtEnd(db, layout: destinationLayout)
                         try didMigrate(db, manager.destination)
+                        try uniqueness.restore(manager)
                     }
                     try manager.validateDestination()
                     try metadata.write(to: db, path: destination.path)

@@ -190,6 +190,28 @@ extension UniquenessCheckedAtEndTests {
         }
     }
 
+    @Test func aStageSwappingCodesInAnInPlaceStepUpgrades() throws {
+        // The inferred step v1 → v2 alters the store in place; its didMigrate stage swaps two
+        // codes in one UPDATE, which the unique index would refuse midway.
+        let swap = MigrationStage(
+            from: "Tags", to: "Tags 2",
+            didMigrate: { db, _ in
+                try db.execute(
+                    sql:
+                        #"UPDATE "ZTAG" SET "ZCODE" = CASE "ZCODE" WHEN 'a' THEN 'b' WHEN 'b' THEN 'a' ELSE "ZCODE" END"#
+                )
+            })
+        // A consumed source can't fall back to the rebuild: the in-place step must pass.
+        let report = try MigrationStep(from: Self.v1, to: Self.v2, stage: swap).run(
+            source: source, destination: destination, access: .consumableCopy)
+        #expect(report.inPlace)
+        #expect(try codes() == ["x1": "a", "x2": "b", "y1": "z"])
+        #expect(
+            try Self.indexes(destination).map { $0.prefix { $0 != ":" } } == [
+                "Z_Tag_UNIQUE_code", "Z_Tag_UNIQUE_group_rank",
+            ])
+    }
+
     @Test(arguments: [MigrationStep.SourceAccess.copy, .consumableCopy])
     func aConstraintTheRowsBreakIsRefusedByTheInPlaceStepNamingBothRows(access: MigrationStep.SourceAccess) throws {
         let loose = directory.path("Tags 0.sqlite")
