@@ -104,7 +104,10 @@ public struct UpgradeError: Error, Sendable, ReportableError {
                 "\(store)the upgrade needs about \(Self.megabytes(needed)) free beside the store but only \(Self.megabytes(available)) is available. Free some space and try again; the store was not changed."
         case .stepFailed(let index, let count, let from, let to, let underlying):
             return
-                "\(store)step \(index) of \(count) ('\(from)' → '\(to)') failed: \(underlying). The store was not changed; fix the mapping or data and run the upgrade again."
+                "\(store)step \(index) of \(count) ('\(from)' → '\(to)') failed: \(underlying). The store was not changed; "
+                + (failsTheSameWayAgain
+                    ? "the step fails the same way on every run, so fix the mapping, the policy or the data first, then run the upgrade again."
+                    : "run the upgrade again.")
         case .dropsData(let index, let count, let from, let to, let drops):
             let list = drops.map(\.description).joined(separator: "; ")
             return

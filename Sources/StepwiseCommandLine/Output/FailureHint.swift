@@ -15,13 +15,28 @@ enum FailureHint {
         }
     }
 
+    /// With a work folder left over: a failure that comes back on every run (a mapping, a
+    /// policy, a value, the data: ``UpgradeError/failsTheSameWayAgain``) says what to fix
+    /// before running again, and offers `discard` only to clean up; any other (a lock, space,
+    /// I/O, a kill) says that running again resumes.
     private static func hint(for error: UpgradeError, tool: String) -> String? {
-        if error.leftoverWorkDirectory != nil, let store = error.storePath {
-            let next = kindHint(for: error, tool: tool).map { "\($0) " } ?? ""
-            return "\(next)Run the upgrade again to resume, or `\(tool) discard \"\(store)\"` to start over."
+        let kind = kindHint(for: error, tool: tool)
+        guard error.leftoverWorkDirectory != nil, let store = error.storePath else { return kind }
+        let discard = "`\(tool) discard \"\(store)\"`"
+        guard error.failsTheSameWayAgain else {
+            return [kind, "Run the upgrade again to resume, or \(discard) to start over."].compactMap { $0 }
+                .joined(separator: " ")
         }
-        return kindHint(for: error, tool: tool)
+        var parts = [kind]
+        if case .stepFailed = error.kind { parts.append(fixFirst) }
+        parts.append(
+            "The next upgrade then resumes after the steps that completed; \(discard) deletes the work kept so far.")
+        return parts.compactMap { $0 }.joined(separator: " ")
     }
+
+    /// What a deterministic failure needs before the next run.
+    private static let fixFirst =
+        "Running the upgrade again as it is fails the same way: first fix what the error names (the mapping, the policy or the data in the store)."
 
     private static func kindHint(for error: UpgradeError, tool: String) -> String? {
         switch error.kind {

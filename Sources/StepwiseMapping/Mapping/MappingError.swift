@@ -37,6 +37,12 @@ public struct MappingError: Error, Sendable, Hashable, ReportableError {
         case validation(String)
         /// A policy threw.
         case policyFailed(String)
+        /// When the step ended, two destination objects held the same values of a uniqueness
+        /// constraint (the error's entity and property name it). Core Data checks uniqueness
+        /// when the migration saves, so this is checked when the step ends, never statement by
+        /// statement. `value` spells the shared values (`"swift"`, or `("swift", 2)` for
+        /// several properties); `rows` says where each of the two objects came from.
+        case notUnique(value: String, rows: [RowOrigin])
         /// The mapping can't be inferred; each reason names an entity or property and a fix.
         case notInferable([InferenceProblem])
         /// Two different mapping models of the step `from` → `to` both map `sourceEntity` to
@@ -134,6 +140,12 @@ public struct MappingError: Error, Sendable, Hashable, ReportableError {
             return "\(prefix)validation failed: \(reason)"
         case .policyFailed(let reason):
             return "\(prefix)the policy failed: \(reason)"
+        case .notUnique(let value, let rows):
+            let what = property.map { "\($0) = \(value)" } ?? value
+            return
+                "\(prefix)the uniqueness constraint fails when the step ends: two \(entity ?? "destination") objects have \(what), "
+                + "made from \(rows.map(\.description).joined(separator: " and ")). Change "
+                + "the mapping or policy so that each object gets its own value, or fix the data in the source store"
         case .notInferable(let problems):
             return "\(prefix)the mapping can't be inferred:\n"
                 + problems.map { "  - \($0)" }.joined(separator: "\n")
@@ -149,6 +161,52 @@ public struct MappingError: Error, Sendable, Hashable, ReportableError {
                 """
         case .failed(let reason):
             return "\(prefix)\(reason)"
+        }
+    }
+}
+
+extension MappingError {
+    /// Where a destination object of a step came from: the source row an entity mapping made
+    /// it from, or none when a policy or an `add` mapping created it.
+    public struct RowOrigin: Sendable, Hashable, CustomStringConvertible {
+        /// The destination object's entity (from its `Z_ENT`).
+        public var destinationEntity: String
+        /// The destination object's `Z_PK`.
+        public var destinationPrimaryKey: Int64
+        /// The entity mapping that made it, when one associated it with a source row.
+        public var entityMapping: String?
+        /// The source row's entity, when there is a source row.
+        public var sourceEntity: String?
+        /// The source row's `Z_PK`; nil when no source row made the object.
+        public var sourcePrimaryKey: Int64?
+
+        /// An origin; leave the source nil for an object no source row made.
+        ///
+        /// - Parameters:
+        ///   - destinationEntity: The destination object's entity.
+        ///   - destinationPrimaryKey: The destination object's `Z_PK`.
+        ///   - entityMapping: The entity mapping that associated it with a source row, if any.
+        ///   - sourceEntity: The source row's entity, if any.
+        ///   - sourcePrimaryKey: The source row's `Z_PK`, if any.
+        public init(
+            destinationEntity: String, destinationPrimaryKey: Int64, entityMapping: String? = nil,
+            sourceEntity: String? = nil, sourcePrimaryKey: Int64? = nil
+        ) {
+            self.destinationEntity = destinationEntity
+            self.destinationPrimaryKey = destinationPrimaryKey
+            self.entityMapping = entityMapping
+            self.sourceEntity = sourceEntity
+            self.sourcePrimaryKey = sourcePrimaryKey
+        }
+
+        public var description: String {
+            guard let sourcePrimaryKey else {
+                return
+                    "destination \(destinationEntity) Z_PK \(destinationPrimaryKey) (no source row: created by a policy or by the mapping itself)"
+            }
+            let mapping = entityMapping.map { ", entity mapping \($0)" } ?? ""
+            return
+                "source \(sourceEntity ?? destinationEntity) Z_PK \(sourcePrimaryKey) (destination Z_PK \(destinationPrimaryKey)\(mapping))"
         }
     }
 }
@@ -171,6 +229,7 @@ extension MappingError {
         case .wrongValueForm: "wrongValueForm"
         case .validation: "validation"
         case .policyFailed: "policyFailed"
+        case .notUnique: "notUnique"
         case .notInferable: "notInferable"
         case .overlappingMappingModels: "overlappingMappingModels"
         case .failed: "failed"

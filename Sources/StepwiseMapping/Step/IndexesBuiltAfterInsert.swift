@@ -7,9 +7,10 @@ import StepwiseStore
 /// An index kept up during the insert takes every row's entry at a random place (names,
 /// foreign keys), a page split and a rewrite at a time; `CREATE INDEX` on the filled table
 /// sorts the entries once and writes each page once. The store ends with the same indexes,
-/// created by the same statements. Unique indexes stay: they enforce the model's uniqueness
-/// constraints while the rows go in. A table that already holds rows keeps its indexes
-/// (rebuilding them would cost more than the rows being added).
+/// created by the same statements. Unique indexes are not this type's: the rebuild drops them
+/// for the whole step and checks uniqueness when the step ends (``UniquenessCheckedAtEnd``).
+/// A table that already holds rows keeps its indexes (rebuilding them would cost more than
+/// the rows being added).
 struct IndexesBuiltAfterInsert {
     private let db: Database
     private let statements: [String]
@@ -34,7 +35,7 @@ struct IndexesBuiltAfterInsert {
         for index in indexes {
             let name: String = index["name"]
             let sql: String = index["sql"]
-            // Only `CREATE INDEX`: a `CREATE UNIQUE INDEX` guards a constraint during the insert.
+            // Only `CREATE INDEX`: a `CREATE UNIQUE INDEX` left here is checked per statement.
             guard sql.uppercased().hasPrefix("CREATE INDEX") else { continue }
             try db.execute(sql: "DROP INDEX \"main\".\(name.quotedSQLIdentifier)")
             statements.append(sql)

@@ -162,8 +162,9 @@ extension MigrationManager {
                     """,
                 arguments: StatementArguments([destinationEntity.number.databaseValue] + valueArguments))
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
-            // A uniqueness constraint failed somewhere in the batch. Forget the batch and let
-            // the row-by-row path run it again: it stops at the exact row and names it.
+            // A uniqueness constraint still checked per statement (an inline one, Core Data up
+            // to 1043: ``UniquenessCheckedAtEnd``) failed somewhere in the batch. Forget the
+            // batch and let the row-by-row path run it again: it stops at the exact row.
             try db.execute(sql: "DELETE FROM \(lookup.qualifiedName)")
             try deferred.rebuild()
             return nil

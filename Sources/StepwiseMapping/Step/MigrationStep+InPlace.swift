@@ -69,15 +69,29 @@ extension MigrationStep {
             }
             try interruptible(queue) {
                 try queue.write { db in
-                    try InPlaceMigration.apply(plan, in: db, destination: destinationLayout)
-                    let manager = MigrationManager(
-                        db: db, sourceModel: sourceModel, destinationModel: destinationModel,
-                        sourceLayout: sourceLayout,
-                        destinationLayout: destinationLayout, policies: policies, logger: logger, progress: progress)
-                    manager.currentMappingModel = models[0]
-                    manager.keepsPrimaryKeys = true
+                    func makeManager() -> MigrationManager {
+                        let manager = MigrationManager(
+                            db: db, sourceModel: sourceModel, destinationModel: destinationModel,
+                            sourceLayout: sourceLayout, destinationLayout: destinationLayout, policies: policies,
+                            logger: logger, progress: progress)
+                        manager.currentMappingModel = models[0]
+                        manager.keepsPrimaryKeys = true
+                        return manager
+                    }
+                    do {
+                        try InPlaceMigration.apply(plan, in: db, destination: destinationLayout)
+                    } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+                        // A uniqueness constraint the rows break, found when its index was built
+                        // at the end: the rebuild would end with the same rows. Name the clash.
+                        throw try makeManager().uniquenessError(in: destinationLayout) ?? error
+                    }
+                    let manager = makeManager()
                     if let didMigrate = stage?.didMigrate {
+                        // The app's code may move values through a uniqueness constraint, as a
+                        // policy may in the rebuild: checked when it is done, not per statement.
+                        let uniqueness = try UniquenessCheckedAtEnd(db, layout: destinationLayout)
                         try didMigrate(db, manager.destination)
+                        try uniqueness.restore(manager)
                     }
                     try manager.validateDestination()
                     try metadata.write(to: db, path: destination.path)

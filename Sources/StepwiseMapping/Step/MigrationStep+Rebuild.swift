@@ -41,8 +41,8 @@ extension MigrationStep {
     }
 
     /// The rebuild proper, in one transaction: every mapping model's passes, the stage's
-    /// `didMigrate`, validation, Core Data's private tables (``PrivateTableCopy``) and the
-    /// metadata.
+    /// `didMigrate`, validation, the uniqueness constraints (``UniquenessCheckedAtEnd``), Core
+    /// Data's private tables (``PrivateTableCopy``) and the metadata.
     func rebuild(
         _ queue: DatabaseQueue, from source: URL, readOnly: Bool, models: [MappingModel], sourceLayout: StoreLayout,
         destinationLayout: StoreLayout, metadata: StoreMetadata, reports: inout [StepReport.EntityMappingReport]
@@ -65,6 +65,8 @@ extension MigrationStep {
             }
             defer { try? db.execute(sql: "DETACH DATABASE \(Self.sourceSchema.quotedSQLIdentifier)") }
             try db.inTransaction {
+                // Uniqueness is checked when the step ends, as Core Data's save checks it.
+                let uniqueness = try UniquenessCheckedAtEnd(db, layout: destinationLayout)
                 let manager = MigrationManager(
                     db: db, sourceModel: sourceModel, destinationModel: destinationModel, sourceLayout: sourceLayout,
                     destinationLayout: destinationLayout, policies: policies, logger: logger, progress: progress)
@@ -87,6 +89,13 @@ extension MigrationStep {
                         for (mapping, policy) in started {
                             try cancellation?.check()
                             let links = try manager.createRelationships(for: mapping, policy: policy)
+                            if manager.mappingModelHasPolicies,
+                                policy == nil || policy?.createsRelationshipsByDefault == true
+                            {
+                                // Set-based links write one end of a one-to-one; the policies
+                                // still to run in stage 2 see both, as Core Data keeps them.
+                                try manager.completeInverses(oneToOnesOnly: true)
+                            }
                             try manager.runHook(of: mapping) {
                                 try policy?.endRelationshipCreation(for: mapping, manager: manager)
                             }
@@ -109,6 +118,7 @@ extension MigrationStep {
                     }
                     try manager.runHook(of: mapping, in: model) { try policy?.end(mapping, manager: manager) }
                 }
+                try uniqueness.restore(manager)
                 let privateTables = PrivateTablePlan(
                     models: models, source: sourceLayout, destination: destinationLayout)
                 var metadata = metadata

@@ -240,7 +240,12 @@ extension MigrationManager {
 
     /// Completes what Core Data keeps automatically: the second foreign key of each
     /// one-to-one, and the positions of ordered to-manys whose inverse alone was mapped.
-    func completeInverses() throws {
+    ///
+    /// With `oneToOnesOnly`, only the first: pass 2 calls it after a set-based entity mapping
+    /// when policies run later in the stage, so that they see both ends of a one-to-one, as
+    /// Core Data's inverse maintenance shows them. Positions wait for the end of the step:
+    /// numbered before every link is made, they would clash with the later ones'.
+    func completeInverses(oneToOnesOnly: Bool = false) throws {
         try flushPrimaryKeys()
         for entity in destinationLayout.entities {
             for relationship in entity.relationships where relationship.declaringEntity == entity.name {
@@ -266,7 +271,7 @@ extension MigrationManager {
                               AND \(table)."Z_ENT" IN (\(entity.subentityNumbers.map(String.init).joined(separator: ", ")))
                             """)
                 }
-                if let orderColumn {
+                if let orderColumn, !oneToOnesOnly {
                     try db.execute(
                         sql: """
                             UPDATE \(table) SET \(orderColumn.quotedSQLIdentifier) = "x".position

@@ -74,12 +74,25 @@ extension MigrationManager {
     ///
     /// `complete` tells whether the target lookup already holds every key it will (its mapping
     /// ran, or is this one, whose lookup is filled before the `INSERT`).
+    ///
+    /// **Only when no policy can see it early.** Core Data's stage 1 creates instances and
+    /// attributes only; stage 2 creates relationships mapping by mapping. A foreign key written
+    /// here is a link made in stage 1 and, for the mappings before this one, before their
+    /// stage-2 turn. Between this `INSERT` and this mapping's own pass 2 run: pass 1 of every
+    /// later entity mapping of the mapping model (`createDestinationInstances`,
+    /// `endInstanceCreation`), and pass 2 of every earlier one (`createRelationships`,
+    /// `endRelationshipCreation`). This mapping itself has no policy (the set-based pass 1 needs
+    /// none). So when no entity mapping of the mapping model has a policy, no hook runs in that
+    /// window and nothing can tell the head start from pass 2's own write; when one has, the
+    /// column stays NULL until pass 2, as in Core Data. The `begin` hooks ran before any
+    /// `INSERT`, and stage 3's hooks see every link either way. (A later mapping model of the
+    /// step runs after this one's pass 2: every link is final by then.)
     func foreignKeysWrittenOnInsert(of mapping: EntityMapping, _ destinationEntity: EntityLayout) throws
         -> [InsertedForeignKey]
     {
-        guard let sourceName = mapping.sourceEntity, let sourceEntity = sourceLayout.entity(named: sourceName) else {
-            return []
-        }
+        guard let sourceName = mapping.sourceEntity, let sourceEntity = sourceLayout.entity(named: sourceName),
+            !mappingModelHasPolicies
+        else { return [] }
         var written: [InsertedForeignKey] = []
         for relationshipMapping in mapping.relationshipMappings where relationshipMapping.valueExpression != nil {
             guard let link = try setBasedLink(relationshipMapping, of: mapping, destinationEntity),
@@ -166,12 +179,18 @@ extension MigrationManager {
         return try onlySetBasedLinks()
     }
 
+    /// Whether an entity mapping of the current mapping model has a policy, whose hooks may
+    /// observe the destination between passes (true when there is no current mapping model).
+    var mappingModelHasPolicies: Bool {
+        guard let model = currentMappingModel else { return true }
+        return model.entityMappings.contains { !($0.policyName ?? "").isEmpty }
+    }
+
     /// Whether no entity mapping of the current mapping model has a policy and every
     /// relationship mapping of it runs set-based.
     private func onlySetBasedLinks() throws -> Bool {
-        guard let model = currentMappingModel else { return false }
+        guard let model = currentMappingModel, !mappingModelHasPolicies else { return false }
         for entityMapping in model.entityMappings {
-            if let policy = entityMapping.policyName, !policy.isEmpty { return false }
             guard entityMapping.kind != .remove, entityMapping.kind != .add,
                 let name = entityMapping.destinationEntity, let entity = destinationLayout.entity(named: name)
             else { continue }

@@ -249,28 +249,45 @@ struct ValidationTests {
 
     // MARK: Uniqueness
 
+    /// Runs the step, expecting a uniqueness error (checked when the step ends), and returns it.
+    func uniquenessError(
+        _ texts: [String], policies: PolicyRegistry, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> (error: MappingError, value: String, rows: [MappingError.RowOrigin]) {
+        let error = #expect(throws: MappingError.self, sourceLocation: sourceLocation) {
+            try run(texts, policies: policies)
+        }
+        #expect(!FileManager.default.fileExists(atPath: destination.path), sourceLocation: sourceLocation)
+        guard let error, case .notUnique(let value, let rows) = error.kind else {
+            throw ValidationTestError.notAValidationError(String(describing: error))
+        }
+        return (error, value, rows)
+    }
+
     @Test(arguments: [false, true])
-    func twoSourceRowsMappingToTheSameUniqueValueFailNamingTheSecond(rowByRow: Bool) throws {
+    func twoSourceRowsMappingToTheSameUniqueValueFailNamingBoth(rowByRow: Bool) throws {
         var policies = PolicyRegistry()
         policies.register("Plain") { EntityMigrationPolicy() }
         let policy = rowByRow ? #", "policy": "Plain""# : ""
-        let (error, reason) = try validationError(
+        let (error, value, rows) = try uniquenessError(
             [Catalog.mapping(tag: #"\#(policy), "attributes": { "name": "$source.label" }"#)], policies: policies)
-        #expect(reason.contains("UNIQUE constraint failed"))
         #expect(error.entity == "Tag")
         #expect(error.property == "name")
-        #expect(error.entityMapping == "TagToTag")
-        #expect(error.sourcePrimaryKey == 3)
+        #expect(value == "\"Wood\"")
+        #expect(rows.map(\.entityMapping) == ["TagToTag", "TagToTag"])
+        #expect(rows.map(\.sourcePrimaryKey) == [1, 3])
     }
 
-    @Test func aUniqueValueTakenTwiceByAPolicyFailsNamingTheRow() throws {
+    @Test func aUniqueValueTakenTwiceByAPolicyFailsNamingBothObjects() throws {
         var policies = PolicyRegistry()
         policies.register("Duplicating") { DuplicatingTagPolicy() }
-        let (error, _) = try validationError(
+        let (error, value, rows) = try uniquenessError(
             [Catalog.mapping(tag: #", "policy": "Duplicating""#)], policies: policies)
         #expect(error.entity == "Tag")
         #expect(error.property == "name")
-        #expect(error.sourcePrimaryKey == 1)
+        #expect(value == "\"wood\"")
+        // The first tag, made from source row 1, and the copy the policy inserted, from none.
+        #expect(rows.map(\.sourcePrimaryKey) == [1, nil])
+        #expect(rows.map(\.destinationPrimaryKey) == [1, 2])
     }
 
     // MARK: Several mapping models

@@ -93,6 +93,12 @@ struct UpgradeFailureTests {
         #expect(mappingError.mappingModel == "Recipes 2 → Recipes 3")
         #expect("\(error)".contains("step 2 of 3"))
         #expect(error.storePath == fixture.store.path)
+        // The policy fails the same way on every run: the message says to fix it first.
+        #expect(error.failsTheSameWayAgain)
+        #expect(error.leftoverWorkDirectory != nil)
+        #expect(
+            "\(error)".contains(
+                "the step fails the same way on every run, so fix the mapping, the policy or the data first"))
 
         // The original is byte-identical; the journal records the failure and keeps step 1.
         #expect(StoreBytes(fixture.store) == before)
