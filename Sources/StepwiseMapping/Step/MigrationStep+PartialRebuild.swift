@@ -101,13 +101,18 @@ extension MigrationStep {
         return report
     }
 
-    /// Core Data's three stages over the partial plan: the kept mappings' rows are associated
+    /// Core Data's three stages over the partial plan, uniqueness checked at the end
+    /// (``UniquenessCheckedAtEnd``): the kept mappings' rows are associated
     /// with themselves (their keys don't change) instead of being made again, and only their
     /// relationship mappings whose links live in rebuilt tables run in stage 2.
     private func runPartialPasses(
         _ plan: PartialRebuildPlan, _ model: MappingModel, in db: Database, sourceLayout: StoreLayout,
         destinationLayout: StoreLayout
     ) throws -> [StepReport.EntityMappingReport] {
+        // Uniqueness is checked when the step ends, as in a whole rebuild; only the rebuilt
+        // tables' constraints, since no row of a kept table is written.
+        let uniqueness = try UniquenessCheckedAtEnd(
+            db, layout: destinationLayout, tables: Set(plan.rebuiltTables.map(\.name)))
         let manager = MigrationManager(
             db: db, sourceModel: sourceModel, destinationModel: destinationModel, sourceLayout: sourceLayout,
             destinationLayout: destinationLayout, policies: policies, logger: logger, progress: progress,
@@ -156,6 +161,7 @@ extension MigrationStep {
             }
             try manager.runHook(of: mapping, in: model) { try policy?.end(mapping, manager: manager) }
         }
+        try uniqueness.restore(manager)
         try manager.flushPrimaryKeys()
         return reports
     }

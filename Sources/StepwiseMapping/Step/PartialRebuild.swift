@@ -45,8 +45,9 @@ enum PartialRebuild {
         try db.execute(sql: "DROP TABLE IF EXISTS \"main\".\(StoreLayout.modelCacheTableName.quotedSQLIdentifier)")
         for table in plan.rebuiltTables {
             try db.execute(sql: table.createStatement)
-            // Unique indexes now, as a new store has them while pass 1 runs (they guard the
-            // model's uniqueness constraints); the plain ones in `finish`.
+            // Unique indexes now, as a new store has them (the passes swap them for plain
+            // stand-ins until the step ends, ``UniquenessCheckedAtEnd``); the plain ones in
+            // `finish`, sorted once over the filled table.
             for index in destination.indexes(on: table.name) where index.isUnique {
                 try db.execute(sql: index.createStatement)
             }

@@ -27,9 +27,18 @@ struct UniquenessCheckedAtEnd {
 
     /// Replaces the unique indexes of `layout`'s uniqueness constraints found in `db`'s main
     /// schema by their plain stand-ins.
-    init(_ db: Database, layout: StoreLayout) throws {
+    ///
+    /// - parameters:
+    ///   - db: The step's connection, the destination as `main`.
+    ///   - layout: The destination's layout.
+    ///   - tables: Only the indexes of these tables (compared without case), nil for all: a
+    ///     step that keeps some tables as they are rewrites none of their rows, so their
+    ///     indexes stay.
+    init(_ db: Database, layout: StoreLayout, tables: Set<String>? = nil) throws {
         var dropped: [(IndexLayout, String)] = []
+        let tables = tables.map { Set($0.map { $0.uppercased() }) }
         for index in layout.indexes where index.isUnique {
+            if let tables, !tables.contains(index.table.uppercased()) { continue }
             guard
                 let sql = try String.fetchOne(
                     db,
