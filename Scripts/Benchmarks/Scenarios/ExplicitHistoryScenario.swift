@@ -112,13 +112,19 @@ final class StepWrites: @unchecked Sendable {
     private var start: Int64?
     private var perStep: [Int: Int64] = [:]
 
-    /// What the process has written so far, nil where `/proc/self/io` is missing.
+    /// What the process has written to storage so far, nil where `/proc/self/io` is missing:
+    /// `write_bytes` less `cancelled_write_bytes`, the pages of files deleted or truncated
+    /// before they reached the disk (SQLite's temporary files, say).
     static func now() -> Int64? {
         guard let text = try? String(contentsOfFile: "/proc/self/io", encoding: .utf8) else { return nil }
-        for line in text.split(separator: "\n") where line.hasPrefix("write_bytes:") {
-            return Int64(line.dropFirst("write_bytes:".count).trimmingCharacters(in: .whitespaces))
+        var fields: [String: Int64] = [:]
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: ":", maxSplits: 1)
+            guard parts.count == 2 else { continue }
+            fields[String(parts[0])] = Int64(parts[1].trimmingCharacters(in: .whitespaces))
         }
-        return nil
+        guard let written = fields["write_bytes"] else { return nil }
+        return written - (fields["cancelled_write_bytes"] ?? 0)
     }
 
     func mark() {

@@ -122,19 +122,26 @@ extension MigrationStep {
         var reports: [StepReport.EntityMappingReport] = []
         var started: [(EntityMapping, EntityMigrationPolicy?)] = []
         do {
-            for (mapping, policy) in try startMappings(model, manager: manager) {
+            // No policy runs here (``PartialRebuildPlan`` refuses a mapping model that names
+            // one), so there is no `begin` to call: every mapping gets its associations first,
+            // since a mapping's pass 1 may look up a later one's, then stage 1 runs in order.
+            var keptRows: [String: Int] = [:]
+            for mapping in model.entityMappings {
                 if plan.keptMappings.contains(mapping.name) {
-                    let instances = try manager.associateInPlace(mapping)
-                    reports.append(.init(name: mapping.name, instances: instances, links: 0, setBased: true))
-                    started.append((linksInRebuiltTables(of: mapping, plan: plan, destination: destinationLayout), nil))
+                    keptRows[mapping.name] = try manager.associateInPlace(mapping)
+                } else {
+                    _ = try manager.createLookupTable(for: mapping)
+                }
+            }
+            for mapping in model.entityMappings {
+                if let rows = keptRows[mapping.name] {
+                    reports.append(.init(name: mapping.name, instances: rows, links: 0, setBased: true))
                 } else {
                     try cancellation?.check()
-                    let (instances, setBased) = try manager.createInstances(for: mapping, policy: policy)
-                    try manager.runHook(of: mapping) { try policy?.endInstanceCreation(for: mapping, manager: manager) }
+                    let (instances, setBased) = try manager.createInstances(for: mapping, policy: nil)
                     reports.append(.init(name: mapping.name, instances: instances, links: 0, setBased: setBased))
-                    started.append(
-                        (linksInRebuiltTables(of: mapping, plan: plan, destination: destinationLayout), policy))
                 }
+                started.append((linksInRebuiltTables(of: mapping, plan: plan, destination: destinationLayout), nil))
             }
             for (mapping, policy) in started where !mapping.relationshipMappings.isEmpty || policy != nil {
                 try cancellation?.check()
@@ -187,18 +194,24 @@ extension MigrationStep {
 
 extension MigrationManager {
     /// Records that each source row of a kept mapping is its own destination row (the same
-    /// `Z_PK`): the association pass 1 would have made, for the other mappings to look up.
-    /// Returns the number of rows.
+    /// `Z_PK`): the association pass 1 would have made, for the other mappings to look up. It
+    /// is a temporary view of the kept table, not a table: nothing is written for the rows
+    /// that stay where they are. Returns the number of rows.
     func associateInPlace(_ mapping: EntityMapping) throws -> Int {
         guard let name = mapping.destinationEntity, let entity = destinationLayout.entity(named: name) else { return 0 }
-        let lookup = try lookupTable(for: mapping.name)
+        let table = LookupTable(
+            index: lookupTables.count, mapping: mapping,
+            sourceTable: mapping.sourceEntity.flatMap { sourceLayout.entity(named: $0)?.tableName },
+            mappingModel: currentMappingModel?.name)
+        let kept = "\"main\".\(entity.tableName.quotedSQLIdentifier)"
         try db.execute(
             sql: """
-                INSERT INTO \(lookup.qualifiedName) (source_pk, destination_pk, destination_entity)
-                SELECT "Z_PK", "Z_PK", "Z_ENT" FROM "main".\(entity.tableName.quotedSQLIdentifier) WHERE "Z_ENT" = ?
-                """,
-            arguments: [entity.number])
-        return db.changesCount
+                CREATE TEMP VIEW \(table.name.quotedSQLIdentifier) ("source_pk", "destination_pk", "destination_entity")
+                AS SELECT "Z_PK", "Z_PK", "Z_ENT" FROM \(kept) WHERE "Z_ENT" = \(entity.number)
+                """)
+        lookupTables.append(table)
+        return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(kept) WHERE \"Z_ENT\" = ?", arguments: [entity.number])
+            ?? 0
     }
 }
 
