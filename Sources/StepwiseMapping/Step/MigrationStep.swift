@@ -18,9 +18,10 @@ import StepwiseStore
 /// nothing to fold in, reads it through a read-only connection (``SourceAccess/readOnly``).
 ///
 /// **What runs.** With no mapping model given, the mapping is inferred (``MappingInference``).
-/// A mapping that only renames, adds or drops alters a copy of the source in place
-/// (``InPlacePlan``); one that mixes plain copies with real mappings rebuilds only the mapped
-/// tables in such a copy (``PartialRebuildPlan``); anything else builds a new file.
+/// A mapping that only renames, adds or drops alters a copy of the source in place; one that
+/// mixes plain copies with real mappings, and names no policy, rebuilds only the mapped tables
+/// in such a copy (the report's ``StepReport/keptTables`` lists the others); anything else
+/// builds a new file.
 /// Each mapping model then runs pass 1 (instances) and pass 2 (relationships) for all its
 /// entity mappings; several mapping models run in sequence into the same destination. Then
 /// the stage's `didMigrate`, then pass 3 (validation), then the destination metadata is
