@@ -56,7 +56,15 @@ enum InPlaceMigration {
     /// real run yields the destination's schema. That is what lets the real run alter its file
     /// without a rollback journal.
     static func rehearse(_ plan: InPlacePlan, schemaOf source: Database, destination: StoreLayout) throws -> Bool {
-        let statements = try String.fetchAll(
+        try rehearse(onSchemaOf: source) { db in try apply(plan, in: db, destination: destination) }
+    }
+
+    /// Runs `statements` on an empty in-memory database holding `source`'s schema (tables,
+    /// indexes, views, triggers; no rows): true when they all run, false when SQLite refuses
+    /// one or they throw ``Rejected``. The in-place path and the partial rebuild
+    /// (``PartialRebuild/rehearse(_:schemaOf:destination:)``) rehearse their schema changes here.
+    static func rehearse(onSchemaOf source: Database, _ statements: (Database) throws -> Void) throws -> Bool {
+        let schema = try String.fetchAll(
             source,
             sql: #"""
                 SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite\_%' ESCAPE '\'
@@ -65,8 +73,8 @@ enum InPlaceMigration {
         let rehearsal = try DatabaseQueue()
         do {
             try rehearsal.write { db in
-                for statement in statements { try db.execute(sql: statement) }
-                try apply(plan, in: db, destination: destination)
+                for statement in schema { try db.execute(sql: statement) }
+                try statements(db)
             }
             return true
         } catch is Rejected {

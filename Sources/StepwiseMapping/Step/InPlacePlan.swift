@@ -326,7 +326,7 @@ struct InPlacePlan {
     }
 
     /// `$source.x` or `FUNCTION($manager, "destinationInstances…", "M", $source.x)` → `[x]`.
-    private static func sourceRelationshipPath(_ expression: Expression) -> [String]? {
+    static func sourceRelationshipPath(_ expression: Expression) -> [String]? {
         switch expression {
         case .keyPath(.source, let path):
             return path

@@ -58,15 +58,9 @@ extension MigrationStep {
         do {
             let queue = try DatabaseQueue(path: destination.path, configuration: configuration)
             defer { try? queue.close() }
-            let journalMode = try queue.writeWithoutTransaction { db in
-                let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "delete"
-                // A didMigrate stage is the app's code: it may catch a failed statement and go
-                // on, which needs the statement undone. It gets a rollback journal.
-                let scratch = stage?.didMigrate == nil ? "OFF" : "DELETE"
-                _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = \(scratch)")
-                try db.execute(sql: "PRAGMA synchronous = OFF")
-                return mode
-            }
+            // A didMigrate stage is the app's code: it may catch a failed statement and go on,
+            // which needs the statement undone. It gets a rollback journal.
+            let journalMode = try useScratchJournal(stage?.didMigrate == nil ? "OFF" : "DELETE", on: queue)
             try interruptible(queue) {
                 try queue.write { db in
                     func makeManager() -> MigrationManager {
@@ -105,13 +99,7 @@ extension MigrationStep {
                     objects = rows.values.reduce(0, +)  // objectCount, from the counts already made
                 }
             }
-            try queue.writeWithoutTransaction { db in
-                // Back to the source's journal mode (a Core Data store is in WAL mode), which
-                // is recorded in the file's header.
-                let known = ["delete", "truncate", "persist", "memory", "wal"]
-                let restored = known.contains(journalMode.lowercased()) ? journalMode.uppercased() : "DELETE"
-                _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = \(restored)")
-            }
+            try restoreJournal(of: queue, to: journalMode)
             try queue.close()
             try fileSystem.sync(destination, site: "step.in-place-sync")
         } catch let rejected as InPlaceMigration.Rejected where !consumingSource {

@@ -53,12 +53,7 @@ extension MigrationStep {
         do {
             let queue = try DatabaseQueue(path: destination.path, configuration: configuration)
             defer { try? queue.close() }
-            let journalMode = try queue.writeWithoutTransaction { db in
-                let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "delete"
-                _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = MEMORY")
-                try db.execute(sql: "PRAGMA synchronous = OFF")
-                return mode
-            }
+            let journalMode = try useScratchJournal("MEMORY", on: queue)
             try interruptible(queue) {
                 try queue.writeWithoutTransaction { db in
                     try db.inTransaction {
@@ -73,13 +68,7 @@ extension MigrationStep {
                     }
                 }
             }
-            try queue.writeWithoutTransaction { db in
-                // Back to the source's journal mode (a Core Data store is in WAL mode), which
-                // is recorded in the file's header.
-                let known = ["delete", "truncate", "persist", "wal"]
-                let restored = known.contains(journalMode.lowercased()) ? journalMode.uppercased() : "DELETE"
-                _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = \(restored)")
-            }
+            try restoreJournal(of: queue, to: journalMode)
             try queue.close()
             try fileSystem.sync(destination, site: "step.partial-sync")
         } catch {

@@ -84,24 +84,9 @@ enum PartialRebuild {
     static func rehearse(_ plan: PartialRebuildPlan, schemaOf source: Database, destination: StoreLayout) throws
         -> Bool
     {
-        let statements = try String.fetchAll(
-            source,
-            sql: #"""
-                SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite\_%' ESCAPE '\'
-                ORDER BY CASE type WHEN 'table' THEN 0 WHEN 'index' THEN 1 WHEN 'view' THEN 2 ELSE 3 END, rowid
-                """#)
-        let rehearsal = try DatabaseQueue()
-        do {
-            try rehearsal.write { db in
-                for statement in statements { try db.execute(sql: statement) }
-                try prepare(plan, in: db, destination: destination)
-                try finish(plan, in: db, destination: destination)
-            }
-            return true
-        } catch is InPlaceMigration.Rejected {
-            return false
-        } catch is DatabaseError {
-            return false
+        try InPlaceMigration.rehearse(onSchemaOf: source) { db in
+            try prepare(plan, in: db, destination: destination)
+            try finish(plan, in: db, destination: destination)
         }
     }
 

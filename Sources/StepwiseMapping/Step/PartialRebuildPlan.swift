@@ -119,7 +119,9 @@ struct PartialRebuildPlan {
                         case .inverseForeignKey(let table, _, _) = entity.relationship(named: propertyMapping.name)?
                             .storage,
                         kept.contains(table),
-                        propertyMapping.valueExpression.flatMap(sourcePath(of:)) != [propertyMapping.name]
+                        propertyMapping.valueExpression.flatMap(InPlacePlan.sourceRelationshipPath) != [
+                            propertyMapping.name
+                        ]
                     else { continue }
                     kept.remove(table)
                     changed = true
@@ -248,23 +250,10 @@ struct PartialRebuildPlan {
             entityMapping.relationshipMappings.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         for relationship in destinationEntity.relationships {
             guard let expression = relationships[relationship.name]?.valueExpression,
-                sourcePath(of: expression) == [relationship.name]
+                InPlacePlan.sourceRelationshipPath(expression) == [relationship.name]
             else { return false }
         }
         return true
-    }
-
-    /// `$source.x` or `FUNCTION($manager, "destinationInstances…", "M", $source.x)` → `[x]`.
-    private static func sourcePath(of expression: Expression) -> [String]? {
-        switch expression {
-        case .keyPath(.source, let path):
-            return path
-        case .function(.keyPath(.manager, []), MappingInference.destinationInstancesSelector, let arguments):
-            guard arguments.count == 2, case .keyPath(.source, let path) = arguments[1] else { return nil }
-            return path
-        default:
-            return nil
-        }
     }
 
     /// Whether every key column of `table` points into a kept table, or (a to-one's foreign
