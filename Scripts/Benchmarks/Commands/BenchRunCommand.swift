@@ -46,10 +46,12 @@ struct BenchRunCommand: ParsableCommand {
         let writtenAfter = StepWrites.now()
         let writtenBytes = writtenBefore.flatMap { before in writtenAfter.map { $0 - before } }
         let peakKilobytes = ResidentMemory.now().peakKilobytes
+        let upgradedBytes = (try? FileManager.default.attributesOfItem(atPath: storeURL.path)[.size] as? Int64) ?? nil
         let result = ChildRunResult(
             seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18,
             peakRSSKilobytes: peakKilobytes, storeBytes: initialBytes, peakExtraBytes: peakBytes - initialBytes,
-            facts: try child.facts.read(storeURL), steps: steps, writtenBytes: writtenBytes)
+            facts: try child.facts.read(storeURL), steps: steps, writtenBytes: writtenBytes,
+            upgradedBytes: upgradedBytes)
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         print(String(decoding: try encoder.encode(result), as: UTF8.self))
@@ -69,6 +71,8 @@ struct ChildRunResult: Codable {
     var steps: [String]
     /// Bytes the run wrote to storage (`write_bytes` of `/proc/self/io`), nil where unknown.
     var writtenBytes: Int64?
+    /// The store's main file when the run is done (the upgraded store), nil where unknown.
+    var upgradedBytes: Int64?
 
     var peakRSSMegabytes: Double? { peakRSSKilobytes.map { Double($0) / 1024 } }
 

@@ -31,7 +31,7 @@ extension UpgradeRun {
             do {
                 try fileSystem.remove(directory, site: "step.remove-unfinished")
                 try fileSystem.createDirectory(directory, site: "step.mkdir")
-                report = try makeStep(planned, index: index).run(
+                report = try makeStep(planned, index: index, isLast: index == count).run(
                     source: source, destination: output, access: sourceAccess(forStep: index, planned, journal))
                 // Step 1 ran beside the damaged-store check of the original: nothing is
                 // journaled before it has answered.
@@ -140,7 +140,7 @@ extension UpgradeRun {
         return index == 1 ? .consumableCopy : .checkpoint
     }
 
-    private func makeStep(_ planned: UpgradePlan.Step, index: Int) throws -> MigrationStep {
+    private func makeStep(_ planned: UpgradePlan.Step, index: Int, isLast: Bool) throws -> MigrationStep {
         // A step may start from a version as shipped ("Recipes 2 (as shipped)").
         let history = try upgrader.planningHistory()
         guard let source = history.version(named: planned.from), let destination = history.version(named: planned.to)
@@ -153,6 +153,9 @@ extension UpgradeRun {
             stage: stage(for: planned), logger: logger, progress: progress)
         step.fileSystem = fileSystem
         step.cancellation = cancellation
+        // Free pages a step leaves are overwritten by the next step's tables; the last step
+        // removes those left over, so the upgraded store has none (``FreePages``).
+        step.leavesNoFreePages = isLast
         return step
     }
 

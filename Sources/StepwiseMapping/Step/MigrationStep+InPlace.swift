@@ -99,6 +99,9 @@ extension MigrationStep {
                     objects = rows.values.reduce(0, +)  // objectCount, from the counts already made
                 }
             }
+            if leavesNoFreePages {
+                try removeFreePages(of: queue)
+            }
             try restoreJournal(of: queue, to: journalMode)
             try queue.close()
             try fileSystem.sync(destination, site: "step.in-place-sync")

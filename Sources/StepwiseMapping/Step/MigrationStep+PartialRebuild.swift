@@ -54,6 +54,9 @@ extension MigrationStep {
             let queue = try DatabaseQueue(path: destination.path, configuration: configuration)
             defer { try? queue.close() }
             let journalMode = try useScratchJournal("MEMORY", on: queue)
+            // The replaced tables' pages are freed unzeroed: the next step's tables overwrite
+            // them, and the run's last step removes what is left (``FreePages``).
+            try queue.writeWithoutTransaction { db in try FreePages.freeWithoutZeroing(in: db) }
             try interruptible(queue) {
                 try queue.writeWithoutTransaction { db in
                     try db.inTransaction {
@@ -67,6 +70,9 @@ extension MigrationStep {
                         return .commit
                     }
                 }
+            }
+            if leavesNoFreePages {
+                try removeFreePages(of: queue)
             }
             try restoreJournal(of: queue, to: journalMode)
             try queue.close()

@@ -23,4 +23,13 @@ extension MigrationStep {
             _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = \(restored)")
         }
     }
+
+    /// Removes the free pages of the step's file (``FreePages/removeAll(in:)``) with the journal
+    /// off: the file is still scratch, deleted if this fails or the process dies.
+    func removeFreePages(of queue: DatabaseQueue) throws {
+        try queue.writeWithoutTransaction { db in
+            _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = OFF")
+            try FreePages.removeAll(in: db)
+        }
+    }
 }

@@ -54,6 +54,10 @@ public struct MigrationStep: Sendable {
     /// Whether a step mixing plain copies with real mappings may rebuild only the mapped
     /// tables (``PartialRebuildPlan``). Tests of the whole-store rebuild turn it off.
     package var allowsPartialRebuild = true
+    /// Whether the step's file ends with no free page, where the step altered a copy of its
+    /// source (``FreePages``). The step runner turns it off for every step but the run's
+    /// last: the next step builds its tables in those free pages, which overwrites them.
+    package var leavesNoFreePages = true
 
     public init(
         from sourceModel: ObjectModel, to destinationModel: ObjectModel, mappingModels: [MappingModel] = [],
