@@ -29,7 +29,7 @@ extension HistoryCheck {
         let url = URL(fileURLWithPath: error.file ?? "")
         let name = url.lastPathComponent
         let subject =
-            url.pathExtension == XcodeMappingModel.pathExtension
+            url.pathExtension == XcodeMappingModel.pathExtension || CompiledMappingModel.hasCompiledName(url)
             ? "The mapping model '\(name)'" : "The mapping file '\(name)'"
         let update = "Update \(name) to the versions it maps between, or remove it if the step no longer needs it."
         switch error.kind {
@@ -76,7 +76,7 @@ extension HistoryCheck {
     private static func describe(_ model: MappingModel) -> String {
         guard let origin = model.origin else { return "The mapping '\(model.name)'" }
         let name = URL(fileURLWithPath: origin.path).lastPathComponent
-        return origin.format == .xcmappingmodel ? "The mapping model '\(name)'" : "The mapping file '\(name)'"
+        return origin.format == .json ? "The mapping file '\(name)'" : "The mapping model '\(name)'"
     }
 
     /// The text up to and including its first ". ", and the rest.

@@ -27,12 +27,12 @@ struct MappingOptions: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "A folder of mapping files: Stepwise JSON files, Xcode .xcmappingmodel folders, or both. Defaults to <bundle name>.mappings beside the bundle; .xcmappingmodel folders beside the bundle are always read.",
+            "A folder of mapping files: Stepwise JSON files, Xcode .xcmappingmodel folders, compiled .cdm files, or any of them. Defaults to <bundle name>.mappings beside the bundle; .xcmappingmodel folders and .cdm files beside the bundle are always read.",
             valueName: "dir"),
         completion: .directory)
     var mappings: String?
 
-    /// The mapping models of `bundle`: the .xcmappingmodel folders beside it, and the mapping
+    /// The mapping models of `bundle`: the .xcmappingmodel folders and .cdm files beside it, and the mapping
     /// folder (`--mappings`, else `<Name>.mappings` beside the bundle).
     func load(for bundle: ModelBundle) throws -> MappingDirectory {
         try MappingDirectory(

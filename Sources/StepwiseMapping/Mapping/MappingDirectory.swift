@@ -2,12 +2,17 @@ import Foundation
 import StepwiseModel
 
 /// The mapping models of a model history, by the step they serve: Stepwise's JSON mapping files
-/// (``MappingFile``) and Xcode's `.xcmappingmodel` folders (``XcodeMappingModel``).
+/// (``MappingFile``), Xcode's `.xcmappingmodel` folders (``XcodeMappingModel``) and the `.cdm`
+/// files Xcode compiles from them (``CompiledMappingModel``).
 ///
 /// ``init(bundleAt:mappingsAt:history:)`` finds them where a team keeps them:
 /// - `*.xcmappingmodel` beside the `.xcdatamodeld` bundle, where Xcode puts them;
+/// - `*.cdm` beside the bundle, where an app ships them beside its compiled `.momd`;
 /// - `<Name>.mappings/` beside the bundle, or the folder given instead: JSON files,
-///   `.xcmappingmodel` folders, or both.
+///   `.xcmappingmodel` folders, `.cdm` files, or any of them.
+///
+/// A `.cdm` is known by a name matching `*.cdm*` (`Model.cdm`, `Model.cdm_precompiled`) and
+/// read by its content.
 ///
 /// Several mapping models for one step are Core Data's multi-pass migration: they run in
 /// sequence into the same destination, in the order of a JSON file's `order` key (0 when left
@@ -46,7 +51,7 @@ public struct MappingDirectory: Sendable {
         bundle.deletingPathExtension().appendingPathExtension("mappings")
     }
 
-    /// Reads every mapping file of one folder (`*.json` and `*.xcmappingmodel`), checking each
+    /// Reads every mapping file of one folder (`*.json`, `*.xcmappingmodel` and `*.cdm*`), checking each
     /// against its two versions. A missing folder is an empty set of mappings.
     public init(contentsOf url: URL, history: VersionHistory) throws {
         try self.init(folder: url, files: Self.mappingFiles(in: url), documents: [:], history: history) {
@@ -55,11 +60,13 @@ public struct MappingDirectory: Sendable {
     }
 
     /// Reads the mapping models of the bundle at `bundleURL`: the `.xcmappingmodel` folders
-    /// beside it, and the mapping folder (`mappingsURL`, else `<Name>.mappings/` beside the
-    /// bundle when it exists).
+    /// and `.cdm` files beside it, and the mapping folder (`mappingsURL`, else
+    /// `<Name>.mappings/` beside the bundle when it exists).
     ///
     /// A mapping model beside the bundle whose model paths name another bundle found beside it
-    /// (`Other.xcdatamodeld`) belongs to that bundle and is left out.
+    /// (`Other.xcdatamodeld`) belongs to that bundle and is left out; so is a `.cdm` beside the
+    /// bundle whose entity hashes fit no pair of its versions, when another model
+    /// (`*.xcdatamodeld`, `*.momd`, `*.mom`) is beside it too.
     public init(bundleAt bundleURL: URL, mappingsAt mappingsURL: URL? = nil, history: VersionHistory) throws {
         try self.init(bundleAt: bundleURL, mappingsAt: mappingsURL, history: history) {
             (error) throws(MappingError) in throw error
@@ -86,18 +93,23 @@ public struct MappingDirectory: Sendable {
         let folder = mappingsURL ?? Self.defaultURL(for: bundleURL)
         let beside = bundleURL.deletingLastPathComponent()
         // Each document is read once, here, and bound below.
-        var documents: [URL: XcodeMappingDocument] = [:]
+        var documents: [URL: Document] = [:]
         var unreadable: Set<String> = []
-        for file in Self.mappingFiles(in: beside) where file.pathExtension == XcodeMappingModel.pathExtension {
-            let document: XcodeMappingDocument
-            do {
-                document = try XcodeMappingDocument(contentsOf: file)
+        for file in Self.mappingFiles(in: beside) {
+            do throws(MappingError) {
+                if file.pathExtension == XcodeMappingModel.pathExtension {
+                    let document = try XcodeMappingDocument(contentsOf: file)
+                    if !Self.belongsToAnotherBundle(document, bundle: bundleURL) { documents[file] = .xcode(document) }
+                } else if CompiledMappingModel.hasCompiledName(file) {
+                    let document = try CompiledMappingDocument(contentsOf: file)
+                    if !Self.belongsToAnotherBundle(document, bundle: bundleURL, history: history) {
+                        documents[file] = .compiled(document)
+                    }
+                }
             } catch {
                 try setAside(error)
                 unreadable.insert(file.standardizedFileURL.path)
-                continue
             }
-            if !Self.belongsToAnotherBundle(document, bundle: bundleURL) { documents[file] = document }
         }
         let known = Set(documents.keys.map(\.standardizedFileURL.path)).union(unreadable)
         let files =
@@ -106,8 +118,14 @@ public struct MappingDirectory: Sendable {
         try self.init(folder: folder, files: files, documents: documents, history: history, setAside: setAside)
     }
 
+    /// A mapping model document already read.
+    private enum Document {
+        case xcode(XcodeMappingDocument)
+        case compiled(CompiledMappingDocument)
+    }
+
     private init<Failure: Error>(
-        folder: URL, files: [URL], documents: [URL: XcodeMappingDocument], history: VersionHistory,
+        folder: URL, files: [URL], documents: [URL: Document], history: VersionHistory,
         setAside: (MappingError) throws(Failure) -> Void
     ) throws(Failure) {
         self.url = folder
@@ -176,11 +194,22 @@ public struct MappingDirectory: Sendable {
     }
 
     /// One mapping file bound to its two versions, with its run order within the step.
-    private static func read(_ file: URL, document: XcodeMappingDocument?, history: VersionHistory) throws(MappingError)
+    private static func read(_ file: URL, document: Document?, history: VersionHistory) throws(MappingError)
         -> (model: MappingModel, order: Int)
     {
-        if file.pathExtension == XcodeMappingModel.pathExtension {
+        switch document {
+        case .xcode(let document)?:
             return (try XcodeMappingModel.load(file, document: document, history: history), 0)
+        case .compiled(let document)?:
+            return (try CompiledMappingModel.load(file, document: document, history: history), 0)
+        case nil:
+            break
+        }
+        if file.pathExtension == XcodeMappingModel.pathExtension {
+            return (try XcodeMappingModel.load(file, history: history), 0)
+        }
+        if CompiledMappingModel.hasCompiledName(file) {
+            return (try CompiledMappingModel.load(file, history: history), 0)
         }
         do {
             let header = try MappingFile.header(of: file)
@@ -204,12 +233,34 @@ public struct MappingDirectory: Sendable {
         steps[StepKey(source, destination)] ?? []
     }
 
-    /// The JSON files and `.xcmappingmodel` folders directly in `folder`; none when it is missing.
+    /// The JSON files, `.xcmappingmodel` folders and `*.cdm*` files directly in `folder`; none
+    /// when it is missing.
     private static func mappingFiles(in folder: URL) -> [URL] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        return names.sorted()
-            .filter { $0.hasSuffix(".json") || $0.hasSuffix("." + XcodeMappingModel.pathExtension) }
-            .map { folder.appendingPathComponent($0) }
+        return names.sorted().map { folder.appendingPathComponent($0) }.filter {
+            $0.pathExtension == "json" || $0.pathExtension == XcodeMappingModel.pathExtension
+                || CompiledMappingModel.hasCompiledName($0)
+        }
+    }
+
+    /// Whether a `.cdm` beside `bundle` fits no pair of its versions while another model is
+    /// beside it too: a `.cdm` names no bundle, so it is taken as that other model's.
+    private static func belongsToAnotherBundle(
+        _ document: CompiledMappingDocument, bundle: URL, history: VersionHistory
+    ) -> Bool {
+        do {
+            _ = try CompiledMappingModel.bind(document, history: history)
+            return false
+        } catch {
+            guard case .noMatchingVersions = error.kind else { return false }
+        }
+        let folder = bundle.deletingLastPathComponent()
+        let own = bundle.standardizedFileURL.lastPathComponent
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.contains { name in
+            name != own
+                && (name.hasSuffix(".xcdatamodeld") || name.hasSuffix(".mom") || name.dropFirst().contains(".momd"))
+        }
     }
 
     /// Whether a mapping model beside `bundle` names, in its model paths, a different bundle that

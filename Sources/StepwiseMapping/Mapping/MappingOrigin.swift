@@ -7,6 +7,8 @@ public struct MappingOrigin: Sendable, Hashable, Codable {
         case json
         /// Xcode's mapping model, a `.xcmappingmodel` folder (``XcodeMappingModel``).
         case xcmappingmodel
+        /// Xcode's compiled mapping model, a `.cdm` file (``CompiledMappingModel``).
+        case cdm
     }
 
     /// How a mapping file was bound to its source and destination versions.
@@ -22,11 +24,14 @@ public struct MappingOrigin: Sendable, Hashable, Codable {
         /// The one pair of versions whose entities and properties every entity mapping fits,
         /// when neither the paths nor the snapshots name one.
         case entityMappings = "entity mappings"
+        /// The entity version hashes a compiled mapping model (`.cdm`) carries for each entity
+        /// mapping's source and destination, matched against each version's.
+        case entityHashes = "entity version hashes"
 
         public var description: String { rawValue }
     }
 
-    /// The file or `.xcmappingmodel` folder.
+    /// The file, `.xcmappingmodel` folder or `.cdm` file.
     public var path: String
     public var format: Format
     public var binding: Binding

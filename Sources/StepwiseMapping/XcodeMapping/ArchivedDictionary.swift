@@ -1,13 +1,26 @@
 import Foundation
 import StepwiseStore
 
-/// Decodes the user info Xcode archives into a mapping model (`userinfodata`): an archived
-/// `NSDictionary` whose keys and values are strings, as the mapping editor writes them.
+/// Decodes the user info Xcode archives into a mapping model (`userinfodata`, or `NSUserInfo`
+/// in a compiled `.cdm`): an archived `NSDictionary` whose keys and values are strings, as the
+/// mapping editor writes them.
 package enum ArchivedDictionary {
     package static func strings(_ data: Data) throws(MappingError) -> [String: String] {
+        let archive: KeyedArchive
         do {
-            let archive = try KeyedArchive(data)
-            guard let root = archive.top["root"], let object = try archive.object(root) else { return [:] }
+            archive = try KeyedArchive(data)
+        } catch {
+            throw MappingError(.unreadableArchive(error.reason))
+        }
+        guard let root = archive.top["root"] else { return [:] }
+        return try strings(root, in: archive)
+    }
+
+    /// The dictionary that object `uid` of `archive` is (`$null`: empty), such as a compiled
+    /// mapping model's `NSUserInfo` (``CompiledMappingDocument``).
+    package static func strings(_ uid: Int, in archive: KeyedArchive) throws(MappingError) -> [String: String] {
+        do {
+            guard let object = try archive.object(uid) else { return [:] }
             guard object.className == "NSDictionary" || object.className == "NSMutableDictionary" else {
                 throw MappingError(
                     .unsupportedExpression(className: object.className, reason: "user info that is not a dictionary"))

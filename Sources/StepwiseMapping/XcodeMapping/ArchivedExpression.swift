@@ -2,7 +2,8 @@ import Foundation
 import StepwiseStore
 
 /// Decodes the `NSExpression` that Xcode archives (`NSKeyedArchiver`) into a mapping model's
-/// `valueexpressiondata`, into Stepwise's ``Expression``.
+/// `valueexpressiondata`, or into a compiled mapping model (`.cdm`) beside its other objects,
+/// into Stepwise's ``Expression``.
 ///
 /// The archive's objects are walked by class name, never instantiated:
 ///
@@ -33,7 +34,13 @@ package enum ArchivedExpression {
         guard let root = archive.top["root"] else {
             throw MappingError(.unreadableArchive("the archive has no root object"))
         }
-        return try Decoder(archive: archive).expression(root, depth: 0)
+        return try decode(root, in: archive)
+    }
+
+    /// The expression that object `uid` of `archive` is: one archived inside a larger archive,
+    /// such as a compiled mapping model's value expressions (``CompiledMappingDocument``).
+    package static func decode(_ uid: Int, in archive: KeyedArchive) throws(MappingError) -> Expression {
+        try Decoder(archive: archive).expression(uid, depth: 0)
     }
 
     private struct Decoder {

@@ -1,0 +1,107 @@
+import Foundation
+
+/// The compiled mapping models (`.cdm`) of the corpus's `compiled/` projects, each with the
+/// `.xcmappingmodel` Xcode compiled it from.
+///
+/// The projects keep each model version in a bundle of its own, all versions under one name
+/// (`Model`, `XcodeServer`), and name their compiled files `*.cdm_precompiled` to keep them out
+/// of Xcode's build. ``makeBundle(in:corpus:)`` puts a project's versions into one
+/// `.xcdatamodeld`, as a team's history would be, under names that order
+/// (`CoreDataPlus 1.0`, `CoreDataPlus 1.1`).
+public enum CompiledMappingCorpus: String, CaseIterable, Sendable, CustomStringConvertible {
+    /// richardpiazza/CoreDataPlus: one mapping model, `Model_1_0_to_1_1`, from 1.0 to 1.1.
+    case coreDataPlus = "CoreDataPlus"
+    /// richardpiazza/XcodeServer: a mapping model from 1.0.0 to 1.1.0 and one from 1.1.0 to
+    /// 2.0.0, which renames every entity (`Bot` → `ManagedBot`).
+    case xcodeServer = "XcodeServer"
+
+    /// A compiled mapping model and its source, as corpus paths.
+    public struct Pair: Sendable, CustomStringConvertible {
+        public var project: CompiledMappingCorpus
+        /// The `.cdm_precompiled` file.
+        public var compiled: String
+        /// The `.xcmappingmodel` folder beside it.
+        public var source: String
+        /// The versions it maps between, as ``makeBundle(in:corpus:)`` names them.
+        public var sourceVersion: String
+        public var destinationVersion: String
+
+        public var description: String { "\(project.rawValue) \(sourceVersion) → \(destinationVersion)" }
+    }
+
+    /// Every compiled mapping model of the corpus with its source.
+    public static var pairs: [Pair] {
+        allCases.flatMap(\.pairs)
+    }
+
+    public var description: String { rawValue }
+
+    /// The project's compiled mapping models with their sources.
+    public var pairs: [Pair] {
+        switch self {
+        case .coreDataPlus:
+            let folder = "compiled/richardpiazza-CoreDataPlus/Tests/CoreDataPlusTests/Resources/"
+            return [
+                Pair(
+                    project: self, compiled: folder + "Model_1_0_to_1_1.cdm_precompiled",
+                    source: folder + "Model_1_0_to_1_1.xcmappingmodel", sourceVersion: "CoreDataPlus 1.0",
+                    destinationVersion: "CoreDataPlus 1.1")
+            ]
+        case .xcodeServer:
+            return [
+                ("1_1_0", "XcodeServer 1.0.0", "XcodeServer 1.1.0"),
+                ("2_0_0", "XcodeServer 1.1.0", "XcodeServer 2.0.0"),
+            ]
+            .map { folder, source, destination in
+                let resources = "compiled/richardpiazza-XcodeServer/Sources/XcodeServerModel_\(folder)/Resources/"
+                return Pair(
+                    project: self, compiled: resources + "MappingModel.cdm_precompiled",
+                    source: resources + "MappingModel.xcmappingmodel", sourceVersion: source,
+                    destinationVersion: destination)
+            }
+        }
+    }
+
+    /// The project's versions, oldest first: the name ``makeBundle(in:corpus:)`` gives each,
+    /// and its `.xcdatamodel` folder in the corpus.
+    public var versions: [(name: String, path: String)] {
+        switch self {
+        case .coreDataPlus:
+            return ["1.0", "1.1"].map { number in
+                (
+                    "CoreDataPlus \(number)",
+                    "compiled/richardpiazza-CoreDataPlus/Tests/CoreDataPlusTests/Resources/CoreDataPlus_\(number).xcdatamodeld/Model.xcdatamodel"
+                )
+            }
+        case .xcodeServer:
+            return ["1.0.0", "1.1.0", "2.0.0"].map { number in
+                let folder = number.replacingOccurrences(of: ".", with: "_")
+                return (
+                    "XcodeServer \(number)",
+                    "compiled/richardpiazza-XcodeServer/Sources/XcodeServerModel_\(folder)/Resources/XcodeServer.xcdatamodeld/XcodeServer.xcdatamodel"
+                )
+            }
+        }
+    }
+
+    /// Writes `<project>.xcdatamodeld` into `directory` with every version of the project, the
+    /// newest current, and returns its URL.
+    public func makeBundle(in directory: URL, corpus: Corpus) throws -> URL {
+        let bundle = directory.appendingPathComponent("\(rawValue).xcdatamodeld")
+        for (name, path) in versions {
+            let version = bundle.appendingPathComponent("\(name).xcdatamodel")
+            try FileManager.default.createDirectory(at: version, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(
+                at: corpus.url(path).appendingPathComponent("contents"), to: version.appendingPathComponent("contents"))
+        }
+        if let current = versions.last?.name {
+            let plist = """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+                <plist version="1.0"><dict><key>_XCCurrentVersionName</key><string>\(current).xcdatamodel</string></dict></plist>
+                """
+            try Data(plist.utf8).write(to: bundle.appendingPathComponent(".xccurrentversion"))
+        }
+        return bundle
+    }
+}
