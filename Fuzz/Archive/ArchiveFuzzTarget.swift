@@ -11,8 +11,9 @@ public func testOneInput(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
 
 /// Fuzzes the keyed-archive decoders of mapping models, through the binary property list
 /// reader under them: an archived `NSExpression` (`valueexpressiondata`), an archived user
-/// info dictionary (`userinfodata`) and an embedded model copy (`sourcemodeldata`). Any input
-/// may be rejected with an error; a crash, a hang, a leak or memory misuse is a finding.
+/// info dictionary (`userinfodata`), an embedded model copy (`sourcemodeldata`) and a whole
+/// compiled mapping model (`.cdm`: its entity mappings, source fetches and value expressions).
+/// Any input may be rejected with an error; a crash, a hang, a leak or memory misuse is a finding.
 @main
 enum ArchiveFuzzTarget {
     static func main() {
@@ -23,5 +24,6 @@ enum ArchiveFuzzTarget {
         _ = try? ArchivedExpression.decode(data)
         _ = try? ArchivedDictionary.strings(data)
         _ = ModelSnapshot.signature(of: data)
+        _ = try? CompiledMappingDocument(data, path: "fuzz.cdm")
     }
 }

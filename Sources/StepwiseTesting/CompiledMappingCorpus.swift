@@ -17,14 +17,18 @@ public enum CompiledMappingCorpus: String, CaseIterable, Sendable, CustomStringC
 
     /// A compiled mapping model and its source, as corpus paths.
     public struct Pair: Sendable, CustomStringConvertible {
+        /// The project it belongs to.
         public var project: CompiledMappingCorpus
         /// The `.cdm_precompiled` file.
         public var compiled: String
         /// The `.xcmappingmodel` folder beside it.
         public var source: String
-        /// The versions it maps between, as ``makeBundle(in:corpus:)`` names them.
+        /// The version it maps from, as ``CompiledMappingCorpus/makeBundle(in:corpus:)`` names it.
         public var sourceVersion: String
+        /// The version it maps to.
         public var destinationVersion: String
+
+        /// The project and the step, for test names.
 
         public var description: String { "\(project.rawValue) \(sourceVersion) → \(destinationVersion)" }
     }
@@ -34,6 +38,7 @@ public enum CompiledMappingCorpus: String, CaseIterable, Sendable, CustomStringC
         allCases.flatMap(\.pairs)
     }
 
+    /// The project's name.
     public var description: String { rawValue }
 
     /// The project's compiled mapping models with their sources.
@@ -86,6 +91,9 @@ public enum CompiledMappingCorpus: String, CaseIterable, Sendable, CustomStringC
 
     /// Writes `<project>.xcdatamodeld` into `directory` with every version of the project, the
     /// newest current, and returns its URL.
+    /// - parameters:
+    ///   - directory: An existing folder of yours; the bundle is made in it.
+    ///   - corpus: The corpus the versions are copied from (never edited).
     public func makeBundle(in directory: URL, corpus: Corpus) throws -> URL {
         let bundle = directory.appendingPathComponent("\(rawValue).xcdatamodeld")
         for (name, path) in versions {

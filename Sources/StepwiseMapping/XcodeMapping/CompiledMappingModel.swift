@@ -11,7 +11,7 @@ import StepwiseModel
 /// mapping.origin?.binding      // .entityHashes
 /// ```
 ///
-/// **What is read.** See ``CompiledMappingDocument`` for the archive. Each entity mapping gives
+/// **What is read.** See `CompiledMappingDocument` for the archive. Each entity mapping gives
 /// the ``EntityMapping`` its `.xcmappingmodel` gives, so that the two forms of one mapping
 /// model are one mapping model (``MappingDirectory`` runs it once):
 /// - the kind is derived from the entities and policy, as for an `.xcmappingmodel` (whose
@@ -39,12 +39,14 @@ public enum CompiledMappingModel {
     /// `*.cdm*`, so `Model.cdm` and also `Model.cdm_precompiled`, as some projects keep them
     /// out of Xcode's build. Its content decides whether it is one: a file so named that is
     /// not is an error naming it.
+    /// - parameter url: The file; only its name is read.
     public static func hasCompiledName(_ url: URL) -> Bool {
         url.lastPathComponent.dropFirst().contains("." + pathExtension)
     }
 
     /// Whether the file at `url` is a compiled mapping model, by its content: a keyed archive
     /// whose root is an `NSMappingModel`. A folder, or a file that can't be read, is not.
+    /// - parameter url: The file, whatever its name.
     public static func isCompiledMappingModel(at url: URL) -> Bool {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue,
@@ -54,6 +56,9 @@ public enum CompiledMappingModel {
     }
 
     /// Reads the compiled mapping model at `url` and binds it to two versions of `history`.
+    /// - parameters:
+    ///   - url: The `.cdm` file (any name: it is read by its content).
+    ///   - history: The versions to bind it to, by the entity hashes it carries.
     /// - throws: ``MappingError`` naming the file and, for a value Stepwise can't run, the
     ///   entity mapping, the property and the archived class.
     public static func load(_ url: URL, history: VersionHistory) throws(MappingError) -> MappingModel {

@@ -55,6 +55,7 @@ struct CompiledMappingCLITests {
         let matrix = try CommandRunner().run(["matrix", "--models", bundle.path, "--rows", "3", "--json"])
         #expect(matrix.status == 0, "\(matrix.standardOutput)\(matrix.standardError)")
         #expect(try matrix.json()["failures"] as? Int == 0)
+        #expect(try (matrix.json()["pairs"] as? [[String: Any]])?.count == 3)
     }
 
     @Test func aCompiledMappingModelThatFitsNoStepStopsTheUpgradeNamingIt() throws {

@@ -143,6 +143,58 @@ struct CompiledMappingModelTests {
         #expect(folderError.file == folder.appendingPathComponent("Broken.cdm_precompiled").path)
     }
 
+    /// XcodeServer's history with each `.cdm` and its `.xcmappingmodel` beside it: each step
+    /// has one mapping model, run once, with the other file named as its identical copy.
+    @Test func aCompiledMappingModelAndItsSourceBesideTheBundleRunOnce() throws {
+        let corpus = try Corpus.required()
+        let directory = try TemporaryDirectory()
+        let bundle = try CompiledMappingCorpus.xcodeServer.makeBundle(in: directory.url, corpus: corpus)
+        let history = try ModelBundle(contentsOf: bundle).history
+        for (index, pair) in CompiledMappingCorpus.xcodeServer.pairs.enumerated() {
+            try FileManager.default.copyItem(
+                at: corpus.url(pair.compiled), to: directory.path("Step\(index + 1).cdm_precompiled"))
+            try FileManager.default.copyItem(
+                at: corpus.url(pair.source), to: directory.path("Step\(index + 1).xcmappingmodel"))
+        }
+
+        let mappings = try MappingDirectory(bundleAt: bundle, history: history)
+        #expect(mappings.steps.count == 2)
+        for (index, pair) in CompiledMappingCorpus.xcodeServer.pairs.enumerated() {
+            let models = mappings.mappingModels(from: pair.sourceVersion, to: pair.destinationVersion)
+            #expect(models.count == 1)
+            #expect(models.first?.origin?.format == .cdm)
+            #expect(
+                models.first?.origin?.identicalCopies.map { URL(fileURLWithPath: $0).lastPathComponent }
+                    == ["Step\(index + 1).xcmappingmodel"])
+        }
+    }
+
+    /// CoreDataPlus as the project keeps it: each version a bundle of its own, the `.cdm` beside
+    /// both. Read against the one-version bundle it doesn't fit, it is the other bundle's.
+    @Test func aCompiledMappingModelThatFitsNoStepIsLeftToAnotherModelBesideTheBundle() throws {
+        let corpus = try Corpus.required()
+        let directory = try TemporaryDirectory()
+        let pair = CompiledMappingCorpus.coreDataPlus.pairs[0]
+        for (name, path) in CompiledMappingCorpus.coreDataPlus.versions {
+            let version = directory.path("\(name).xcdatamodeld/Model.xcdatamodel")
+            try FileManager.default.createDirectory(at: version, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(
+                at: corpus.url(path).appendingPathComponent("contents"), to: version.appendingPathComponent("contents"))
+        }
+        try FileManager.default.copyItem(at: corpus.url(pair.compiled), to: directory.path("Model.cdm"))
+        let bundle = directory.path("CoreDataPlus 1.1.xcdatamodeld")
+
+        let mappings = try MappingDirectory(bundleAt: bundle, history: ModelBundle(contentsOf: bundle).history)
+        #expect(mappings.steps.isEmpty)
+
+        // Alone beside the bundle, it is an error naming it.
+        try FileManager.default.removeItem(at: directory.path("CoreDataPlus 1.0.xcdatamodeld"))
+        let error = try #require(throws: MappingError.self) {
+            try MappingDirectory(bundleAt: bundle, history: ModelBundle(contentsOf: bundle).history)
+        }
+        #expect(error.file == directory.path("Model.cdm").path)
+    }
+
     @Test func aCompiledFileIsKnownByItsContentAndItsName() throws {
         let corpus = try Corpus.required()
         let compiled = corpus.url(CompiledMappingCorpus.coreDataPlus.pairs[0].compiled)
