@@ -37,11 +37,13 @@ public enum CompiledMappingModel {
 
     /// Whether a file found in a folder is read as a compiled mapping model by its name:
     /// `*.cdm*`, so `Model.cdm` and also `Model.cdm_precompiled`, as some projects keep them
-    /// out of Xcode's build. Its content decides whether it is one: a file so named that is
-    /// not is an error naming it.
+    /// out of Xcode's build; but not a name ending in another mapping format's extension
+    /// (`Model.cdm.json`). Its content decides whether it is one: a file so named that is not
+    /// is an error naming it.
     /// - parameter url: The file; only its name is read.
     public static func hasCompiledName(_ url: URL) -> Bool {
-        url.lastPathComponent.dropFirst().contains("." + pathExtension)
+        guard !["json", XcodeMappingModel.pathExtension].contains(url.pathExtension) else { return false }
+        return url.lastPathComponent.dropFirst().contains("." + pathExtension)
     }
 
     /// Whether the file at `url` is a compiled mapping model, by its content: a keyed archive

@@ -206,6 +206,8 @@ struct CompiledMappingModelTests {
         #expect(CompiledMappingModel.hasCompiledName(URL(fileURLWithPath: "/a/Model.cdm")))
         #expect(!CompiledMappingModel.hasCompiledName(URL(fileURLWithPath: "/a/.cdm")))
         #expect(!CompiledMappingModel.hasCompiledName(URL(fileURLWithPath: "/a/Model.json")))
+        #expect(!CompiledMappingModel.hasCompiledName(URL(fileURLWithPath: "/a/Model.cdm.json")))
+        #expect(!CompiledMappingModel.hasCompiledName(URL(fileURLWithPath: "/a/Model.cdm.xcmappingmodel")))
     }
 }
 
