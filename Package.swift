@@ -155,7 +155,8 @@ let package = Package(
             name: "fuzz-xcmapping", dependencies: ["FuzzDriver", "StepwiseModel", "StepwiseMapping"],
             path: "Fuzz/XcodeMapping"),
         .executableTarget(
-            name: "fuzz-archive", dependencies: ["FuzzDriver", "StepwiseMapping"], path: "Fuzz/Archive"),
+            name: "fuzz-archive", dependencies: ["FuzzDriver", "StepwiseModel", "StepwiseMapping"],
+            path: "Fuzz/Archive"),
         .testTarget(
             name: "StepwiseModelTests",
             dependencies: [
