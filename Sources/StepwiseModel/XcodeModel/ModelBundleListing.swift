@@ -120,6 +120,16 @@ public struct ModelBundleListing: Sendable, Hashable {
         return try readValidatedVersion(at: versionURL, layout: layout)
     }
 
+    /// The names of the bundle's versions, in name order, without working out the history order
+    /// or reading any model: for reporting on a bundle whose order can't be told.
+    /// - parameter bundle: A URL checked by ``modelURL(_:)``.
+    package static func unorderedVersionNames(inBundleAt bundle: URL) throws -> [String] {
+        if try layout(of: bundle).isSingleVersion {
+            return [versionName(bundle.lastPathComponent, in: bundle.deletingLastPathComponent())]
+        }
+        return try versionFolderNames(in: bundle).map { versionName($0, in: bundle) }.sorted()
+    }
+
     // MARK: - Shared with ModelBundle, so both read a bundle by the same rules.
 
     /// `url` standardized, once it is known to be a model: a `.xcdatamodeld` or `.xcdatamodel`
