@@ -31,7 +31,8 @@ let package = Package(
     ],
     targets: [
         // The object model: entities, properties, the .xcdatamodeld reader and writer,
-        // the Swift builder, version histories and Core Data's entity version hashes.
+        // the Swift builder, version histories and Core Data's entity version hashes, and the
+        // binary property list and keyed archive readers that compiled models need.
         .target(
             name: "StepwiseModel",
             dependencies: [.product(name: "Crypto", package: "swift-crypto")]
@@ -154,7 +155,8 @@ let package = Package(
             name: "fuzz-xcmapping", dependencies: ["FuzzDriver", "StepwiseModel", "StepwiseMapping"],
             path: "Fuzz/XcodeMapping"),
         .executableTarget(
-            name: "fuzz-archive", dependencies: ["FuzzDriver", "StepwiseMapping"], path: "Fuzz/Archive"),
+            name: "fuzz-archive", dependencies: ["FuzzDriver", "StepwiseModel", "StepwiseMapping"],
+            path: "Fuzz/Archive"),
         .testTarget(
             name: "StepwiseModelTests",
             dependencies: [
