@@ -31,7 +31,8 @@ let package = Package(
     ],
     targets: [
         // The object model: entities, properties, the .xcdatamodeld reader and writer,
-        // the Swift builder, version histories and Core Data's entity version hashes.
+        // the Swift builder, version histories and Core Data's entity version hashes, and the
+        // binary property list and keyed archive readers that compiled models need.
         .target(
             name: "StepwiseModel",
             dependencies: [.product(name: "Crypto", package: "swift-crypto")]

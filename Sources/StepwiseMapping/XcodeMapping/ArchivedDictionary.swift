@@ -1,5 +1,5 @@
 import Foundation
-import StepwiseStore
+import StepwiseModel
 
 /// Decodes the user info Xcode archives into a mapping model (`userinfodata`): an archived
 /// `NSDictionary` whose keys and values are strings, as the mapping editor writes them.

@@ -1,4 +1,5 @@
 import Foundation
+import StepwiseModel
 import StepwiseStore
 
 /// Decodes the `NSExpression` that Xcode archives (`NSKeyedArchiver`) into a mapping model's

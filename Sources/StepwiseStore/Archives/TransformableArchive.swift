@@ -1,4 +1,5 @@
 import Foundation
+import StepwiseModel
 
 /// The keyed archive of a ``TransformableValue``, written as Apple's `NSKeyedArchiver` writes, and
 /// reads such an archive back: one archive format, one home.

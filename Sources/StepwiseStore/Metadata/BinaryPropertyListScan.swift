@@ -1,4 +1,5 @@
 import Foundation
+import StepwiseModel
 
 /// Looks inside a binary property list (`bplist00`) for what swift-corelibs-foundation can't
 /// read safely, before `PropertyListSerialization` is given it.

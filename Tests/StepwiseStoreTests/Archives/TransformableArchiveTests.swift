@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StepwiseModel
 import StepwiseStore
 import Testing
 

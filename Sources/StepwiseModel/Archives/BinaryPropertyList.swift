@@ -6,8 +6,8 @@ import Foundation
 /// Why not `PropertyListSerialization`: on swift-corelibs-foundation the references between the
 /// objects of a keyed archive come back as instances of the internal `_NSKeyedArchiverUID`,
 /// whose number no public API reads, and a property list holding a set crashes the process
-/// (see `BinaryPropertyListScan`). Keyed archives in mapping models are outside input, so this
-/// reader checks every offset and count, refuses cycles, and decodes each object once.
+/// (see `BinaryPropertyListScan`). Keyed archives in mapping models and compiled models are outside
+/// input, so this reader checks every offset and count, refuses cycles, and decodes each object once.
 ///
 /// The format (Apple's `CFBinaryPList.c`): the 8-byte header `bplist0x`, the objects, an offset
 /// table of `numObjects` big-endian integers of `offsetIntSize` bytes each, and a 32-byte
