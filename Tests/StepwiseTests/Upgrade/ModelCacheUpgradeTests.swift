@@ -79,6 +79,30 @@ struct ModelCacheUpgradeTests {
         #expect(identification.matchedBy == .hash)
     }
 
+    /// A crash while the cached model is kept, and one after the step (before the swap): the
+    /// store is untouched, and the next call finishes from the original's cache or resumes the
+    /// step from the cached model it kept.
+    @Test(
+        .enabled(if: Corpus.shouldRunTests, "needs ../shared/corpus"),
+        arguments: [("model-cache.write", 0), ("swap.incoming.mkdir", 1)])
+    func anInterruptedUpgradeFromTheCacheFinishesOnTheNextCall(site: String, resumedSteps: Int) throws {
+        let (store, bundle) = try storeAndBundleWithoutItsVersion()
+        let before = try posts(store)
+        let bytes = try Data(contentsOf: store)
+        var options = UpgradeOptions()
+        options.fileSystem = FileSystem(inject: { _, reached in reached == site ? .crash : nil })
+        #expect(throws: SimulatedCrash.self) {
+            try Upgrader(bundleAt: bundle, options: options).upgradeIfNeededSynchronously(storeAt: store)
+        }
+        #expect(try Data(contentsOf: store) == bytes)
+
+        let report = try Upgrader(bundleAt: bundle).upgradeIfNeededSynchronously(storeAt: store)
+        #expect(report.outcome == .upgraded)
+        #expect(report.from == Self.cacheName)
+        #expect(report.steps.filter(\.resumed).count == resumedSteps)
+        #expect(try posts(store) == before)
+    }
+
     @Test(.enabled(if: Corpus.shouldRunTests, "needs ../shared/corpus"))
     func aCacheThatDoesNotMatchTheMetadataIsNeverUsed() throws {
         let (store, bundle) = try storeAndBundleWithoutItsVersion()
