@@ -4,7 +4,8 @@ public struct XcodeModelError: Error, Sendable, Hashable, ReportableError {
     public enum Kind: Sendable, Hashable {
         /// The path doesn't exist.
         case notFound
-        /// The path is not a `.xcdatamodeld` bundle or `.xcdatamodel`.
+        /// The path is not a model: a `.xcdatamodeld` bundle, a `.xcdatamodel`, a compiled
+        /// `.momd` folder or a `.mom` file.
         case notAModel
         /// A `.xcdatamodel` folder without a `contents` file: the pre-Xcode 4 binary format.
         case legacyBinaryFormat
@@ -18,6 +19,15 @@ public struct XcodeModelError: Error, Sendable, Hashable, ReportableError {
         case unknownCurrentVersion(String)
         /// A version the caller asked for is not in the bundle.
         case unknownVersion(String, available: [String])
+        /// A compiled model (a `.mom` file, or the archive of a store's model cache) that is not
+        /// a readable `NSManagedObjectModel` archive: why.
+        case unreadableCompiledModel(String)
+        /// A compiled model folder (`.momd`) whose `VersionInfo.plist` is missing, unreadable or
+        /// doesn't match the folder's `.mom` files: why.
+        case versionInfoMismatch(String)
+        /// A compiled version whose entity hash, computed from its `.mom`, differs from the one
+        /// `VersionInfo.plist` records, or an entity only one of the two has.
+        case versionHashMismatch(version: String, entity: String)
     }
 
     /// The file or folder at fault.
@@ -32,9 +42,11 @@ public struct XcodeModelError: Error, Sendable, Hashable, ReportableError {
     public var description: String {
         switch kind {
         case .notFound:
-            return "no model at \(path). Pass the path of a .xcdatamodeld bundle or a .xcdatamodel."
+            return
+                "no model at \(path). Pass the path of a .xcdatamodeld bundle, a .xcdatamodel, a compiled .momd folder or a .mom file."
         case .notAModel:
-            return "\(path) is not a Core Data model. Pass a .xcdatamodeld bundle or a .xcdatamodel."
+            return
+                "\(path) is not a Core Data model. Pass a .xcdatamodeld bundle, a .xcdatamodel, a compiled .momd folder or a .mom file."
         case .legacyBinaryFormat:
             return
                 "\(path) has no 'contents' file: it uses the pre-Xcode 4 binary model format ('elements'/'layout'). Open it in Xcode 4 or later and save it to convert it to the XML format."
@@ -51,6 +63,15 @@ public struct XcodeModelError: Error, Sendable, Hashable, ReportableError {
                 "\(path)/.xccurrentversion names '\(name)', which is not in the bundle. Pick the current version again in Xcode."
         case .unknownVersion(let name, let available):
             return "\(path) has no version '\(name)'. Available: \(available.joined(separator: ", "))."
+        case .unreadableCompiledModel(let reason):
+            return
+                "\(path) is not a readable compiled Core Data model: \(reason). Build the app again so Xcode recompiles the model, or pass its source .xcdatamodeld."
+        case .versionInfoMismatch(let reason):
+            return
+                "\(path): \(reason). Build the app again so Xcode writes the compiled model folder whole, or pass its source .xcdatamodeld."
+        case .versionHashMismatch(let version, let entity):
+            return
+                "\(path): the version hash of entity '\(entity)' in version '\(version)' differs from the one VersionInfo.plist records: the .mom file is damaged or Stepwise misreads it. Pass the source .xcdatamodeld, and report the model to Stepwise."
         }
     }
 }
@@ -67,6 +88,9 @@ extension XcodeModelError {
         case .emptyBundle: "emptyBundle"
         case .unknownCurrentVersion: "unknownCurrentVersion"
         case .unknownVersion: "unknownVersion"
+        case .unreadableCompiledModel: "unreadableCompiledModel"
+        case .versionInfoMismatch: "versionInfoMismatch"
+        case .versionHashMismatch: "versionHashMismatch"
         }
     }
 

@@ -1,0 +1,53 @@
+import Foundation
+
+/// Reads a compiled model: the `NSKeyedArchiver` archive of an `NSManagedObjectModel` that
+/// Xcode's model compiler writes as a `.mom` file (one per version inside a `.momd` folder), and
+/// that Core Data keeps, compressed, in a store's `Z_MODELCACHE`.
+///
+/// The archive is read as data (``KeyedArchive``), never instantiated with `NSKeyedUnarchiver`:
+/// on Linux that aborts the process on a missing key, and these files are outside input.
+///
+/// What the archive holds, from the corpus's compiled models (`shared/corpus/compiled/`) and the
+/// model caches of its real stores (Screen Time, Notes, knowledgeC, Photos, CartKit):
+/// - the root `NSManagedObjectModel`: `NSEntities` (a dictionary by name, sometimes an
+///   `NSKnownKeysDictionary1`) and `NSVersionIdentifiers` (a set; `""` when none was set);
+/// - an `NSEntityDescription`: `NSEntityName`, `NSClassNameForEntity`, `NSIsAbstract` (written
+///   only when true), `NSSuperentity`, `NSProperties` (by name), `NSUserInfo`,
+///   `NSVersionHashModifier`, `NSRenamingIdentifier` (always written: the name unless renamed),
+///   `NSUniqueTuples`, `NSFetchIndexDescriptions` and `NSCompoundIndexes`;
+/// - properties: `NSPropertyName`, `NSIsOptional`/`NSIsTransient` (written only when true),
+///   `NSUserInfo`, `NSVersionHashModifier`, `NSRenamingIdentifier`; an attribute's
+///   `NSAttributeType` (100…1800, Core Data's `NSAttributeType`), `NSAttributeValueClassName`,
+///   `NSDefaultValue` (an archived value), `NSValueTransformerName`, `NSIsIndexed` and
+///   `NSFlagsKey`; a relationship's `NSDestinationEntity`/`_NSDestinationEntityName`,
+///   `NSInverseRelationship`/`_NSInverseRelationshipName`, `NSMinCount`, `NSMaxCount` (1 for a
+///   to-one), `NSIsOrdered` and `NSDeleteRule`.
+///
+/// The model read is the one ``XcodeModelReader`` reads from the version's source, with these
+/// differences the archive forces: entities and properties are in name order (the archive keeps
+/// them in dictionaries), `usesScalarValueType` is nil (code generation only), and an
+/// attribute's min and max (archived as validation predicates) are not read.
+package enum CompiledModel {
+    /// Reads the model archived in `archive`.
+    ///
+    /// The model is not validated: call ``ObjectModel/validate(file:)`` before relying on its
+    /// relationships and inheritance being consistent.
+    ///
+    /// - parameters:
+    ///   - archive: The archive's bytes: a `.mom` file, or a model cache once inflated.
+    ///   - name: The version name to give the model, such as the `.mom` file's base name.
+    ///   - origin: What to name in errors ("Model.momd/Model 2.mom", "Z_MODELCACHE of Notes.sqlite").
+    /// - throws: ``XcodeModelError`` naming `origin`, with
+    ///   ``XcodeModelError/Kind/unreadableCompiledModel(_:)`` when the bytes are not a model
+    ///   archive, or ``XcodeModelError/Kind/invalidValue(element:attribute:value:)`` for a value
+    ///   Stepwise doesn't know (an attribute type code, a delete rule).
+    package static func read(archive: Data, name: String, origin: String) throws(XcodeModelError) -> ObjectModel {
+        let keyedArchive: KeyedArchive
+        do {
+            keyedArchive = try KeyedArchive(archive)
+        } catch {
+            throw XcodeModelError(path: origin, kind: .unreadableCompiledModel(error.reason))
+        }
+        return try CompiledModelReader(archive: keyedArchive, origin: origin).model(named: name)
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+
+extension CompiledModelReader {
+    /// An `NSAttributeDescription` (or a derived one, read as a plain attribute, as the source
+    /// reader reads `derived="YES"`).
+    func attribute(_ object: KeyedArchive.Object, entity: String) throws(XcodeModelError) -> Attribute {
+        let name = try requiredString(object, "NSPropertyName", "an attribute of entity '\(entity)'")
+        let what = "attribute '\(entity).\(name)'"
+        let code = try access.integer(object.fields["NSAttributeType"], "the type of \(what)") ?? 0
+        guard let type = Self.attributeTypes[code] else {
+            throw XcodeModelError(
+                path: access.origin, kind: .invalidValue(element: what, attribute: "NSAttributeType", value: "\(code)"))
+        }
+        // `NSFlagsKey`: bit 2 (4) external storage, bit 4 (16) preserved after deletion, as the
+        // hashes of Screen Time's and Photos' stores confirm (``VersionHasher``).
+        // `NSIsStoredInTruth` is how issue 23 names external storage; no corpus file has it.
+        let flags = try access.integer(object.fields["NSFlagsKey"], "the flags of \(what)") ?? 0
+        let storedInTruth = try access.flag(object.fields["NSIsStoredInTruth"])
+        let className = try access.string(object.fields["NSAttributeValueClassName"], "the value class of \(what)")
+        return Attribute(
+            name, type,
+            isOptional: try access.flag(object.fields["NSIsOptional"]),
+            isTransient: try access.flag(object.fields["NSIsTransient"]),
+            isIndexed: try access.flag(object.fields["NSIsIndexed"]),
+            defaultValue: try ArchivedDefaultValue(access: access, what: what)
+                .text(object.fields["NSDefaultValue"], type: type),
+            renamingIdentifier: try renamingIdentifier(object, name: name, what: what),
+            versionHashModifier: try access.string(
+                object.fields["NSVersionHashModifier"], "the version hash modifier of \(what)"),
+            allowsExternalBinaryDataStorage: flags & 4 != 0 || storedInTruth,
+            preservesValueInHistoryOnDeletion: flags & 16 != 0,
+            valueTransformerName: try access.string(
+                object.fields["NSValueTransformerName"], "the value transformer of \(what)"),
+            // Every attribute archives its value class (`NSString`, `NSNumber`); the source names
+            // one only for a Transformable's custom class.
+            customClassName: type == .transformable ? className : nil,
+            userInfo: try access.strings(object.fields["NSUserInfo"], "the user info of \(what)"))
+    }
+
+    /// An `NSRelationshipDescription`.
+    func relationship(_ object: KeyedArchive.Object, entity: String) throws(XcodeModelError) -> Relationship {
+        let name = try requiredString(object, "NSPropertyName", "a relationship of entity '\(entity)'")
+        let what = "relationship '\(entity).\(name)'"
+        // The destination and the inverse are archived both as objects and as names; the object
+        // wins, the name stands in where the object is absent.
+        var destination = try access.string(object.fields["_NSDestinationEntityName"], "the destination of \(what)")
+        if let entity = try access.object(object.fields["NSDestinationEntity"], "the destination of \(what)") {
+            destination = try requiredString(entity, "NSEntityName", "the destination of \(what)")
+        }
+        guard let destination, !destination.isEmpty else {
+            throw XcodeModelError(
+                path: access.origin, kind: .invalidValue(element: what, attribute: "NSDestinationEntity", value: nil))
+        }
+        var inverse = try access.string(object.fields["_NSInverseRelationshipName"], "the inverse of \(what)")
+        if let relationship = try access.object(object.fields["NSInverseRelationship"], "the inverse of \(what)") {
+            inverse = try requiredString(relationship, "NSPropertyName", "the inverse of \(what)")
+        }
+        let ruleCode = try access.integer(object.fields["NSDeleteRule"], "the delete rule of \(what)") ?? 1
+        guard let rule = Self.deletionRules[ruleCode] else {
+            throw XcodeModelError(
+                path: access.origin, kind: .invalidValue(element: what, attribute: "NSDeleteRule", value: "\(ruleCode)")
+            )
+        }
+        let minCount = try access.integer(object.fields["NSMinCount"], "the minimum count of \(what)") ?? 0
+        let maxCount = try access.integer(object.fields["NSMaxCount"], "the maximum count of \(what)") ?? 0
+        guard minCount >= 0, maxCount >= 0 else {
+            throw XcodeModelError(
+                path: access.origin,
+                kind: .invalidValue(
+                    element: what, attribute: minCount < 0 ? "NSMinCount" : "NSMaxCount",
+                    value: "\(min(minCount, maxCount))"))
+        }
+        return Relationship(
+            name, destination: destination,
+            inverse: inverse,
+            // Core Data's rule: a relationship is to-one exactly when its maximum count is 1
+            // (0 means unbounded).
+            isToMany: maxCount != 1,
+            isOrdered: try access.flag(object.fields["NSIsOrdered"]),
+            minCount: minCount,
+            maxCount: maxCount,
+            deletionRule: rule,
+            isOptional: try access.flag(object.fields["NSIsOptional"]),
+            isTransient: try access.flag(object.fields["NSIsTransient"]),
+            renamingIdentifier: try renamingIdentifier(object, name: name, what: what),
+            versionHashModifier: try access.string(
+                object.fields["NSVersionHashModifier"], "the version hash modifier of \(what)"),
+            userInfo: try access.strings(object.fields["NSUserInfo"], "the user info of \(what)"))
+    }
+
+    /// Core Data's `NSAttributeType` codes (``AttributeType/versionHashCode``), less Composite
+    /// (2100), which Stepwise doesn't model.
+    static let attributeTypes: [Int: AttributeType] = Dictionary(
+        uniqueKeysWithValues: AttributeType.allCases.map { (Int($0.versionHashCode), $0) })
+
+    /// Core Data's `NSDeleteRule` codes.
+    static let deletionRules: [Int: DeletionRule] = [0: .noAction, 1: .nullify, 2: .cascade, 3: .deny]
+}
