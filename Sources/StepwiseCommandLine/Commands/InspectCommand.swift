@@ -11,7 +11,7 @@ struct InspectCommand: ParsableCommand {
             Reads a private copy of the store (with its -wal), so the store, its -wal and its -shm \
             are never written. Rows that live only in the -wal are counted. Core Data's private \
             tables (persistent history, CloudKit mirroring, the cached model) are listed apart; \
-            they take no part in identifying the version.
+            only the cached model's content (below) takes part in identifying the version.
 
             With --models, names the version that wrote the store and how it matched: "hash" \
             (the metadata's entity hashes), "shippedRecord" (the hashes of a version as it shipped, \
