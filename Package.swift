@@ -160,7 +160,8 @@ let package = Package(
             name: "fuzz-xcmapping", dependencies: ["FuzzDriver", "StepwiseModel", "StepwiseMapping"],
             path: "Fuzz/XcodeMapping"),
         .executableTarget(
-            name: "fuzz-archive", dependencies: ["FuzzDriver", "StepwiseMapping"], path: "Fuzz/Archive"),
+            name: "fuzz-archive", dependencies: ["FuzzDriver", "StepwiseModel", "StepwiseMapping"],
+            path: "Fuzz/Archive"),
         .executableTarget(
             name: "fuzz-modelcache", dependencies: ["FuzzDriver", "StepwiseStore"], path: "Fuzz/ModelCache"),
         .testTarget(

@@ -168,8 +168,7 @@ public struct HistoryCheck: Sendable {
         bundleAt bundleURL: URL, orderError: VersionHistoryError, policies: PolicyRegistry?
     ) throws -> HistoryCheck {
         let bundle = try ModelBundleListing.modelURL(bundleURL)
-        let names = try FileManager.default.contentsOfDirectory(atPath: bundle.path)
-            .filter { $0.hasSuffix(".xcdatamodel") }.map { String($0.dropLast(".xcdatamodel".count)) }.sorted()
+        let names = try ModelBundleListing.unorderedVersionNames(inBundleAt: bundle)
         let versions = try names.compactMap { try ModelBundleListing.readVersion(named: $0, inBundleAt: bundle) }
         var check = HistoryCheck(history: VersionHistory(versions), policies: policies)
         check.isOrdered = false

@@ -10,7 +10,7 @@ import StepwiseStore
 /// import Stepwise
 ///
 /// let upgrader = try Upgrader(
-///     bundleAt: Bundle.main.url(forResource: "Model", withExtension: "xcdatamodeld")!,
+///     bundleAt: Bundle.main.url(forResource: "Model", withExtension: "momd")!,
 ///     policies: myPolicies,
 ///     options: UpgradeOptions(keepBackup: true))
 /// let report = try await upgrader.upgradeIfNeeded(storeAt: storeURL)
@@ -111,7 +111,7 @@ public struct Upgrader: Sendable {
         self.bundle = nil
     }
 
-    /// An upgrader for an `.xcdatamodeld` bundle and its mapping models: the `.xcmappingmodel`
+    /// An upgrader for a model bundle and its mapping models: the `.xcmappingmodel`
     /// folders beside the bundle, and the mapping folder (see ``/StepwiseMapping/MappingDirectory``),
     /// with the shipped records of `<Name>.shipped/` beside it (see ``shipped``).
     ///
@@ -121,7 +121,10 @@ public struct Upgrader: Sendable {
     /// ``upgradeIfNeededSynchronously(storeAt:)`` or ``needsUpgrade(storeAt:)`` that finds work to do.
     ///
     /// - parameters:
-    ///   - bundleURL: The model bundle. Its current version is the target unless
+    ///   - bundleURL: The model bundle: the compiled `.momd` folder an app ships
+    ///     (`Bundle.main.url(forResource: "Model", withExtension: "momd")`), or the source
+    ///     `.xcdatamodeld` (a single `.mom` or `.xcdatamodel` is a one-version bundle). Its
+    ///     current version (`VersionInfo.plist`'s, or `.xccurrentversion`'s) is the target unless
     ///     ``UpgradeOptions/targetVersion`` says otherwise.
     ///   - mappingsURL: The folder of mapping files (JSON files, `.xcmappingmodel` folders or
     ///     both); defaults to `<Name>.mappings` beside the bundle, and may be missing when every

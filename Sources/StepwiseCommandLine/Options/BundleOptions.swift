@@ -8,9 +8,9 @@ struct BundleOptions: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "A .xcdatamodeld bundle (or a single .xcdatamodel).",
+            "A .xcdatamodeld bundle (or a single .xcdatamodel), or the compiled .momd folder an app ships (or a single .mom).",
             discussion:
-                "Versions are ordered by <Name>.history beside the bundle, else by natural sort of their names.",
+                "Versions are ordered by <Name>.history beside the bundle, else by natural sort of their names. A .momd's current version is the one its VersionInfo.plist names.",
             valueName: "bundle"),
         completion: .directory)
     var models: String

@@ -130,16 +130,21 @@ struct ArchiveAccess {
     }
 
     /// A dictionary of strings (user info): numbers and booleans as Xcode's model files spell
-    /// them, so the model equals the one read from the source.
+    /// them, so the model equals the one read from the source. A value Xcode can't write, such
+    /// as the array Photos keeps under `_NSLocationAttributeDerivedComponents`, is left out: user
+    /// info has no part in a store's schema or hashes.
     func strings(_ value: Value?, _ what: @autoclosure () -> String) throws(XcodeModelError) -> [String: String] {
         var result: [String: String] = [:]
         for entry in try dictionary(value, what()) {
             switch try resolved(entry.value) {
+            case .string(let text)?: result[entry.key] = text
             case .integer(let number)?: result[entry.key] = String(number)
             case .real(let number)?: result[entry.key] = String(number)
             case .bool(let flag)?: result[entry.key] = flag ? "YES" : "NO"
             case nil: result[entry.key] = ""
-            default: result[entry.key] = try string(entry.value, "the value of '\(entry.key)' in \(what())") ?? ""
+            case .dictionary(let fields)? where fields["NS.string"] != nil:
+                result[entry.key] = try string(entry.value, "the value of '\(entry.key)' in \(what())")
+            default: continue
             }
         }
         return result

@@ -1,7 +1,8 @@
 import Foundation
 
 /// The versions of a model as Xcode keeps them: a `.xcdatamodeld` bundle (or a single
-/// `.xcdatamodel`), in history order, with the current version.
+/// `.xcdatamodel`), in history order, with the current version. What an app ships, the compiled
+/// `.momd` folder (or a single `.mom`), reads the same way: see ``ModelBundleListing``.
 ///
 /// ```swift
 /// let bundle = try ModelBundle(contentsOf: URL(filePath: "Versions/Recipes.xcdatamodeld"))
@@ -16,17 +17,21 @@ public struct ModelBundle: Sendable {
     public var url: URL
     /// All versions, oldest first.
     public var history: VersionHistory
-    /// The version Xcode marks as current (`.xccurrentversion`), else the newest.
+    /// The version Xcode marks as current (`.xccurrentversion`, or a compiled folder's
+    /// `VersionInfo.plist`), else the newest.
     public var current: ObjectModel
 
-    /// Reads a `.xcdatamodeld` bundle or a single `.xcdatamodel` and validates every version.
+    /// Reads a `.xcdatamodeld` bundle, a single `.xcdatamodel`, a compiled `.momd` folder or a
+    /// single `.mom`, and validates every version. A compiled folder's versions must have the
+    /// entity hashes its `VersionInfo.plist` records.
     ///
     /// To read one version only, see ``ModelBundleListing``.
     public init(contentsOf url: URL) throws {
         let standardized = try ModelBundleListing.checkedModelURL(url)
         self.url = standardized
-        if standardized.pathExtension == "xcdatamodel" {
-            let model = try ModelBundleListing.readValidatedVersion(at: standardized, singleVersion: true)
+        let layout = try ModelBundleListing.layout(of: standardized)
+        if layout.isSingleVersion {
+            let model = try ModelBundleListing.readValidatedVersion(at: standardized, layout: layout)
             self.history = VersionHistory([model])
             self.current = model
             return
@@ -36,7 +41,7 @@ public struct ModelBundle: Sendable {
         var models: [String: ObjectModel] = [:]
         for child in try ModelBundleListing.versionFolderNames(in: standardized) {
             let versionURL = standardized.appendingPathComponent(child)
-            let model = try ModelBundleListing.readValidatedVersion(at: versionURL, singleVersion: false)
+            let model = try ModelBundleListing.readValidatedVersion(at: versionURL, layout: layout)
             models[model.name] = model
         }
         let names = Array(models.keys)

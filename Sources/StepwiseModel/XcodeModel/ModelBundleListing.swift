@@ -3,6 +3,12 @@ import Foundation
 /// The versions of a `.xcdatamodeld` bundle (or a single `.xcdatamodel`) by name, in history
 /// order, with the current version's name, read without parsing any model file.
 ///
+/// A compiled model is listed the same way: a `.momd` folder (what
+/// `Bundle.main.url(forResource: "Model", withExtension: "momd")` returns in an app), or any
+/// folder holding a `VersionInfo.plist` and `.mom` files, has one version per `.mom` file
+/// (`.omo` files are ignored), ordered as a source bundle's are, and the current version its
+/// `VersionInfo.plist` names (else the newest); a single `.mom` file is one version.
+///
 /// Reading a listing costs a folder listing, `.xccurrentversion` and `<Name>.history`: use it
 /// where one version is enough (`stepwise schema`), and ``ModelBundle`` where every version is
 /// needed. Where even the listing is too much (an app's up-to-date check at launch, whose cost
@@ -23,15 +29,19 @@ public struct ModelBundleListing: Sendable, Hashable {
     public var url: URL
     /// The version names, oldest first.
     public var names: [String]
-    /// The version Xcode marks as current (`.xccurrentversion`), else the newest.
+    /// The version Xcode marks as current (`.xccurrentversion`, or a compiled folder's
+    /// `VersionInfo.plist`), else the newest.
     public var currentName: String
+    /// What `url` is: a source bundle or version, a compiled folder or version.
+    let layout: ModelLayout
 
-    /// Lists the bundle or single `.xcdatamodel` at `url`.
+    /// Lists the bundle, single `.xcdatamodel`, compiled `.momd` folder or single `.mom` at `url`.
     public init(contentsOf url: URL) throws {
         let standardized = try Self.checkedModelURL(url)
         self.url = standardized
-        if standardized.pathExtension == "xcdatamodel" {
-            let name = standardized.deletingPathExtension().lastPathComponent
+        self.layout = try Self.layout(of: standardized)
+        if layout.isSingleVersion {
+            let name = Self.versionName(standardized.lastPathComponent, in: standardized.deletingLastPathComponent())
             self.names = [name]
             self.currentName = name
             return
@@ -41,12 +51,12 @@ public struct ModelBundleListing: Sendable, Hashable {
         self.currentName = try Self.currentName(in: standardized, names: names, order: self.names)
     }
 
-    /// Whether `url` is a single `.xcdatamodel` rather than a bundle of versions.
-    public var isSingleVersion: Bool { url.pathExtension == "xcdatamodel" }
+    /// Whether `url` is a single `.xcdatamodel` (or `.mom`) rather than a bundle of versions.
+    public var isSingleVersion: Bool { layout.isSingleVersion }
 
-    /// The `.xcdatamodel` folder of the version `name` (which need not exist).
+    /// The `.xcdatamodel` folder (or `.mom` file) of the version `name` (which need not exist).
     public func versionURL(named name: String) -> URL {
-        isSingleVersion ? url : url.appendingPathComponent(name + ".xcdatamodel")
+        isSingleVersion ? url : url.appendingPathComponent(name + layout.versionSuffix)
     }
 
     /// Parses and validates one version, as ``ModelBundle/init(contentsOf:)`` does each.
@@ -57,12 +67,13 @@ public struct ModelBundleListing: Sendable, Hashable {
         guard names.contains(name) else {
             throw XcodeModelError(path: url.path, kind: .unknownVersion(name, available: names))
         }
-        return try Self.readValidatedVersion(at: versionURL(named: name), singleVersion: isSingleVersion)
+        return try Self.readValidatedVersion(at: versionURL(named: name), layout: layout)
     }
 
     // MARK: - One version without a listing
 
-    /// `url` standardized, once it is known to be a `.xcdatamodeld` or `.xcdatamodel` folder.
+    /// `url` standardized, once it is known to be a `.xcdatamodeld` or `.xcdatamodel` folder, a
+    /// compiled model folder (`.momd`) or a `.mom` file.
     /// - throws: ``XcodeModelError`` with ``XcodeModelError/Kind/notFound`` or
     ///   ``XcodeModelError/Kind/notAModel``, as ``ModelBundle/init(contentsOf:)`` does.
     public static func modelURL(_ url: URL) throws(XcodeModelError) -> URL {
@@ -74,8 +85,11 @@ public struct ModelBundleListing: Sendable, Hashable {
     /// file that can't be read (a listing reports that).
     /// - parameter bundle: A URL checked by ``modelURL(_:)``.
     public static func declaredCurrentName(inBundleAt bundle: URL) -> String? {
-        guard bundle.pathExtension == "xcdatamodeld" else { return nil }
-        return try? currentVersionName(in: bundle)
+        switch try? layout(of: bundle) {
+        case .sourceBundle?: return try? currentVersionName(in: bundle)
+        case .compiledFolder?: return (try? VersionInfo(inFolder: bundle))?.currentName
+        default: return nil
+        }
     }
 
     /// Whether the bundle (or single `.xcdatamodel`) at `bundle` has a version folder named
@@ -85,11 +99,12 @@ public struct ModelBundleListing: Sendable, Hashable {
     ///   - name: The version's name, its folder's name without `.xcdatamodel`.
     ///   - bundle: A URL checked by ``modelURL(_:)``.
     public static func hasVersionFolder(named name: String, inBundleAt bundle: URL) -> Bool {
-        if bundle.pathExtension == "xcdatamodel" {
+        guard let layout = try? layout(of: bundle) else { return false }
+        if layout.isSingleVersion {
             return versionName(bundle.lastPathComponent, in: bundle.deletingLastPathComponent()) == name
         }
         guard !name.isEmpty, !name.contains(where: { $0 == "/" }) else { return false }
-        return FileManager.default.fileExists(atPath: bundle.appendingPathComponent(name + ".xcdatamodel").path)
+        return FileManager.default.fileExists(atPath: bundle.appendingPathComponent(name + layout.versionSuffix).path)
     }
 
     /// Reads and validates the version `name` of the bundle (or single `.xcdatamodel`) at
@@ -100,43 +115,75 @@ public struct ModelBundleListing: Sendable, Hashable {
     ///   - bundle: A URL checked by ``modelURL(_:)``.
     public static func readVersion(named name: String, inBundleAt bundle: URL) throws -> ObjectModel? {
         guard hasVersionFolder(named: name, inBundleAt: bundle) else { return nil }
-        let single = bundle.pathExtension == "xcdatamodel"
-        let versionURL = single ? bundle : bundle.appendingPathComponent(name + ".xcdatamodel")
-        return try readValidatedVersion(at: versionURL, singleVersion: single)
+        let layout = try layout(of: bundle)
+        let versionURL = layout.isSingleVersion ? bundle : bundle.appendingPathComponent(name + layout.versionSuffix)
+        return try readValidatedVersion(at: versionURL, layout: layout)
+    }
+
+    /// The names of the bundle's versions, in name order, without working out the history order
+    /// or reading any model: for reporting on a bundle whose order can't be told.
+    /// - parameter bundle: A URL checked by ``modelURL(_:)``.
+    package static func unorderedVersionNames(inBundleAt bundle: URL) throws -> [String] {
+        if try layout(of: bundle).isSingleVersion {
+            return [versionName(bundle.lastPathComponent, in: bundle.deletingLastPathComponent())]
+        }
+        return try versionFolderNames(in: bundle).map { versionName($0, in: bundle) }.sorted()
     }
 
     // MARK: - Shared with ModelBundle, so both read a bundle by the same rules.
 
-    /// `url` standardized, once it is known to be a model folder.
+    /// `url` standardized, once it is known to be a model: a `.xcdatamodeld` or `.xcdatamodel`
+    /// folder, a compiled model folder or a `.mom` file (``layout(of:)``).
     static func checkedModelURL(_ url: URL) throws(XcodeModelError) -> URL {
         let standardized = url.standardizedFileURL
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: standardized.path, isDirectory: &isDirectory) else {
+        guard FileManager.default.fileExists(atPath: standardized.path) else {
             throw XcodeModelError(path: standardized.path, kind: .notFound)
         }
-        guard isDirectory.boolValue,
-            ["xcdatamodel", "xcdatamodeld"].contains(standardized.pathExtension)
-        else {
-            throw XcodeModelError(path: standardized.path, kind: .notAModel)
-        }
+        _ = try layout(of: standardized)
         return standardized
     }
 
-    /// The `.xcdatamodel` folders of a bundle, in the order the file system lists them.
+    /// What the model at `url` is.
+    /// - throws: ``XcodeModelError/Kind/notAModel`` for anything else.
+    static func layout(of url: URL) throws(XcodeModelError) -> ModelLayout {
+        var isDirectory: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
+        switch (exists, isDirectory.boolValue, url.pathExtension) {
+        case (true, true, "xcdatamodeld"): return .sourceBundle
+        case (true, true, "xcdatamodel"): return .sourceVersion
+        case (true, false, "mom"): return .compiledVersion
+        // Any folder Xcode's compiler could have written: `X.momd`, or one a project renamed
+        // (the corpus's `X.momd_precompiled`) that still holds its `VersionInfo.plist`.
+        case (true, true, "momd"): return .compiledFolder
+        case (true, true, _)
+        where FileManager.default.fileExists(atPath: url.appendingPathComponent(VersionInfo.fileName).path):
+            return .compiledFolder
+        default: throw XcodeModelError(path: url.path, kind: .notAModel)
+        }
+    }
+
+    /// The version entries of a bundle (`.xcdatamodel` folders, or a compiled folder's `.mom`
+    /// files), in the order the file system lists them. A compiled folder's `VersionInfo.plist`
+    /// must list exactly its `.mom` files.
     static func versionFolderNames(in bundle: URL) throws -> [String] {
+        let layout = try layout(of: bundle)
         let children = try FileManager.default.contentsOfDirectory(atPath: bundle.path)
-            .filter { $0.hasSuffix(".xcdatamodel") }
+            .filter { $0.hasSuffix(layout.versionSuffix) }
+        if layout == .compiledFolder {
+            try VersionInfo(inFolder: bundle).checkListsExactly(
+                children.map { versionName($0, in: bundle) }, in: bundle)
+        }
         guard !children.isEmpty else {
             throw XcodeModelError(path: bundle.path, kind: .emptyBundle)
         }
         return children
     }
 
-    /// A version's name: its folder's name without the extension, as the reader names it.
-    /// String work rather than `URL`'s, which costs microseconds per call on Linux: a bundle
-    /// of a hundred versions is listed at every launch.
+    /// A version's name: its folder's (or `.mom` file's) name without the extension, as the
+    /// reader names it. String work rather than `URL`'s, which costs microseconds per call on
+    /// Linux: a bundle of a hundred versions is listed at every launch.
     static func versionName(_ folderName: String, in bundle: URL) -> String {
-        let suffix = ".xcdatamodel"
+        let suffix = folderName.hasSuffix(".mom") ? ".mom" : ".xcdatamodel"
         // A folder named just ".xcdatamodel" has no extension to `URL`: leave it to `URL`.
         guard folderName.hasSuffix(suffix), folderName.utf8.count > suffix.utf8.count else {
             return bundle.appendingPathComponent(folderName).deletingPathExtension().lastPathComponent
@@ -145,11 +192,30 @@ public struct ModelBundleListing: Sendable, Hashable {
     }
 
     /// Reads one version and validates it. A single `.xcdatamodel`'s problems name its folder,
-    /// a bundle version's name its `contents` file, as they always have.
-    static func readValidatedVersion(at versionURL: URL, singleVersion: Bool) throws -> ObjectModel {
-        let model = try XcodeModelReader.readVersion(at: versionURL)
-        try model.validate(file: singleVersion ? versionURL.path : versionURL.appendingPathComponent("contents").path)
-        return model
+    /// a bundle version's name its `contents` file, as they always have; a `.mom`'s name the
+    /// file. A compiled folder's version must have the hashes its `VersionInfo.plist` records.
+    static func readValidatedVersion(at versionURL: URL, layout: ModelLayout) throws -> ObjectModel {
+        switch layout {
+        case .sourceBundle, .sourceVersion:
+            let model = try XcodeModelReader.readVersion(at: versionURL)
+            try model.validate(
+                file: layout.isSingleVersion ? versionURL.path : versionURL.appendingPathComponent("contents").path)
+            return model
+        case .compiledFolder, .compiledVersion:
+            let data: Data
+            do {
+                data = try Data(contentsOf: versionURL)
+            } catch {
+                throw XcodeModelError(path: versionURL.path, kind: .unreadableCompiledModel(error.localizedDescription))
+            }
+            let name = versionName(versionURL.lastPathComponent, in: versionURL.deletingLastPathComponent())
+            let model = try CompiledModel.read(archive: data, name: name, origin: versionURL.path)
+            try model.validate(file: versionURL.path)
+            if layout == .compiledFolder {
+                try VersionInfo(inFolder: versionURL.deletingLastPathComponent()).check(model, file: versionURL.path)
+            }
+            return model
+        }
     }
 
     /// The history order of `names`: `<Name>.history` beside the bundle, else natural order.
@@ -162,7 +228,9 @@ public struct ModelBundleListing: Sendable, Hashable {
         for line in text.split(whereSeparator: \.isNewline) {
             let withoutComment = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             var name = String(withoutComment).trimmingCharacters(in: .whitespaces)
-            if name.hasSuffix(".xcdatamodel") { name = String(name.dropLast(".xcdatamodel".count)) }
+            for suffix in [".xcdatamodel", ".mom"] where name.hasSuffix(suffix) {
+                name = String(name.dropLast(suffix.count))
+            }
             if !name.isEmpty { listed.append(name) }
         }
         let known = Set(names)
@@ -175,8 +243,22 @@ public struct ModelBundleListing: Sendable, Hashable {
         return listed
     }
 
-    /// The current version's name: `.xccurrentversion`'s when the file exists, else the newest.
+    /// The current version's name: `.xccurrentversion`'s (a compiled folder's `VersionInfo.plist`'s)
+    /// when the file names one, else the newest.
     static func currentName(in bundle: URL, names: [String], order: [String]) throws -> String {
+        if try layout(of: bundle) == .compiledFolder {
+            let declared = try VersionInfo(inFolder: bundle).currentName
+            if let declared, !names.contains(declared) {
+                throw XcodeModelError(
+                    path: bundle.path,
+                    kind: .versionInfoMismatch(
+                        "its VersionInfo.plist names the current version '\(declared)', which has no .mom file"))
+            }
+            guard let current = declared ?? order.last else {
+                throw XcodeModelError(path: bundle.path, kind: .emptyBundle)
+            }
+            return current
+        }
         let currentName = try currentVersionName(in: bundle) ?? order.last
         guard let currentName, names.contains(currentName) else {
             throw XcodeModelError(path: bundle.path, kind: .unknownCurrentVersion(currentName ?? ""))
