@@ -37,11 +37,16 @@ let package = Package(
             name: "StepwiseModel",
             dependencies: [.product(name: "Crypto", package: "swift-crypto")]
         ),
+        // The system's zlib (in every Apple SDK and Linux distribution; no package added): it
+        // inflates Core Data's Z_MODELCACHE, raw deflate, which Foundation on Linux can't.
+        .systemLibrary(
+            name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         // Core Data's on-disk SQLite layout: DDL, metadata, object access.
         .target(
             name: "StepwiseStore",
             dependencies: [
-                "StepwiseModel",
+                "StepwiseModel", "CZlib",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The raw C API, for what GRDB doesn't express: opening a file `immutable=1`
                 // so a read creates no -wal/-shm beside it, checking an attachment is
@@ -157,6 +162,8 @@ let package = Package(
         .executableTarget(
             name: "fuzz-archive", dependencies: ["FuzzDriver", "StepwiseModel", "StepwiseMapping"],
             path: "Fuzz/Archive"),
+        .executableTarget(
+            name: "fuzz-modelcache", dependencies: ["FuzzDriver", "StepwiseStore"], path: "Fuzz/ModelCache"),
         .testTarget(
             name: "StepwiseModelTests",
             dependencies: [

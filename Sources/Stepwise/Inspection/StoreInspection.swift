@@ -54,9 +54,14 @@ public struct StoreInspection: Sendable, Encodable {
     /// Every table, sorted by name, Core Data's private tables included (``Table/coreDataPrivate``).
     public var tables: [Table]
     /// The matching version's name (the `.xcdatamodel` name without extension), or nil.
+    /// Without a history, the store's cached model (`"App.sqlite's model cache"`) when its
+    /// hashes match the metadata.
     public var matchedVersion: String?
-    /// `"hash"`, `"schema"` or nil.
+    /// `"hash"`, `"schema"`, `"shippedRecord"`, `"modelCache"` or nil.
     public var matchedBy: String?
+    /// The model in the store's `Z_MODELCACHE` (``/StepwiseStore/ModelCache``); nil when the
+    /// store has none or it can't be read (``notes`` says which).
+    public var modelCache: ModelCacheSummary?
     /// False when the metadata's hashes and the tables disagree.
     public var consistent: Bool
     /// Why the store is inconsistent or unmatched; nil when all is well.
@@ -69,7 +74,7 @@ public struct StoreInspection: Sendable, Encodable {
 
     enum CodingKeys: String, CodingKey {
         case store, storeType, storeUUID, versionIdentifiers, modelVersionName, entityHashes, otherMetadata
-        case hasWAL, tables, matchedVersion, matchedBy, consistent, problem, notes
+        case hasWAL, tables, matchedVersion, matchedBy, modelCache, consistent, problem, notes
     }
 
     /// Inspects the store at `url`; with a `history`, also identifies its version.
@@ -125,19 +130,47 @@ public struct StoreInspection: Sendable, Encodable {
             consistent: true,
             problem: nil,
             notes: [])
-        guard let history else { return inspection }
+        let cachedModel = readModelCache(db, path: path, metadata: metadata, into: &inspection)
+        guard let history else {
+            if let cachedModel, inspection.modelCache?.matchesMetadata == true {
+                inspection.matchedVersion = cachedModel.name
+                inspection.matchedBy = StoreIdentification.MatchKind.modelCache.rawValue
+            }
+            return inspection
+        }
         do {
             let identification = try VersionRegistry(history: history, shipped: shipped).identify(db, path: path)
             inspection.matchedVersion = identification.version?.name
             inspection.matchedBy = identification.matchedBy?.rawValue
             inspection.consistent = identification.isConsistent
             inspection.problem = identification.problem
-            inspection.notes = identification.notes
+            inspection.notes += identification.notes
         } catch let error as RegistryError {
             inspection.problem = error.description
             inspection.identificationError = error
         }
         return inspection
+    }
+
+    /// Reads the store's cached model into ``modelCache``, or says in ``notes`` why there is
+    /// none: a store's rows never depend on it, so an unreadable one is not an error here.
+    private static func readModelCache(
+        _ db: Database, path: String, metadata: StoreMetadata, into inspection: inout StoreInspection
+    ) -> ObjectModel? {
+        do {
+            guard let model = try ModelCache.model(in: db, path: path) else {
+                inspection.notes.append("the store has no model cache (Z_MODELCACHE)")
+                return nil
+            }
+            let differing = VersionRegistry.entitiesWithOtherHashes(model, metadata: metadata)
+            inspection.modelCache = ModelCacheSummary(
+                entities: model.entities.map(\.name).sorted(), matchesMetadata: differing.isEmpty,
+                entitiesWithOtherHashes: differing)
+            return model
+        } catch {
+            inspection.notes.append("the model cache (Z_MODELCACHE) can't be read: \(ErrorText.describe(error))")
+            return nil
+        }
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -154,6 +187,7 @@ public struct StoreInspection: Sendable, Encodable {
         try container.encode(tables, forKey: .tables)
         try container.encode(matchedVersion, forKey: .matchedVersion)
         try container.encode(matchedBy, forKey: .matchedBy)
+        try container.encode(modelCache, forKey: .modelCache)
         try container.encode(consistent, forKey: .consistent)
         try container.encode(problem, forKey: .problem)
         try container.encode(notes, forKey: .notes)

@@ -15,6 +15,9 @@ import StepwiseModel
 /// `b` in ``UpgradePlan/Step/via``. Merging folds left: a step whose mapping can't be composed
 /// with the run so far starts a new run.
 ///
+/// A store matched by its own model cache (``modelCache``) adds one edge: from the cached model
+/// straight to the target, inferred, as Core Data's fallback does.
+///
 /// A version edited after it shipped adds one more edge: from its shipped model
 /// (``shipped``, `"Recipes 2 (as shipped)"`) to the edited version, explicit when a mapping
 /// names that pair, else inferred.
@@ -38,6 +41,10 @@ public struct UpgradePlanner: Sendable {
     /// The shipped models of versions edited since they shipped, each named
     /// `"<Version> (as shipped)"` (``/StepwiseModel/ShippedVersion/asShippedVersions(_:in:)``).
     public var shipped: [ObjectModel]
+    /// The model in the store's own cache, when the store was matched by it
+    /// (``StoreIdentification/MatchKind/modelCache``): a plan from it has one step, its mapping
+    /// to the target inferred, as Core Data infers a mapping from a store's cached model.
+    public var modelCache: ObjectModel?
 
     /// A planner over a history and its explicit mappings.
     ///
@@ -69,7 +76,12 @@ public struct UpgradePlanner: Sendable {
             throw PlanningError(.unknownVersion(name, available: history.names))
         }
         guard from != to else { return UpgradePlan(from: from, to: to, steps: []) }
-        let edges = try self.edges()
+        var edges = try self.edges()
+        if let cache = modelCache, cache.name == from, let destination = version(named: to),
+            let mapping = try? MappingInference.inferMapping(from: cache, to: destination)
+        {
+            edges.append(UpgradePlan.Step(from: from, to: to, kind: .inferred, mappingModels: [mapping]))
+        }
         // Dijkstra over (explicit steps, steps): the graph is tiny (versions × mappings).
         var best: [String: (cost: Cost, path: [UpgradePlan.Step])] = [from: (Cost(explicit: 0, steps: 0), [])]
         var settled: Set<String> = []
@@ -122,6 +134,14 @@ public struct UpgradePlanner: Sendable {
     /// The first consecutive pair between two versions with neither a mapping nor an
     /// inferable mapping, and why inference refused it.
     private func firstGap(from: String, to: String) -> (from: String, to: String, problems: [InferenceProblem])? {
+        if let cache = modelCache, cache.name == from, let destination = version(named: to) {
+            do {
+                _ = try MappingInference.inferMapping(from: cache, to: destination)
+            } catch {
+                if case .notInferable(let problems) = error.kind { return (from, to, problems) }
+            }
+            return (from, to, [])
+        }
         if let source = shipped.first(where: { $0.name == from }),
             let edited = ShippedVersion.versionName(asShipped: from),
             let destination = history.version(named: edited),
@@ -153,7 +173,8 @@ public struct UpgradePlanner: Sendable {
 
     /// The version `name` of the history, or the shipped model of that name.
     func version(named name: String) -> ObjectModel? {
-        history.version(named: name) ?? shipped.first { $0.name == name }
+        if let modelCache, modelCache.name == name { return modelCache }
+        return history.version(named: name) ?? shipped.first { $0.name == name }
     }
 
     private struct Cost: Comparable {

@@ -72,11 +72,12 @@ struct UpgradePreparation {
         -> PreparedUpgrade
     {
         let (identification, version) = try identify(db)
-        let plan = try upgrader.planner.plan(from: version.name, to: target)
+        let modelCache = identification.matchedBy == .modelCache ? version : nil
+        let plan = try upgrader.planner(modelCache: modelCache).plan(from: version.name, to: target)
         let missing = Self.missingPolicies(of: plan, in: upgrader.policies)
         if refusingUnregisteredPolicies, let first = missing.first { throw first.error }
         try checkLayouts(of: plan)
-        let drops = countingDrops ? try countDrops(of: plan, in: db) : []
+        let drops = countingDrops ? try countDrops(of: plan, in: db, modelCache: modelCache) : []
         logger.debug("planned", metadata: ["from": "\(plan.from)", "to": "\(plan.to)", "steps": "\(plan.steps.count)"])
         var prepared = PreparedUpgrade(identification: identification, plan: plan, drops: drops)
         prepared.missingPolicies = missing
@@ -146,9 +147,13 @@ struct UpgradePreparation {
     }
 
     /// ``UpgradePlan/drops(countedIn:history:)``, with a failure reported against the store.
-    private func countDrops(of plan: UpgradePlan, in db: Database) throws -> [[DroppedData]] {
+    private func countDrops(of plan: UpgradePlan, in db: Database, modelCache: ObjectModel?) throws
+        -> [[DroppedData]]
+    {
         do {
-            return try plan.drops(countedIn: db, history: upgrader.planningHistory())
+            let history = try upgrader.planningHistory()
+            return try plan.drops(
+                countedIn: db, history: VersionHistory(history.versions + [modelCache].compactMap { $0 }))
         } catch {
             throw StoreError(path: storePath, wrapping: error)
         }

@@ -19,6 +19,10 @@ public struct RegistryError: Error, Sendable, ReportableError {
     /// The store's path.
     public var path: String
     public var kind: Kind
+    /// Why the store's own model cache (``StoreIdentification/MatchKind/modelCache``) wasn't
+    /// used instead, for a store no version matches: it has none, its hashes differ from the
+    /// metadata, or it can't be read. Added to ``description``.
+    public var modelCacheNote: String?
 
     public init(path: String, kind: Kind) {
         self.path = path
@@ -33,8 +37,9 @@ public struct RegistryError: Error, Sendable, ReportableError {
                 "\(path) was written by a model version\(named) newer than the latest known, '\(latest)'\(Self.summary(differences)). Run the newer app build, or add that version to the model bundle."
         case .noMatchingVersion(let closest, let differences):
             let closestText = closest.map { " The closest is '\($0)'\(Self.summary(differences))." } ?? ""
+            let cacheText = modelCacheNote.map { " \($0)." } ?? ""
             return
-                "\(path) matches no version in the history, by hash or by tables.\(closestText) Add the version that wrote it to the bundle, or use the bundle of the app that wrote it."
+                "\(path) matches no version in the history, by hash or by tables.\(closestText)\(cacheText) Add the version that wrote it to the bundle, or use the bundle of the app that wrote it."
         case .inconsistent(let problem):
             return
                 "\(path) is inconsistent: \(problem). Stepwise won't upgrade it as either version; restore it from a backup or rebuild it."

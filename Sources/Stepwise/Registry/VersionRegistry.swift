@@ -18,8 +18,13 @@ import StepwiseStore
 /// 3. **By schema.** When no version's hashes match (a model edited after the store was
 ///    written, or metadata from an unusual writer), the store's tables and columns are
 ///    compared with each version's generated schema.
-/// 4. Otherwise the store is newer than every known version, or matches none; the error
-///    names the closest version and what differs.
+/// 4. **By the store's model cache.** When nothing above matches and the store is not newer
+///    than every known version, the model in the store's own `Z_MODELCACHE`
+///    (``/StepwiseStore/ModelCache``) is its version, named `"App.sqlite's model cache"`, if its
+///    hashes are the metadata's and the tables agree: Core Data's own fallback for a store whose
+///    version the app no longer ships. A cache that doesn't match is never used.
+/// 5. Otherwise the store is newer than every known version, or matches none; the error
+///    names the closest version and what differs, and why the cache wasn't used.
 ///
 /// Indexes are not compared: adding an index changes neither hashes nor compatibility.
 ///
@@ -145,9 +150,15 @@ public struct VersionRegistry: Sendable {
                 kind: .newerThanKnownVersions(
                     storeVersionName: namedVersion, latest: latest.name, differences: closest?.differences ?? []))
         }
-        throw RegistryError(
+        // Not newer: a version the bundle no longer holds. Core Data falls back on the model
+        // the store carries; so does Stepwise, when that model's hashes are the metadata's.
+        let cache = modelCacheMatch(db, metadata: metadata, actual: actual, path: path)
+        if let identification = cache.identification { return identification }
+        var error = RegistryError(
             path: path,
             kind: .noMatchingVersion(closest: closest?.version.name, differences: closest?.differences ?? []))
+        error.modelCacheNote = cache.whyNotUsed
+        throw error
     }
 
     /// The version as shipped whose hashes the metadata holds, checked against the tables as a

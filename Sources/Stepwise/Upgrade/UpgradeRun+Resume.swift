@@ -8,8 +8,10 @@ extension UpgradeRun {
     /// when the latest checkpoint no longer matches its checksum: a half-written step is
     /// never trusted.
     func resume(_ journal: UpgradeJournal) throws -> UpgradeJournal? {
+        // A run from the store's cached model re-reads it from the archive it kept.
+        let modelCache = journal.from.flatMap(keptModelCache(named:))
         guard let from = journal.from, journal.to == target,
-            let plan = try? upgrader.planner.plan(from: from, to: target),
+            let plan = try? upgrader.planner(modelCache: modelCache).plan(from: from, to: target),
             plan.steps.map(plannedStep) == journal.plan
         else { return nil }
         // The same refusal as a fresh run's: a resumed plan's later step may name a policy
@@ -36,8 +38,9 @@ extension UpgradeRun {
             return nil
         }
         // Anything else in the work directory is a step that never finished: delete it.
-        try prune(keeping: keep.union([UpgradeJournal.fileName]))
+        try prune(keeping: keep.union([UpgradeJournal.fileName, Self.modelCacheFileName]))
         self.plan = plan
+        self.modelCache = modelCache
         resumedSteps = Set(journal.completed.map(\.index))
         journal.failure = nil
         try save(journal)

@@ -50,6 +50,10 @@ extension UpgradeRun {
             }
             let plan = prepared.plan
             try checkDrops(prepared.drops, of: plan)
+            if prepared.identification.matchedBy == .modelCache {
+                try keepModelCache(readFrom: input, isOriginal: readsOriginal)
+                modelCache = prepared.identification.version
+            }
             self.plan = plan
             journal.state = .running
             journal.from = plan.from

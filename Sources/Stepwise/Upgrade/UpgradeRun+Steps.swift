@@ -142,7 +142,8 @@ extension UpgradeRun {
 
     private func makeStep(_ planned: UpgradePlan.Step, index: Int, isLast: Bool) throws -> MigrationStep {
         // A step may start from a version as shipped ("Recipes 2 (as shipped)").
-        let history = try upgrader.planningHistory()
+        // Or from the store's own cached model.
+        let history = VersionHistory(try upgrader.planningHistory().versions + [modelCache].compactMap { $0 })
         guard let source = history.version(named: planned.from), let destination = history.version(named: planned.to)
         else { throw PlanningError(.unknownVersion(planned.from, available: history.names)) }
         let relay = StepProgressRelay(step: index, emit: upgrader.options.progress)

@@ -30,6 +30,9 @@ final class UpgradeRun {
     let cancellation: StepCancellation?
     /// The plan, made once per run: by ``start()`` (``UpgradePreparation``) or ``resume(_:)``.
     var plan: UpgradePlan?
+    /// The store's own cached model, when the plan starts from it
+    /// (``StoreIdentification/MatchKind/modelCache``); set with ``plan``.
+    var modelCache: ObjectModel?
     /// Steps whose checkpoints came from an earlier run (1-based indexes).
     var resumedSteps: Set<Int> = []
     /// The damaged-store check of the original, running beside step 1 (``IntegrityCheck``).

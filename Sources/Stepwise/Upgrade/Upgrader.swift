@@ -187,6 +187,14 @@ public struct Upgrader: Sendable {
             shipped: (try? asShippedVersions()) ?? [])
     }
 
+    /// ``planner``, planning from the store's own model cache when it is given
+    /// (``UpgradePlanner/modelCache``).
+    func planner(modelCache: ObjectModel?) -> UpgradePlanner {
+        var planner = self.planner
+        planner.modelCache = modelCache
+        return planner
+    }
+
     /// The version upgrades go to.
     public var targetVersion: String? {
         if let target = options.targetVersion { return target }

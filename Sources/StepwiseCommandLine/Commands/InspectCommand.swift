@@ -11,13 +11,20 @@ struct InspectCommand: ParsableCommand {
             Reads a private copy of the store (with its -wal), so the store, its -wal and its -shm \
             are never written. Rows that live only in the -wal are counted. Core Data's private \
             tables (persistent history, CloudKit mirroring, the cached model) are listed apart; \
-            they take no part in identifying the version.
+            only the cached model's content (below) takes part in identifying the version.
 
             With --models, names the version that wrote the store and how it matched: "hash" \
             (the metadata's entity hashes), "shippedRecord" (the hashes of a version as it shipped, \
             recorded by `\(ToolName.current) ship` and edited since: the version is named '<Version> (as shipped)') \
             or "schema" (the tables, when no hashes match). A store \
             whose hashes and tables disagree is reported as inconsistent and exits with status 1.
+
+            Every store also carries the model that wrote it, in Z_MODELCACHE: its entities are \
+            listed, with whether their hashes match the store's metadata. Without --models, that \
+            model names the version ("<store>'s model cache", matched by "modelCache") when they \
+            do; with --models, it does when no version of the bundle matches, and an upgrade then \
+            starts from it. JSON: "modelCache": {"entities": [...], "matchesMetadata": true|false}, \
+            null for a store with none.
             """
     )
 
@@ -63,6 +70,22 @@ struct InspectCommand: ParsableCommand {
         print("UUID         \(inspection.storeUUID)")
         print("Identifiers  \(inspection.versionIdentifiers.map { "\"\($0)\"" }.joined(separator: ", "))")
         if let name = inspection.modelVersionName { print("Written as   \(name)") }
+        if let cache = inspection.modelCache {
+            let match =
+                cache.matchesMetadata
+                ? "its hashes match the metadata"
+                : "its hashes don't match the metadata: \(cache.entitiesWithOtherHashes.joined(separator: ", "))"
+            print("Model cache  \(cache.entities.count) \(cache.entities.count == 1 ? "entity" : "entities"), \(match)")
+            print("             \(cache.entities.joined(separator: ", "))")
+        } else {
+            print("Model cache  none")
+        }
+        if !identified, let version = inspection.matchedVersion, let by = inspection.matchedBy {
+            print("Version      \(version)  (matched by \(by))")
+        }
+        if !identified {
+            for note in inspection.notes { print("Note         \(note)") }
+        }
         if identified {
             if let version = inspection.matchedVersion, let by = inspection.matchedBy {
                 print("Version      \(version)  (matched by \(by))")

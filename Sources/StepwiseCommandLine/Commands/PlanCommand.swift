@@ -85,6 +85,12 @@ struct PlanCommand<Tool: StepwiseTool>: ParsableCommand {
                 // The store predates an in-place edit of its version: say why step 1 exists.
                 for note in identification.notes { print("Note: \(note).") }
             }
+            if identification.matchedBy == .modelCache {
+                // Its version is gone from the bundle: say where step 1's source model comes from.
+                print(
+                    "No version of the bundle wrote it: the upgrade starts from the store's own model cache (Z_MODELCACHE), whose hashes match its metadata, as Core Data's does."
+                )
+            }
             if plan.steps.isEmpty {
                 print("It is up to date with '\(target)': nothing to do.")
             }
@@ -117,6 +123,7 @@ struct PlanCommand<Tool: StepwiseTool>: ParsableCommand {
             try JSONOutput.print(
                 PlanReport(
                     store: store, from: plan.from, to: plan.to, matchedBy: identification.matchedBy?.rawValue,
+                    fromModelCache: identification.matchedBy == .modelCache,
                     upToDate: plan.steps.isEmpty,
                     steps: plan.steps.map(\.planned),
                     drops: zip(plan.steps.indices, drops).flatMap { index, stepDrops in
@@ -127,7 +134,9 @@ struct PlanCommand<Tool: StepwiseTool>: ParsableCommand {
                     error: missing.first.map { CommandFailureReporter.report($0.error) }))
             if !missing.isEmpty { throw ExitCode.failure }
         case .dot, .mermaid:
-            print(try graph(plan, planner: upgrader.planner, history: upgrader.history))
+            var planner = upgrader.planner
+            planner.modelCache = identification.matchedBy == .modelCache ? identification.version : nil
+            print(try graph(plan, planner: planner, history: upgrader.history))
         }
         // As `upgrade` would: the plan can't run without the policy. The error names the first.
         if let first = missing.first { throw first.error }
@@ -140,15 +149,18 @@ struct PlanCommand<Tool: StepwiseTool>: ParsableCommand {
             plan.steps.flatMap { step in
                 zip(step.versions, step.versions.dropFirst()).map { "\($0)\u{0}\($1)" }
             })
-        let edges = try planner.edges()
+        // The edge from the store's cached model exists only for this store: the plan's own.
+        let edges = try planner.edges() + plan.steps.filter { $0.from == planner.modelCache?.name }
+        let nodes = history.versions + planner.shipped + [planner.modelCache].compactMap { $0 }
         func id(_ name: String) -> String {
+            if name == planner.modelCache?.name { return "cache" }
             // A version as shipped ("Recipes 2 (as shipped)") is a node beside its edited version.
             if let edited = ShippedVersion.versionName(asShipped: name) { return "s\(history.index(of: edited) ?? 0)" }
             return "v\(history.index(of: name) ?? 0)"
         }
         if format == .dot {
             var lines = ["digraph plan {", "  rankdir=LR;"]
-            for version in history.versions + planner.shipped {
+            for version in nodes {
                 let shape = version.name == plan.from || version.name == plan.to ? "doublecircle" : "circle"
                 lines.append("  \(id(version.name)) [label=\"\(version.name)\", shape=\(shape)];")
             }
@@ -160,7 +172,7 @@ struct PlanCommand<Tool: StepwiseTool>: ParsableCommand {
             return (lines + ["}"]).joined(separator: "\n")
         }
         var lines = ["graph LR"]
-        for version in history.versions + planner.shipped { lines.append("  \(id(version.name))[\"\(version.name)\"]") }
+        for version in nodes { lines.append("  \(id(version.name))[\"\(version.name)\"]") }
         for edge in edges {
             let arrow =
                 planned.contains("\(edge.from)\u{0}\(edge.to)") ? "==>" : (edge.kind == .inferred ? "-.->" : "-->")
@@ -175,6 +187,9 @@ private struct PlanReport: Encodable {
     var from: String
     var to: String
     var matchedBy: String?
+    /// Whether the plan starts from the store's own model cache (`Z_MODELCACHE`): no version of
+    /// the bundle wrote the store, and its cached model's hashes match its metadata.
+    var fromModelCache: Bool
     var upToDate: Bool
     var steps: [PlannedStep]
     /// What the steps drop, counted in the store (`count` null when it can't be counted

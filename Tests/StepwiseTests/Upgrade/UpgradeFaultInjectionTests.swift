@@ -131,6 +131,7 @@ struct UpgradeFaultInjectionTests {
         "snapshot.mkdir", "snapshot.copy",  // StoreSnapshot, outside an upgrade (stepwise inspect, plan)
         "create.remove-after-error",  // StoreCreator's cleanup, outside an upgrade
         "swap.remove-stale",  // UpgradeFailureTests.storeWrittenDuringTheUpgradeIsNotSwappedOut
+        "model-cache.write",  // ModelCacheUpgradeTests: only an upgrade from a store's cached model
     ]
     /// Sites of a step path no sample's upgrade takes: a step that rebuilds only what it maps
     /// (every sample's explicit step names a policy, which rebuilds the whole store). Faults
