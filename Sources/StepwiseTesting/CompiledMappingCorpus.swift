@@ -89,6 +89,61 @@ public enum CompiledMappingCorpus: String, CaseIterable, Sendable, CustomStringC
         }
     }
 
+    /// The project's compiled versions, oldest first: the name ``makeCompiledBundle(in:corpus:)``
+    /// gives each, and the folder of the `.momd` Xcode compiled it into (`*.momd_precompiled`,
+    /// one version each, all under the project's model name).
+    public var compiledVersions: [(name: String, folder: String, model: String)] {
+        switch self {
+        case .coreDataPlus:
+            return ["1.0", "1.1"].map { number in
+                (
+                    "CoreDataPlus \(number)",
+                    "compiled/richardpiazza-CoreDataPlus/Tests/CoreDataPlusTests/PrecompiledResources/CoreDataPlus_\(number).momd_precompiled",
+                    "Model"
+                )
+            }
+        case .xcodeServer:
+            return ["1.0.0", "1.1.0", "2.0.0"].map { number in
+                let folder = number.replacingOccurrences(of: ".", with: "_")
+                return (
+                    "XcodeServer \(number)",
+                    "compiled/richardpiazza-XcodeServer/Sources/XcodeServerModel_\(folder)/Resources/XcodeServer.momd_precompiled",
+                    "XcodeServer"
+                )
+            }
+        }
+    }
+
+    /// Writes `<project>.momd` into `directory`, as Xcode would compile the bundle
+    /// ``makeBundle(in:corpus:)`` makes: every compiled version's `.mom` under the same names,
+    /// and one `VersionInfo.plist` with every version's hashes (taken from each compiled
+    /// folder's own), the newest current. Returns its URL.
+    /// - parameters:
+    ///   - directory: An existing folder of yours; the `.momd` is made in it.
+    ///   - corpus: The corpus the compiled versions are copied from (never edited).
+    public func makeCompiledBundle(in directory: URL, corpus: Corpus) throws -> URL {
+        let bundle = directory.appendingPathComponent("\(rawValue).momd")
+        try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
+        var hashes: [String: Any] = [:]
+        var info: [String: Any] = [:]
+        for (name, folder, model) in compiledVersions {
+            let source = corpus.url(folder)
+            try FileManager.default.copyItem(
+                at: source.appendingPathComponent("\(model).mom"), to: bundle.appendingPathComponent("\(name).mom"))
+            let data = try Data(contentsOf: source.appendingPathComponent("VersionInfo.plist"))
+            let plist = try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any] ?? [:]
+            let versions = plist["NSManagedObjectModel_VersionHashes"] as? [String: Any] ?? [:]
+            hashes[name] = versions[model] ?? versions.values.first
+            if info.isEmpty { info = plist }
+        }
+        info["NSManagedObjectModel_VersionHashes"] = hashes
+        info["NSManagedObjectModel_CurrentVersionName"] = compiledVersions.last?.name
+        info["NSManagedObjectModel_VersionChecksums"] = nil
+        let data = try PropertyListSerialization.data(fromPropertyList: info, format: .xml, options: 0)
+        try data.write(to: bundle.appendingPathComponent("VersionInfo.plist"))
+        return bundle
+    }
+
     /// Writes `<project>.xcdatamodeld` into `directory` with every version of the project, the
     /// newest current, and returns its URL.
     /// - parameters:

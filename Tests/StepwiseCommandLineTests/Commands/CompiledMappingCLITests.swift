@@ -24,6 +24,40 @@ struct CompiledMappingCLITests {
             "\(compiled.standardError)")
     }
 
+    /// What an app ships: the compiled `.momd` with the `.cdm` files beside it. `convert` reads
+    /// each `.cdm` against the `.momd` as its source against the `.xcdatamodeld`, and `matrix`
+    /// upgrades seeded stores through them.
+    @Test(arguments: CompiledMappingCorpus.allCases)
+    func compiledMappingModelsBesideACompiledModelDriveTheirSteps(project: CompiledMappingCorpus) throws {
+        let corpus = try Corpus.required()
+        let directory = try TemporaryDirectory()
+        let sources = try TemporaryDirectory()
+        let compiled = try project.makeCompiledBundle(in: directory.url, corpus: corpus)
+        let bundle = try project.makeBundle(in: sources.url, corpus: corpus)
+        for pair in project.pairs {
+            let name = "\(pair.sourceVersion) to \(pair.destinationVersion).cdm"
+            try FileManager.default.copyItem(at: corpus.url(pair.compiled), to: directory.path(name))
+            let fromCompiled = try CommandRunner().run(["convert", directory.path(name).path, "--models", compiled.path])
+            let fromSource = try CommandRunner().run(["convert", corpus.url(pair.source).path, "--models", bundle.path])
+            #expect(fromCompiled.status == 0, "\(fromCompiled.standardError)")
+            #expect(!fromCompiled.standardOutput.isEmpty)
+            // The same mapping; only its name, the file's, differs.
+            #expect(try Self.unnamed(fromCompiled.standardOutput) == Self.unnamed(fromSource.standardOutput))
+        }
+        let matrix = try CommandRunner().run(["matrix", "--models", compiled.path, "--rows", "3", "--json"])
+        #expect(matrix.status == 0, "\(matrix.standardOutput)\(matrix.standardError)")
+        #expect(try matrix.json()["failures"] as? Int == 0)
+        let pairs = try #require(try matrix.json()["pairs"] as? [[String: Any]])
+        #expect(pairs.count == project.compiledVersions.count * (project.compiledVersions.count - 1) / 2)
+    }
+
+    /// A converted mapping's JSON without its `name`, keys sorted.
+    static func unnamed(_ json: String) throws -> String {
+        var object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        object["name"] = nil
+        return String(decoding: try JSONSerialization.data(withJSONObject: object, options: .sortedKeys), as: UTF8.self)
+    }
+
     /// XcodeServer's history with only its two `.cdm` files beside it (renamed `.cdm`, and kept
     /// `.cdm_precompiled`): `plan` names them for their steps, and `matrix` upgrades seeded
     /// stores through them, as with the `.xcmappingmodel`s.
