@@ -37,7 +37,9 @@ struct CompiledMappingCLITests {
         for pair in project.pairs {
             let name = "\(pair.sourceVersion) to \(pair.destinationVersion).cdm"
             try FileManager.default.copyItem(at: corpus.url(pair.compiled), to: directory.path(name))
-            let fromCompiled = try CommandRunner().run(["convert", directory.path(name).path, "--models", compiled.path])
+            let fromCompiled = try CommandRunner().run([
+                "convert", directory.path(name).path, "--models", compiled.path,
+            ])
             let fromSource = try CommandRunner().run(["convert", corpus.url(pair.source).path, "--models", bundle.path])
             #expect(fromCompiled.status == 0, "\(fromCompiled.standardError)")
             #expect(!fromCompiled.standardOutput.isEmpty)
