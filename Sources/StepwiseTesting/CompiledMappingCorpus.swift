@@ -67,51 +67,51 @@ public enum CompiledMappingCorpus: String, CaseIterable, Sendable, CustomStringC
         }
     }
 
-    /// The project's versions, oldest first: the name ``makeBundle(in:corpus:)`` gives each,
-    /// and its `.xcdatamodel` folder in the corpus.
-    public var versions: [(name: String, path: String)] {
+    /// One version of a project: the name ``makeBundle(in:corpus:)`` and
+    /// ``makeCompiledBundle(in:corpus:)`` give it, its `.xcdatamodel` folder in the corpus, and
+    /// the folder of the `.momd` Xcode compiled it into (`*.momd_precompiled`, one version
+    /// each, all under the project's model name).
+    public struct Version: Sendable {
+        public var name: String
+        public var source: String
+        public var compiledFolder: String
+        public var modelName: String
+    }
+
+    /// The project's versions, oldest first.
+    public var versionTable: [Version] {
         switch self {
         case .coreDataPlus:
             return ["1.0", "1.1"].map { number in
-                (
-                    "CoreDataPlus \(number)",
-                    "compiled/richardpiazza-CoreDataPlus/Tests/CoreDataPlusTests/Resources/CoreDataPlus_\(number).xcdatamodeld/Model.xcdatamodel"
-                )
+                let root = "compiled/richardpiazza-CoreDataPlus/Tests/CoreDataPlusTests"
+                return Version(
+                    name: "CoreDataPlus \(number)",
+                    source: "\(root)/Resources/CoreDataPlus_\(number).xcdatamodeld/Model.xcdatamodel",
+                    compiledFolder: "\(root)/PrecompiledResources/CoreDataPlus_\(number).momd_precompiled",
+                    modelName: "Model")
             }
         case .xcodeServer:
             return ["1.0.0", "1.1.0", "2.0.0"].map { number in
                 let folder = number.replacingOccurrences(of: ".", with: "_")
-                return (
-                    "XcodeServer \(number)",
-                    "compiled/richardpiazza-XcodeServer/Sources/XcodeServerModel_\(folder)/Resources/XcodeServer.xcdatamodeld/XcodeServer.xcdatamodel"
-                )
+                let resources = "compiled/richardpiazza-XcodeServer/Sources/XcodeServerModel_\(folder)/Resources"
+                return Version(
+                    name: "XcodeServer \(number)",
+                    source: "\(resources)/XcodeServer.xcdatamodeld/XcodeServer.xcdatamodel",
+                    compiledFolder: "\(resources)/XcodeServer.momd_precompiled",
+                    modelName: "XcodeServer")
             }
         }
     }
 
-    /// The project's compiled versions, oldest first: the name ``makeCompiledBundle(in:corpus:)``
-    /// gives each, and the folder of the `.momd` Xcode compiled it into (`*.momd_precompiled`,
-    /// one version each, all under the project's model name).
+    /// The project's versions, oldest first: each one's name and `.xcdatamodel` folder.
+    public var versions: [(name: String, path: String)] {
+        versionTable.map { ($0.name, $0.source) }
+    }
+
+    /// The project's compiled versions, oldest first: each one's name, `.momd` folder and
+    /// model name.
     public var compiledVersions: [(name: String, folder: String, model: String)] {
-        switch self {
-        case .coreDataPlus:
-            return ["1.0", "1.1"].map { number in
-                (
-                    "CoreDataPlus \(number)",
-                    "compiled/richardpiazza-CoreDataPlus/Tests/CoreDataPlusTests/PrecompiledResources/CoreDataPlus_\(number).momd_precompiled",
-                    "Model"
-                )
-            }
-        case .xcodeServer:
-            return ["1.0.0", "1.1.0", "2.0.0"].map { number in
-                let folder = number.replacingOccurrences(of: ".", with: "_")
-                return (
-                    "XcodeServer \(number)",
-                    "compiled/richardpiazza-XcodeServer/Sources/XcodeServerModel_\(folder)/Resources/XcodeServer.momd_precompiled",
-                    "XcodeServer"
-                )
-            }
-        }
+        versionTable.map { ($0.name, $0.compiledFolder, $0.modelName) }
     }
 
     /// Writes `<project>.momd` into `directory`, as Xcode would compile the bundle

@@ -40,35 +40,29 @@ struct CompiledMappingModelTests {
     }
 
     @Test func aFilterPredicateInTheDefaultFetchIsTheEntityMappingsFilter() throws {
-        let corpus = try Corpus.required()
-        let directory = try TemporaryDirectory()
-        let history = try ModelBundle(
-            contentsOf: CompiledMappingCorpus.coreDataPlus.makeBundle(in: directory.url, corpus: corpus)
-        ).history
-        var archive = try EditableArchive(corpus.url(CompiledMappingCorpus.coreDataPlus.pairs[0].compiled))
+        let fixture = try CoreDataPlusMappingFixture()
+        var archive = try fixture.editableArchive()
         let predicate = archive.fetchArgument(ofEntityMapping: "BookToBook", at: 1)
         archive.set(predicate, "NSConstantValue", to: .uid(archive.append(.string("title != nil"))))
-        let file = try archive.write(to: directory.path("Filtered.cdm"))
+        let file = try archive.write(to: fixture.directory.path("Filtered.cdm"))
 
-        let model = try CompiledMappingModel.load(file, history: history)
+        let model = try CompiledMappingModel.load(file, history: fixture.history)
         #expect(
             model.entityMapping(named: "BookToBook")?.filter == (try ExpressionParser.parsePredicate("title != nil")))
         #expect(model.entityMapping(named: "AuthorToAuthor")?.filter == nil)
     }
 
     @Test func aCustomSourceFetchIsRefusedByTheEntityMappingsName() throws {
-        let corpus = try Corpus.required()
-        let directory = try TemporaryDirectory()
-        let history = try ModelBundle(
-            contentsOf: CompiledMappingCorpus.coreDataPlus.makeBundle(in: directory.url, corpus: corpus)
-        ).history
-        var archive = try EditableArchive(corpus.url(CompiledMappingCorpus.coreDataPlus.pairs[0].compiled))
+        let fixture = try CoreDataPlusMappingFixture()
+        var archive = try fixture.editableArchive()
         // Books fetched as Authors: not the default fetch of the mapping's source entity.
         let entity = archive.fetchArgument(ofEntityMapping: "BookToBook", at: 0)
         archive.set(entity, "NSConstantValue", to: .uid(archive.append(.string("Author"))))
-        let file = try archive.write(to: directory.path("Custom.cdm"))
+        let file = try archive.write(to: fixture.directory.path("Custom.cdm"))
 
-        let error = try #require(throws: MappingError.self) { try CompiledMappingModel.load(file, history: history) }
+        let error = try #require(throws: MappingError.self) {
+            try CompiledMappingModel.load(file, history: fixture.history)
+        }
         #expect(error.kind == XcodeMappingModel.customSourceFetch(className: "NSFetchRequestExpression").kind)
         #expect(error.entityMapping == "BookToBook")
         #expect(error.file == file.path)
@@ -76,14 +70,12 @@ struct CompiledMappingModelTests {
     }
 
     @Test func aCompiledMappingModelWhoseHashesFitNoStepNamesTheFileAndTheFix() throws {
-        let corpus = try Corpus.required()
-        let directory = try TemporaryDirectory()
-        let history = try ModelBundle(
-            contentsOf: CompiledMappingCorpus.coreDataPlus.makeBundle(in: directory.url, corpus: corpus)
-        ).history
-        let file = corpus.url(CompiledMappingCorpus.xcodeServer.pairs[0].compiled)
+        let fixture = try CoreDataPlusMappingFixture()
+        let file = fixture.corpus.url(CompiledMappingCorpus.xcodeServer.pairs[0].compiled)
 
-        let error = try #require(throws: MappingError.self) { try CompiledMappingModel.load(file, history: history) }
+        let error = try #require(throws: MappingError.self) {
+            try CompiledMappingModel.load(file, history: fixture.history)
+        }
         guard case .noMatchingVersions(let reason) = error.kind else {
             Issue.record("expected noMatchingVersions, got \(error)")
             return
@@ -96,13 +88,9 @@ struct CompiledMappingModelTests {
 
     @Test(arguments: ["garbage", "truncated", "not a mapping model", "bad mapping type"])
     func aMalformedCompiledMappingModelIsATypedErrorNamingTheFile(kind: String) throws {
-        let corpus = try Corpus.required()
-        let directory = try TemporaryDirectory()
-        let history = try ModelBundle(
-            contentsOf: CompiledMappingCorpus.coreDataPlus.makeBundle(in: directory.url, corpus: corpus)
-        ).history
-        let original = try Data(contentsOf: corpus.url(CompiledMappingCorpus.coreDataPlus.pairs[0].compiled))
-        let file = directory.path("Broken.cdm")
+        let fixture = try CoreDataPlusMappingFixture()
+        let original = try Data(contentsOf: fixture.compiledMapping)
+        let file = fixture.directory.path("Broken.cdm")
         switch kind {
         case "garbage":
             try Data("this is not a property list".utf8).write(to: file)
@@ -118,7 +106,9 @@ struct CompiledMappingModelTests {
             _ = try archive.write(to: file)
         }
 
-        let error = try #require(throws: MappingError.self) { try CompiledMappingModel.load(file, history: history) }
+        let error = try #require(throws: MappingError.self) {
+            try CompiledMappingModel.load(file, history: fixture.history)
+        }
         #expect(error.file == file.path)
         switch kind {
         case "bad mapping type":
@@ -134,11 +124,11 @@ struct CompiledMappingModelTests {
             #expect(reason.contains("compile the .xcmappingmodel again"))
         }
         // The same error from a mapping folder, which reads it by its name.
-        let folder = directory.path("Mappings")
+        let folder = fixture.directory.path("Mappings")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: file, to: folder.appendingPathComponent("Broken.cdm_precompiled"))
         let folderError = try #require(throws: MappingError.self) {
-            try MappingDirectory(contentsOf: folder, history: history)
+            try MappingDirectory(contentsOf: folder, history: fixture.history)
         }
         #expect(folderError.file == folder.appendingPathComponent("Broken.cdm_precompiled").path)
     }
@@ -208,6 +198,29 @@ struct CompiledMappingModelTests {
         #expect(!CompiledMappingModel.hasCompiledName(URL(fileURLWithPath: "/a/Model.json")))
         #expect(!CompiledMappingModel.hasCompiledName(URL(fileURLWithPath: "/a/Model.cdm.json")))
         #expect(!CompiledMappingModel.hasCompiledName(URL(fileURLWithPath: "/a/Model.cdm.xcmappingmodel")))
+    }
+}
+
+/// CoreDataPlus's two versions as one bundle in a temporary folder, and its compiled mapping
+/// model, which the tests edit a copy of.
+struct CoreDataPlusMappingFixture {
+    let corpus: Corpus
+    let directory: TemporaryDirectory
+    let history: VersionHistory
+    /// The corpus's `.cdm` for the 1.0 → 1.1 step (never edited in place).
+    let compiledMapping: URL
+
+    init() throws {
+        corpus = try Corpus.required()
+        directory = try TemporaryDirectory()
+        history = try ModelBundle(
+            contentsOf: CompiledMappingCorpus.coreDataPlus.makeBundle(in: directory.url, corpus: corpus)
+        ).history
+        compiledMapping = corpus.url(CompiledMappingCorpus.coreDataPlus.pairs[0].compiled)
+    }
+
+    func editableArchive() throws -> EditableArchive {
+        try EditableArchive(compiledMapping)
     }
 }
 

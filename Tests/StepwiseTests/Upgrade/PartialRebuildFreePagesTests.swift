@@ -38,23 +38,8 @@ struct PartialRebuildFreePagesTests {
 
     static let marker = "dropped-secret-7f3a"
 
-    static func mapping(_ from: ObjectModel, _ to: ObjectModel, transforming entity: String, _ attributes: String)
-        throws -> MappingModel
-    {
-        let other = entity == "Account" ? "Entry" : "Account"
-        let text = """
-            { "source": "\(from.name)", "destination": "\(to.name)",
-              "entityMappings": [
-                { "name": "\(entity)To\(entity)", "source": "\(entity)", "destination": "\(entity)",
-                  "attributes": { \(attributes) } },
-                { "name": "\(other)To\(other)", "source": "\(other)", "destination": "\(other)" }
-              ] }
-            """
-        return try MappingFile.decode(Data(text.utf8), source: from, destination: to)
-    }
-
     static func firstStep() throws -> MappingModel {
-        try mapping(v1, v2, transforming: "Account", #""name": "$source.name""#)
+        try PartialRebuildMapping.transforming("Account", ["name": "$source.name"], from: v1, to: v2)
     }
 
     let directory: TemporaryDirectory
@@ -104,7 +89,8 @@ struct PartialRebuildFreePagesTests {
             mappings: [
                 MappingDirectory.StepKey(Self.v1.name, Self.v2.name): [try Self.firstStep()],
                 MappingDirectory.StepKey(Self.v2.name, Self.v3.name): [
-                    try Self.mapping(Self.v2, Self.v3, transforming: "Entry", #""memo": "$source.note""#)
+                    try PartialRebuildMapping.transforming(
+                        "Entry", ["memo": "$source.note"], from: Self.v2, to: Self.v3)
                 ],
             ],
             options: UpgradeOptions(lockTimeout: .seconds(30)))

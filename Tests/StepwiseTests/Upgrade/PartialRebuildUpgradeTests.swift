@@ -53,21 +53,6 @@ struct PartialRebuildUpgradeTests {
         }
     }
 
-    static func mapping(_ from: ObjectModel, _ to: ObjectModel, _ entity: String, _ attribute: String, _ source: String)
-        throws -> MappingModel
-    {
-        let other = entity == "Account" ? "Entry" : "Account"
-        let text = """
-            { "source": "\(from.name)", "destination": "\(to.name)",
-              "entityMappings": [
-                { "name": "\(entity)To\(entity)", "source": "\(entity)", "destination": "\(entity)",
-                  "attributes": { "\(attribute)": "$source.\(source)" } },
-                { "name": "\(other)To\(other)", "source": "\(other)", "destination": "\(other)" }
-              ] }
-            """
-        return try MappingFile.decode(Data(text.utf8), source: from, destination: to)
-    }
-
     let directory: TemporaryDirectory
     let store: URL
 
@@ -101,10 +86,12 @@ struct PartialRebuildUpgradeTests {
             history: VersionHistory([Self.v1, Self.v2, Self.v3]),
             mappings: [
                 MappingDirectory.StepKey(Self.v1.name, Self.v2.name): [
-                    try Self.mapping(Self.v1, Self.v2, "Account", "label", "name")
+                    try PartialRebuildMapping.transforming(
+                        "Account", ["label": "$source.name"], from: Self.v1, to: Self.v2)
                 ],
                 MappingDirectory.StepKey(Self.v2.name, Self.v3.name): [
-                    try Self.mapping(Self.v2, Self.v3, "Entry", "memo", "note")
+                    try PartialRebuildMapping.transforming(
+                        "Entry", ["memo": "$source.note"], from: Self.v2, to: Self.v3)
                 ],
             ],
             options: options)
