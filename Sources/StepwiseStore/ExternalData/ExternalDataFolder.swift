@@ -3,7 +3,7 @@ import GRDB
 
 /// The folder where Core Data keeps the values of a store's external-storage attributes that
 /// it moved out of their rows: `.<StoreName>_SUPPORT/_EXTERNAL_DATA/` beside the store, one
-/// file per value, named by the UUID its row holds (``ExternalBinaryValue``).
+/// file per value, named by the UUID its row holds (after the marker byte `0x02`).
 ///
 /// `<StoreName>` is the store's file name without its extension. The corpus holds no such
 /// folder (the Wire stores' referenced files weren't kept), so the layout comes from public

@@ -1,6 +1,7 @@
 import StepwiseModel
 
-/// A column holding values of an external-storage attribute (``ExternalBinaryValue``).
+/// A column holding values of an external-storage attribute: a marker byte, then the bytes
+/// (`0x01`) or the name of a file in the store's ``ExternalDataFolder`` (`0x02`).
 public struct ExternalDataColumn: Sendable, Hashable, Codable {
     /// The table, e.g. `ZUSER`.
     public var table: String
@@ -17,7 +18,7 @@ public struct ExternalDataColumn: Sendable, Hashable, Codable {
 }
 
 extension StoreLayout {
-    /// Whether `attribute`'s values are marker-encoded (``ExternalBinaryValue``): a Binary
+    /// Whether `attribute`'s values are marker-encoded (`0x01` or `0x02` first): a Binary
     /// attribute with `allowsExternalBinaryDataStorage`. Looked up in the model by the entity
     /// that declares it, so an inherited attribute answers as its declaration does.
     ///
