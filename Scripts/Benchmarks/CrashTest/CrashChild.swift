@@ -14,9 +14,10 @@ final class CrashChild: @unchecked Sendable {
     private var seen: [(phase: CrashPhase, at: Date)] = []
     private let started = Date()
 
-    init(store: URL) throws {
+    /// - parameter external: Upgrade a ``CrashExternalData`` store instead of a Bench one.
+    init(store: URL, external: Bool = false) throws {
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
-        process.arguments = ["crash-upgrade", "--store", store.path]
+        process.arguments = ["crash-upgrade", "--store", store.path] + (external ? ["--external"] : [])
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

@@ -20,7 +20,11 @@ struct CrashTestCommand: ParsableCommand {
             it: the upgrade then copies it before step 1, where otherwise step 1 reads the store \
             itself; the note must arrive. The store keeps Core Data's persistent history and \
             CloudKit records (CrashPrivateTables), with one more history change in the -wal \
-            variant's -wal: every change and record must still name its object. The last line is \
+            variant's -wal: every change and record must still name its object. Then a quarter as \
+            many trials (at least 8) kill the upgrade of a store whose values Core Data keeps in \
+            .Photos_SUPPORT/_EXTERNAL_DATA (CrashExternalData), in plan, verify, swap and cleanup: \
+            every reference must name a file after the kill, and after the recovery only the files \
+            the upgraded store references are left, the backup keeping them all. The last line is \
             `crash-test: T trials, F failures`; the exit status is 1 when F > 0.
             """)
 
@@ -102,13 +106,71 @@ struct CrashTestCommand: ParsableCommand {
             try? FileManager.default.removeItem(at: store.deletingLastPathComponent())
             if (trial + 1) % 20 == 0 { say("  \(trial + 1)/\(trials) trials, \(failures) failures") }
         }
+        failures += try externalDataTrials(count: max(8, trials / 4), in: work, random: &random)
         say("kills per phase (the phase the child had announced last):")
         for phase in CrashPhase.allCases where killsByPhase[phase.rawValue] != nil {
             say("  \(phase.rawValue): \(killsByPhase[phase.rawValue] ?? 0)")
         }
         say("after the kill: \(outcomes[.old] ?? 0) old stores, \(outcomes[.new] ?? 0) new stores")
-        say("crash-test: \(trials) trials, \(failures) failures")
+        say("crash-test: \(trials + max(8, trials / 4)) trials, \(failures) failures")
         if failures > 0 { throw ExitCode(1) }
+    }
+
+    /// The trials of a store with external files (``CrashExternalData``): `count` kills spread
+    /// over plan, verify, swap and cleanup (where the files are kept and removed); after each,
+    /// every reference of the store must resolve, and the recovery must leave the right files.
+    /// Returns the number of failed trials.
+    private func externalDataTrials(count: Int, in work: URL, random: inout SplitMix64) throws -> Int {
+        let photos = max(20, min(2_000, options.rows / 100))
+        let seeded = try CrashExternalData.copy(
+            try seededExternalStore(photos: photos, in: work), into: work.appendingPathComponent("external-original"))
+        let timingStore = try CrashExternalData.copy(seeded, into: work.appendingPathComponent("external-timing"))
+        let timing = try CrashChild(store: timingStore, external: true)
+        guard timing.waitForExit() == 0 else { throw BenchError("the uninterrupted external-data upgrade failed") }
+        try CrashExternalData.checkRecovered(timingStore, photos: photos)
+        var durations: [CrashPhase: Double] = [:]
+        let phases = timing.phases
+        for (index, entry) in phases.enumerated() where index + 1 < phases.count {
+            durations[entry.phase] = phases[index + 1].seconds - entry.seconds
+        }
+        say(
+            "crash-test: \(photos) photos with external files; uninterrupted upgrade \(format(phases.last?.seconds ?? 0)) s"
+        )
+        let targets: [CrashPhase] = [.plan, .verify, .swap, .cleanup]
+        var failures = 0
+        var states: [String: Int] = [:]
+        for trial in 0..<count {
+            let target = targets[trial % targets.count]
+            let store = try CrashExternalData.copy(seeded, into: work.appendingPathComponent("external-trial-\(trial)"))
+            let child = try CrashChild(store: store, external: true)
+            _ = child.wait(for: target, timeout: 600)
+            let delay = random.nextDouble() * (durations[target] ?? 0)
+            usleep(UInt32(delay * 1_000_000))
+            child.kill()
+            do {
+                states[try CrashExternalData.checkAfterKill(store, photos: photos), default: 0] += 1
+                try CrashExternalData.checkRecovered(store, photos: photos)
+            } catch {
+                failures += 1
+                say(
+                    "  external trial \(trial) (killed in \(child.currentPhase?.rawValue ?? "start") after \(format(delay)) s): FAILED: \(error)"
+                )
+            }
+            try? FileManager.default.removeItem(at: store.deletingLastPathComponent())
+        }
+        say(
+            "external files: \(count) trials, \(states["Photos"] ?? 0) old stores and \(states["Photos 2"] ?? 0) new after the kill, \(failures) failures"
+        )
+        return failures
+    }
+
+    /// A freshly seeded store with external files, in its own folder.
+    private func seededExternalStore(photos: Int, in work: URL) throws -> URL {
+        let folder = work.appendingPathComponent("external-seed", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let store = folder.appendingPathComponent("Photos.sqlite")
+        try CrashExternalData.seed(photos: photos, at: store)
+        return store
     }
 
     /// A line on standard output, unbuffered: a long run shows its progress in CI logs.

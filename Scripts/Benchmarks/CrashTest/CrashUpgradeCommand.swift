@@ -12,17 +12,26 @@ struct CrashUpgradeCommand: ParsableCommand {
     @Option(name: .long, help: "The store to upgrade.")
     var store: String
 
+    @Flag(name: .long, help: "Upgrade a store with external files (CrashExternalData) to Photos 2 instead.")
+    var external = false
+
     func run() throws {
         let lastPhase = LastPhase()
         announce(.start)
-        let upgrader = try CrashHistory.upgrader { event in
+        let progress: @Sendable (UpgradeEvent) -> Void = { event in
             guard let phase = CrashPhase(event), lastPhase.advance(to: phase) else { return }
-            announce(phase)
+            Self.announce(phase)
         }
+        let upgrader =
+            external ? CrashExternalData.upgrader(progress: progress) : try CrashHistory.upgrader(progress: progress)
         _ = try upgrader.upgradeIfNeededSynchronously(storeAt: URL(fileURLWithPath: store))
     }
 
     private func announce(_ phase: CrashPhase) {
+        Self.announce(phase)
+    }
+
+    fileprivate static func announce(_ phase: CrashPhase) {
         // Written straight to the descriptor, unbuffered: the parent must see each line at once.
         FileHandle.standardOutput.write(Data("phase \(phase.rawValue)\n".utf8))
     }

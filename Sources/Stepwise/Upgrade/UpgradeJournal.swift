@@ -1,4 +1,5 @@
 import Foundation
+import StepwiseStore
 
 /// The record of an upgrade in progress, in `.<store>.stepwise/journal.json`: what the
 /// upgrade plans, which steps are done (with a checksum of each output), and how far the
@@ -141,6 +142,10 @@ struct UpgradeJournal: Codable, Sendable, Equatable {
     var keepBackup: Bool = false
     /// Why the upgrade failed, when it did.
     var failure: String?
+    /// The target version's external-storage columns, whose references decide which files
+    /// the swap leaves unreferenced (``ExternalDataCleanup``); nil when neither the store's
+    /// version nor the target has external storage, and the folder is left alone.
+    var externalDataColumns: [ExternalDataColumn]?
 
     /// Reads the journal of a work directory; nil when there is none or it can't be decoded
     /// (a crash before its first save, or a format this build doesn't know).

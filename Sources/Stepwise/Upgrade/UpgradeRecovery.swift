@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import StepwiseStore
 
 /// What an earlier, interrupted run left in the work directory, dealt with before anything
 /// else happens to the store. Runs under the upgrade lock.
@@ -30,6 +31,7 @@ struct UpgradeRecovery {
 
     var workDirectory: URL { files.workDirectory }
     var swap: GenerationSwap { GenerationSwap(files: files, workDirectory: workDirectory, fileSystem: fileSystem) }
+    var externalData: ExternalDataCleanup { ExternalDataCleanup(files: files, fileSystem: fileSystem, logger: logger) }
 
     func recover() throws -> Outcome {
         guard fileSystem.exists(workDirectory) else { return .nothing }
@@ -66,6 +68,8 @@ struct UpgradeRecovery {
                 try fileSystem.rename(files.backupDirectory, to: swap.incoming, site: "rollback.take-backup")
                 try fileSystem.sync(files.directory, site: "rollback.sync-store-directory")
             }
+            // The backup's external files go back before its store does (ExternalDataCleanup).
+            try externalData.restore(from: ExternalDataCleanup.keptFolder(in: swap.incoming))
             journal.state = .swappingOut
             try journal.save(in: workDirectory, fileSystem: fileSystem)
         }
@@ -99,6 +103,13 @@ struct UpgradeRecovery {
     /// After the swap: the old generation becomes the backup, or is deleted with the work
     /// directory. Idempotent.
     private func finishCleanup(_ journal: UpgradeJournal) throws {
+        if journal.purpose == .upgrade, let columns = journal.externalDataColumns {
+            // After the swap only, and the backup's links before any removal (ExternalDataCleanup).
+            if journal.keepBackup, fileSystem.exists(swap.outgoingFile(nil)) {
+                try externalData.keep(in: ExternalDataCleanup.keptFolder(in: swap.outgoing))
+            }
+            try externalData.removeUnreferenced(columns: columns)
+        }
         if journal.purpose == .upgrade, journal.keepBackup, fileSystem.exists(swap.outgoingFile(nil)) {
             let info = BackupInfo(version: journal.from, createdAt: Date())
             try fileSystem.writeNewFile(

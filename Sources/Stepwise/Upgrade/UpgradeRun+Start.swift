@@ -60,6 +60,7 @@ extension UpgradeRun {
             journal.to = plan.to
             journal.plan = plan.steps.map(plannedStep)
             journal.readsOriginal = readsOriginal
+            journal.externalDataColumns = try externalDataColumns(of: plan)
             journal.copy = readsOriginal ? nil : try FileChecksum.checkpoint(input, in: workDirectory)
             try save(journal)
             emit(.planned(from: plan.from, to: plan.to, steps: plan.steps.map(\.planned)))

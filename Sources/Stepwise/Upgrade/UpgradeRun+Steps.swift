@@ -154,6 +154,8 @@ extension UpgradeRun {
             stage: stage(for: planned), logger: logger, progress: progress)
         step.fileSystem = fileSystem
         step.cancellation = cancellation
+        // Steps read copies in the work directory; the files of external values are beside the store.
+        step.externalData = ExternalDataFolder(store: files.store)
         // Free pages a step leaves are overwritten by the next step's tables; the last step
         // removes those left over, so the upgraded store has none (``FreePages``).
         step.leavesNoFreePages = isLast

@@ -173,6 +173,11 @@ public struct SQLExpressionCompiler: Sendable, Hashable {
         case .keyPath(let root, let path) where root == .source || root == .evaluatedObject:
             guard let resolved = try planner.resolve(path) else { return nil }
             if case .toOne = resolved.target { return .column(resolved.sql, isToOne: true) }
+            // Its column holds a marker and maybe a file's name (ExternalBinaryValue), not the
+            // bytes a comparison is about: the row-by-row path compares the real bytes.
+            if case .attribute(let attribute) = resolved.target, planner.layout.storesExternally(attribute) {
+                return nil
+            }
             return .column(resolved.sql, isToOne: false)
         case .keyPath, .function, .aggregate:
             return nil

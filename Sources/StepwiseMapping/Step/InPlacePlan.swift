@@ -218,8 +218,13 @@ struct InPlacePlan {
             guard case .keyPath(.source, let path) = expression, path.count == 1,
                 propertyMapping?.widening?.keepsStoredValues ?? true,
                 let sourceName = mapping.sourceEntity,
-                let sourceColumn = source.entity(named: sourceName)?.attribute(named: path[0])?.column
+                let sourceAttribute = source.entity(named: sourceName)?.attribute(named: path[0]),
+                // A column gaining or losing external storage changes form (ExternalBinaryValue):
+                // its values must be rewritten, which the rebuilding path does.
+                source.storesExternally(sourceAttribute)
+                    == (attribute.type == .binary && attribute.allowsExternalBinaryDataStorage)
             else { return nil }
+            let sourceColumn = sourceAttribute.column
             sourceColumns.insert(sourceColumn)
             if propertyMapping?.userInfo[MappingInference.defaultForNullKey] != nil {
                 defaultForNull = ValueConversion.defaultValue(of: attribute)

@@ -98,7 +98,13 @@ extension MigrationManager {
             var sql: String
             var arguments: [DatabaseValue] = []
             if let expression = mapping.attributeMappings.first(where: { $0.name == attribute.name })?.valueExpression {
-                guard let fragment = try compiler.compile(expression) else { return nil }
+                guard
+                    try ExternalDataCopy.allowsSQL(
+                        for: attribute, expression: expression,
+                        widening: mapping.attributeMappings.first(where: { $0.name == attribute.name })?.widening,
+                        planner: compiler.planner),
+                    let fragment = try compiler.compile(expression)
+                else { return nil }
                 sql = fragment.sql
                 arguments = fragment.arguments
                 if let widening = mapping.attributeMappings.first(where: { $0.name == attribute.name })?.widening {

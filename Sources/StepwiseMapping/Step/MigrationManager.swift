@@ -76,7 +76,8 @@ public final class MigrationManager {
     init(
         db: Database, sourceModel: ObjectModel, destinationModel: ObjectModel, sourceLayout: StoreLayout,
         destinationLayout: StoreLayout, policies: PolicyRegistry, logger: Logger,
-        progress: (@Sendable (StepProgress) -> Void)?, sourceSchema: String = MigrationStep.sourceSchema
+        progress: (@Sendable (StepProgress) -> Void)?, sourceSchema: String = MigrationStep.sourceSchema,
+        externalData: ExternalDataFolder? = nil
     ) {
         self.db = db
         self.sourceSchema = sourceSchema
@@ -84,12 +85,18 @@ public final class MigrationManager {
         self.destinationModel = destinationModel
         self.sourceLayout = sourceLayout
         self.destinationLayout = destinationLayout
-        self.source = ObjectContext(db, layout: sourceLayout, schemaName: sourceSchema)
+        var source = ObjectContext(db, layout: sourceLayout, schemaName: sourceSchema)
         // Keys are reserved in ranges; flushPrimaryKeys() gives the unused ones back before
         // anything reads Z_MAX in SQL and after every pass and hook.
-        self.destination = ObjectContext(
+        var destination = ObjectContext(
             db, layout: destinationLayout, primaryKeyBatch: Self.primaryKeyBatch,
             valueTransformers: policies.valueTransformers)
+        // Both read the source's files: a destination row either copied a reference verbatim
+        // or holds its value inline.
+        source.externalData = externalData
+        destination.externalData = externalData
+        self.source = source
+        self.destination = destination
         self.policies = policies
         self.logger = logger
         self.progress = progress

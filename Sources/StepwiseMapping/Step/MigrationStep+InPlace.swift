@@ -67,7 +67,7 @@ extension MigrationStep {
                         let manager = MigrationManager(
                             db: db, sourceModel: sourceModel, destinationModel: destinationModel,
                             sourceLayout: sourceLayout, destinationLayout: destinationLayout, policies: policies,
-                            logger: logger, progress: progress)
+                            logger: logger, progress: progress, externalData: externalData)
                         manager.currentMappingModel = models[0]
                         manager.keepsPrimaryKeys = true
                         return manager

@@ -111,7 +111,7 @@ extension MigrationStep {
         let manager = MigrationManager(
             db: db, sourceModel: sourceModel, destinationModel: destinationModel, sourceLayout: sourceLayout,
             destinationLayout: destinationLayout, policies: policies, logger: logger, progress: progress,
-            sourceSchema: "main")
+            sourceSchema: "main", externalData: externalData)
         manager.cancellation = cancellation
         manager.currentMappingModel = model
         var reports: [StepReport.EntityMappingReport] = []

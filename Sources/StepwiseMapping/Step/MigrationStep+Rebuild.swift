@@ -69,7 +69,8 @@ extension MigrationStep {
                 let uniqueness = try UniquenessCheckedAtEnd(db, layout: destinationLayout)
                 let manager = MigrationManager(
                     db: db, sourceModel: sourceModel, destinationModel: destinationModel, sourceLayout: sourceLayout,
-                    destinationLayout: destinationLayout, policies: policies, logger: logger, progress: progress)
+                    destinationLayout: destinationLayout, policies: policies, logger: logger, progress: progress,
+                    externalData: externalData)
                 manager.cancellation = cancellation
                 var policiesByMapping: [(MappingModel, EntityMapping, EntityMigrationPolicy?)] = []
                 for model in models {

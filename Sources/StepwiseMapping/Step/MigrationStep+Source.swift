@@ -48,7 +48,12 @@ extension MigrationStep {
                 release: StoreMetadata.read(from: db, path: url.path).release)
         }
         if !readOnly, let willMigrate = stage?.willMigrate {
-            try queue.write { db in try willMigrate(db, ObjectContext(db, layout: layouts.source)) }
+            try queue.write { db in
+                // The stage reads a copy; its external values' files are beside the original.
+                var context = ObjectContext(db, layout: layouts.source)
+                context.externalData = externalData
+                try willMigrate(db, context)
+            }
         }
         let drops = DroppedData.planned(by: models, from: sourceModel, to: destinationModel)
         return try queue.read { db in

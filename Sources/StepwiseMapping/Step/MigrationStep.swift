@@ -58,6 +58,10 @@ public struct MigrationStep: Sendable {
     /// source (``FreePages``). The step runner turns it off for every step but the run's
     /// last: the next step builds its tables in those free pages, which overwrites them.
     package var leavesNoFreePages = true
+    /// Where the source's external-storage values that live in files are read from
+    /// (``/StepwiseStore/ExternalDataFolder``); nil for the folder beside `source`. An upgrade
+    /// reading copies names the folder beside the original store.
+    public var externalData: ExternalDataFolder?
 
     public init(
         from sourceModel: ObjectModel, to destinationModel: ObjectModel, mappingModels: [MappingModel] = [],
@@ -113,6 +117,13 @@ public struct MigrationStep: Sendable {
     /// - throws: ``MappingError`` naming the mapping, entity, property and source row;
     ///   ``/StepwiseStore/StoreError`` for unreadable stores.
     public func run(source: URL, destination: URL, access: SourceAccess = .copy) throws -> StepReport {
+        if externalData == nil {
+            // The files of a store's external values sit beside it (ExternalDataFolder); name
+            // that folder before anything reads a copy of the store elsewhere.
+            var step = self
+            step.externalData = ExternalDataFolder(store: source)
+            return try step.run(source: source, destination: destination, access: access)
+        }
         let started = Date()
         // Refuse an existing destination before anything else: on failure the step deletes
         // what it wrote at `destination`, which must never be somebody else's file.

@@ -22,7 +22,9 @@ extension UpgradeMatrix {
                     guard let from = sourceLayout.entity(named: chain.source),
                         let to = targetLayout.entity(named: chain.destination)
                     else { continue }
-                    compared += try compare(chain, from: from, sourceDB, to: to, targetDB, pair: pair)
+                    compared += try compare(
+                        chain, from: from, sourceDB, to: to, targetDB, pair: pair,
+                        stores: (seeded, sourceLayout, upgraded, targetLayout))
                 }
             }
         }
@@ -31,7 +33,7 @@ extension UpgradeMatrix {
 
     private func compare(
         _ chain: CopiedEntity, from: EntityLayout, _ sourceDB: Database, to: EntityLayout, _ targetDB: Database,
-        pair: Pair
+        pair: Pair, stores: (seeded: URL, source: StoreLayout, upgraded: URL, target: StoreLayout)
     ) throws -> Int {
         let rowsSQL = "SELECT * FROM %@ WHERE \"Z_ENT\" = ? ORDER BY \"Z_PK\""
         func count(_ entity: EntityLayout, _ db: Database) throws -> Int {
@@ -61,8 +63,15 @@ extension UpgradeMatrix {
         var compared = 0
         while let before = try sourceRows.next(), let after = try targetRows.next() {
             for (original, destination, oldColumn, newColumn) in columns {
-                let old = CanonicalValue(before[oldColumn] as DatabaseValue)
-                let new = CanonicalValue(after[newColumn] as DatabaseValue)
+                // An external-storage value is compared by its real bytes (ExternalBinaryValue).
+                let old = CanonicalValue(
+                    try ExternalDataComparison.bytes(
+                        before, oldColumn, store: stores.seeded, layout: stores.source, entity: from,
+                        attribute: original))
+                let new = CanonicalValue(
+                    try ExternalDataComparison.bytes(
+                        after, newColumn, store: stores.upgraded, layout: stores.target, entity: to,
+                        attribute: destination))
                 compared += 1
                 guard old == new else {
                     let renamed = destination == original ? "" : " (now '\(chain.destination).\(destination)')"

@@ -17,6 +17,9 @@ package struct PreparedInsert {
     let rootNumber: Int
     let rootName: String
     let statement: BoundStatement
+    /// The positions in `attributes` of external-storage attributes, whose values are written
+    /// with the inline marker (``ExternalBinaryValue``).
+    var externalPositions: [Int] = []
 }
 
 extension ObjectContext {
@@ -73,7 +76,10 @@ extension ObjectContext {
             ))
         return PreparedInsert(
             entity: entity, attributes: attributes, toOne: toOne, toOneWritesEntity: writesEntity,
-            entityNumber: entityLayout.number, rootNumber: root.number, rootName: root.name, statement: statement)
+            entityNumber: entityLayout.number, rootNumber: root.number, rootName: root.name, statement: statement,
+            externalPositions: attributes.indices.filter { index in
+                entityLayout.attribute(named: attributes[index]).map(layout.storesExternally) ?? false
+            })
     }
 
     /// Inserts one object with `values` for the prepared attributes (stored values: a Date
@@ -84,6 +90,10 @@ extension ObjectContext {
     {
         let primaryKey = try cache.primaryKeys.next(
             root: prepared.rootNumber, rootName: prepared.rootName, context: self)
+        var values = values
+        for position in prepared.externalPositions where position < values.count {
+            values[position] = Self.inlineColumnValue(values[position])
+        }
         guard !toOne.isEmpty || !prepared.toOne.isEmpty else {
             try prepared.statement.execute(primaryKey, Int64(prepared.entityNumber), 1, then: values)
             return ObjectID(entity: prepared.entity, primaryKey: primaryKey)

@@ -39,6 +39,11 @@ public struct ObjectContext {
     /// written to such an attribute is archived with its transformer.
     public let valueTransformers: ValueTransformerRegistry
 
+    /// Where the values of external-storage attributes that live in files are read from
+    /// (``ExternalDataFolder``); nil for the folder beside the store's own file. A migration
+    /// step reading a copy of a store names the folder beside the original.
+    public var externalData: ExternalDataFolder?
+
     /// Prepared statements, resolved layouts and primary-key reservations, shared by copies.
     let cache = ObjectContextCache()
 
@@ -187,7 +192,7 @@ public struct ObjectContext {
         let rows = try Row.fetchCursor(statement, arguments: StatementArguments(values: arguments))
         return ObjectCursor(
             rows: rows, layout: layout, reader: StoredRowReader(columnNames: statement.columnNames),
-            statement: statement)
+            statement: statement, decode: externalValuesDecoder)
     }
 
     /// All matching objects in an array: for small results. Use ``cursor(_:where:includingSubentities:)`` for tables.
@@ -220,7 +225,8 @@ public struct ObjectContext {
             throw StoreError(path: path, kind: .rowNotFound(entity: id.entity, primaryKey: id.primaryKey))
         }
         let reader = try rowReader(for: statement, table: entityLayout.tableName)
-        return try ObjectCursor.object(from: row, layout: layout, reader: reader)
+        let object = try ObjectCursor.object(from: row, layout: layout, reader: reader)
+        return try externalValuesDecoder.map { try $0(object) } ?? object
     }
 
     // MARK: Helpers
@@ -317,7 +323,7 @@ public struct ObjectContext {
                     entity: entity, property: attribute.name, expected: form,
                     given: AttributeValueForm.describe(given)))
         }
-        return stored
+        return layout.storesExternally(attribute) ? Self.inlineColumnValue(stored) : stored
     }
 
     func objectID(_ value: (any DatabaseValueConvertible)?, entity: String, property: String) throws -> ObjectID? {

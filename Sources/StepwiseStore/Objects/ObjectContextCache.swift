@@ -37,6 +37,14 @@ final class ObjectContextCache {
     var plainToOneWrites: [RelationshipKey: PlainToOneWrite?] = [:]
     /// Column positions of `SELECT *` rows by table, for ``ObjectCursor``.
     var rowReaders: [String: StoredRowReader] = [:]
+    /// Per entity: its external-storage attributes (``ObjectContext/externalAttributes(of:)``).
+    var externalAttributes: [String: [AttributeLayout]] = [:]
+    /// The `_EXTERNAL_DATA` folder found beside the store's file, once looked up.
+    var externalFolder: ExternalDataFolder??
+    /// Whether the layout has external-storage attributes at all, once looked up.
+    var hasExternalData: Bool?
+    /// The file of the context's schema (`PRAGMA database_list`), once looked up.
+    var storeFile: String??
     let primaryKeys = PrimaryKeyAllocator()
 }
 

@@ -11,15 +11,26 @@ public final class ObjectCursor: Cursor {
     private let reader: StoredRowReader?
     /// The statement `rows` steps, read directly by ``object(at:layout:reader:)``.
     private let statement: Statement?
+    /// Reads the real bytes of external-storage attributes (``ObjectContext/externalValuesDecoder``).
+    private let decode: ((StoredObject) throws -> StoredObject)?
 
-    init(rows: RowCursor, layout: StoreLayout, reader: StoredRowReader? = nil, statement: Statement? = nil) {
+    init(
+        rows: RowCursor, layout: StoreLayout, reader: StoredRowReader? = nil, statement: Statement? = nil,
+        decode: ((StoredObject) throws -> StoredObject)? = nil
+    ) {
         self.rows = rows
         self.layout = layout
         self.reader = reader
         self.statement = statement
+        self.decode = decode
     }
 
     public func next() throws -> StoredObject? {
+        guard let object = try nextStored() else { return nil }
+        return try decode.map { try $0(object) } ?? object
+    }
+
+    private func nextStored() throws -> StoredObject? {
         guard let row = try rows.next() else { return nil }
         if let statement, let reader,
             let object = try Self.object(at: statement.sqliteStatement, layout: layout, reader: reader)

@@ -132,6 +132,10 @@ struct UpgradeFaultInjectionTests {
         "create.remove-after-error",  // StoreCreator's cleanup, outside an upgrade
         "swap.remove-stale",  // UpgradeFailureTests.storeWrittenDuringTheUpgradeIsNotSwappedOut
         "model-cache.write",  // ModelCacheUpgradeTests: only an upgrade from a store's cached model
+        // Only a store with external files: ExternalDataFaultInjectionTests faults every call.
+        "external.keep.mkdir", "external.keep.link", "external.keep.copy", "external.keep.sync",
+        "external.remove-unreferenced", "external.sync-folder", "rollback.external.mkdir",
+        "rollback.external.rename", "rollback.external.sync",
     ]
     /// Sites of a step path no sample's upgrade takes: a step that rebuilds only what it maps
     /// (every sample's explicit step names a policy, which rebuilds the whole store). Faults
