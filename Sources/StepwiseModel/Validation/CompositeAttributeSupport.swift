@@ -12,6 +12,20 @@ public enum CompositeAttributeSupport {
     /// confirms `VersionHasher.compositeHash`.
     public static let isEnabled = false
 
+    /// Accepts composites within ``withAcceptedForTesting(_:)``: for tests that run whole steps
+    /// and upgrades on them while ``isEnabled`` is `false`.
+    @TaskLocal private static var isAcceptedForTesting = false
+
+    /// Whether models with composite attributes are accepted here: ``isEnabled``, or within
+    /// ``withAcceptedForTesting(_:)``.
+    package static var isAccepted: Bool { isEnabled || isAcceptedForTesting }
+
+    /// Runs `body` with composite attributes accepted, as they will be once ``isEnabled`` is
+    /// `true`: for tests.
+    package static func withAcceptedForTesting<T>(_ body: () throws -> T) rethrows -> T {
+        try $isAcceptedForTesting.withValue(true, operation: body)
+    }
+
     /// Throws when `model` has a composite attribute and support isn't enabled.
     ///
     /// - parameters:
@@ -20,7 +34,7 @@ public enum CompositeAttributeSupport {
     /// - throws: ``UnsupportedFeatureError`` naming the version and the first composite
     ///   attribute, in model order.
     public static func check(_ model: ObjectModel, file: String? = nil) throws(UnsupportedFeatureError) {
-        try check(model, file: file, isEnabled: isEnabled)
+        try check(model, file: file, isEnabled: isAccepted)
     }
 
     /// ``check(_:file:)`` with the switch given: for tests of both sides of it.

@@ -142,7 +142,7 @@ public struct StoreLayout: Sendable, Hashable {
         throws
     {
         try self.init(
-            model: model, release: release, matching: existing, acceptsComposites: CompositeAttributeSupport.isEnabled)
+            model: model, release: release, matching: existing, acceptsComposites: CompositeAttributeSupport.isAccepted)
     }
 
     /// ``init(model:release:matching:)``, with composite attributes accepted or not whatever
