@@ -33,6 +33,11 @@ import StepwiseModel
 ///   relationships take part in this numbering; to-many relationships and transient properties
 ///   have no column in the table and don't (Screen Time's `ZSETTINGS1` after a to-many
 ///   `settings`).
+/// - **Composite attributes** have no column: each leaf element has one, `Z` + the element's
+///   own uppercased name, numbered after the entity's other properties (`Author { person,
+///   place, year, id }` is `ZPERSON`, `ZPLACE`, `ZYEAR` and `ZID1` beside the entity's `ZID`, a
+///   real SwiftData store quoted by issue 24; no corpus store has one). The layout's ``model``
+///   names the leaf by its key path, `author.id` (`Attribute.flattenedElements`).
 /// - **To-one**: an INTEGER foreign key plus `<TABLE>_<COLUMN>_INDEX`; a one-to-one has a
 ///   foreign key on both sides. When the destination has subentities, Core Data also
 ///   stores its Z_ENT in `Z<n>_<NAME>` (n = the destination's Z_ENT). That column is not in

@@ -41,8 +41,21 @@ struct CompositeStepTests {
         }
     }
 
-    @Test(arguments: [true, false])
-    func anInferredOrExplicitStepCarriesEachElement(_ isInferred: Bool) throws {
+    /// How the step runs.
+    enum Path: String, CaseIterable, Sendable {
+        /// The inferred mapping: the table is altered in place.
+        case inferred
+        /// The same mapping made explicit, an element read as `$source.author.year`: SQL.
+        case explicit
+        /// The explicit mapping with a policy: row by row, in Swift.
+        case rowByRow
+    }
+
+    /// Overrides nothing: its only effect is to make the mapping run row by row.
+    final class PassivePolicy: EntityMigrationPolicy {}
+
+    @Test(arguments: Path.allCases)
+    func anInferredOrExplicitStepCarriesEachElement(_ path: Path) throws {
         try CompositeAttributeSupport.withAcceptedForTesting {
             let source = directory.path("Library.sqlite")
             try StepFixtures.store(at: source, model: Self.v1) { objects in
@@ -52,10 +65,23 @@ struct CompositeStepTests {
                 _ = try objects.insert("Book", ["id": 8])
             }
             var mapping = try MappingInference.inferMapping(from: Self.v1, to: Self.v2)
-            mapping.isInferred = isInferred
-            let destination = directory.path("Library 2 \(isInferred).sqlite")
-            _ = try MigrationStep(from: Self.v1, to: Self.v2, mappingModels: [mapping])
+            var policies = PolicyRegistry()
+            if path != .inferred {
+                mapping.isInferred = false
+                // As a mapping file spells it: the composite, then the element.
+                let published = try #require(
+                    mapping.entityMappings[0].attributeMappings.firstIndex { $0.name == "author.published" })
+                mapping.entityMappings[0].attributeMappings[published].valueExpression = .keyPath(
+                    root: .source, path: ["author", "year"])
+            }
+            if path == .rowByRow {
+                policies.register("Passive") { PassivePolicy() }
+                mapping.entityMappings[0].policyName = "Passive"
+            }
+            let destination = directory.path("Library 2 \(path.rawValue).sqlite")
+            let report = try MigrationStep(from: Self.v1, to: Self.v2, mappingModels: [mapping], policies: policies)
                 .run(source: source, destination: destination)
+            #expect(report.inPlace == (path == .inferred))
 
             let queue = try DatabaseQueue(path: destination.path)
             defer { try? queue.close() }
