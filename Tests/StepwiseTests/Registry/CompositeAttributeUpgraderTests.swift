@@ -29,6 +29,12 @@ struct CompositeAttributeUpgraderTests {
         #expect(upgrade?.entity == "Book")
         #expect(upgrade?.property == "author")
         #expect(throws: UnsupportedFeatureError.self) { try ModelBundle(contentsOf: bundle) }
+        // A history built in code is refused by the registry.
+        let registry = VersionRegistry(history: VersionHistory([first, second]))
+        let identification = #expect(throws: UnsupportedFeatureError.self) {
+            try registry.identify(storeAt: store)
+        }
+        #expect(identification?.version == "Library 2")
         // A model built in code meets the same refusal when a store is laid out for it.
         #expect(throws: UnsupportedFeatureError.self) {
             try StoreCreator.createStore(at: directory.path("New.sqlite"), model: second)
