@@ -97,6 +97,13 @@ public struct SourceJoinPlanner: Sendable, Hashable {
         for (index, key) in path.enumerated() {
             let isLast = index == path.count - 1
             if key.hasPrefix("@") { return nil }
+            // A composite's leaf is one attribute of the stored layout named by the rest of the
+            // path (`author.person`, `Attribute.flattenedElements`).
+            if index < path.count - 1, let attribute = entity.attribute(named: path[index...].joined(separator: ".")) {
+                return ResolvedKeyPath(
+                    tableAlias: tableAlias, column: attribute.column, entity: entity.name, target: .attribute(attribute)
+                )
+            }
             if let attribute = entity.attribute(named: key) {
                 // An attribute has no keys of its own: leave `name.length` to the Swift path,
                 // which reports it.

@@ -36,7 +36,9 @@ import StepwiseModel
 /// entity's stored properties, *inherited ones included*; transient properties are ignored. So
 /// a property moved up or down a hierarchy, a new parent, or an entity moved out of its
 /// hierarchy all carry their values over.
-/// - An attribute maps to `$source.<sourceName>`.
+/// - An attribute maps to `$source.<sourceName>`. A composite attribute's leaves map one by
+///   one, each named by its key path (`author.person`): an element added, removed, renamed or
+///   retyped is inferred like an attribute.
 /// - A new attribute gets no mapping: the engine stores its default value (or NULL). A new
 ///   non-optional attribute without a default is a problem.
 /// - Non-optional → optional is fine. Optional → non-optional needs a default value: the
@@ -83,7 +85,10 @@ public enum MappingInference {
     public static func inferMapping(
         from source: ObjectModel, to destination: ObjectModel
     ) throws(MappingError) -> MappingModel {
-        var inference = InferenceRun(source: source, destination: destination)
+        // A composite migrates as its leaves, each like an attribute of its own (`author.person`),
+        // as its store keeps them: one column each.
+        var inference = InferenceRun(
+            source: source.flatteningComposites(), destination: destination.flatteningComposites())
         let mappings = inference.entityMappings()
         let model = MappingModel(
             from: source.name, to: destination.name, entityMappings: mappings, isInferred: true)

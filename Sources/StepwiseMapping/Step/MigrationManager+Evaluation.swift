@@ -121,6 +121,11 @@ struct RowContext: ExpressionContext {
         case .source, .evaluatedObject:
             guard let source else { return .null }
             guard let first = path.first else { return .object(source.id) }
+            // A composite's leaf is one attribute named by the whole path (`author.person`).
+            let joined = path.joined(separator: ".")
+            if path.count > 1, manager.sourceLayout.entity(named: source.id.entity)?.attribute(named: joined) != nil {
+                return MappingValue(source[joined])
+            }
             // The first hop reads the row already in hand instead of fetching it again.
             let start: MappingValue
             if manager.sourceLayout.entity(named: source.id.entity)?.attribute(named: first) != nil {

@@ -20,7 +20,9 @@ import StepwiseStore
 public final class MigrationManager {
     /// The connection: the destination is `main`, the source is attached as `src`.
     public let db: Database
+    /// The source version, in its stored form (`ObjectModel.flatteningComposites()`).
     public let sourceModel: ObjectModel
+    /// The destination version, in its stored form (`ObjectModel.flatteningComposites()`).
     public let destinationModel: ObjectModel
     public let sourceLayout: StoreLayout
     public let destinationLayout: StoreLayout
@@ -81,8 +83,9 @@ public final class MigrationManager {
     ) {
         self.db = db
         self.sourceSchema = sourceSchema
-        self.sourceModel = sourceModel
-        self.destinationModel = destinationModel
+        // As the layouts hold them: a composite is its leaves (`author.person`), one column each.
+        self.sourceModel = sourceModel.flatteningComposites()
+        self.destinationModel = destinationModel.flatteningComposites()
         self.sourceLayout = sourceLayout
         self.destinationLayout = destinationLayout
         var source = ObjectContext(db, layout: sourceLayout, schemaName: sourceSchema)

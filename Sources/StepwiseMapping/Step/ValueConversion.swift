@@ -91,7 +91,7 @@ package enum ValueConversion {
             return text.databaseValue
         case .date:
             return Double(text).map(\.databaseValue) ?? .null
-        case .uuid, .binary, .transformable, .objectID, .undefined:
+        case .uuid, .binary, .transformable, .objectID, .undefined, .composite:
             return .null
         }
     }

@@ -112,6 +112,8 @@ public enum SeededEdgeCases {
             blobSizes.map { TransformableValue.data(SeededValues.blob(count: $0, fill: UInt8($0 % 251))).databaseValue }
         // Only transient attributes may be Undefined, and transient ones are never stored.
         case .undefined: []
+        // A composite is seeded through its flattened leaves.
+        case .composite: []
         }
     }
 }

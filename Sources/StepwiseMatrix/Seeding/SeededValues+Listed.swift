@@ -47,7 +47,7 @@ extension SeededValues {
             return formatter.date(from: trimmed).map { $0.timeIntervalSinceReferenceDate.databaseValue }
         case .uuid:
             return UUID(uuidString: trimmed).map { bytes(of: $0).databaseValue }
-        case .binary, .transformable, .undefined:
+        case .binary, .transformable, .undefined, .composite:
             return nil
         }
     }

@@ -116,8 +116,9 @@ public struct SeededValues: Sendable {
             let bytes = Data((0..<count).map { _ in UInt8(truncatingIfNeeded: random.next()) })
             // A Transformable holds an archive (AttributeValueForm): here, of random bytes.
             return attribute.type == .transformable ? TransformableValue.data(bytes).databaseValue : bytes.databaseValue
-        case .undefined:
-            // Only transient attributes may be Undefined (validation), and they aren't stored.
+        case .undefined, .composite:
+            // Only transient attributes may be Undefined (validation), and they aren't stored; a
+            // composite is stored as its flattened leaves.
             return .null
         }
     }
@@ -181,8 +182,9 @@ public struct SeededValues: Sendable {
             if key == 1 { return Data().databaseValue }
             if key == 2 { bytes.append(Self.blob(count: 4_097, fill: 7)) }
             return attribute.type == .transformable ? TransformableValue.data(bytes).databaseValue : bytes.databaseValue
-        case .undefined:
-            // Only transient attributes may be Undefined (validation), and they aren't stored.
+        case .undefined, .composite:
+            // Only transient attributes may be Undefined (validation), and they aren't stored; a
+            // composite is stored as its flattened leaves.
             return .null
         }
     }

@@ -12,7 +12,7 @@ struct ArchivedDefaultValue {
 
     func text(_ value: BinaryPropertyList.Value?, type: AttributeType) throws(XcodeModelError) -> String? {
         switch type {
-        case .binary, .transformable, .objectID, .undefined: return nil
+        case .binary, .transformable, .objectID, .undefined, .composite: return nil
         default: break
         }
         switch try access.resolved(value) {

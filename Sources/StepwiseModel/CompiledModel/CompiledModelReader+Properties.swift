@@ -3,7 +3,7 @@ import Foundation
 extension CompiledModelReader {
     /// An `NSAttributeDescription` (or a derived one, read as a plain attribute, as the source
     /// reader reads `derived="YES"`).
-    func attribute(_ object: KeyedArchive.Object, entity: String) throws(XcodeModelError) -> Attribute {
+    func attribute(_ object: KeyedArchive.Object, entity: String, depth: Int = 0) throws(XcodeModelError) -> Attribute {
         let name = try requiredString(object, "NSPropertyName", "an attribute of entity '\(entity)'")
         let what = "attribute '\(entity).\(name)'"
         let code = try access.integer(object.fields["NSAttributeType"], "the type of \(what)") ?? 0
@@ -17,7 +17,7 @@ extension CompiledModelReader {
         let flags = try access.integer(object.fields["NSFlagsKey"], "the flags of \(what)") ?? 0
         let storedInTruth = try access.flag(object.fields["NSIsStoredInTruth"])
         let className = try access.string(object.fields["NSAttributeValueClassName"], "the value class of \(what)")
-        return Attribute(
+        var attribute = Attribute(
             name, type,
             isOptional: try access.flag(object.fields["NSIsOptional"]),
             isTransient: try access.flag(object.fields["NSIsTransient"]),
@@ -35,6 +35,10 @@ extension CompiledModelReader {
             // one only for a Transformable's custom class.
             customClassName: type == .transformable ? className : nil,
             userInfo: try access.strings(object.fields["NSUserInfo"], "the user info of \(what)"))
+        if type == .composite {
+            attribute.elements = try compositeElements(object, entity: entity, name: name, depth: depth)
+        }
+        return attribute
     }
 
     /// An `NSRelationshipDescription`.
@@ -88,8 +92,7 @@ extension CompiledModelReader {
             userInfo: try access.strings(object.fields["NSUserInfo"], "the user info of \(what)"))
     }
 
-    /// Core Data's `NSAttributeType` codes (``AttributeType/versionHashCode``), less Composite
-    /// (2100), which Stepwise doesn't model.
+    /// Core Data's `NSAttributeType` codes (``AttributeType/versionHashCode``).
     static let attributeTypes: [Int: AttributeType] = Dictionary(
         uniqueKeysWithValues: AttributeType.allCases.map { (Int($0.versionHashCode), $0) })
 

@@ -65,7 +65,7 @@ struct CompiledModelReader {
             let what = "property '\(name).\(entry.key)'"
             guard let property = try access.object(entry.value, what) else { throw access.unreadable("\(what) is nil") }
             switch property.className {
-            case "NSAttributeDescription", "NSDerivedAttributeDescription":
+            case "NSAttributeDescription", "NSDerivedAttributeDescription", "NSCompositeAttributeDescription":
                 let attribute = try attribute(property, entity: name)
                 if !inherited.contains(attribute.name) { entity.attributes.append(attribute) }
             case "NSRelationshipDescription":

@@ -55,6 +55,7 @@ public enum VersionHasher {
 
     /// The hash of one attribute, as mixed into its entity's hash.
     public static func attributeHash(_ attribute: Attribute) -> Data {
+        if attribute.type == .composite { return compositeHash(attribute) }
         var bytes = propertyHash(
             name: attribute.name, isOptional: attribute.isOptional, isTransient: attribute.isTransient,
             modifier: attribute.versionHashModifier)

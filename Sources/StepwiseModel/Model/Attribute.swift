@@ -38,6 +38,12 @@ public struct Attribute: Sendable, Hashable {
     public var usesScalarValueType: Bool?
     /// Free-form key/value pairs.
     public var userInfo: [String: String]
+    /// The elements of a ``AttributeType/composite`` attribute, in declared order; each may be a
+    /// composite itself. Empty for every other type (see `Attribute+Composite.swift`).
+    public var elements: [Attribute] = []
+    /// The name of the model-level `<composite>` definition a source model's composite attribute
+    /// uses (`composite="Address"`); nil for other types and for compiled models, which keep none.
+    public var compositeName: String? = nil
 
     /// Creates an attribute. New attributes are optional, as in Xcode.
     public init(

@@ -21,6 +21,9 @@ public enum AttributeType: String, Sendable, Hashable, CaseIterable, Codable {
     /// attribute has no column and no part in the version hash. Validation refuses it on a
     /// stored attribute (``ModelProblem``).
     case undefined = "Undefined"
+    /// A composite attribute (iOS 17, `NSCompositeAttributeDescription`): a group of
+    /// ``Attribute/elements`` stored as one column each, as SwiftData stores a Codable struct.
+    case composite = "Composite"
 
     /// The code Core Data mixes into an attribute's version hash
     /// (`NSAttributeType`'s raw value; corpus README §4.3).
@@ -41,6 +44,7 @@ public enum AttributeType: String, Sendable, Hashable, CaseIterable, Codable {
         case .transformable: 1800
         case .objectID: 2000
         case .undefined: 0
+        case .composite: 2100
         }
     }
 

@@ -21,6 +21,9 @@ public enum ModelProblem: Sendable, Hashable, CustomStringConvertible {
     /// A stored (non-transient) attribute has Xcode's *Undefined* type, which Core Data allows
     /// on transient attributes only.
     case undefinedTypeStored(entity: String, attribute: String)
+    /// An element of a composite attribute that Core Data refuses; `attribute` is the
+    /// element's key path (`author.id`).
+    case invalidCompositeElement(entity: String, attribute: String, reason: String)
 
     public var description: String {
         switch self {
@@ -48,6 +51,8 @@ public enum ModelProblem: Sendable, Hashable, CustomStringConvertible {
         case .undefinedTypeStored(let entity, let attribute):
             return
                 "attribute '\(entity).\(attribute)' has type Undefined but is not transient; Core Data allows Undefined on transient attributes only: give it a type or mark it transient"
+        case .invalidCompositeElement(let entity, let attribute, let reason):
+            return "composite element '\(entity).\(attribute)' is refused by Core Data: \(reason); change the element"
         }
     }
 }

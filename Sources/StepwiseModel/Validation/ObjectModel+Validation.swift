@@ -70,6 +70,7 @@ extension ObjectModel {
         for attribute in entity.attributes where attribute.type == .undefined && !attribute.isTransient {
             problems.append(.undefinedTypeStored(entity: entity.name, attribute: attribute.name))
         }
+        problems += compositeProblems(of: entity)
         for relationship in entity.relationships {
             problems += relationshipProblems(relationship, of: entity)
         }

@@ -194,12 +194,15 @@ public struct ModelBundleListing: Sendable, Hashable {
     /// Reads one version and validates it. A single `.xcdatamodel`'s problems name its folder,
     /// a bundle version's name its `contents` file, as they always have; a `.mom`'s name the
     /// file. A compiled folder's version must have the hashes its `VersionInfo.plist` records.
+    /// A version with a composite attribute is refused here, where every model file enters
+    /// (``CompositeAttributeSupport``).
     static func readValidatedVersion(at versionURL: URL, layout: ModelLayout) throws -> ObjectModel {
         switch layout {
         case .sourceBundle, .sourceVersion:
             let model = try XcodeModelReader.readVersion(at: versionURL)
-            try model.validate(
-                file: layout.isSingleVersion ? versionURL.path : versionURL.appendingPathComponent("contents").path)
+            let file = layout.isSingleVersion ? versionURL.path : versionURL.appendingPathComponent("contents").path
+            try model.validate(file: file)
+            try CompositeAttributeSupport.check(model, file: file)
             return model
         case .compiledFolder, .compiledVersion:
             let data: Data
@@ -211,6 +214,7 @@ public struct ModelBundleListing: Sendable, Hashable {
             let name = versionName(versionURL.lastPathComponent, in: versionURL.deletingLastPathComponent())
             let model = try CompiledModel.read(archive: data, name: name, origin: versionURL.path)
             try model.validate(file: versionURL.path)
+            try CompositeAttributeSupport.check(model, file: versionURL.path)
             if layout == .compiledFolder {
                 try VersionInfo(inFolder: versionURL.deletingLastPathComponent()).check(model, file: versionURL.path)
             }

@@ -3,6 +3,8 @@ import Foundation
 /// Reads one model version from Xcode's XML format (the `contents` file inside a `.xcdatamodel`).
 ///
 /// Renames are written by Xcode as `elementID="oldName"`; they become renaming identifiers.
+/// A composite attribute's elements come from the model-level definition it names
+/// (`CompositeDefinitions`).
 /// Layout (`<elements>`), configurations and fetch requests are skipped: they have no part
 /// in a store's schema or version hashes.
 public enum XcodeModelReader {
@@ -47,7 +49,7 @@ public enum XcodeModelReader {
         guard root.name == "model" else {
             throw XcodeModelError(path: path, kind: .malformed("the root element is not <model>"))
         }
-        let reader = ElementReader(path: path)
+        let reader = ElementReader(path: path, composites: CompositeDefinitions(model: root))
         var entities: [Entity] = []
         for element in root.elements(forName: "entity") {
             entities.append(try reader.entity(element))
@@ -61,6 +63,9 @@ public enum XcodeModelReader {
 /// Turns XML elements into model values, naming `path` in every error.
 private struct ElementReader {
     let path: String
+    var composites = CompositeDefinitions()
+    /// The composite definitions being read around the current attribute, outermost first.
+    var enclosingComposites: [String] = []
 
     func entity(_ element: XMLElementTree.Element) throws(XcodeModelError) -> Entity {
         let name = try required(element, "name")
@@ -109,7 +114,7 @@ private struct ElementReader {
                 kind: .invalidValue(
                     element: "attribute '\(entity).\(name)'", attribute: "attributeType", value: typeName))
         }
-        return Attribute(
+        var attribute = Attribute(
             name, type,
             isOptional: element.flag("optional"),
             isTransient: element.flag("transient"),
@@ -125,6 +130,18 @@ private struct ElementReader {
             customClassName: element.string("customClassName"),
             usesScalarValueType: element.string("usesScalarValueType").map { $0 == "YES" },
             userInfo: userInfo(element))
+        if type == .composite {
+            let (definition, elements) = try composites.elements(
+                of: element, what: "attribute '\(entity).\(name)'", enclosing: enclosingComposites, path: path
+            ) { child, definition throws(XcodeModelError) in
+                var inner = self
+                inner.enclosingComposites.append(definition)
+                return try inner.attribute(child, entity: "\(entity).\(name)")
+            }
+            attribute.compositeName = definition
+            attribute.elements = elements
+        }
+        return attribute
     }
 
     func relationship(_ element: XMLElementTree.Element, entity: String) throws(XcodeModelError) -> Relationship {

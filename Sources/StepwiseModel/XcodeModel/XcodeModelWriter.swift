@@ -21,6 +21,7 @@ public enum XcodeModelWriter {
         for entity in model.entities {
             lines += entityLines(entity).map { "    " + $0 }
         }
+        lines += compositeLines(model).map { "    " + $0 }
         lines.append("</model>")
         return lines.joined(separator: "\n") + "\n"
     }
@@ -130,6 +131,7 @@ public enum XcodeModelWriter {
             ("transient", yes(attribute.isTransient)),
             // Xcode leaves the type out for Undefined (transient attributes only).
             ("attributeType", attribute.type == .undefined ? nil : attribute.type.rawValue),
+            ("composite", attribute.type == .composite ? compositeName(of: attribute) : nil),
             ("minValueString", attribute.minValue),
             ("maxValueString", attribute.maxValue),
             ("defaultValueString", attribute.defaultValue),
@@ -144,6 +146,28 @@ public enum XcodeModelWriter {
             ("syncable", "YES"),
         ]
         return element("attribute", attributes, body: userInfoLines(attribute.userInfo))
+    }
+
+    /// The model-level `<composite>` definitions the model's composite attributes name (see
+    /// `CompositeDefinitions`), nested ones included, the first of each name, in model order.
+    private static func compositeLines(_ model: ObjectModel) -> [String] {
+        var written: Set<String> = []
+        var lines: [String] = []
+        var pending = model.entities.flatMap(\.attributes).filter { $0.type == .composite }
+        while !pending.isEmpty {
+            let composite = pending.removeFirst()
+            guard written.insert(compositeName(of: composite)).inserted else { continue }
+            lines += element(
+                "composite", [("name", compositeName(of: composite))],
+                body: composite.elements.flatMap(attributeLines))
+            pending += composite.elements.filter { $0.type == .composite }
+        }
+        return lines
+    }
+
+    /// A compiled model keeps no definition name: the attribute's own name stands in.
+    private static func compositeName(of attribute: Attribute) -> String {
+        attribute.compositeName ?? attribute.name
     }
 
     private static func relationshipLines(_ relationship: Relationship) -> [String] {

@@ -31,6 +31,8 @@ public enum ColumnType: String, Sendable, Hashable, CaseIterable {
         // Undefined is valid on transient attributes only, which get no column; validation
         // refuses a stored one (`ModelProblem.undefinedTypeStored`) before any layout.
         case .undefined: self = .blob
+        // A composite has no column: its leaves have (`ObjectModel.flatteningComposites()`).
+        case .composite: self = .blob
         }
     }
 

@@ -86,8 +86,8 @@ struct LayoutPlanner {
             var used: Set<String> = ["_PK", "_ENT", "_OPT"]
             for entity in model.hierarchy(from: root) {
                 let properties = entity.properties.filter { !$0.isTransient }.sorted { $0.name < $1.name }
-                for property in properties {
-                    let name = property.name.uppercased()
+                for property in properties.filter({ !$0.isFlattenedElement }) + compositeLeaves(of: entity) {
+                    let name = property.storageName.uppercased()
                     if case .relationship(let relationship) = property, relationship.isToMany {
                         baseNames[entity.name, default: [:]][property.name] = name
                         continue
@@ -103,6 +103,16 @@ struct LayoutPlanner {
                 }
             }
         }
+    }
+
+    /// The stored leaves of the entity's flattened composites, in declared order. They are
+    /// numbered after the entity's other properties, each by its own name: a SwiftData struct
+    /// `Author { person, place, year, id }` is stored in `ZPERSON`, `ZPLACE`, `ZYEAR` and `ZID1`
+    /// beside the entity's own `ZID` (issue 24, a real SwiftData store), though `author` sorts
+    /// before `id`. Their order among themselves is the declared one, which that store can't
+    /// tell from a sorted one; no store in the corpus has a composite.
+    private func compositeLeaves(of entity: Entity) -> [Property] {
+        entity.attributes.filter { $0.isFlattenedElement && !$0.isTransient }.map { .attribute($0) }
     }
 
     /// Entities are visited by name, not by Z_ENT: join-table columns are numbered in that

@@ -33,6 +33,11 @@ import StepwiseModel
 ///   relationships take part in this numbering; to-many relationships and transient properties
 ///   have no column in the table and don't (Screen Time's `ZSETTINGS1` after a to-many
 ///   `settings`).
+/// - **Composite attributes** have no column: each leaf element has one, `Z` + the element's
+///   own uppercased name, numbered after the entity's other properties (`Author { person,
+///   place, year, id }` is `ZPERSON`, `ZPLACE`, `ZYEAR` and `ZID1` beside the entity's `ZID`, a
+///   real SwiftData store quoted by issue 24; no corpus store has one). The layout's ``model``
+///   names the leaf by its key path, `author.id` (`Attribute.flattenedElements`).
 /// - **To-one**: an INTEGER foreign key plus `<TABLE>_<COLUMN>_INDEX`; a one-to-one has a
 ///   foreign key on both sides. When the destination has subentities, Core Data also
 ///   stores its Z_ENT in `Z<n>_<NAME>` (n = the destination's Z_ENT). That column is not in
@@ -108,7 +113,8 @@ import StepwiseModel
 /// - an ordered side adds `Z_FOK_<member column without Z_>` to the join table (public
 ///   Photos stores: `Z_FOK_3ASSETS`).
 public struct StoreLayout: Sendable, Hashable {
-    /// The model version laid out.
+    /// The model version laid out, in its stored form: each composite attribute replaced by
+    /// its leaves (`author.person`; `ObjectModel.flatteningComposites()`).
     public let model: ObjectModel
     /// The Core Data release whose forms the layout uses.
     public let release: CoreDataRelease
@@ -135,11 +141,27 @@ public struct StoreLayout: Sendable, Hashable {
     /// - throws: `ModelValidationError` when the model is invalid (checked first), and
     ///   ``StoreError`` with kind ``StoreError/Kind/unsupportedModel(_:)`` when it can't be
     ///   laid out (a to-many or transient property in an index or uniqueness constraint,
-    ///   two tables, columns or indexes whose names collide).
+    ///   two tables, columns or indexes whose names collide), or `UnsupportedFeatureError` for
+    ///   a model with a composite attribute (`CompositeAttributeSupport`).
     public init(model: ObjectModel, release: CoreDataRelease = .newest, matching existing: SQLiteSchema? = nil)
         throws
     {
+        try self.init(
+            model: model, release: release, matching: existing, acceptsComposites: CompositeAttributeSupport.isAccepted)
+    }
+
+    /// ``init(model:release:matching:)``, with composite attributes accepted or not whatever
+    /// `CompositeAttributeSupport.isEnabled` says: for tests of their layout. The layout's
+    /// ``model`` is the stored form, each composite replaced by its leaves
+    /// (`ObjectModel.flatteningComposites()`).
+    package init(
+        model: ObjectModel, release: CoreDataRelease, matching existing: SQLiteSchema?, acceptsComposites: Bool
+    )
+        throws
+    {
         try model.validate()
+        try CompositeAttributeSupport.check(model, file: nil, isEnabled: acceptsComposites)
+        let model = model.flatteningComposites()
         let plan = try LayoutPlanner(model: model, release: release, existing: existing).plan()
         self.model = model
         self.release = release

@@ -50,6 +50,8 @@ public enum AttributeValueForm: Sendable, Hashable, CustomStringConvertible {
         case .double, .float, .decimal: self = .real
         case .date: self = .date
         case .string, .undefined: self = .text
+        // A stored composite is its flattened leaves (`ObjectModel.flatteningComposites()`).
+        case .composite: self = .binary
         case .uri: self = .uri
         case .objectID: self = .objectIDURI
         case .binary: self = .binary

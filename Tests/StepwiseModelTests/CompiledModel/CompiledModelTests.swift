@@ -241,7 +241,7 @@ struct CompiledModelTests {
         let entity = composite.reserve()
         let attribute = composite.object(
             "NSAttributeDescription",
-            ["NSPropertyName": composite.add(.string("size")), "NSAttributeType": .integer(2100)])
+            ["NSPropertyName": composite.add(.string("size")), "NSAttributeType": .integer(2200)])
         composite.fill(
             entity, "NSEntityDescription",
             [
@@ -255,6 +255,6 @@ struct CompiledModelTests {
         }
         #expect(
             typeError?.kind
-                == .invalidValue(element: "attribute 'Box.size'", attribute: "NSAttributeType", value: "2100"))
+                == .invalidValue(element: "attribute 'Box.size'", attribute: "NSAttributeType", value: "2200"))
     }
 }

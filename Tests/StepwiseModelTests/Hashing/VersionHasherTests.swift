@@ -376,8 +376,9 @@ struct VersionHasherTests {
     @Test("Every attribute type has a distinct code")
     func attributeTypeCodesAreDistinct() {
         #expect(Set(AttributeType.allCases.map(\.versionHashCode)).count == AttributeType.allCases.count)
-        // The 14 stored types and Undefined (code 0), which only transient attributes have.
-        #expect(AttributeType.allCases.count == 15)
+        // The 14 stored types, Undefined (code 0), which only transient attributes have, and
+        // Composite (2100).
+        #expect(AttributeType.allCases.count == 16)
     }
 
     @Test("A relationship hashes destination, inverse, counts and the ordered flag")

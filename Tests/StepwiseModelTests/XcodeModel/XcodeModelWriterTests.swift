@@ -39,6 +39,13 @@ struct XcodeModelWriterTests {
             Attribute("objectID", .objectID).transient()
             Attribute("undefined", .undefined).transient()
             Attribute("tombstoned", .string).preservedAfterDeletion()
+            Attribute.composite(
+                "address",
+                elements: [
+                    Attribute("street", .string),
+                    Attribute.composite(
+                        "place", elements: [Attribute("zip", .integer32, isOptional: false)], compositeName: "Place"),
+                ], compositeName: "Address")
             Relationship("nullified", to: "Item", inverse: "nullifyOwner").toMany()
             Relationship("cascaded", to: "Item", inverse: "cascadeOwner").ordered().deletionRule(.cascade)
             Relationship("denied", to: "Item", inverse: "denyOwner")
@@ -77,7 +84,7 @@ struct XcodeModelWriterTests {
         #expect(model.problems() == [])
         let sample = try #require(model[entity: "Sample"])
         #expect(Set(sample.attributes.map(\.type)) == Set(AttributeType.allCases))
-        #expect(sample.attributes.count == 16)
+        #expect(sample.attributes.count == 17)
         #expect(sample.attributes.contains { $0.preservesValueInHistoryOnDeletion })
         #expect(Set(sample.relationships.map(\.deletionRule)) == Set(DeletionRule.allCases))
         #expect(sample.uniquenessConstraints.count == 3)
