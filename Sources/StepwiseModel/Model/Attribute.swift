@@ -44,6 +44,10 @@ public struct Attribute: Sendable, Hashable {
     /// The name of the model-level `<composite>` definition a source model's composite attribute
     /// uses (`composite="Address"`); nil for other types and for compiled models, which keep none.
     public var compositeName: String? = nil
+    /// How the value is computed when the attribute is derived (`NSDerivedAttributeDescription`);
+    /// nil for a plain attribute. A derived value is stored in its column like any other and
+    /// kept current by Core Data's `Z_DA_…` triggers (see ``Derivation``).
+    public var derivation: Derivation? = nil
 
     /// Creates an attribute. New attributes are optional, as in Xcode.
     public init(
