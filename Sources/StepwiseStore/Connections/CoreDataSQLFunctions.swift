@@ -44,7 +44,8 @@ public enum CoreDataSQLFunctions {
         db.add(function: stringFunction("NSCoreDataToUpper") { $0.uppercased() })
         db.add(function: stringFunction("NSCoreDataCanonical", transform: canonical))
         // Core Data stores a date as seconds since 2001-01-01 UTC (`timeIntervalSinceReferenceDate`).
-        db.add(function: DatabaseFunction("NSCoreDataNow", argumentCount: 0) { _ in now().timeIntervalSinceReferenceDate })
+        db.add(
+            function: DatabaseFunction("NSCoreDataNow", argumentCount: 0) { _ in now().timeIntervalSinceReferenceDate })
     }
 
     /// The canonical form `[cd]` comparisons and `canonical:` derivations use: case and
