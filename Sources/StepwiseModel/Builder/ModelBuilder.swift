@@ -143,6 +143,8 @@ extension Attribute {
     public func transformer(_ name: String) -> Attribute { with { $0.valueTransformerName = name } }
     /// A copy with one more user-info entry.
     public func userInfo(_ key: String, _ value: String) -> Attribute { with { $0.userInfo[key] = value } }
+    /// A copy derived by `expression` (`"lowercase:(email)"`): see ``Attribute/derived(_:_:_:isOptional:)``.
+    public func derived(_ expression: String) -> Attribute { with { $0.derivationExpression = expression } }
 
     func with(_ change: (inout Attribute) -> Void) -> Attribute {
         var copy = self

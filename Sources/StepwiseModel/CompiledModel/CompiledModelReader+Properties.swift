@@ -1,8 +1,8 @@
 import Foundation
 
 extension CompiledModelReader {
-    /// An `NSAttributeDescription` (or a derived one, read as a plain attribute, as the source
-    /// reader reads `derived="YES"`).
+    /// An `NSAttributeDescription`, a derived one (`NSDerivedAttributeDescription`, with its
+    /// expression) or a composite one.
     func attribute(_ object: KeyedArchive.Object, entity: String, depth: Int = 0) throws(XcodeModelError) -> Attribute {
         let name = try requiredString(object, "NSPropertyName", "an attribute of entity '\(entity)'")
         let what = "attribute '\(entity).\(name)'"
@@ -37,6 +37,9 @@ extension CompiledModelReader {
             userInfo: try access.strings(object.fields["NSUserInfo"], "the user info of \(what)"))
         if type == .composite {
             attribute.elements = try compositeElements(object, entity: entity, name: name, depth: depth)
+        }
+        if object.className == "NSDerivedAttributeDescription" {
+            attribute.derivationExpression = try derivationText(object, what: what) ?? ""
         }
         return attribute
     }

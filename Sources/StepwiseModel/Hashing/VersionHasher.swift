@@ -8,7 +8,8 @@ import Foundation
 ///
 /// - property = SHA-256(name ‖ UInt16 flags ‖ modifier?) with bit 0 = optional, bit 1 = transient;
 /// - attribute = SHA-256(property ‖ UInt32 type code ‖ UInt8 1 if external storage ‖
-///   UInt8 1 if preserved after deletion);
+///   UInt8 1 if preserved after deletion); a derived attribute is SHA-256 of its expression's
+///   `predicateFormat` alone;
 /// - relationship = SHA-256(property ‖ destination ‖ inverse? ‖ UInt32 maxCount ‖ UInt32 minCount
 ///   ‖ UInt16 1 if ordered), where a relationship that is its own inverse leaves its inverse out;
 /// - entity = SHA-256(name ‖ UInt8 isAbstract ‖ parent hash? ‖ persistent property hashes
@@ -33,9 +34,10 @@ import Foundation
 /// - a relationship that is its own inverse: Photos' `Person.mergeCandidates`,
 ///   `invalidMergeCandidates` and `mergeCandidatesWithConfidence` (macOS 13 and 15).
 ///
-/// Not reproduced: a *derived* attribute (Photos' `Asset.derivedCameraCaptureDevice`) changes its
-/// entity's hash in a way no tried rule explains; derived attributes are issue 24's. A property
-/// modifier is appended to the property-hash input, which every modified property of the Photos
+/// - a derived attribute: Photos' `Asset.derivedCameraCaptureDevice` (macOS 13 and 15) and
+///   `GraphNode.primaryLabelCode` (15), see `VersionHasher+Derivation.swift`.
+///
+/// A property modifier is appended to the property-hash input, which every modified property of the Photos
 /// stores confirms.
 public enum VersionHasher {
     /// The version hash of every entity in the model, keyed by entity name.
@@ -68,7 +70,7 @@ public enum VersionHasher {
         if attribute.preservesValueInHistoryOnDeletion {
             bytes.append(1)
         }
-        return sha256(bytes)
+        return derivedHash(sha256(bytes), attribute)
     }
 
     /// The hash of one relationship, as mixed into its entity's hash.

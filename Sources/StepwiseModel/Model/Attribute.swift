@@ -2,7 +2,8 @@
 ///
 /// Only `name`, `type`, `isOptional`, `isTransient`, `versionHashModifier`,
 /// `allowsExternalBinaryDataStorage` and `preservesValueInHistoryOnDeletion` take part in the
-/// version hash (``VersionHasher``). The rest (defaults, indexes, min/max, user info) can
+/// version hash (``VersionHasher``); a derived attribute is hashed by its ``derivation``'s
+/// expression alone. The rest (defaults, indexes, min/max, user info) can
 /// change freely between model versions without making a store incompatible.
 public struct Attribute: Sendable, Hashable {
     /// The property's name, unique within its entity and ancestors.
@@ -48,6 +49,11 @@ public struct Attribute: Sendable, Hashable {
     /// nil for a plain attribute. A derived value is stored in its column like any other and
     /// kept current by Core Data's `Z_DA_…` triggers (see ``Derivation``).
     public var derivation: Derivation? = nil
+    /// A derivation expression read or built that is none of the shapes Core Data maintains
+    /// (``Derivation/supportedShapes``), kept as written so validation can refuse it by name
+    /// (``ModelProblem/unsupportedDerivation(entity:attribute:expression:)``) and a model
+    /// round-trips; nil otherwise. At most one of it and ``derivation`` is set.
+    public var unsupportedDerivationExpression: String? = nil
 
     /// Creates an attribute. New attributes are optional, as in Xcode.
     public init(

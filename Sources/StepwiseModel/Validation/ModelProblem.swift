@@ -24,6 +24,12 @@ public enum ModelProblem: Sendable, Hashable, CustomStringConvertible {
     /// An element of a composite attribute that Core Data refuses; `attribute` is the
     /// element's key path (`author.id`).
     case invalidCompositeElement(entity: String, attribute: String, reason: String)
+    /// A derived attribute's expression is none of the shapes Core Data maintains with
+    /// triggers (``Derivation/supportedShapes``).
+    case unsupportedDerivation(entity: String, attribute: String, expression: String)
+    /// A derived attribute's expression names a property the model doesn't have, or one of
+    /// the wrong kind: `reason` says which.
+    case unresolvedDerivation(entity: String, attribute: String, expression: String, reason: String)
 
     public var description: String {
         switch self {
@@ -53,6 +59,12 @@ public enum ModelProblem: Sendable, Hashable, CustomStringConvertible {
                 "attribute '\(entity).\(attribute)' has type Undefined but is not transient; Core Data allows Undefined on transient attributes only: give it a type or mark it transient"
         case .invalidCompositeElement(let entity, let attribute, let reason):
             return "composite element '\(entity).\(attribute)' is refused by Core Data: \(reason); change the element"
+        case .unsupportedDerivation(let entity, let attribute, let expression):
+            return
+                "derived attribute '\(entity).\(attribute)' has the expression '\(expression)', which Core Data can't keep current with triggers; use \(Derivation.supportedShapes), or make it a plain attribute"
+        case .unresolvedDerivation(let entity, let attribute, let expression, let reason):
+            return
+                "derived attribute '\(entity).\(attribute)' has the expression '\(expression)', but \(reason); fix the key path in the model"
         }
     }
 }

@@ -71,6 +71,7 @@ extension ObjectModel {
             problems.append(.undefinedTypeStored(entity: entity.name, attribute: attribute.name))
         }
         problems += compositeProblems(of: entity)
+        problems += derivationProblems(of: entity)
         for relationship in entity.relationships {
             problems += relationshipProblems(relationship, of: entity)
         }

@@ -141,6 +141,11 @@ private struct ElementReader {
             attribute.compositeName = definition
             attribute.elements = elements
         }
+        // `derived="YES" derivationExpression="…"` (Xcode 11+): an expression Stepwise can't
+        // read is kept, and validation refuses it by name.
+        if element.flag("derived") {
+            attribute.derivationExpression = element.string("derivationExpression") ?? ""
+        }
         return attribute
     }
 

@@ -132,6 +132,8 @@ public enum XcodeModelWriter {
             // Xcode leaves the type out for Undefined (transient attributes only).
             ("attributeType", attribute.type == .undefined ? nil : attribute.type.rawValue),
             ("composite", attribute.type == .composite ? compositeName(of: attribute) : nil),
+            ("derived", yes(attribute.isDerived)),
+            ("derivationExpression", attribute.derivationExpression),
             ("minValueString", attribute.minValue),
             ("maxValueString", attribute.maxValue),
             ("defaultValueString", attribute.defaultValue),

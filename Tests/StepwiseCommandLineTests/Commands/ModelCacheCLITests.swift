@@ -9,7 +9,7 @@ import Testing
 @Suite("stepwise and the store's own model cache", .enabled(if: Corpus.shouldRunTests, "needs ../shared/corpus"))
 struct ModelCacheCLITests {
     /// Apple's own stores, the SwiftData and Core Data stores of real-stores/ (none comes with a
-    /// model), and Wire stores of two eras. Photos 13 and 15 are tested apart (derived attributes).
+    /// model), and Wire stores of two eras. Photos 13 and 15, with derived attributes, are tested apart.
     static let stores: [String] = [
         "real-stores/log2timeline-plaso/test_data/ios/NoteStore.sqlite",
         "real-stores/log2timeline-plaso/test_data/ios/RMAdminStore-Local.sqlite",
@@ -48,13 +48,11 @@ struct ModelCacheCLITests {
         #expect(text.standardOutput.contains("(matched by modelCache)"))
     }
 
-    /// Photos 13 and 15: the cache is read and listed, but its hashes differ where an entity has
-    /// a derived attribute (a known gap of the hashing, issue 24), so it names no version. Not an
-    /// error: inspect reports it and exits 0. (Photos 10.15, with no derived attribute, matches.)
-    @Test(arguments: [
-        ("13.0.1", "Asset (hash differs)"), ("15.7.1", "Asset (hash differs), GraphNode (hash differs)"),
-    ])
-    func photosCachesAreReportedNotUsed(version: String, differing: String) throws {
+    /// Photos 13 and 15, whose `Asset` (and on 15 `GraphNode`) have a derived attribute: the
+    /// cache's hashes, a derived attribute hashed by its expression alone, are the metadata's,
+    /// so the cache names the version (issue 24).
+    @Test(arguments: ["13.0.1", "15.7.1"])
+    func photosCachesWithDerivedAttributesMatchTheMetadata(version: String) throws {
         let directory = try TemporaryDirectory()
         let copy = try Self.copy(
             "real-stores/RhetTbull-PhotoScript/tests/test_libraries/Test-PhotoScript-\(version).photoslibrary/database/Photos.sqlite",
@@ -62,12 +60,12 @@ struct ModelCacheCLITests {
         let result = try CommandRunner().run(["inspect", copy.path, "--json"])
         #expect(result.status == 0, "\(result.standardError)")
         let json = try result.json()
-        #expect(json["matchedBy"] is NSNull)
+        #expect(json["matchedBy"] as? String == "modelCache")
         let cache = try #require(json["modelCache"] as? [String: Any])
-        #expect(cache["matchesMetadata"] as? Bool == false)
+        #expect(cache["matchesMetadata"] as? Bool == true)
         #expect((cache["entities"] as? [String])?.contains("Asset") == true)
         let text = try CommandRunner().run(["inspect", copy.path])
-        #expect(text.standardOutput.contains("its hashes don't match the metadata: \(differing)"))
+        #expect(text.standardOutput.contains("its hashes match the metadata"))
     }
 
     @Test func inspectWithModelsReportsTheCacheBesideTheHashMatch() throws {

@@ -12,15 +12,6 @@ import Testing
 @Suite("Inspecting a store's own model cache")
 struct ModelCacheInspectionTests {
     static let photos = "real-stores/RhetTbull-PhotoScript/tests/test_libraries/Test-PhotoScript-"
-    /// Caches whose hashes Stepwise computes differently from the metadata, and why: each entity
-    /// named has a derived attribute (`NSDerivedAttributeDescription`: `Asset.derivedCameraCaptureDevice`,
-    /// `GraphNode.primaryLabelCode`), whose part in the entity hash no tried rule explains
-    /// (``/StepwiseModel/VersionHasher``; derived attributes are issue 24's). Every other
-    /// entity of these models matches.
-    static let knownMismatches = [
-        "\(photos)13.0.1.photoslibrary/database/Photos.sqlite: Asset (hash differs)",
-        "\(photos)15.7.1.photoslibrary/database/Photos.sqlite: Asset (hash differs), GraphNode (hash differs)",
-    ]
     @Test(.enabled(if: Corpus.shouldRunTests, "needs ../shared/corpus"))
     func everyCorpusStoresCacheMatchesItsMetadata() throws {
         let corpus = try Corpus.required()
@@ -48,7 +39,9 @@ struct ModelCacheInspectionTests {
             "ModelCacheInspectionTests: \(matched.count) caches match their metadata, \(mismatched.count) don't:\n  "
                 + mismatched.joined(separator: "\n  ") + "\nwithout a cache:\n  "
                 + withoutCache.joined(separator: "\n  "))
-        #expect(mismatched == Self.knownMismatches)
+        // Every cache matches, Photos 13's and 15's with derived attributes included
+        // (`Asset.derivedCameraCaptureDevice`, `GraphNode.primaryLabelCode`, issue 24).
+        #expect(mismatched == [])
         // Not vacuous: Apple's stores, the SwiftData store and Wire's are all among them.
         for path in [
             "real-stores/log2timeline-plaso/test_data/ios/NoteStore.sqlite",
@@ -57,6 +50,8 @@ struct ModelCacheInspectionTests {
             "real-stores/Karim-ezzedine-CartKit/Tests/CartKitStorageSwiftDataTests/LegacySwiftData/CartKitSwiftData_v1.sqlite",
             "real-stores/Karim-ezzedine-CartKit/Tests/CartKitStorageCoreDataTests/LegacyCoreData/CartStorage_v1.sqlite",
             "\(Self.photos)10.15.7.photoslibrary/database/Photos.sqlite",
+            "\(Self.photos)13.0.1.photoslibrary/database/Photos.sqlite",
+            "\(Self.photos)15.7.1.photoslibrary/database/Photos.sqlite",
             "compiled/alemar11-CoreDataPlus/Tests/Resources/SampleModel3/Fixtures/SampleModel3_V1.sqlite",
         ] {
             #expect(matched.contains(path), "\(path)")
