@@ -164,3 +164,43 @@ struct DerivedAttributeLayoutTests {
         }
     }
 }
+
+/// Schema comparison of the `Z_DA_…` triggers.
+@Suite("Derived attribute triggers in schema comparison")
+struct DerivedAttributeSchemaTests {
+    @Test("A created store matches; a dropped, added or rewritten trigger is reported")
+    func triggerDifferences() throws {
+        let model = DerivedAttributeLayoutTests.photosModel
+        let directory = try TemporaryDirectory(prefix: "stepwise-derived")
+        let store = directory.path("Photos.sqlite")
+        try StoreCreator.createStore(at: store, model: model)
+        let expected = try SQLiteSchema(expectedFor: try StoreLayout(model: model))
+        #expect(expected.derivedAttributeTriggers.count == 8)
+        let queue = try DatabaseQueue(path: store.path)
+        defer { try? queue.close() }
+        try queue.write { db in
+            #expect(try SQLiteSchema.read(from: db).differences(from: expected).isEmpty)
+            let dropped = "Z_DA_ZGRAPHLABEL_GraphNode_primaryLabelCode_PARAMETER_UPDATE"
+            let rewritten = "Z_DA_ZASSET_Asset_derivedCameraCaptureDevice_SOURCE_INSERT"
+            try db.execute(sql: "DROP TRIGGER \(dropped)")
+            try db.execute(sql: "DROP TRIGGER \(rewritten)")
+            try db.execute(sql: "CREATE TRIGGER \(rewritten) AFTER INSERT ON ZASSET BEGIN SELECT 1; END")
+            try db.execute(
+                sql: "CREATE TRIGGER Z_DA_ZASSET_Asset_other_SOURCE_INSERT AFTER INSERT ON ZASSET BEGIN SELECT 1; END")
+            // Core Data's other triggers stay out of the comparison.
+            try db.execute(sql: "CREATE TRIGGER ZT_ZASSET_COUNT AFTER INSERT ON ZASSET BEGIN SELECT 1; END")
+            let differences = try SQLiteSchema.read(from: db).differences(from: expected)
+            #expect(differences.count == 3)
+            #expect(differences.contains(.missingTrigger(table: "ZGRAPHLABEL", trigger: dropped)))
+            #expect(
+                differences.contains(.extraTrigger(table: "ZASSET", trigger: "Z_DA_ZASSET_Asset_other_SOURCE_INSERT")))
+            #expect(
+                differences.contains {
+                    if case .triggerMismatch(let table, let trigger, _, _) = $0 {
+                        return table == "ZASSET" && trigger == rewritten
+                    }
+                    return false
+                })
+        }
+    }
+}
