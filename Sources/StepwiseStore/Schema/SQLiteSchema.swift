@@ -126,7 +126,8 @@ public struct SQLiteSchema: Sendable, Hashable, CustomStringConvertible {
         let keys = Set(names.map { $0.uppercased() })
         return SQLiteSchema(
             tables: tables.filter { !keys.contains($0.name.uppercased()) },
-            indexes: indexes.filter { !keys.contains($0.table.uppercased()) })
+            indexes: indexes.filter { !keys.contains($0.table.uppercased()) },
+            derivedAttributeTriggers: derivedAttributeTriggers.filter { !keys.contains($0.value.table.uppercased()) })
     }
 
     /// The indexes that duplicate another index of `reference`, under a name `reference` doesn't
@@ -152,7 +153,9 @@ public struct SQLiteSchema: Sendable, Hashable, CustomStringConvertible {
     /// A copy without these indexes (names case-insensitive).
     public func removingIndexes(_ names: Set<String>) -> SQLiteSchema {
         let keys = Set(names.map { $0.uppercased() })
-        return SQLiteSchema(tables: tables, indexes: indexes.filter { !keys.contains($0.name.uppercased()) })
+        return SQLiteSchema(
+            tables: tables, indexes: indexes.filter { !keys.contains($0.name.uppercased()) },
+            derivedAttributeTriggers: derivedAttributeTriggers)
     }
 
     /// A copy without Core Data's private tables (``CoreDataPrivateTables``) and their indexes.
