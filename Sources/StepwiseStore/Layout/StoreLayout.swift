@@ -124,6 +124,9 @@ public struct StoreLayout: Sendable, Hashable {
     public internal(set) var tables: [TableLayout]
     /// Every index, table by table.
     public internal(set) var indexes: [IndexLayout]
+    /// The derived attributes, each with the `Z_DA_…` triggers Core Data keeps it current with,
+    /// in model order (entities, then attributes).
+    public internal(set) var derivedAttributes: [DerivedAttributeLayout]
     /// Positions by entity name and by uppercased table name, for the frequent lookups.
     private let entityPositions: [String: Int]
     var tablePositions: [String: Int]
@@ -168,6 +171,7 @@ public struct StoreLayout: Sendable, Hashable {
         self.entities = plan.entities
         self.tables = plan.tables
         self.indexes = plan.indexes
+        self.derivedAttributes = try DerivedAttributePlanner(model: model, entities: plan.entities).plan()
         self.entityPositions = Dictionary(
             plan.entities.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
         self.tablePositions = Dictionary(
@@ -206,10 +210,12 @@ public struct StoreLayout: Sendable, Hashable {
         entities.map { PrimaryKeyRow(entityNumber: $0.number, name: $0.name, superNumber: $0.superNumber) }
     }
 
-    /// Every `CREATE TABLE` and `CREATE INDEX` statement, tables first, so they can run in
-    /// this order in one transaction. Identifiers are always quoted.
+    /// Every `CREATE TABLE`, `CREATE INDEX` and `CREATE TRIGGER` statement, tables first, so
+    /// they can run in this order in one transaction. Identifiers of tables and indexes are
+    /// always quoted; triggers are Core Data's texts (``DerivedAttributeLayout/triggerStatements``).
     public var createStatements: [String] {
         tables.map(\.createStatement) + indexes.map(\.createStatement)
+            + derivedAttributes.flatMap(\.triggerStatements)
     }
 
     /// Tables Core Data may or may not have written; schema comparisons ignore them.

@@ -47,6 +47,30 @@ extension SQLiteSchema {
                 break
             }
         }
+        differences += derivedAttributeTriggerDifferences(from: expected)
+        return differences
+    }
+
+    /// Missing, extra and rewritten `Z_DA_…` triggers: a store whose derived values would go
+    /// stale, or be computed from another expression, is not the version its model says.
+    private func derivedAttributeTriggerDifferences(from expected: SQLiteSchema) -> [SchemaDifference] {
+        var differences: [SchemaDifference] = []
+        let names = Set(derivedAttributeTriggers.keys).union(expected.derivedAttributeTriggers.keys)
+        for name in names.sorted() {
+            switch (derivedAttributeTriggers[name], expected.derivedAttributeTriggers[name]) {
+            case (nil, let expectedTrigger?):
+                differences.append(.missingTrigger(table: expectedTrigger.table, trigger: name))
+            case (let actualTrigger?, nil):
+                differences.append(.extraTrigger(table: actualTrigger.table, trigger: name))
+            case (let actualTrigger?, let expectedTrigger?) where actualTrigger != expectedTrigger:
+                differences.append(
+                    .triggerMismatch(
+                        table: expectedTrigger.table, trigger: name, expected: expectedTrigger.sql,
+                        actual: actualTrigger.sql))
+            default:
+                break
+            }
+        }
         return differences
     }
 

@@ -78,11 +78,29 @@ public struct SQLiteSchema: Sendable, Hashable, CustomStringConvertible {
     public private(set) var tables: [Table]
     /// The indexes, sorted by name.
     public private(set) var indexes: [Index]
+    /// A trigger: the table it is on and its `sqlite_master` text.
+    public struct Trigger: Sendable, Hashable {
+        /// The table the trigger is on.
+        public var table: String
+        /// The `CREATE TRIGGER …` text as `sqlite_master` keeps it.
+        public var sql: String
+
+        /// A trigger from its parts.
+        public init(table: String, sql: String) {
+            self.table = table
+            self.sql = sql
+        }
+    }
+
+    /// The `Z_DA_…` triggers of derived attributes, by name. Other triggers (Core Data's
+    /// `ZT_…` counts, history) are not described.
+    public private(set) var derivedAttributeTriggers: [String: Trigger]
 
     /// Creates a schema from its parts, in any order.
-    public init(tables: [Table], indexes: [Index]) {
+    public init(tables: [Table], indexes: [Index], derivedAttributeTriggers: [String: Trigger] = [:]) {
         self.tables = tables.sorted { $0.name.uppercased() < $1.name.uppercased() }
         self.indexes = indexes.sorted { $0.name.uppercased() < $1.name.uppercased() }
+        self.derivedAttributeTriggers = derivedAttributeTriggers
     }
 
     /// The table with this name (case-insensitive).
@@ -108,7 +126,8 @@ public struct SQLiteSchema: Sendable, Hashable, CustomStringConvertible {
         let keys = Set(names.map { $0.uppercased() })
         return SQLiteSchema(
             tables: tables.filter { !keys.contains($0.name.uppercased()) },
-            indexes: indexes.filter { !keys.contains($0.table.uppercased()) })
+            indexes: indexes.filter { !keys.contains($0.table.uppercased()) },
+            derivedAttributeTriggers: derivedAttributeTriggers.filter { !keys.contains($0.value.table.uppercased()) })
     }
 
     /// The indexes that duplicate another index of `reference`, under a name `reference` doesn't
@@ -134,7 +153,9 @@ public struct SQLiteSchema: Sendable, Hashable, CustomStringConvertible {
     /// A copy without these indexes (names case-insensitive).
     public func removingIndexes(_ names: Set<String>) -> SQLiteSchema {
         let keys = Set(names.map { $0.uppercased() })
-        return SQLiteSchema(tables: tables, indexes: indexes.filter { !keys.contains($0.name.uppercased()) })
+        return SQLiteSchema(
+            tables: tables, indexes: indexes.filter { !keys.contains($0.name.uppercased()) },
+            derivedAttributeTriggers: derivedAttributeTriggers)
     }
 
     /// A copy without Core Data's private tables (``CoreDataPrivateTables``) and their indexes.
@@ -226,7 +247,17 @@ extension SQLiteSchema {
             tables.append(
                 Table(name: tableName, columns: columns, primaryKey: primaryKey, uniqueConstraints: uniqueConstraints))
         }
-        return SQLiteSchema(tables: tables, indexes: indexes)
+        let triggers = try Row.fetchAll(
+            db,
+            sql: #"SELECT name, tbl_name, sql FROM sqlite_master "#
+                + #"WHERE type = 'trigger' AND name LIKE 'Z\_DA\_%' ESCAPE '\'"#)
+        return SQLiteSchema(
+            tables: tables, indexes: indexes,
+            derivedAttributeTriggers: Dictionary(
+                triggers.map {
+                    ($0["name"] as String? ?? "", Trigger(table: $0["tbl_name"] ?? "", sql: $0["sql"] ?? ""))
+                },
+                uniquingKeysWith: { first, _ in first }))
     }
 
     /// The schema a store of this layout must have.

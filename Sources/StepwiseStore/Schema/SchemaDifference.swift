@@ -26,6 +26,12 @@ public enum SchemaDifference: Sendable, Hashable, CustomStringConvertible {
     case extraIndex(table: String, index: String)
     /// Same name, but another table, other columns or another uniqueness.
     case indexMismatch(index: String, expected: SQLiteSchema.Index, actual: SQLiteSchema.Index)
+    /// The reference has this derived attribute's `Z_DA_…` trigger; the database doesn't.
+    case missingTrigger(table: String, trigger: String)
+    /// The database has a `Z_DA_…` trigger the reference doesn't.
+    case extraTrigger(table: String, trigger: String)
+    /// A `Z_DA_…` trigger has another text than the reference's.
+    case triggerMismatch(table: String, trigger: String, expected: String, actual: String)
 
     /// The table concerned (for an index: the reference's table).
     public var table: String {
@@ -36,6 +42,8 @@ public enum SchemaDifference: Sendable, Hashable, CustomStringConvertible {
         case .missingUniqueConstraint(let table, _), .extraUniqueConstraint(let table, _): table
         case .missingIndex(let table, _), .extraIndex(let table, _): table
         case .indexMismatch(_, let expected, _): expected.table
+        case .missingTrigger(let table, _), .extraTrigger(let table, _): table
+        case .triggerMismatch(let table, _, _, _): table
         }
     }
 
@@ -63,6 +71,12 @@ public enum SchemaDifference: Sendable, Hashable, CustomStringConvertible {
             return "table \(table) has an unexpected index \(index)"
         case .indexMismatch(let index, let expected, let actual):
             return "index \(index) is \(Self.show(actual)), expected \(Self.show(expected))"
+        case .missingTrigger(let table, let trigger):
+            return "table \(table) lacks the derived-attribute trigger \(trigger)"
+        case .extraTrigger(let table, let trigger):
+            return "table \(table) has an unexpected derived-attribute trigger \(trigger)"
+        case .triggerMismatch(let table, let trigger, let expected, let actual):
+            return "trigger \(trigger) on \(table) is \"\(actual)\", expected \"\(expected)\""
         }
     }
 

@@ -1,0 +1,172 @@
+import StepwiseModel
+
+/// Lays out the derived attributes of a planned store: their `Z_DA_…` triggers, as Core Data
+/// writes them, and the statement that recomputes them.
+///
+/// Shapes laid out: a key path through a to-one (`primaryLabel.code`), plain or under
+/// `lowercase:`, `uppercase:` or `canonical:`. Any other shape is refused, naming the entity and
+/// attribute, rather than left without its triggers.
+struct DerivedAttributePlanner {
+    let modelName: String
+    let entities: [EntityLayout]
+    let derivations: [(entity: String, attribute: String, derivation: Derivation)]
+
+    init(model: ObjectModel, entities: [EntityLayout]) {
+        self.modelName = model.name
+        self.entities = entities
+        var derivations: [(entity: String, attribute: String, derivation: Derivation)] = []
+        for entity in model.entities {
+            for attribute in entity.attributes where !attribute.isTransient {
+                if let derivation = attribute.derivation {
+                    derivations.append((entity.name, attribute.name, derivation))
+                }
+            }
+        }
+        self.derivations = derivations
+    }
+
+    func plan() throws(StoreError) -> [DerivedAttributeLayout] {
+        var layouts: [DerivedAttributeLayout] = []
+        for item in derivations {
+            layouts.append(try layout(entityName: item.entity, attributeName: item.attribute, item.derivation))
+        }
+        return layouts
+    }
+
+    private func layout(
+        entityName: String, attributeName: String, _ derivation: Derivation
+    ) throws(StoreError) -> DerivedAttributeLayout {
+        guard let entity = entities.first(where: { $0.name == entityName }),
+            let attribute = entity.attribute(named: attributeName)
+        else {
+            throw refusal(entityName, attributeName, "its entity or column was not laid out")
+        }
+        switch derivation.kind {
+        case .keyPath(let keyPath):
+            return try toOne(entity, attribute, derivation, keyPath: keyPath, function: nil)
+        case .string(let function, let keyPath):
+            return try toOne(entity, attribute, derivation, keyPath: keyPath, function: function)
+        case .count, .now, .aggregate:
+            throw refusal(
+                entityName, attributeName,
+                "Stepwise doesn't lay out the derivation '\(derivation.expression)' yet; only a key path through a "
+                    + "to-one, plain or under lowercase:, uppercase: or canonical:")
+        }
+    }
+
+    /// A key path `relationship.attribute` through a to-one: two triggers on the entity's table
+    /// (`_SOURCE_INSERT`, `_SOURCE_UPDATE` of the foreign key) and two on the destination's
+    /// (`_PARAMETER_INSERT`, `_PARAMETER_UPDATE` of the attribute). Texts as in the Photos
+    /// stores' `Z_DA_ZASSET_Asset_derivedCameraCaptureDevice_*` and
+    /// `Z_DA_ZGRAPHNODE_GraphNode_primaryLabelCode_*` triggers.
+    private func toOne(
+        _ entity: EntityLayout, _ attribute: AttributeLayout, _ derivation: Derivation, keyPath: [String],
+        function: Derivation.StringFunction?
+    ) throws(StoreError) -> DerivedAttributeLayout {
+        // Core Data refuses a key path of another length ("Unsupported: (multi-step keypath)"):
+        // decompiled NSSQLDerivedAttributeSQLGenerator, unconfirmed by a real store.
+        guard keyPath.count == 2 else {
+            throw refusal(
+                entity.name, attribute.name,
+                "Core Data keeps only a key path of one to-one and one attribute ('relationship.attribute') "
+                    + "in triggers; '\(derivation.expression)' has \(keyPath.count) steps")
+        }
+        guard let relationship = entity.relationship(named: keyPath[0]), !relationship.isToMany,
+            let foreignKey = relationship.foreignKeyColumn,
+            let destination = entities.first(where: { $0.name == relationship.destination }),
+            let source = destination.attribute(named: keyPath[1])
+        else {
+            throw refusal(
+                entity.name, attribute.name,
+                "'\(keyPath[0])' must be a to-one of '\(entity.name)' and '\(keyPath[1])' an attribute of its "
+                    + "destination")
+        }
+        let table = entity.tableName
+        let column = attribute.column
+        let parameterTable = destination.tableName
+        let value = source.column
+        // The string functions: decompiled NSSQLDerivedAttributeSQLGenerator, unconfirmed by a
+        // real store (the Photos stores derive only plain key paths).
+        let newValue = function.map { "\($0.coreDataFunction)(NEW.\(value))" } ?? "NEW.\(value)"
+        let selectedValue = function.map { "\($0.coreDataFunction)(\(value))" } ?? value
+        // An entity sharing its table with a superentity restricts its triggers to its Z_ENT
+        // values: decompiled NSSQLDerivedAttributeSQLGenerator, unconfirmed by a real store.
+        let newCondition = entityCondition(entity, row: "NEW.")
+        let rowCondition = entityCondition(entity, row: "")
+        let andNew = newCondition.map { " AND \($0)" } ?? ""
+        let whenNew = newCondition.map { " WHEN \($0)" } ?? ""
+        let andRow = rowCondition.map { " AND \($0)" } ?? ""
+        let prefix = "Z_DA_\(table)_\(entity.name)_\(attribute.name)_SOURCE"
+        let parameterPrefix = "Z_DA_\(parameterTable)_\(entity.name)_\(attribute.name)_PARAMETER"
+        let notify = { (function: String, whereClause: String) in
+            " SELECT \(function)('\(table)', Z_ENT, Z_PK, '\(attribute.name)', \(column)) FROM \(table) WHERE \(whereClause);"
+        }
+        let inserted = "NSCoreDataDATriggerInsertUpdatedAffectedObjectValue"
+        let updated = "NSCoreDataDATriggerUpdatedAffectedObjectValue"
+        let lookUp = "(SELECT \(selectedValue) FROM \(parameterTable) WHERE Z_PK = NEW.\(foreignKey))"
+        // Core Data's order of creation: source triggers first.
+        let names = [
+            prefix + "_INSERT", prefix + "_UPDATE", parameterPrefix + "_INSERT", parameterPrefix + "_UPDATE",
+        ]
+        let statements = [
+            "CREATE TRIGGER \(names[0]) AFTER INSERT ON \(table) FOR EACH ROW BEGIN"
+                + " UPDATE \(table) SET \(column) = \(lookUp) WHERE Z_PK = NEW.Z_PK\(andNew);"
+                + notify(inserted, "Z_PK = NEW.Z_PK\(andNew)") + " END",
+            "CREATE TRIGGER \(names[1]) AFTER UPDATE OF \(foreignKey) ON \(table) FOR EACH ROW\(whenNew) BEGIN"
+                + " UPDATE \(table) SET \(column) = \(lookUp) WHERE Z_PK = NEW.Z_PK;"
+                + notify(updated, "Z_PK = NEW.Z_PK") + " END",
+            "CREATE TRIGGER \(names[2]) AFTER INSERT ON \(parameterTable) FOR EACH ROW BEGIN"
+                + " UPDATE \(table) SET \(column) = \(newValue) WHERE \(foreignKey) = NEW.Z_PK\(andRow);"
+                + notify(inserted, "\(foreignKey) = NEW.Z_PK\(andRow)") + " END",
+            "CREATE TRIGGER \(names[3]) AFTER UPDATE OF \(value) ON \(parameterTable) FOR EACH ROW BEGIN"
+                + " UPDATE \(table) SET \(column) = \(newValue) WHERE \(foreignKey) = NEW.Z_PK\(andRow);"
+                + notify(updated, "\(foreignKey) = NEW.Z_PK\(andRow)") + " END",
+        ]
+        let quotedTable = table.quotedSQLIdentifier
+        let quotedParameterTable = parameterTable.quotedSQLIdentifier
+        let quotedValue = "\(quotedParameterTable).\(value.quotedSQLIdentifier)"
+        let computed = function.map { "\($0.coreDataFunction)(\(quotedValue))" } ?? quotedValue
+        let recompute =
+            "UPDATE \(quotedTable) SET \(column.quotedSQLIdentifier) = (SELECT \(computed) FROM \(quotedParameterTable)"
+            + " WHERE \(quotedParameterTable).\"Z_PK\" = \(quotedTable).\(foreignKey.quotedSQLIdentifier))"
+            + entityFilter(entity)
+        return DerivedAttributeLayout(
+            entityName: entity.name, attributeName: attribute.name, table: table, column: column,
+            derivation: derivation, triggerNames: names, triggerStatements: statements, recomputeStatement: recompute)
+    }
+
+    /// `5 = NEW.Z_ENT`, or `5 <= NEW.Z_ENT AND NEW.Z_ENT <= 7` with subentities, for an entity
+    /// below the root of its table; nil for a root, whose triggers cover the whole table.
+    private func entityCondition(_ entity: EntityLayout, row: String) -> String? {
+        guard !entity.isRoot, let first = entity.subentityNumbers.first, let last = entity.subentityNumbers.last
+        else { return nil }
+        if first >= last { return "\(first) = \(row)Z_ENT" }
+        return "\(first) <= \(row)Z_ENT AND \(row)Z_ENT <= \(last)"
+    }
+
+    /// ` WHERE "Z_ENT" IN (…)` for an entity sharing its table with others, else nothing.
+    private func entityFilter(_ entity: EntityLayout) -> String {
+        let tableEntities = entities.filter { $0.tableName == entity.tableName }.map(\.number)
+        guard Set(tableEntities) != Set(entity.subentityNumbers) else { return "" }
+        return " WHERE \"Z_ENT\" IN (" + entity.subentityNumbers.map(String.init).joined(separator: ", ") + ")"
+    }
+
+    private func refusal(_ entity: String, _ attribute: String, _ reason: String) -> StoreError {
+        StoreError(
+            path: "model version '\(modelName)'",
+            kind: .unsupportedModel(
+                "derived attribute '\(entity).\(attribute)': \(reason). Make it a stored attribute and compute "
+                    + "its values in the app, or remove it."))
+    }
+}
+
+extension Derivation.StringFunction {
+    /// The SQL function Core Data's triggers call (`CoreDataSQLFunctions` registers them).
+    var coreDataFunction: String {
+        switch self {
+        case .lowercase: "NSCoreDataToLower"
+        case .uppercase: "NSCoreDataToUpper"
+        case .canonical: "NSCoreDataCanonical"
+        }
+    }
+}
