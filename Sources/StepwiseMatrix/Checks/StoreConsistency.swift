@@ -39,7 +39,7 @@ public enum StoreConsistency {
     /// The problems of the store at `url`, read as `model` lays it out; empty when sound.
     public static func problems(inStoreAt url: URL, model: ObjectModel) throws -> [Problem] {
         let layout = try StoreLayout(model: model)
-        let queue = try DatabaseQueue(path: url.path)
+        let queue = try DatabaseQueue(path: url.path, configuration: .withCoreDataTriggerFunctions)
         defer { try? queue.close() }
         return try queue.read { db in try problems(in: db, layout: layout) }
     }

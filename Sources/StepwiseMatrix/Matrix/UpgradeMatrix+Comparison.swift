@@ -11,9 +11,9 @@ extension UpgradeMatrix {
     ) throws -> Int {
         let sourceLayout = try StoreLayout(model: source)
         let targetLayout = try StoreLayout(model: target)
-        let before = try DatabaseQueue(path: seeded.path)
+        let before = try DatabaseQueue(path: seeded.path, configuration: .withCoreDataTriggerFunctions)
         defer { try? before.close() }
-        let after = try DatabaseQueue(path: upgraded.path)
+        let after = try DatabaseQueue(path: upgraded.path, configuration: .withCoreDataTriggerFunctions)
         defer { try? after.close() }
         var compared = 0
         try before.read { sourceDB in
