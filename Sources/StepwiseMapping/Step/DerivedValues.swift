@@ -11,7 +11,7 @@ import StepwiseStore
 /// back (``suspendTriggers(in:)``, ``computeValues(_:in:)``, ``restore(_:in:)``). An in-place or
 /// partial step removes the source's triggers before it alters the tables, and creates the
 /// destination's once the values are computed (``createTriggers(_:in:)``).
-enum DerivedValues {
+package enum DerivedValues {
     /// The prefix Core Data names its derived-attribute triggers with
     /// (`Z_DA_ZASSET_ZDERIVEDCAMERACAPTUREDEVICE_…` in the Photos stores of the corpus,
     /// `real-stores/RhetTbull-PhotoScript`, macOS 13 and 15).
@@ -43,15 +43,13 @@ enum DerivedValues {
     /// written, in SQL: each derived column from its sources, and `now()` stamps where a row
     /// has none. A stamp carried from the source store is kept: it is the time of that row's
     /// last save, and a step is not one.
-    static func computeValues(_ layout: StoreLayout, in db: Database) throws {
-        for statement in recomputeStatements(layout) { try db.execute(sql: statement) }
-        for column in nowColumns(layout) {
-            try db.execute(
-                sql: """
-                    UPDATE "main".\(column.table.quotedSQLIdentifier)
-                    SET \(column.column.quotedSQLIdentifier) = NSCoreDataNow()
-                    WHERE \(column.column.quotedSQLIdentifier) IS NULL AND "Z_ENT" IN (\(column.entityNumbers))
-                    """)
+    package static func computeValues(_ layout: StoreLayout, in db: Database) throws {
+        for column in columns(layout) {
+            if column.isNow {
+                try db.execute(sql: column.stampMissingStatement)
+            } else if let statement = column.recomputeStatement {
+                try db.execute(sql: statement)
+            }
         }
     }
 
@@ -64,36 +62,54 @@ enum DerivedValues {
 
     /// The statements that create `layout`'s derived-attribute triggers.
     static func triggerStatements(_ layout: StoreLayout) -> [String] {
-        // Filled from the destination's `DerivedAttributeLayout.triggerStatements`.
+        // Filled from the destination's `DerivedAttributeLayout.triggerStatements` (i24-dlayout).
         []
     }
 
-    /// The statements that compute every derived column but the `now()` ones from its sources,
-    /// for all rows.
-    static func recomputeStatements(_ layout: StoreLayout) -> [String] {
-        // Filled from the destination's `DerivedAttributeLayout.recomputeStatement`s.
-        []
-    }
-
-    /// A `now()` column: where it lives and which rows have it.
-    struct NowColumn {
-        var table: String
-        var column: String
+    /// A derived attribute's column: where it lives, which rows have it, how it is computed.
+    package struct Column: Sendable {
+        /// The entity that declares the attribute.
+        package var entity: String
+        /// The attribute.
+        package var attribute: String
+        package var table: String
+        package var column: String
         /// `Z_ENT`s of the declaring entity and its descendants, comma-separated.
-        var entityNumbers: String
+        package var entityNumbers: String
+        /// Whether the value is `now()`, the time of the row's last save: not computed from
+        /// other values, only stamped where missing.
+        package var isNow: Bool
+        /// The UPDATE that computes the column for every row from its sources; nil for `now()`.
+        package var recomputeStatement: String?
+
+        /// Stamps the rows that have no `now()` value.
+        package var stampMissingStatement: String {
+            """
+            UPDATE "main".\(table.quotedSQLIdentifier) SET \(column.quotedSQLIdentifier) = NSCoreDataNow()
+            WHERE \(column.quotedSQLIdentifier) IS NULL AND "Z_ENT" IN (\(entityNumbers))
+            """
+        }
     }
 
-    /// The columns of `layout`'s `now()` derivations, once each (at their declaring entity).
-    static func nowColumns(_ layout: StoreLayout) -> [NowColumn] {
+    /// The derived columns of `layout`, once each (at their declaring entity).
+    package static func columns(_ layout: StoreLayout) -> [Column] {
         layout.entities.flatMap { entity in
-            entity.attributes.compactMap { attribute -> NowColumn? in
+            entity.attributes.compactMap { attribute -> Column? in
                 guard attribute.declaringEntity == entity.name,
-                    layout.model[entity: entity.name]?.attribute(named: attribute.name)?.derivation?.kind == .now
+                    let derivation = layout.model[entity: entity.name]?.attribute(named: attribute.name)?.derivation
                 else { return nil }
-                return NowColumn(
-                    table: attribute.table, column: attribute.column,
-                    entityNumbers: entity.subentityNumbers.map(String.init).joined(separator: ", "))
+                let isNow = derivation.kind == .now
+                return Column(
+                    entity: entity.name, attribute: attribute.name, table: attribute.table, column: attribute.column,
+                    entityNumbers: entity.subentityNumbers.map(String.init).joined(separator: ", "), isNow: isNow,
+                    recomputeStatement: isNow ? nil : recomputeStatement(of: attribute, in: layout))
             }
         }
+    }
+
+    /// The UPDATE computing `attribute`'s derived column for all rows.
+    private static func recomputeStatement(of attribute: AttributeLayout, in layout: StoreLayout) -> String? {
+        // Filled from the destination's `DerivedAttributeLayout.recomputeStatement` (i24-dlayout).
+        nil
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StepwiseMapping
 import StepwiseModel
 import StepwiseStore
 
@@ -142,6 +143,9 @@ public struct SeededStore: Sendable {
             try SeededRelationships(
                 store: store, model: model, layout: layout, alwaysLinked: seeding.alwaysLinkedKeys(in: model)
             ).link(in: queue)
+            // Derived values as Core Data's triggers leave them once the links are in place;
+            // `now()` stamps read the fixed clock.
+            try queue.write { db in try DerivedValues.computeValues(layout, in: db) }
             try queue.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
             return store
         } catch var error as SeedingError {
