@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StepwiseMapping
 import StepwiseModel
 import StepwiseStore
 import StepwiseTesting
@@ -92,6 +93,73 @@ struct DerivedValuesUpgradeTests {
         let edited = try Self.edited(at: url)
         #expect(edited["kept"] == 700_000_000)
         #expect(edited["missing"].flatMap { $0 } != nil)
+    }
+}
+
+extension DerivedValuesUpgradeTests {
+    enum Ledger {
+        static func model(_ name: String, accountLabel: Bool) -> ObjectModel {
+            ObjectModel(name) {
+                Entity("Account") {
+                    if accountLabel { Attribute("label", .string) }
+                    Attribute("name", .string)
+                    Relationship("entries", to: "Entry", inverse: "account").toMany()
+                }
+                Entity("Entry") {
+                    Attribute("edited", .date).derived(DerivedValuesUpgradeTests.stamp)
+                    Attribute("note", .string)
+                    Relationship("account", to: "Account", inverse: "entries")
+                }
+            }
+        }
+
+        static let v1 = model("Ledger", accountLabel: false)
+        /// Account gains `label`, from `name`: only ZACCOUNT is rebuilt.
+        static let v2 = model("Ledger 2", accountLabel: true)
+    }
+
+    @Test("a partial rebuild takes a source with derived-attribute triggers, and keeps the kept table's stamps")
+    func partialRebuildAcceptsDerivedTriggers() throws {
+        let directory = try TemporaryDirectory(prefix: "stepwise-derived")
+        let url = directory.path("Ledger.sqlite")
+        try StoreCreator.createStore(at: url, model: Ledger.v1)
+        let queue = try DatabaseQueue(path: url.path, configuration: .withCoreDataTriggerFunctions)
+        try queue.write { db in
+            let objects = ObjectContext(db, layout: try StoreLayout(model: Ledger.v1))
+            let account = try objects.insert("Account", ["name": "Cash"])
+            for index in 0..<3 {
+                _ = try objects.insert(
+                    "Entry",
+                    [
+                        "note": "n\(index)", "account": account,
+                        "edited": Date(timeIntervalSinceReferenceDate: 700_000_000 + Double(index)),
+                    ])
+            }
+            // A derived-attribute trigger as Core Data names them: the step replaces it with
+            // the destination's, so it doesn't keep the step from keeping ZENTRY.
+            try db.execute(
+                sql: """
+                    CREATE TRIGGER "Z_DA_ZENTRY_EDITED" AFTER UPDATE OF "ZNOTE" ON "ZENTRY" FOR EACH ROW BEGIN \
+                    UPDATE "ZENTRY" SET "ZEDITED" = NSCoreDataNow() WHERE "Z_PK" = NEW."Z_PK"; END
+                    """)
+        }
+        try queue.close()
+        let upgrader = Upgrader(
+            history: VersionHistory([Ledger.v1, Ledger.v2]),
+            mappings: [
+                MappingDirectory.StepKey(Ledger.v1.name, Ledger.v2.name): [
+                    try PartialRebuildMapping.transforming(
+                        "Account", ["label": "$source.name"], from: Ledger.v1, to: Ledger.v2)
+                ]
+            ], options: UpgradeOptions())
+        let report = try upgrader.upgradeIfNeededSynchronously(storeAt: url)
+        #expect(report.steps.map(\.keptTables) == [["ZENTRY"]])
+        let snapshot = try StoreSnapshot(of: url)
+        defer { snapshot.close() }
+        let stamps = try snapshot.database.read { db in
+            try Double.fetchAll(db, sql: #"SELECT "ZEDITED" FROM "ZENTRY" ORDER BY "Z_PK""#)
+        }
+        #expect(stamps == [700_000_000, 700_000_001, 700_000_002])
     }
 }
 
