@@ -42,7 +42,7 @@ public enum DemoSeed {
         at url: URL, model: ObjectModel = RecipesHistory.v1, generatedRecipes: Int = 0
     ) throws -> Int {
         let layout = try StoreLayout(model: model)
-        let queue = try DatabaseQueue(path: url.path)
+        let queue = try DatabaseQueue(path: url.path, configuration: .withCoreDataTriggerFunctions)
         defer { try? queue.close() }
         return try queue.write { db in
             let objects = ObjectContext(db, layout: layout)

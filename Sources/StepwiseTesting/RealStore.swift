@@ -48,7 +48,7 @@ public struct RealStore: Sendable, CustomStringConvertible {
             try FileManager.default.copyItem(at: from, to: to)
             try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: to.path)
         }
-        let queue = try DatabaseQueue(path: copy.path)
+        let queue = try DatabaseQueue(path: copy.path, configuration: .withCoreDataTriggerFunctions)
         defer { try? queue.close() }
         return try body(queue, copy)
     }

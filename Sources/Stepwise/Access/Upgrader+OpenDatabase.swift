@@ -69,7 +69,7 @@ extension Upgrader {
             throw StoreAccessError(
                 .needsUpgrade(target: targetVersion ?? history.names.last ?? "?"), storePath: url.path)
         }
-        var configuration = configuration
+        var configuration = configuration.registeringCoreDataTriggerFunctions()
         // The closure keeps `access` alive for as long as the database keeps its configuration.
         configuration.prepareDatabase { _ in withExtendedLifetime(access) {} }
         return (access, configuration)

@@ -10,7 +10,7 @@ extension DemoCommand {
     /// A few migrated rows: chefs' split names, one Cuisine per name, shared ingredients.
     /// The hand-picked rows come first (they were seeded first and keys follow source order).
     func printSample(of store: URL, model: ObjectModel) throws {
-        let queue = try DatabaseQueue(path: store.path)
+        let queue = try DatabaseQueue(path: store.path, configuration: .withCoreDataTriggerFunctions)
         defer { try? queue.close() }
         let layout = try StoreLayout(model: model)
         try queue.read { db in

@@ -70,10 +70,12 @@ enum InPlaceMigration {
                 SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite\_%' ESCAPE '\'
                 ORDER BY CASE type WHEN 'table' THEN 0 WHEN 'index' THEN 1 WHEN 'view' THEN 2 ELSE 3 END, rowid
                 """#)
-        let rehearsal = try DatabaseQueue()
+        let rehearsal = try DatabaseQueue(configuration: .withCoreDataTriggerFunctions)
         do {
             try rehearsal.write { db in
                 for statement in schema { try db.execute(sql: statement) }
+                // As the real run: the source's derivations go before the tables change.
+                _ = try DerivedValues.suspendTriggers(in: db)
                 try statements(db)
             }
             return true

@@ -51,7 +51,7 @@ extension MigrationStep {
             // (`step.in-place-sync`), and syncing it here would write every page twice.
             try fileSystem.copyFile(source, to: destination, site: "step.in-place-copy", syncing: false)
         }
-        var configuration = Configuration()
+        var configuration = Configuration.withCoreDataTriggerFunctions
         configuration.prepareDatabase { db in SQLExpressionCompiler.registerFunctions(in: db) }
         var reports: [StepReport.EntityMappingReport] = []
         var objects = 0
@@ -72,6 +72,8 @@ extension MigrationStep {
                         manager.keepsPrimaryKeys = true
                         return manager
                     }
+                    // The source's derivations go; the destination's are created below.
+                    _ = try DerivedValues.suspendTriggers(in: db)
                     do {
                         try InPlaceMigration.apply(plan, in: db, destination: destinationLayout)
                     } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
@@ -87,6 +89,8 @@ extension MigrationStep {
                         try didMigrate(db, manager.destination)
                         try uniqueness.restore(manager)
                     }
+                    try DerivedValues.computeValues(destinationLayout, in: db)
+                    try DerivedValues.createTriggers(destinationLayout, in: db)
                     try manager.validateDestination()
                     try metadata.write(to: db, path: destination.path)
                     let rows = try Self.rowCounts(in: db, layout: destinationLayout)

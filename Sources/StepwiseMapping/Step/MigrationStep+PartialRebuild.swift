@@ -46,7 +46,7 @@ extension MigrationStep {
         } else {
             try fileSystem.copyFile(source, to: destination, site: "step.partial-copy", syncing: false)
         }
-        var configuration = Configuration()
+        var configuration = Configuration.withCoreDataTriggerFunctions
         configuration.prepareDatabase { db in SQLExpressionCompiler.registerFunctions(in: db) }
         var reports: [StepReport.EntityMappingReport] = []
         var objects = 0
@@ -60,11 +60,16 @@ extension MigrationStep {
             try interruptible(queue) {
                 try queue.writeWithoutTransaction { db in
                     try db.inTransaction {
+                        // The source's derivations go, before a moved table takes them along;
+                        // the destination's are created once every row is written.
+                        _ = try DerivedValues.suspendTriggers(in: db)
                         try PartialRebuild.prepare(plan, in: db, destination: destinationLayout)
                         reports = try runPartialPasses(
                             plan, models[0], in: db, sourceLayout: plan.movedSource(sourceLayout),
                             destinationLayout: destinationLayout)
                         try PartialRebuild.finish(plan, in: db, destination: destinationLayout)
+                        try DerivedValues.computeValues(destinationLayout, in: db)
+                        try DerivedValues.createTriggers(destinationLayout, in: db)
                         try metadata.write(to: db, path: destination.path)
                         objects = try Self.objectCount(in: db, layout: destinationLayout)
                         return .commit

@@ -11,7 +11,7 @@ extension MigrationStep {
         into destination: URL, from source: URL, readOnly: Bool, models: [MappingModel], sourceLayout: StoreLayout,
         destinationLayout: StoreLayout, metadata: StoreMetadata
     ) throws -> (reports: [StepReport.EntityMappingReport], objects: Int) {
-        var configuration = Configuration()
+        var configuration = Configuration.withCoreDataTriggerFunctions
         configuration.prepareDatabase { db in
             SQLExpressionCompiler.registerFunctions(in: db)
         }
@@ -65,6 +65,8 @@ extension MigrationStep {
             }
             defer { try? db.execute(sql: "DETACH DATABASE \(Self.sourceSchema.quotedSQLIdentifier)") }
             try db.inTransaction {
+                // Derived values are computed once the rows are written, not row by row.
+                let derivedTriggers = try DerivedValues.suspendTriggers(in: db)
                 // Uniqueness is checked when the step ends, as Core Data's save checks it.
                 let uniqueness = try UniquenessCheckedAtEnd(db, layout: destinationLayout)
                 let manager = MigrationManager(
@@ -112,6 +114,9 @@ extension MigrationStep {
                 if let didMigrate = stage?.didMigrate {
                     try didMigrate(db, manager.destination)
                 }
+                // Before validation, which checks a required derived attribute has a value.
+                try DerivedValues.computeValues(destinationLayout, in: db)
+                try DerivedValues.restore(derivedTriggers, in: db)
                 try manager.validateDestination()
                 for (model, mapping, policy) in policiesByMapping {
                     try manager.runHook(of: mapping, in: model) {

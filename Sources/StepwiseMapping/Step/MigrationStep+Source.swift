@@ -33,7 +33,10 @@ extension MigrationStep {
     func prepareSource(
         _ url: URL, models: [MappingModel], readOnly: Bool
     ) throws -> (StoreMetadata, StepLayouts, [DroppedData]) {
-        let queue = readOnly ? try ImmutableStore.openQueue(at: url) : try DatabaseQueue(path: url.path)
+        let queue =
+            readOnly
+            ? try ImmutableStore.openQueue(at: url)
+            : try DatabaseQueue(path: url.path, configuration: .withCoreDataTriggerFunctions)
         defer { try? queue.close() }
         if !readOnly {
             // A TRUNCATE checkpoint moves every committed WAL frame into the main file, so the

@@ -91,13 +91,19 @@ enum PartialRebuild {
     }
 
     /// Whether the source holds anything a partial rebuild can't carry: triggers or views
-    /// (a moved table would take them along), or rows of Core Data's persistent history or
+    /// (a moved table would take them along), but for the derived-attribute triggers the step
+    /// replaces with the destination's (``DerivedValues``), or rows of Core Data's persistent history or
     /// CloudKit tables, which name rows by `Z_PK` and would need the rebuilt rows' new keys
     /// (the whole-store rebuild renumbers them, ``PrivateTableCopy``).
     static func sourceHasUncarriedContent(_ db: Database) throws -> Bool {
         let dependents =
             try Int.fetchOne(
-                db, sql: "SELECT COUNT(*) FROM \"main\".\"sqlite_master\" WHERE \"type\" IN ('trigger', 'view')") ?? 0
+                db,
+                sql: """
+                    SELECT COUNT(*) FROM "main"."sqlite_master"
+                    WHERE "type" = 'view' OR ("type" = 'trigger' AND substr("name", 1, ?) != ?)
+                    """,
+                arguments: [DerivedValues.triggerPrefix.utf8.count, DerivedValues.triggerPrefix]) ?? 0
         if dependents > 0 { return true }
         for table in try CoreDataPrivateTables.tables(in: db) where table.kind.isCarried {
             let hasRows =

@@ -11,7 +11,8 @@ import StepwiseStore
 ///   `Z<n>_<NAME>` entity column, when there is one, holds that row's `Z_ENT`;
 /// - every join-table row links existing rows of the right entities, and every hidden foreign
 ///   key of a to-many without inverse (Core Data 1241) names an existing row of its owner;
-/// - both keys of a one-to-one agree: when A's key names B, B's key names A.
+/// - both keys of a one-to-one agree: when A's key names B, B's key names A;
+/// - every derived value is current (``derivedValueProblems(in:layout:)``).
 ///
 /// ```swift
 /// let problems = try StoreConsistency.problems(inStoreAt: url, model: model)
@@ -39,9 +40,10 @@ public enum StoreConsistency {
     /// The problems of the store at `url`, read as `model` lays it out; empty when sound.
     public static func problems(inStoreAt url: URL, model: ObjectModel) throws -> [Problem] {
         let layout = try StoreLayout(model: model)
-        let queue = try DatabaseQueue(path: url.path)
+        let queue = try DatabaseQueue(path: url.path, configuration: .withCoreDataTriggerFunctions)
         defer { try? queue.close() }
-        return try queue.read { db in try problems(in: db, layout: layout) }
+        let found = try queue.read { db in try problems(in: db, layout: layout) }
+        return try found + queue.writeWithoutTransaction { db in try derivedValueProblems(in: db, layout: layout) }
     }
 
     /// The problems of the store open in `db`.

@@ -49,7 +49,7 @@ struct StoreContent {
     /// property) are left out.
     static func read(storeAt url: URL, model: ObjectModel, ignoring: Set<String> = []) throws -> StoreContent {
         let layout = try StoreLayout(model: model)
-        let queue = try DatabaseQueue(path: url.path)
+        let queue = try DatabaseQueue(path: url.path, configuration: .withCoreDataTriggerFunctions)
         defer { try? queue.close() }
         return try queue.read { db in
             let context = ObjectContext(db, layout: layout)

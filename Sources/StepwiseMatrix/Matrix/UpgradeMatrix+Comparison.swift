@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StepwiseMapping
 import StepwiseModel
 import StepwiseStore
 
@@ -11,9 +12,9 @@ extension UpgradeMatrix {
     ) throws -> Int {
         let sourceLayout = try StoreLayout(model: source)
         let targetLayout = try StoreLayout(model: target)
-        let before = try DatabaseQueue(path: seeded.path)
+        let before = try DatabaseQueue(path: seeded.path, configuration: .withCoreDataTriggerFunctions)
         defer { try? before.close() }
-        let after = try DatabaseQueue(path: upgraded.path)
+        let after = try DatabaseQueue(path: upgraded.path, configuration: .withCoreDataTriggerFunctions)
         defer { try? after.close() }
         var compared = 0
         try before.read { sourceDB in
@@ -93,8 +94,12 @@ extension UpgradeMatrix {
         _ direct: URL, _ stepwise: URL, path: String, copied: [CopiedEntity], seeded: SeededStore,
         target: ObjectModel, pair: Pair
     ) throws {
-        let first = try StoreContent.read(storeAt: direct, model: target, ignoring: ignoredProperties)
-        let second = try StoreContent.read(storeAt: stepwise, model: target, ignoring: ignoredProperties)
+        // A `now()` stamp a step writes is the time of that step, which differs by path; the
+        // consistency check makes sure every row has one.
+        let stamps = DerivedValues.columns(try StoreLayout(model: target)).filter(\.isNow)
+        let ignoring = ignoredProperties.union(stamps.map { "\($0.entity).\($0.attribute)" })
+        let first = try StoreContent.read(storeAt: direct, model: target, ignoring: ignoring)
+        let second = try StoreContent.read(storeAt: stepwise, model: target, ignoring: ignoring)
         guard let difference = first.firstDifference(from: second) else { return }
         var sourceKey: Int64?
         var entity = difference.entity

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StepwiseMapping
 import StepwiseModel
 import StepwiseStore
 
@@ -57,6 +58,9 @@ public struct SeededStore: Sendable {
     public let modelName: String
     /// The seed it was generated from.
     public let seed: UInt64
+    /// The clock `now()` derivations read while a store is seeded: fixed, so the same seed
+    /// gives the same stamps (2024-01-01 00:00:00 UTC).
+    public static let now = Date(timeIntervalSinceReferenceDate: 725_846_400)
     /// The concrete entities' rows, in `Z_ENT` order.
     public let segments: [Segment]
 
@@ -125,7 +129,8 @@ public struct SeededStore: Sendable {
         var uuidRandom = SplitMix64(seed: seed, "store UUID")
         let uuid = SeededValues.uuid(uuidRandom.next(), uuidRandom.next()).uuidString
         try StoreCreator.createStore(at: url, model: model, uuid: uuid)
-        let queue = try DatabaseQueue(path: url.path)
+        let queue = try DatabaseQueue(
+            path: url.path, configuration: Configuration().registeringCoreDataTriggerFunctions(now: { Self.now }))
         defer { try? queue.close() }
         let writer = SeededRowWriter(
             queue: queue, layout: layout, values: SeededValues(seed: seed), constraints: seeding)
@@ -138,6 +143,9 @@ public struct SeededStore: Sendable {
             try SeededRelationships(
                 store: store, model: model, layout: layout, alwaysLinked: seeding.alwaysLinkedKeys(in: model)
             ).link(in: queue)
+            // Derived values as Core Data's triggers leave them once the links are in place;
+            // `now()` stamps read the fixed clock.
+            try queue.write { db in try DerivedValues.computeValues(layout, in: db) }
             try queue.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
             return store
         } catch var error as SeedingError {

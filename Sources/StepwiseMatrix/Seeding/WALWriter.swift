@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StepwiseStore
 
 /// Leaves a store as a killed app would: its newest rows only in its `-wal`, beside its `-shm`.
 public enum WALWriter {
@@ -13,7 +14,7 @@ public enum WALWriter {
         defer { try? FileManager.default.removeItem(at: scratch) }
         let working = scratch.appendingPathComponent(store.lastPathComponent)
         try FileManager.default.copyItem(at: store, to: working)
-        let queue = try DatabaseQueue(path: working.path)
+        let queue = try DatabaseQueue(path: working.path, configuration: .withCoreDataTriggerFunctions)
         try queue.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
             try db.inTransaction {

@@ -42,7 +42,8 @@ extension StoreGeneration {
         }
         guard let checkpointing else { return }
         do {
-            let queue = try DatabaseQueue(path: destination.mainFile.path)
+            let queue = try DatabaseQueue(
+                path: destination.mainFile.path, configuration: .withCoreDataTriggerFunctions)
             try queue.writeWithoutTransaction { db in
                 _ = try Row.fetchAll(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
             }

@@ -26,7 +26,7 @@ public enum EventsSeed {
     @discardableResult
     public static func seed(at url: URL, timeStamps: [Date?] = timeStamps) throws -> Int {
         let layout = try StoreLayout(model: EventsHistory.v1)
-        let queue = try DatabaseQueue(path: url.path)
+        let queue = try DatabaseQueue(path: url.path, configuration: .withCoreDataTriggerFunctions)
         defer { try? queue.close() }
         try queue.write { db in
             let objects = ObjectContext(db, layout: layout)

@@ -98,7 +98,7 @@ public enum RenameChainHistory {
     /// Creates a store at `v1` at `url` holding ``people`` and the ``stray``.
     public static func seed(at url: URL) throws {
         try StoreCreator.createStore(at: url, model: v1)
-        let queue = try DatabaseQueue(path: url.path)
+        let queue = try DatabaseQueue(path: url.path, configuration: .withCoreDataTriggerFunctions)
         defer { try? queue.close() }
         let layout = try StoreLayout(model: v1)
         try queue.write { db in

@@ -66,7 +66,7 @@ public enum UniversitySeed {
     ) throws -> Int {
         let layout = try StoreLayout(model: model)
         let properties = Set(layout.entity(named: "University")?.attributes.map(\.name) ?? [])
-        let queue = try DatabaseQueue(path: url.path)
+        let queue = try DatabaseQueue(path: url.path, configuration: .withCoreDataTriggerFunctions)
         defer { try? queue.close() }
         try queue.write { db in
             let objects = ObjectContext(db, layout: layout)
