@@ -62,8 +62,7 @@ package enum DerivedValues {
 
     /// The statements that create `layout`'s derived-attribute triggers.
     static func triggerStatements(_ layout: StoreLayout) -> [String] {
-        // Filled from the destination's `DerivedAttributeLayout.triggerStatements` (i24-dlayout).
-        []
+        layout.derivedAttributes.flatMap(\.triggerStatements)
     }
 
     /// A derived attribute's column: where it lives, which rows have it, how it is computed.
@@ -109,7 +108,8 @@ package enum DerivedValues {
 
     /// The UPDATE computing `attribute`'s derived column for all rows.
     private static func recomputeStatement(of attribute: AttributeLayout, in layout: StoreLayout) -> String? {
-        // Filled from the destination's `DerivedAttributeLayout.recomputeStatement` (i24-dlayout).
-        nil
+        layout.derivedAttributes.first {
+            $0.entityName == attribute.declaringEntity && $0.attributeName == attribute.name
+        }?.recomputeStatement
     }
 }

@@ -42,15 +42,21 @@ struct DerivedAttributePlanner {
             throw refusal(entityName, attributeName, "its entity or column was not laid out")
         }
         switch derivation.kind {
+        case .keyPath(let keyPath) where keyPath.count == 1:
+            return try sameRow(entity, attribute, derivation, source: keyPath[0], function: nil)
         case .keyPath(let keyPath):
             return try toOne(entity, attribute, derivation, keyPath: keyPath, function: nil)
+        case .string(let function, let keyPath) where keyPath.count == 1:
+            return try sameRow(entity, attribute, derivation, source: keyPath[0], function: function.coreDataFunction)
         case .string(let function, let keyPath):
             return try toOne(entity, attribute, derivation, keyPath: keyPath, function: function)
-        case .count, .now, .aggregate:
+        case .now:
+            return try sameRow(entity, attribute, derivation, source: nil, function: "NSCoreDataNow")
+        case .count, .aggregate:
             throw refusal(
                 entityName, attributeName,
-                "Stepwise doesn't lay out the derivation '\(derivation.expression)' yet; only a key path through a "
-                    + "to-one, plain or under lowercase:, uppercase: or canonical:")
+                "Stepwise doesn't lay out the derivation '\(derivation.expression)' yet (a count or an aggregate of "
+                    + "a to-many); it lays out key paths, lowercase:, uppercase:, canonical: and now()")
         }
     }
 
@@ -130,6 +136,67 @@ struct DerivedAttributePlanner {
             "UPDATE \(quotedTable) SET \(column.quotedSQLIdentifier) = (SELECT \(computed) FROM \(quotedParameterTable)"
             + " WHERE \(quotedParameterTable).\"Z_PK\" = \(quotedTable).\(foreignKey.quotedSQLIdentifier))"
             + entityFilter(entity)
+        return DerivedAttributeLayout(
+            entityName: entity.name, attributeName: attribute.name, table: table, column: column,
+            derivation: derivation, triggerNames: names, triggerStatements: statements, recomputeStatement: recompute)
+    }
+
+    /// A derivation from the row's own values: an attribute (`name`), a string function of one
+    /// (`lowercase:(email)`), or `now()`. Two triggers on the entity's table, `…_INSERT` and
+    /// `…_UPDATE` of the attribute it reads (of `Z_OPT`, which every save changes, for `now()`).
+    ///
+    /// From decompiled Core Data only (`NSSQLDerivedAttributeSQLGenerator`'s
+    /// `_generateTriggerForAttribute…` and `_triggerColumnListComponentForAttributeKeypaths:`):
+    /// no corpus store has this shape. A public write-up of a store shows the same `now()`
+    /// update trigger text (`AFTER UPDATE OF Z_OPT ON ZITEM … SET ZUPDATE = NSCoreDataNow()`).
+    /// Unlike the to-one shape, these triggers carry no `Z_ENT` condition; the recompute does.
+    private func sameRow(
+        _ entity: EntityLayout, _ attribute: AttributeLayout, _ derivation: Derivation, source: String?,
+        function: String?
+    ) throws(StoreError) -> DerivedAttributeLayout {
+        let sourceColumn: String?
+        if let source {
+            guard let column = entity.attribute(named: source)?.column else {
+                throw refusal(entity.name, attribute.name, "'\(source)' must be an attribute of '\(entity.name)'")
+            }
+            sourceColumn = column
+        } else {
+            sourceColumn = nil
+        }
+        let table = entity.tableName
+        let column = attribute.column
+        // The columns whose change fires the update trigger; Z_OPT when the value reads none.
+        let watched = sourceColumn ?? "Z_OPT"
+        let newValue: String
+        switch (function, sourceColumn) {
+        case (let function?, let source?): newValue = "\(function)(NEW.\(source))"
+        case (let function?, nil): newValue = "\(function)()"
+        case (nil, let source?): newValue = "NEW.\(source)"
+        case (nil, nil): newValue = "NULL"
+        }
+        let prefix = "Z_DA_\(table)_\(entity.name)_\(attribute.name)"
+        let names = [prefix + "_INSERT", prefix + "_UPDATE"]
+        let body = { (notification: String) in
+            " BEGIN UPDATE \(table) SET \(column) = \(newValue) WHERE Z_PK = NEW.Z_PK;"
+                + " SELECT \(notification)('\(table)', Z_ENT, Z_PK, '\(attribute.name)', \(column)) FROM \(table)"
+                + " WHERE Z_PK = NEW.Z_PK; END"
+        }
+        let statements = [
+            "CREATE TRIGGER \(names[0]) AFTER INSERT ON \(table) FOR EACH ROW WHEN (NEW.\(watched) NOT NULL)"
+                + body("NSCoreDataDATriggerInsertUpdatedAffectedObjectValue"),
+            "CREATE TRIGGER \(names[1]) AFTER UPDATE OF \(watched) ON \(table) FOR EACH ROW"
+                + body("NSCoreDataDATriggerUpdatedAffectedObjectValue"),
+        ]
+        let quotedSource = sourceColumn.map { $0.quotedSQLIdentifier }
+        let computed: String
+        switch (function, quotedSource) {
+        case (let function?, let source?): computed = "\(function)(\(source))"
+        case (let function?, nil): computed = "\(function)()"
+        case (nil, let source?): computed = source
+        case (nil, nil): computed = "NULL"
+        }
+        let recompute =
+            "UPDATE \(table.quotedSQLIdentifier) SET \(column.quotedSQLIdentifier) = \(computed)" + entityFilter(entity)
         return DerivedAttributeLayout(
             entityName: entity.name, attributeName: attribute.name, table: table, column: column,
             derivation: derivation, triggerNames: names, triggerStatements: statements, recomputeStatement: recompute)

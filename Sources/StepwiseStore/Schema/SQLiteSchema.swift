@@ -150,6 +150,13 @@ public struct SQLiteSchema: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// A copy without the derived-attribute triggers: for a step that removes the source's and
+    /// creates the destination's from the layout only once its tables are final, and so compares
+    /// the tables and indexes in between.
+    public func removingDerivedAttributeTriggers() -> SQLiteSchema {
+        SQLiteSchema(tables: tables, indexes: indexes)
+    }
+
     /// A copy without these indexes (names case-insensitive).
     public func removingIndexes(_ names: Set<String>) -> SQLiteSchema {
         let keys = Set(names.map { $0.uppercased() })

@@ -52,11 +52,13 @@ struct DerivedValuesUpgradeTests {
         try queue.write { db in
             let objects = ObjectContext(db, layout: try StoreLayout(model: model))
             for (title, edited) in notes {
-                var values: [String: (any DatabaseValueConvertible)?] = ["title": title]
+                _ = try objects.insert("Note", ["title": title])
+                // The insert fired the now() trigger; a stamp of an earlier save is set directly
+                // (an update of ZEDITED alone fires none: the trigger watches Z_OPT).
                 if model[entity: "Note"]?.attribute(named: "edited") != nil {
-                    values["edited"] = edited.map { Date(timeIntervalSinceReferenceDate: $0) }
+                    try db.execute(
+                        sql: #"UPDATE "ZNOTE" SET "ZEDITED" = ? WHERE "ZTITLE" = ?"#, arguments: [edited, title])
                 }
-                _ = try objects.insert("Note", values)
             }
         }
         try queue.close()
@@ -128,20 +130,13 @@ extension DerivedValuesUpgradeTests {
             let objects = ObjectContext(db, layout: try StoreLayout(model: Ledger.v1))
             let account = try objects.insert("Account", ["name": "Cash"])
             for index in 0..<3 {
-                _ = try objects.insert(
-                    "Entry",
-                    [
-                        "note": "n\(index)", "account": account,
-                        "edited": Date(timeIntervalSinceReferenceDate: 700_000_000 + Double(index)),
-                    ])
+                _ = try objects.insert("Entry", ["note": "n\(index)", "account": account])
             }
-            // A derived-attribute trigger as Core Data names them: the step replaces it with
-            // the destination's, so it doesn't keep the step from keeping ZENTRY.
-            try db.execute(
-                sql: """
-                    CREATE TRIGGER "Z_DA_ZENTRY_EDITED" AFTER UPDATE OF "ZNOTE" ON "ZENTRY" FOR EACH ROW BEGIN \
-                    UPDATE "ZENTRY" SET "ZEDITED" = NSCoreDataNow() WHERE "Z_PK" = NEW."Z_PK"; END
-                    """)
+            // Stamps of earlier saves, set past the now() triggers the store was created with
+            // (`Z_DA_ZENTRY_Entry_edited_…`, which watch Z_OPT): the step replaces them with the
+            // destination's, so they don't keep the step from keeping ZENTRY.
+            try db.execute(sql: #"UPDATE "ZENTRY" SET "ZEDITED" = 700000000 + "Z_PK" - 1"#)
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE name LIKE 'Z_DA_%'") == 2)
         }
         try queue.close()
         let upgrader = Upgrader(
