@@ -52,11 +52,15 @@ struct DerivedAttributePlanner {
             return try toOne(entity, attribute, derivation, keyPath: keyPath, function: function)
         case .now:
             return try sameRow(entity, attribute, derivation, source: nil, function: "NSCoreDataNow")
-        case .count, .aggregate:
+        case .count(let relationship):
+            return try toMany(entity, attribute, derivation, relationship: relationship, summed: nil)
+        case .aggregate(.sum, let relationship, let summed):
+            return try toMany(entity, attribute, derivation, relationship: relationship, summed: summed)
+        case .aggregate:
             throw refusal(
                 entityName, attributeName,
-                "Stepwise doesn't lay out the derivation '\(derivation.expression)' yet (a count or an aggregate of "
-                    + "a to-many); it lays out key paths, lowercase:, uppercase:, canonical: and now()")
+                "Stepwise doesn't lay out the derivation '\(derivation.expression)' yet (min: or max: of a to-many); "
+                    + "it lays out key paths, lowercase:, uppercase:, canonical:, now(), @count and sum:")
         }
     }
 
@@ -197,6 +201,86 @@ struct DerivedAttributePlanner {
         }
         let recompute =
             "UPDATE \(table.quotedSQLIdentifier) SET \(column.quotedSQLIdentifier) = \(computed)" + entityFilter(entity)
+        return DerivedAttributeLayout(
+            entityName: entity.name, attributeName: attribute.name, table: table, column: column,
+            derivation: derivation, triggerNames: names, triggerStatements: statements, recomputeStatement: recompute)
+    }
+
+    /// `@count` or `sum:` of a one-to-many (`items.@count`, `sum:(items.price)`): four triggers on
+    /// the destination's table that add or subtract as its rows come, move (a change of the
+    /// inverse's foreign key, or of the summed value) and go, and one on the entity's table that
+    /// computes the value of a new row.
+    ///
+    /// From decompiled Core Data only (`NSSQLDerivedAttributeSQLGenerator`'s
+    /// `_generateSQLForDerivedAttributeWithOneParameterKeypath:keypaths:`, the one-to-many case):
+    /// no corpus store has this shape. A many-to-many's count, which Core Data keeps with the
+    /// join table, and `min:`/`max:` aren't laid out yet.
+    private func toMany(
+        _ entity: EntityLayout, _ attribute: AttributeLayout, _ derivation: Derivation, relationship path: [String],
+        summed: String?
+    ) throws(StoreError) -> DerivedAttributeLayout {
+        guard path.count == 1, let relationship = entity.relationship(named: path[0]), relationship.isToMany,
+            let destination = entities.first(where: { $0.name == relationship.destination }),
+            let inverseName = relationship.inverse,
+            let inverse = destination.relationship(named: inverseName), !inverse.isToMany,
+            let foreignKey = inverse.foreignKeyColumn
+        else {
+            throw refusal(
+                entity.name, attribute.name,
+                "'\(path.joined(separator: "."))' must be a to-many of '\(entity.name)' whose inverse is a to-one "
+                    + "(Stepwise doesn't lay out a count over a many-to-many or a to-many without inverse yet)")
+        }
+        var summedColumn: String?
+        if let summed {
+            guard let column = destination.attribute(named: summed)?.column else {
+                throw refusal(
+                    entity.name, attribute.name, "'\(summed)' must be an attribute of '\(destination.name)'")
+            }
+            summedColumn = column
+        }
+        let table = entity.tableName
+        let column = attribute.column
+        let parameterTable = destination.tableName
+        let increment = summedColumn.map { "+ IFNULL(NEW.\($0), 0)" } ?? "+ 1"
+        let decrement = summedColumn.map { "- IFNULL(OLD.\($0), 0)" } ?? "- 1"
+        let watched = summedColumn.map { "\(foreignKey), \($0)" } ?? foreignKey
+        let aggregate = summedColumn.map { "SUM(\($0))" } ?? "COUNT(\(foreignKey))"
+        let andRow = entityCondition(entity, row: "").map { " AND \($0)" } ?? ""
+        let whenNew = entityCondition(entity, row: "NEW.").map { " WHEN \($0)" } ?? ""
+        let parameterPrefix = "Z_DA_\(parameterTable)_\(entity.name)_\(attribute.name)_PARAMETER"
+        let sourcePrefix = "Z_DA_\(table)_\(entity.name)_\(attribute.name)_SOURCE"
+        let names = [
+            parameterPrefix + "_INSERT", parameterPrefix + "_UPDATE_INCREMENT", parameterPrefix + "_UPDATE_DECREMENT",
+            parameterPrefix + "_DELETE", sourcePrefix + "_INSERT",
+        ]
+        let change = { (value: String, row: String) in
+            " BEGIN UPDATE \(table) SET \(column) = \(value) WHERE Z_PK = \(row).\(foreignKey)\(andRow);"
+                + " SELECT NSCoreDataDATriggerUpdatedAffectedObjectValue('\(table)', Z_ENT, Z_PK, '\(attribute.name)',"
+                + " \(column)) FROM \(table) WHERE Z_PK = \(row).\(foreignKey)\(andRow); END"
+        }
+        let statements = [
+            "CREATE TRIGGER \(names[0]) AFTER INSERT ON \(parameterTable) FOR EACH ROW WHEN (NEW.\(foreignKey) NOT NULL)"
+                + change("IFNULL(\(column), 0) \(increment)", "NEW"),
+            "CREATE TRIGGER \(names[1]) AFTER UPDATE OF \(watched) ON \(parameterTable) FOR EACH ROW"
+                + " WHEN (NEW.\(foreignKey) NOT NULL)" + change("\(column) \(increment)", "NEW"),
+            "CREATE TRIGGER \(names[2]) AFTER UPDATE OF \(watched) ON \(parameterTable) FOR EACH ROW"
+                + " WHEN (OLD.\(foreignKey) NOT NULL)" + change("\(column) \(decrement)", "OLD"),
+            "CREATE TRIGGER \(names[3]) AFTER DELETE ON \(parameterTable) FOR EACH ROW WHEN (OLD.\(foreignKey) NOT NULL)"
+                + change("\(column) \(decrement)", "OLD"),
+            "CREATE TRIGGER \(names[4]) AFTER INSERT ON \(table) FOR EACH ROW\(whenNew) BEGIN UPDATE \(table) SET"
+                + " \(column) = (SELECT IFNULL(\(aggregate), 0) FROM \(parameterTable) WHERE \(foreignKey) = NEW.Z_PK)"
+                + " WHERE Z_PK = NEW.Z_PK; SELECT NSCoreDataDATriggerInsertUpdatedAffectedObjectValue('\(table)', Z_ENT,"
+                + " Z_PK, '\(attribute.name)', \(column)) FROM \(table) WHERE Z_PK = NEW.Z_PK; END",
+        ]
+        let quotedTable = table.quotedSQLIdentifier
+        let quotedParameterTable = parameterTable.quotedSQLIdentifier
+        let quotedAggregate =
+            summedColumn.map { "SUM(\(quotedParameterTable).\($0.quotedSQLIdentifier))" }
+            ?? "COUNT(\(quotedParameterTable).\(foreignKey.quotedSQLIdentifier))"
+        let recompute =
+            "UPDATE \(quotedTable) SET \(column.quotedSQLIdentifier) = (SELECT IFNULL(\(quotedAggregate), 0) FROM "
+            + "\(quotedParameterTable) WHERE \(quotedParameterTable).\(foreignKey.quotedSQLIdentifier) = "
+            + "\(quotedTable).\"Z_PK\")" + entityFilter(entity)
         return DerivedAttributeLayout(
             entityName: entity.name, attributeName: attribute.name, table: table, column: column,
             derivation: derivation, triggerNames: names, triggerStatements: statements, recomputeStatement: recompute)

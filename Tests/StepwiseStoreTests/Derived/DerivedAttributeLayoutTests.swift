@@ -149,18 +149,21 @@ struct DerivedAttributeLayoutTests {
         let model = ObjectModel("Shop") {
             Entity("Order") {
                 Self.derived(
-                    "itemCount", .integer64,
-                    Derivation(expression: "items.@count", kind: .count(relationship: ["items"])))
+                    "cheapest", .integer64,
+                    Derivation(
+                        expression: "min:(items.price)",
+                        kind: .aggregate(.min, relationship: ["items"], attribute: "price")))
                 Relationship("items", to: "Item", inverse: "order").toMany()
             }
             Entity("Item") {
+                Attribute("price", .integer64)
                 Relationship("order", to: "Order", inverse: "items")
             }
         }
         #expect {
             _ = try StoreLayout(model: model)
         } throws: { error in
-            "\(error)".contains("Order.itemCount")
+            "\(error)".contains("Order.cheapest") && "\(error)".contains("min:(items.price)")
         }
     }
 }

@@ -83,6 +83,52 @@ struct DerivedSourceChangeUpgradeTests {
     }
 }
 
+extension DerivedSourceChangeUpgradeTests {
+    static func companies(_ name: String, staff: Derivation?) -> ObjectModel {
+        ObjectModel(name, versionIdentifiers: [name]) {
+            Entity("Company") {
+                Attribute("name", .string)
+                if let staff { Attribute("staff", .integer64).withDerivation(staff) }
+                Relationship("contacts", to: "Contact", inverse: "company").toMany()
+            }
+            Entity("Contact") {
+                Attribute("name", .string)
+                Relationship("company", to: "Company", inverse: "contacts")
+            }
+        }
+    }
+
+    @Test("a count added by an upgrade counts the rows already there, and follows later ones")
+    func countAddedByAnUpgrade() throws {
+        let v1 = Self.companies("Companies", staff: nil)
+        let v2 = Self.companies(
+            "Companies 2", staff: Derivation(expression: "contacts.@count", kind: .count(relationship: ["contacts"])))
+        let directory = try TemporaryDirectory(prefix: "stepwise-derived-count")
+        let url = directory.path("Companies.sqlite")
+        try StoreCreator.createStore(at: url, model: v1)
+        let seed = try DatabaseQueue(path: url.path, configuration: .withCoreDataTriggerFunctions)
+        try seed.write { db in
+            let objects = ObjectContext(db, layout: try StoreLayout(model: v1))
+            let acme = try objects.insert("Company", ["name": "Acme"])
+            _ = try objects.insert("Company", ["name": "Empty"])
+            for name in ["Ann", "Bob", "Cy"] { _ = try objects.insert("Contact", ["name": name, "company": acme]) }
+        }
+        try seed.close()
+        let upgrader = Upgrader(
+            history: VersionHistory([v1, v2]), mappings: [:], options: UpgradeOptions(targetVersion: v2.name))
+        _ = try upgrader.upgradeIfNeededSynchronously(storeAt: url)
+        var queue: DatabaseQueue? = try upgrader.openDatabaseQueue(storeAt: url)
+        defer { try? queue?.close() }
+        let staff = {
+            try queue!.read { db in try Int.fetchAll(db, sql: #"SELECT "ZSTAFF" FROM "ZCOMPANY" ORDER BY "Z_PK""#) }
+        }
+        #expect(try staff() == [3, 0])
+        try queue!.write { db in try db.execute(sql: #"UPDATE "ZCONTACT" SET "ZCOMPANY" = 2 WHERE "ZNAME" = 'Cy'"#) }
+        #expect(try staff() == [2, 1])
+        queue = nil
+    }
+}
+
 extension Attribute {
     fileprivate func withDerivation(_ derivation: Derivation) -> Attribute {
         var attribute = self

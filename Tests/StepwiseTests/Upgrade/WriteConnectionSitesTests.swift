@@ -73,7 +73,7 @@ struct WriteConnectionSitesTests {
         let queue = try DatabaseQueue(path: url.path, configuration: .withCoreDataTriggerFunctions)
         try queue.write { db in
             for trigger in coreDataStyleTriggers { try db.execute(sql: trigger) }
-            try ObjectContext(db, layout: try StoreLayout(model: model)).insert("Note", ["title": "Grocery LIST"])
+            _ = try ObjectContext(db, layout: try StoreLayout(model: model)).insert("Note", ["title": "Grocery LIST"])
         }
         try queue.close()
         return url
