@@ -144,26 +144,26 @@ struct DerivedAttributeLayoutTests {
         }
     }
 
-    @Test("A shape not laid out yet is refused, naming the entity and attribute")
+    @Test("A shape Core Data keeps in no trigger is refused, naming the entity and attribute")
     func unsupportedShapeRefused() {
         let model = ObjectModel("Shop") {
             Entity("Order") {
                 Self.derived(
-                    "cheapest", .integer64,
+                    "tagWeight", .integer64,
                     Derivation(
-                        expression: "min:(items.price)",
-                        kind: .aggregate(.min, relationship: ["items"], attribute: "price")))
-                Relationship("items", to: "Item", inverse: "order").toMany()
+                        expression: "sum:(tags.weight)",
+                        kind: .aggregate(.sum, relationship: ["tags"], attribute: "weight")))
+                Relationship("tags", to: "Tag", inverse: "orders").toMany()
             }
-            Entity("Item") {
-                Attribute("price", .integer64)
-                Relationship("order", to: "Order", inverse: "items")
+            Entity("Tag") {
+                Attribute("weight", .integer64)
+                Relationship("orders", to: "Order", inverse: "tags").toMany()
             }
         }
         #expect {
             _ = try StoreLayout(model: model)
         } throws: { error in
-            "\(error)".contains("Order.cheapest") && "\(error)".contains("min:(items.price)")
+            "\(error)".contains("Order.tagWeight") && "\(error)".contains("a sum of a one-to-many only")
         }
     }
 }
