@@ -40,10 +40,9 @@ struct StoreVerification {
             defer { try? queue.close() }
             try queue.read { db in
                 if checksPages {
-                    let pragma = level == .full ? "integrity_check" : "quick_check"
-                    let results = try String.fetchAll(db, sql: "PRAGMA \(pragma)")
-                    guard results == ["ok"] else {
-                        throw fail("\(pragma): \(results.prefix(3).joined(separator: "; "))")
+                    let problems = try PageCheck.problems(in: db, full: level == .full)
+                    guard problems.isEmpty else {
+                        throw fail("\(PageCheck.pragma(full: level == .full)): \(problems.joined(separator: "; "))")
                     }
                 }
                 if let row = try Row.fetchOne(db, sql: "PRAGMA foreign_key_check") {

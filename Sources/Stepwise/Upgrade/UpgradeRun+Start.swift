@@ -115,18 +115,12 @@ extension UpgradeRun {
         let preparation = UpgradePreparation(upgrader: upgrader, target: target, storePath: files.store.path)
         let queue: DatabaseQueue
         do {
-            queue = try Self.readOnlyQueue(input, isOriginal: isOriginal)
+            queue = try ReadOnlyStore.openQueue(at: input, immutable: isOriginal)
         } catch {
             throw StoreError(path: files.store.path, wrapping: error)
         }
         defer { try? queue.close() }
         return try queue.read { db in try preparation.prepare(db, countingDrops: upgrader.options.strict) }
-    }
-
-    /// A read-only connection to what the run reads before step 1: the original through
-    /// ``ImmutableStore``, or the checkpointed copy.
-    static func readOnlyQueue(_ input: URL, isOriginal: Bool) throws -> DatabaseQueue {
-        isOriginal ? try ImmutableStore.openQueue(at: input) : try ReadOnlyStore.openQueue(at: input)
     }
 
     func plannedStep(_ step: UpgradePlan.Step) -> UpgradeJournal.PlannedStep {

@@ -91,7 +91,7 @@ final class UpgradeRun {
             return .upToDate(at: target)
         }
         var journal: UpgradeJournal
-        if let resumed = resumable.flatMap({ try? resume($0) }) {
+        if let resumable, let resumed = try resume(resumable) {
             journal = resumed
         } else {
             // Cancelled while waiting for the lock: nothing was written yet.

@@ -297,10 +297,8 @@ public struct Upgrader: Sendable {
     ///   upgrade, the errors of a bundle version or mapping model that can't be read.
     public func needsUpgrade(storeAt url: URL) throws -> Bool {
         let files = StoreFiles(store: url)
-        do {
-            return try startingCheck(files).outcome == .upgraded
-        } catch let error as FileSystemError {
-            throw UpgradeError(error, storePath: files.store.path)
+        return try UpgradeError.reportingFileSystemErrors(of: files) {
+            try startingCheck(files).outcome == .upgraded
         }
     }
 
@@ -367,20 +365,21 @@ public struct Upgrader: Sendable {
         let started = Date()
         var report: UpgradeReport
         do {
-            switch try startingCheck(files) {
-            case (let target, .noStore):
-                report = .noStore(at: target)
-            case (let target, .upToDate):
-                report = .upToDate(at: target)
-            case (let target, .upgraded):
-                report = try UpgradeRun(upgrader: self, files: files, target: target, cancellation: cancellation).run()
-                // Up to date after all (another process upgraded it while this one waited for
-                // the lock): the time is the wait.
-                if report.upToDate { report.seconds = Date().timeIntervalSince(started) }
+            report = try UpgradeError.reportingFileSystemErrors(of: files) {
+                switch try startingCheck(files) {
+                case (let target, .noStore):
+                    return .noStore(at: target)
+                case (let target, .upToDate):
+                    return .upToDate(at: target)
+                case (let target, .upgraded):
+                    let run = UpgradeRun(upgrader: self, files: files, target: target, cancellation: cancellation)
+                    var report = try run.run()
+                    // Up to date after all (another process upgraded it while this one waited for
+                    // the lock): the time is the wait.
+                    if report.upToDate { report.seconds = Date().timeIntervalSince(started) }
+                    return report
+                }
             }
-        } catch let error as FileSystemError {
-            throw UpgradeError(error, storePath: files.store.path).naming(
-                leftoversOf: files, fileSystem: options.fileSystem)
         } catch let error as UpgradeError {
             throw error.naming(leftoversOf: files, fileSystem: options.fileSystem)
         }
@@ -414,10 +413,8 @@ public struct Upgrader: Sendable {
     @discardableResult
     public static func rollback(storeAt url: URL, options: UpgradeOptions = UpgradeOptions()) throws -> String? {
         let files = StoreFiles(store: url)
-        do {
-            return try StoreRollback(files: files, options: options).run()
-        } catch let error as FileSystemError {
-            throw UpgradeError(error, storePath: files.store.path)
+        return try UpgradeError.reportingFileSystemErrors(of: files) {
+            try StoreRollback(files: files, options: options).run()
         }
     }
 
@@ -458,10 +455,8 @@ public struct Upgrader: Sendable {
         -> DiscardOutcome
     {
         let files = StoreFiles(store: url)
-        do {
-            return try UpgradeDiscard(files: files, options: options).run()
-        } catch let error as FileSystemError {
-            throw UpgradeError(error, storePath: files.store.path)
+        return try UpgradeError.reportingFileSystemErrors(of: files) {
+            try UpgradeDiscard(files: files, options: options).run()
         }
     }
 }
