@@ -44,7 +44,6 @@ extension Upgrader {
         guard let target = targetVersion else {
             throw RegistryError(path: url.path, kind: .emptyHistory)
         }
-        try preload()
         try checkStages()
         let snapshot = try StoreSnapshot(of: url)
         defer { snapshot.close() }

@@ -127,15 +127,14 @@ struct StoreVerification {
 extension StoreVerification.Scope {
     /// What the journaled steps did to the checked copy. Rows of a removed entity are the only
     /// rows an in-place step deletes, and each step counted them among its drops; a count it
-    /// couldn't make, or a journal from before drops were recorded, is taken as rows removed.
+    /// couldn't make is taken as rows removed.
     init(_ steps: [UpgradeJournal.CompletedStep]) {
-        guard steps.allSatisfy(\.inPlace) else {
+        guard steps.allSatisfy(\.report.inPlace) else {
             self = .rebuilt
             return
         }
         let rowsRemoved = steps.contains { step in
-            guard let drops = step.drops else { return true }
-            return drops.contains { $0.kind == .entity && ($0.count ?? 1) > 0 }
+            step.report.drops.contains { $0.kind == .entity && ($0.count ?? 1) > 0 }
         }
         self = .alteredInPlace(rowsRemoved: rowsRemoved)
     }

@@ -16,7 +16,7 @@ extension UpgradeRun {
         // identifying the store afresh decides.
         guard planner.version(named: from) != nil else { return nil }
         let plan = try planner.plan(from: from, to: target)
-        guard plan.steps.map(plannedStep) == journal.plan else { return nil }
+        guard plan.steps.map({ $0.fingerprint(policies: upgrader.policies) }) == journal.plan else { return nil }
         // The same refusal as a fresh run's: a resumed plan's later step may name a policy
         // this build doesn't register.
         try UpgradePreparation.checkPolicies(of: plan, in: upgrader.policies)
@@ -43,12 +43,11 @@ extension UpgradeRun {
         // Anything else in the work directory is a step that never finished: delete it.
         try prune(keeping: keep.union([UpgradeJournal.fileName, Self.modelCacheFileName]))
         self.plan = plan
-        self.modelCache = planner.modelCache
         resumedSteps = Set(journal.completed.map(\.index))
         journal.failure = nil
         try save(journal)
         emit(.resuming(completedSteps: journal.completed.count))
-        emit(.planned(from: from, to: target, steps: plan.steps.map(\.planned)))
+        emit(.planned(from: from, to: target, steps: plan.steps))
         logger.notice("resuming an interrupted upgrade", metadata: ["completedSteps": "\(journal.completed.count)"])
         return journal
     }

@@ -52,18 +52,17 @@ extension UpgradeRun {
             try checkDrops(prepared.drops, of: plan)
             if prepared.identification.matchedBy == .modelCache {
                 try keepModelCache(readFrom: input, isOriginal: readsOriginal)
-                modelCache = prepared.identification.version
             }
             self.plan = plan
             journal.state = .running
             journal.from = plan.from
             journal.to = plan.to
-            journal.plan = plan.steps.map(plannedStep)
+            journal.plan = plan.steps.map { $0.fingerprint(policies: upgrader.policies) }
             journal.readsOriginal = readsOriginal
             journal.externalDataColumns = try externalDataColumns(of: plan)
             journal.copy = readsOriginal ? nil : try FileChecksum.checkpoint(input, in: workDirectory)
             try save(journal)
-            emit(.planned(from: plan.from, to: plan.to, steps: plan.steps.map(\.planned)))
+            emit(.planned(from: plan.from, to: plan.to, steps: plan.steps))
             return journal
         } catch let crash as SimulatedCrash {
             throw crash
@@ -121,11 +120,5 @@ extension UpgradeRun {
         }
         defer { try? queue.close() }
         return try queue.read { db in try preparation.prepare(db, countingDrops: upgrader.options.strict) }
-    }
-
-    func plannedStep(_ step: UpgradePlan.Step) -> UpgradeJournal.PlannedStep {
-        UpgradeJournal.PlannedStep(
-            from: step.from, to: step.to, kind: step.kind,
-            mappingDigest: MappingDigest.digest(step.mappingModels, policies: upgrader.policies))
     }
 }

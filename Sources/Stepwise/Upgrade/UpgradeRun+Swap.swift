@@ -18,7 +18,7 @@ extension UpgradeRun {
         try awaitIntegrityCheck()
         if journal.state == .running {
             try checkCancellation(&journal)
-            guard let last = journal.completed.last, let targetModel = upgrader.history.version(named: target) else {
+            guard let last = journal.completed.last, let targetModel = plan?.steps.last?.destination else {
                 throw UpgradeError(.verificationFailed("no step produced a store"), storePath: files.store.path)
             }
             let output = workDirectory.appendingPathComponent(last.output.file)

@@ -30,9 +30,6 @@ final class UpgradeRun {
     let cancellation: StepCancellation?
     /// The plan, made once per run: by ``start()`` (``UpgradePreparation``) or ``resume(_:)``.
     var plan: UpgradePlan?
-    /// The store's own cached model, when the plan starts from it
-    /// (``StoreIdentification/MatchKind/modelCache``); set with ``plan``.
-    var modelCache: ObjectModel?
     /// Steps whose checkpoints came from an earlier run (1-based indexes).
     var resumedSteps: Set<Int> = []
     /// The damaged-store check of the original, running beside step 1 (``IntegrityCheck``).
@@ -86,7 +83,7 @@ final class UpgradeRun {
         }
         // Another process may have finished the upgrade while this one waited for the lock.
         if resumable == nil,
-            try Self.isUpToDate(files, target: target, history: upgrader.history, fileSystem: fileSystem)
+            try Self.isUpToDate(files, target: target, history: upgrader.history.versions, fileSystem: fileSystem)
         {
             return .upToDate(at: target)
         }

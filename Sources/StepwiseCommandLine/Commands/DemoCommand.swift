@@ -111,7 +111,7 @@ struct DemoCommand: ParsableCommand {
         if jsonOption.json {
             try JSONOutput.print(
                 DemoReport(
-                    inspection: inspection, plan: plan.steps.map(\.planned), upgrade: report,
+                    inspection: inspection, plan: plan.steps, upgrade: report,
                     final: final))
             return
         }
@@ -133,7 +133,7 @@ struct DemoCommand: ParsableCommand {
 
     /// `explicit (Recipes → Recipes 2; policies ChefNamePolicy, CuisinePolicy)`, or
     /// `inferred (lightweight, no mapping file)`.
-    private func describe(_ step: UpgradePlan.Step) -> String {
+    private func describe(_ step: PlannedStep) -> String {
         guard step.kind == .explicit else { return "\(step.kind.rawValue) (lightweight, no mapping file)" }
         let policies = Set(step.mappingModels.flatMap(\.entityMappings).compactMap(\.policyName)).sorted()
         let names = step.mappingModels.map(\.name).joined(separator: ", ")

@@ -152,7 +152,7 @@ struct UpgradeFailureTests {
         }
         // Tamper with the journal's record of step 1's mapping, as a new app build would.
         var journal = try #require(UpgradeJournal.load(from: fixture.files.workDirectory))
-        journal.plan[0].mappingDigest = "an older mapping"
+        journal.plan[0] = "Recipes → Recipes 2 (explicit) an older mapping"
         try journal.save(in: fixture.files.workDirectory, fileSystem: FileSystem())
         let report = try fixture.upgrader().upgradeIfNeededSynchronously(storeAt: fixture.store)
         #expect(report.steps.map(\.resumed) == [false, false, false])

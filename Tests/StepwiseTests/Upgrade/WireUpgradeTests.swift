@@ -43,7 +43,7 @@ struct WireUpgradeTests {
         let copy = try corpus.copyStore(path, to: directory.url)
         let bundle = try Self.bundle.get()
         let registry = VersionRegistry(history: bundle.history)
-        let upgrader = Upgrader(history: bundle.history)
+        let upgrader = try Upgrader(history: bundle.history)
 
         // Wire 1.24 predates the oldest version in the bundle (zmessaging, 1.25): Wire itself
         // wipes such a store ("DoesNotMigrateFromANonE2EEVersion"). Its own model cache
