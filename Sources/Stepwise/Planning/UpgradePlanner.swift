@@ -73,6 +73,13 @@ public struct UpgradePlanner: Sendable {
         self.stepsKeptApart = stepsKeptApart
     }
 
+    /// This planner, planning from the store's own cached model when one is given (``modelCache``).
+    func startingFrom(modelCache: ObjectModel?) -> UpgradePlanner {
+        var planner = self
+        planner.modelCache = modelCache
+        return planner
+    }
+
     /// The plan from `from` to `to`, or a ``PlanningError``.
     public func plan(from: String, to: String) throws -> UpgradePlan {
         for name in [from, to] where version(named: name) == nil {

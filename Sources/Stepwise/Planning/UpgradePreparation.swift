@@ -54,11 +54,14 @@ public struct PreparedUpgrade: Sendable {
 /// connection it is given: the upgrade passes the immutable original or its checkpointed
 /// copy, and ``Upgrader/plan(forStoreAt:)`` a private snapshot.
 struct UpgradePreparation {
-    var upgrader: Upgrader
+    var history: ModelHistory
+    /// The upgrader's planner: its stages' steps kept apart.
+    var planner: UpgradePlanner
+    var policies: PolicyRegistry
     var target: String
     /// The store's path, for errors.
     var storePath: String
-    var logger: Logger { upgrader.options.logger }
+    var logger: Logger
 
     /// Identifies the store and plans its upgrade.
     ///
@@ -73,8 +76,8 @@ struct UpgradePreparation {
     {
         let (identification, version) = try identify(db)
         let modelCache = identification.matchedBy == .modelCache ? version : nil
-        let plan = try upgrader.planner(modelCache: modelCache).plan(from: version.name, to: target)
-        let missing = Self.missingPolicies(of: plan, in: upgrader.policies)
+        let plan = try planner.startingFrom(modelCache: modelCache).plan(from: version.name, to: target)
+        let missing = Self.missingPolicies(of: plan, in: policies)
         if refusingUnregisteredPolicies, let first = missing.first { throw first.error }
         try checkLayouts(of: plan)
         let drops = countingDrops ? try countDrops(of: plan, in: db) : []
@@ -90,7 +93,7 @@ struct UpgradePreparation {
         let identification: StoreIdentification
         do {
             identification = try VersionRegistry(
-                history: upgrader.history.versions, shipped: upgrader.history.asShipped, logger: logger
+                history: history.versions, shipped: history.asShipped, logger: logger
             )
             .identify(db, path: storePath)
         } catch let error as RegistryError {
@@ -103,9 +106,9 @@ struct UpgradePreparation {
         guard let version = identification.version else {
             throw RegistryError(path: storePath, kind: .inconsistent(problem: identification.problem ?? ""))
         }
-        let history = upgrader.history.versions
-        if let index = history.index(of: version.name), let targetIndex = history.index(of: target),
-            index > targetIndex, !upgrader.history.mappings.keys.contains(where: { $0.source == version.name })
+        let versions = history.versions
+        if let index = versions.index(of: version.name), let targetIndex = versions.index(of: target),
+            index > targetIndex, !history.mappings.keys.contains(where: { $0.source == version.name })
         {
             // A later version than the target with no mapping written to go back: the store was
             // written by a newer build. Never "migrate" it down by inference.

@@ -11,15 +11,15 @@ extension UpgradeRun {
     func resume(_ journal: UpgradeJournal) throws -> UpgradeJournal? {
         guard let from = journal.from, journal.to == target else { return nil }
         // A run from the store's cached model re-reads it from the archive it kept.
-        let planner = upgrader.planner(modelCache: keptModelCache(named: from))
+        let planner = planner.startingFrom(modelCache: keptModelCache(named: from))
         // A version this build doesn't know (or a kept cached model that can't be read):
         // identifying the store afresh decides.
         guard planner.version(named: from) != nil else { return nil }
         let plan = try planner.plan(from: from, to: target)
-        guard plan.steps.map({ $0.fingerprint(policies: upgrader.policies) }) == journal.plan else { return nil }
+        guard plan.steps.map({ $0.fingerprint(policies: policies) }) == journal.plan else { return nil }
         // The same refusal as a fresh run's: a resumed plan's later step may name a policy
         // this build doesn't register.
-        try UpgradePreparation.checkPolicies(of: plan, in: upgrader.policies)
+        try UpgradePreparation.checkPolicies(of: plan, in: policies)
         var journal = journal
         var keep: Set<String>
         // The last output may already have moved to incoming/ (verified) just before a crash.

@@ -28,13 +28,13 @@ extension UpgradeRun {
         try StoreFileCheck.check(files.store)
         try checkFreeSpace()
         var journal = UpgradeJournal(state: .copying, original: UpgradeJournal.Fingerprint(of: files))
-        journal.keepBackup = upgrader.options.keepBackup
+        journal.keepBackup = options.keepBackup
         try fileSystem.createDirectory(workDirectory, site: "work.mkdir")
         do {
             try save(journal)
             let readsOriginal = ImmutableStore.isAvailable && files.generation.hasNothingToFoldIn
             let input = readsOriginal ? files.store : try copyStore()
-            let full = upgrader.options.verification == .full
+            let full = options.verification == .full
             if readsOriginal {
                 pendingIntegrityCheck = IntegrityCheck.start(
                     onOriginal: input, full: full, storePath: files.store.path)
@@ -57,7 +57,7 @@ extension UpgradeRun {
             journal.state = .running
             journal.from = plan.from
             journal.to = plan.to
-            journal.plan = plan.steps.map { $0.fingerprint(policies: upgrader.policies) }
+            journal.plan = plan.steps.map { $0.fingerprint(policies: policies) }
             journal.readsOriginal = readsOriginal
             journal.externalDataColumns = try externalDataColumns(of: plan)
             journal.copy = readsOriginal ? nil : try FileChecksum.checkpoint(input, in: workDirectory)
@@ -111,7 +111,9 @@ extension UpgradeRun {
     /// Identifies what the run reads before step 1 and plans from it
     /// (``UpgradePreparation``), counting drops in strict mode.
     private func prepare(_ input: URL, isOriginal: Bool) throws -> PreparedUpgrade {
-        let preparation = UpgradePreparation(upgrader: upgrader, target: target, storePath: files.store.path)
+        let preparation = UpgradePreparation(
+            history: history, planner: planner, policies: policies, target: target, storePath: files.store.path,
+            logger: logger)
         let queue: DatabaseQueue
         do {
             queue = try ReadOnlyStore.openQueue(at: input, immutable: isOriginal)
@@ -119,6 +121,6 @@ extension UpgradeRun {
             throw StoreError(path: files.store.path, wrapping: error)
         }
         defer { try? queue.close() }
-        return try queue.read { db in try preparation.prepare(db, countingDrops: upgrader.options.strict) }
+        return try queue.read { db in try preparation.prepare(db, countingDrops: options.strict) }
     }
 }

@@ -141,12 +141,12 @@ extension UpgradeRun {
     }
 
     private func makeStep(_ planned: PlannedStep, index: Int, isLast: Bool) throws -> MigrationStep {
-        let relay = StepProgressRelay(step: index, emit: upgrader.options.progress)
+        let relay = StepProgressRelay(step: index, emit: options.progress)
         let progress: (@Sendable (StepProgress) -> Void)? =
-            upgrader.options.progress == nil ? nil : { @Sendable event in relay.relay(event) }
+            options.progress == nil ? nil : { @Sendable event in relay.relay(event) }
         var step = MigrationStep(
             from: planned.source, to: planned.destination, mappingModels: planned.mappingModels,
-            policies: upgrader.policies,
+            policies: policies,
             stage: stage(for: planned), logger: logger, progress: progress)
         step.fileSystem = fileSystem
         step.cancellation = cancellation
@@ -160,7 +160,7 @@ extension UpgradeRun {
 
     /// The stage registered for the planned step, if any (the planner kept it apart).
     private func stage(for step: PlannedStep) -> MigrationStage? {
-        upgrader.stages.first { $0.from == step.from && $0.to == step.to }
+        stages.first { $0.from == step.from && $0.to == step.to }
     }
 
     /// Deletes everything in the work directory but `names`.

@@ -107,14 +107,6 @@ public struct Upgrader: Sendable {
         history.planner(stepsKeptApart: Set(stages.map(\.step)))
     }
 
-    /// ``planner``, planning from the store's own model cache when it is given
-    /// (``UpgradePlanner/modelCache``).
-    func planner(modelCache: ObjectModel?) -> UpgradePlanner {
-        var planner = self.planner
-        planner.modelCache = modelCache
-        return planner
-    }
-
     /// The version upgrades go to.
     public var targetVersion: String? {
         options.targetVersion ?? history.currentVersion
@@ -271,7 +263,9 @@ public struct Upgrader: Sendable {
                 case (let target, .upToDate):
                     return .upToDate(at: target)
                 case (let target, .upgraded):
-                    let run = UpgradeRun(upgrader: self, files: files, target: target, cancellation: cancellation)
+                    let run = UpgradeRun(
+                        history: history, planner: planner, policies: policies, stages: stages, options: options,
+                        files: files, target: target, cancellation: cancellation)
                     var report = try run.run()
                     // Up to date after all (another process upgraded it while this one waited for
                     // the lock): the time is the wait.

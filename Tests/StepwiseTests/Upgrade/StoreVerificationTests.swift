@@ -47,7 +47,7 @@ struct StoreVerificationTests {
             Issue.record("expected verificationFailed, got \(error)")
             return
         }
-        #expect(reason == "1 Recipe.chef keys point to no Chef")
+        #expect(reason == "1 Recipe.chef keys point to no Chef (the first in row Z_PK 1)")
     }
 
     @Test("metadata of another version fails")
