@@ -1,6 +1,7 @@
 import Foundation
 import StepwiseMapping
 import StepwiseStore
+import StepwiseTesting
 import Testing
 
 @testable import Stepwise
