@@ -3,7 +3,7 @@ import Stepwise
 import StepwiseMapping
 import StepwiseModel
 import StepwiseStore
-import StepwiseTesting
+import StepwiseTestSupport
 
 /// `custom`: Recipes → Recipes 2 with the sample mapping (`SampleMappings.recipes1to2`) and
 /// policies (`SamplePolicies`): `ChefNamePolicy` splits every chef's name in Swift,

@@ -60,14 +60,12 @@ public struct UpgradeReport: Sendable, Hashable, Codable {
     /// Encodes `upToDate` beside `outcome`, for readers of the JSON written before `outcome`.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(from, forKey: .from)
-        try container.encode(to, forKey: .to)
-        try container.encode(outcome, forKey: .outcome)
-        try container.encode(upToDate, forKey: .upToDate)
-        try container.encode(steps, forKey: .steps)
-        // The folder as a path: what scripts and earlier versions of this JSON read.
+        try container.encodeEveryKey([
+            .from: from, .to: to, .outcome: outcome, .upToDate: upToDate, .steps: steps, .seconds: seconds,
+        ])
+        // The folder as a path: what scripts and earlier versions of this JSON read. Left out,
+        // not null, when there is no backup, as this JSON always had it.
         try container.encodeIfPresent(backupURL?.path, forKey: .backupPath)
-        try container.encode(seconds, forKey: .seconds)
     }
 
     /// Decodes `outcome`, or, in JSON written before it, derives it from `upToDate`.

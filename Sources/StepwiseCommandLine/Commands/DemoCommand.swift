@@ -171,10 +171,8 @@ private struct DemoReport: Encodable {
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(inspection, forKey: .inspection)
-        try container.encode(plan, forKey: .plan)
-        try container.encode(upgrade, forKey: .upgrade)
-        try container.encode(steps, forKey: .steps)
-        try container.encode(final, forKey: .final)
+        try container.encodeEveryKey([
+            .inspection: inspection, .plan: plan, .upgrade: upgrade, .steps: steps, .final: final,
+        ])
     }
 }

@@ -251,15 +251,10 @@ private struct PlanReport: Encodable {
         /// Every key, absent values as `null`.
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(step, forKey: .step)
-            try container.encode(from, forKey: .from)
-            try container.encode(to, forKey: .to)
-            try container.encode(entity, forKey: .entity)
-            try container.encode(property, forKey: .property)
-            try container.encode(kind, forKey: .kind)
-            try container.encode(reason, forKey: .reason)
-            try container.encode(count, forKey: .count)
-            try container.encode(declared, forKey: .declared)
+            try container.encodeEveryKey([
+                .step: step, .from: from, .to: to, .entity: entity, .property: property, .kind: kind, .reason: reason,
+                .count: count, .declared: declared,
+            ])
         }
     }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import StepwiseModel
-import StepwiseTesting
 import Testing
 
 @testable import Stepwise
