@@ -156,23 +156,11 @@ struct DemoCommand: ParsableCommand {
     }
 }
 
-/// `stepwise demo --json`: the original store's inspection, the plan, the upgrade report (and
-/// its steps again under `steps`, the key earlier versions printed), and the final inspection.
+/// `stepwise demo --json`: the original store's inspection, the plan, the upgrade report (its
+/// steps under `upgrade.steps`), and the final inspection.
 private struct DemoReport: Encodable {
     var inspection: StoreInspection
     var plan: [PlannedStep]
     var upgrade: UpgradeReport
-    var steps: [StepReport] { upgrade.steps }
     var final: StoreInspection
-
-    private enum CodingKeys: String, CodingKey {
-        case inspection, plan, upgrade, steps, final
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeEveryKey([
-            .inspection: inspection, .plan: plan, .upgrade: upgrade, .steps: steps, .final: final,
-        ])
-    }
 }
