@@ -44,11 +44,10 @@ struct StoreContent {
     /// Objects by concrete entity name, in `Z_PK` order.
     var objects: [String: [Object]]
 
-    /// Reads every object of the store at `url`. Properties named in `ignoring`
-    /// (`"Entity.property"`, the entity being the concrete one or the one declaring the
-    /// property) are left out.
-    static func read(storeAt url: URL, model: ObjectModel, ignoring: Set<String> = []) throws -> StoreContent {
-        let layout = try StoreLayout(model: model)
+    /// Reads every object of the store at `url`, laid out as `layout` says. Properties named
+    /// in `ignoring` (`"Entity.property"`, the entity being the concrete one or the one
+    /// declaring the property) are left out.
+    static func read(storeAt url: URL, layout: StoreLayout, ignoring: Set<String> = []) throws -> StoreContent {
         let queue = try DatabaseQueue(path: url.path, configuration: .withCoreDataTriggerFunctions)
         defer { try? queue.close() }
         return try queue.read { db in
@@ -75,25 +74,72 @@ struct StoreContent {
                 }
                 objects[entity.name] = rows
             }
-            // Pass 2: relationships, as the related objects' signatures.
+            // Pass 2: relationships, as the related objects' signatures: one query per
+            // relationship, walked beside the rows (both in source key order), rather than
+            // one per object and relationship.
             for entity in concrete {
                 var rows = objects[entity.name] ?? []
-                for index in rows.indices {
-                    let id = ObjectID(entity: entity.name, primaryKey: rows[index].primaryKey)
-                    for relationship in entity.relationships
-                    where kept(entity, relationship.name, declaredBy: relationship.declaringEntity) {
-                        let related = try context.related(id, relationship.name).map { target in
-                            let table = layout.entity(named: target.entity)?.tableName ?? ""
-                            return signatures[table]?[target.primaryKey] ?? "{missing \(target)}"
-                        }
+                for relationship in entity.relationships
+                where kept(entity, relationship.name, declaredBy: relationship.declaringEntity) {
+                    let table = layout.entity(named: relationship.destination)?.tableName ?? ""
+                    var related = Array(repeating: [String](), count: rows.count)
+                    var position = 0
+                    let pairs = try Row.fetchCursor(
+                        db, sql: Self.relatedKeysSQL(relationship, table: entity.tableName),
+                        arguments: Self.relatedKeysArguments(relationship, entity: entity))
+                    while let pair = try pairs.next() {
+                        let source: Int64 = pair[0]
+                        let target: Int64 = pair[1]
+                        while position < rows.count, rows[position].primaryKey < source { position += 1 }
+                        guard position < rows.count else { break }
+                        guard rows[position].primaryKey == source else { continue }
+                        related[position].append(
+                            signatures[table]?[target] ?? "{missing \(relationship.destination)#\(target)}")
+                    }
+                    for index in rows.indices {
                         rows[index].relationships[relationship.name] =
-                            relationship.isOrdered ? related : related.sorted(by: Self.byBytes)
+                            relationship.isOrdered ? related[index] : related[index].sorted(by: Self.byBytes)
                     }
                 }
                 objects[entity.name] = rows
             }
             return StoreContent(objects: objects)
         }
+    }
+
+    /// Every link of a relationship as (source `Z_PK`, destination `Z_PK`) rows, by source
+    /// key, then in the relationship's order: what `ObjectContext.related` gives one object
+    /// at a time. `table` is the source entity's table.
+    private static func relatedKeysSQL(_ relationship: RelationshipLayout, table: String) -> String {
+        switch relationship.storage {
+        case .foreignKey(let column, _, _):
+            let key = column.quotedSQLIdentifier
+            return """
+                SELECT "Z_PK", \(key) FROM \(table.quotedSQLIdentifier)
+                WHERE "Z_ENT" = ? AND \(key) IS NOT NULL ORDER BY "Z_PK"
+                """
+        case .inverseForeignKey(let table, let column, let orderColumn):
+            let key = column.quotedSQLIdentifier
+            let order = orderColumn.map { "\($0.quotedSQLIdentifier), " } ?? ""
+            return """
+                SELECT \(key), "Z_PK" FROM \(table.quotedSQLIdentifier)
+                WHERE \(key) IS NOT NULL ORDER BY \(key), \(order)"Z_PK"
+                """
+        case .joinTable(let table, let sourceColumn, let destinationColumn, let orderColumn):
+            let (source, destination) = (sourceColumn.quotedSQLIdentifier, destinationColumn.quotedSQLIdentifier)
+            let order = orderColumn.map { "\($0.quotedSQLIdentifier), " } ?? ""
+            return """
+                SELECT \(source), \(destination) FROM \(table.quotedSQLIdentifier)
+                ORDER BY \(source), \(order)\(destination)
+                """
+        }
+    }
+
+    private static func relatedKeysArguments(_ relationship: RelationshipLayout, entity: EntityLayout)
+        -> StatementArguments
+    {
+        if case .foreignKey = relationship.storage { return [entity.number] }
+        return []
     }
 
     /// The first difference between two contents, or nil when they hold the same objects.

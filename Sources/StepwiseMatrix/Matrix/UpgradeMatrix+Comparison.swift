@@ -8,10 +8,10 @@ extension UpgradeMatrix {
     /// Compares the row counts and carried values of the copied entities, between the seeded
     /// store and the upgraded one; returns the number of values compared.
     func compare(
-        _ copied: [CopiedEntity], seeded: URL, upgraded: URL, source: ObjectModel, target: ObjectModel, pair: Pair
+        _ copied: [CopiedEntity], seeded: URL, upgraded: URL, layouts: (source: StoreLayout, target: StoreLayout),
+        pair: Pair
     ) throws -> Int {
-        let sourceLayout = try StoreLayout(model: source)
-        let targetLayout = try StoreLayout(model: target)
+        let (sourceLayout, targetLayout) = layouts
         let before = try DatabaseQueue(path: seeded.path, configuration: .withCoreDataTriggerFunctions)
         defer { try? before.close() }
         let after = try DatabaseQueue(path: upgraded.path, configuration: .withCoreDataTriggerFunctions)
@@ -92,14 +92,14 @@ extension UpgradeMatrix {
     /// result and, for a copied entity, the seeded row it came from.
     func compareContents(
         _ direct: URL, _ stepwise: URL, path: String, copied: [CopiedEntity], seeded: SeededStore,
-        target: ObjectModel, pair: Pair
+        target: ObjectModel, layout: StoreLayout, pair: Pair
     ) throws {
         // A `now()` stamp a step writes is the time of that step, which differs by path; the
         // consistency check makes sure every row has one.
-        let stamps = DerivedValues.columns(try StoreLayout(model: target)).filter(\.isNow)
+        let stamps = DerivedValues.columns(layout).filter(\.isNow)
         let ignoring = ignoredProperties.union(stamps.map { "\($0.entity).\($0.attribute)" })
-        let first = try StoreContent.read(storeAt: direct, model: target, ignoring: ignoring)
-        let second = try StoreContent.read(storeAt: stepwise, model: target, ignoring: ignoring)
+        let first = try StoreContent.read(storeAt: direct, layout: layout, ignoring: ignoring)
+        let second = try StoreContent.read(storeAt: stepwise, layout: layout, ignoring: ignoring)
         guard let difference = first.firstDifference(from: second) else { return }
         var sourceKey: Int64?
         var entity = difference.entity
