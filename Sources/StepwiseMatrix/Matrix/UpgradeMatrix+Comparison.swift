@@ -65,24 +65,21 @@ extension UpgradeMatrix {
         while let before = try sourceRows.next(), let after = try targetRows.next() {
             for (original, destination, oldColumn, newColumn) in columns {
                 // An external-storage value is compared by its real bytes (ExternalBinaryValue).
-                let old = CanonicalValue(
-                    try ExternalDataComparison.bytes(
-                        before, oldColumn, store: stores.seeded, layout: stores.source, entity: from,
-                        attribute: original))
-                let new = CanonicalValue(
-                    try ExternalDataComparison.bytes(
-                        after, newColumn, store: stores.upgraded, layout: stores.target, entity: to,
-                        attribute: destination))
+                let oldValue = try ExternalDataComparison.bytes(
+                    before, oldColumn, store: stores.seeded, layout: stores.source, entity: from, attribute: original)
+                let newValue = try ExternalDataComparison.bytes(
+                    after, newColumn, store: stores.upgraded, layout: stores.target, entity: to,
+                    attribute: destination)
                 compared += 1
-                guard old == new else {
-                    let renamed = destination == original ? "" : " (now '\(chain.destination).\(destination)')"
-                    throw UpgradeMatrixFailure(
-                        pair: pair, check: .value, entity: chain.source, sourcePrimaryKey: before["Z_PK"],
-                        property: original,
-                        detail:
-                            "the seeded store holds \(old), the upgraded store holds \(new) (its Z_PK \(after["Z_PK"] as Int64? ?? -1))\(renamed)"
-                    )
-                }
+                guard !CanonicalValue.areIdentical(oldValue, newValue) else { continue }
+                let (old, new) = (CanonicalValue(oldValue), CanonicalValue(newValue))
+                let renamed = destination == original ? "" : " (now '\(chain.destination).\(destination)')"
+                throw UpgradeMatrixFailure(
+                    pair: pair, check: .value, entity: chain.source, sourcePrimaryKey: before["Z_PK"],
+                    property: original,
+                    detail:
+                        "the seeded store holds \(old), the upgraded store holds \(new) (its Z_PK \(after["Z_PK"] as Int64? ?? -1))\(renamed)"
+                )
             }
         }
         return compared
