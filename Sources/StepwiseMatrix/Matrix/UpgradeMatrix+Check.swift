@@ -58,6 +58,25 @@ extension UpgradeMatrix {
         return destination
     }
 
+    /// A second name for the seeded store in a new folder, where an upgrade can start from it
+    /// without a copy: ``Upgrader`` reads a store whose main file is the whole store without
+    /// writing it, and its swap only renames and unlinks names. Copies when the store has a
+    /// `-wal` with frames (the upgrade copies and checkpoints such a store) or the file
+    /// system can't link. ``SeededFile`` checks afterwards that the file wasn't written.
+    func link(_ store: URL, into folder: URL) throws -> URL {
+        let wal = (try? FileManager.default.attributesOfItem(atPath: store.path + "-wal")[.size] as? NSNumber) ?? nil
+        guard wal.map({ $0.int64Value == 0 }) ?? true else { return try copy(store, into: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let destination = folder.appendingPathComponent("Store.sqlite")
+        do {
+            try FileManager.default.linkItem(at: store, to: destination)
+        } catch {
+            try? FileManager.default.removeItem(at: folder)
+            return try copy(store, into: folder)
+        }
+        return destination
+    }
+
     /// Upgrades the store to each version of `stops` after the first `done` in turn, one
     /// ``Upgrader`` call each (`counting` runs before each); returns their reports. The store
     /// is at `stops[done - 1]` already (the seeded one when `done` is 0).

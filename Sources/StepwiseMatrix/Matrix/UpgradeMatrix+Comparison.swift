@@ -97,11 +97,11 @@ extension UpgradeMatrix {
         let ignoring = ignoredProperties.union(stamps.map { "\($0.entity).\($0.attribute)" })
         let first = try StoreContent.read(storeAt: direct, layout: layout, ignoring: ignoring)
         let second = try StoreContent.read(storeAt: stepwise, layout: layout, ignoring: ignoring)
-        guard let difference = first.firstDifference(from: second) else { return }
+        guard let difference = try first.firstDifference(from: second) else { return }
         var sourceKey: Int64?
         var entity = difference.entity
         if let key = difference.primaryKey, let chain = copied.first(where: { $0.destination == difference.entity }),
-            let position = first.objects[difference.entity]?.firstIndex(where: { $0.primaryKey == key })
+            let position = first.position(of: key, in: difference.entity)
         {
             // A copied entity keeps its rows' order: the n-th object is the n-th seeded row.
             sourceKey = seeded.primaryKey(of: chain.source, row: position)

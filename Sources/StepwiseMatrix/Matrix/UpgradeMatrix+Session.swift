@@ -52,11 +52,25 @@ extension UpgradeMatrix {
         private let lock = NSLock()
         private let directory: TemporaryDirectory
         private var seededStores: [String: SeededStore] = [:]
+        /// Each seeded store's size and modification time when it was seeded.
+        private var seededFiles: [String: SeededFile] = [:]
         private var paths: [String: SteppedPath] = [:]
         private var planCache: [Pair: (plan: UpgradePlan, unmerged: UpgradePlan)] = [:]
         private var layoutCache: [String: StoreLayout] = [:]
         private var seededNames: [String] = []
         private var upgrades = 0
+
+        /// A seeded store's main file as `stat` describes it: what a write would change.
+        private struct SeededFile: Equatable {
+            var size: Int64
+            var modified: Date?
+
+            init(_ url: URL) throws {
+                let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+                size = (attributes[.size] as? NSNumber)?.int64Value ?? -1
+                modified = attributes[.modificationDate] as? Date
+            }
+        }
 
         /// A store upgraded from a version's seeded store by one ``Upgrader`` call per stop.
         private struct SteppedPath {
@@ -112,8 +126,9 @@ extension UpgradeMatrix {
             // after its last use).
             let work = try TemporaryDirectory(prefix: "stepwise-matrix-pair")
             defer { withExtendedLifetime(work) {} }
-            let direct = try matrix.copy(seeded.url, into: work.path("direct"))
+            let direct = try matrix.link(seeded.url, into: work.path("direct"))
             let reports = try upgrade(direct, stoppingAt: [pair.to], pair: pair)
+            try checkUnwritten(seeded, pair: pair)
             try matrix.checkResult(direct, target: target, layout: layouts.target, pair: pair, path: nil)
             let copied = CopiedEntity.entities(
                 through: plan, history: matrix.planningHistory, policies: matrix.policies)
@@ -132,6 +147,7 @@ extension UpgradeMatrix {
             let stops = unmerged.steps.map(\.to)
             if stops.count > 1 {
                 let stepwise = try steppedStore(from: source.name, stoppingAt: stops, seeded: seeded.url, pair: pair)
+                try checkUnwritten(seeded, pair: pair)
                 let path = "stopping at \(stops.dropLast().joined(separator: ", "))"
                 try matrix.checkResult(stepwise, target: target, layout: layouts.target, pair: pair, path: path)
                 try matrix.compareContents(
@@ -141,9 +157,12 @@ extension UpgradeMatrix {
             } else if paths[source.name] == nil {
                 // One call to `pair.to` is also the first stop of the path stopping at each
                 // version: a later pair whose path starts there carries this store on.
+                // The pair is done with its store: it moves rather than being copied.
                 let folder = pathFolder(of: source.name)
                 try? FileManager.default.removeItem(at: folder)
-                let kept = try matrix.copy(direct, into: folder)
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                let kept = folder.appendingPathComponent(direct.lastPathComponent)
+                try FileManager.default.moveItem(at: direct, to: kept)
                 paths[source.name] = SteppedPath(stops: [pair.to], store: kept)
             }
             return PairResult(
@@ -187,6 +206,7 @@ extension UpgradeMatrix {
                     at: folder.appendingPathComponent("Seeded.sqlite"), model: version, seed: seed,
                     seeding: seeding.restricted(to: version))
                 seededStores[version.name] = store
+                seededFiles[version.name] = try SeededFile(store.url)
                 seededNames.append(version.name)
                 return store
             } catch {
@@ -194,6 +214,22 @@ extension UpgradeMatrix {
                 try? FileManager.default.removeItem(at: folder)
                 throw UpgradeMatrixFailure(pair: pair, check: .seeding, detail: "\(error)")
             }
+        }
+
+        /// Fails the pair, and drops the seeded store so the next pair seeds it afresh, when an
+        /// upgrade that started from a second name of the store (``UpgradeMatrix/link(_:into:)``)
+        /// wrote to it: ``Upgrader`` promises that nothing touches the original before its
+        /// swap, and later pairs must start from the seeded bytes.
+        private func checkUnwritten(_ seeded: SeededStore, pair: Pair) throws {
+            guard let recorded = seededFiles[seeded.modelName], try SeededFile(seeded.url) != recorded else { return }
+            seededStores[seeded.modelName] = nil
+            seededFiles[seeded.modelName] = nil
+            paths[seeded.modelName] = nil
+            throw UpgradeMatrixFailure(
+                pair: pair, check: .upgrade,
+                detail:
+                    "the upgrade wrote to the store it upgraded before its swap: the seeded store's size or modification time changed"
+            )
         }
 
         /// The seeded store of `version` upgraded by one call per stop: the kept path of
@@ -211,7 +247,7 @@ extension UpgradeMatrix {
             } else {
                 let folder = pathFolder(of: version)
                 try? FileManager.default.removeItem(at: folder)
-                store = try matrix.copy(seeded, into: folder)
+                store = try matrix.link(seeded, into: folder)
             }
             do {
                 try upgrade(store, stoppingAt: stops, from: done, pair: pair)
