@@ -23,7 +23,7 @@ struct StepwiseBench: ParsableCommand {
             """,
         subcommands: [
             SeedCommand.self, StepCommand.self, MemoryStepCommand.self, SetBasedStepCommand.self, UpgradeCommand.self,
-            BenchCommand.self, BenchRunCommand.self,
+            BenchCommand.self, BenchRunCommand.self, MatrixRunCommand.self,
             CrashTestCommand.self, CrashUpgradeCommand.self,
         ]
     )

@@ -68,6 +68,11 @@ struct BenchCommand: ParsableCommand {
                 let seed = try RecipesSeed.ensure(rows: rows, in: directory)
                 line = try DiskScenario.run(
                     rows: rows, seed: seed, lightweight: paired[.lightweight], custom: paired[.custom], runner: runner)
+            case .matrix:
+                // Rows per entity of each seeded store: the 1,000 (100 with --quick).
+                guard let matrix = try MatrixScenario.run(rows: rows / 1_000, directory: directory, trials: trials)
+                else { continue }
+                line = matrix
             }
             // Unbuffered, so each line shows as soon as its scenario ends.
             FileHandle.standardOutput.write(Data((line.text + "\n").utf8))

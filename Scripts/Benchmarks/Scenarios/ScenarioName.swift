@@ -3,7 +3,7 @@ import Foundation
 
 /// The scenarios of `Scripts/bench` (issue 12), in the order they run.
 enum ScenarioName: String, CaseIterable, ExpressibleByArgument {
-    case launch, lightweight, chain, custom, relink, explicit, memory, disk
+    case launch, lightweight, chain, custom, relink, explicit, memory, disk, matrix
 
     /// The issue's target, as text for the JSON line.
     var target: String {
@@ -16,6 +16,7 @@ enum ScenarioName: String, CaseIterable, ExpressibleByArgument {
         case .explicit: "written_ratio_upgraded (bytes written over the whole run ÷ the upgraded store) <= 3"
         case .memory: "ratio (peak RSS 10x rows / 1x) <= 1.3 and peak_rss_mb <= 200"
         case .disk: "extra_disk_ratio <= 1.2"
+        case .matrix: "stepwise_s < 30 (the whole matrix at 1,000 rows, 12 versions)"
         }
     }
 
@@ -27,7 +28,7 @@ enum ScenarioName: String, CaseIterable, ExpressibleByArgument {
         case .custom: CustomScenario()
         case .relink: RelinkScenario()
         case .explicit: ExplicitHistoryScenario()
-        case .launch, .memory, .disk: nil
+        case .launch, .memory, .disk, .matrix: nil
         }
     }
 }

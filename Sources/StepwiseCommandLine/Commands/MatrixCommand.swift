@@ -164,12 +164,15 @@ struct MatrixCommand<Tool: StepwiseTool>: ParsableCommand {
         let base = try seeding.map { try SeedingConstraints(contentsOf: URL(fileURLWithPath: $0)) }
         let constraints = try constraints(adding: base ?? SeedingConstraints())
         try matrix.validate(constraints)
+        // One session for every pair: each version is seeded once, and the path stopping at
+        // each version is carried on from one pair to the next.
+        let session = try matrix.session(seeding: constraints, seed: seed)
         var outcomes: [MatrixOutcome] = []
         for (index, pair) in matrix.cases.enumerated() {
             let started = Date()
             var outcome = MatrixOutcome(from: pair.from, to: pair.to, ok: true, seconds: 0)
             do {
-                outcome.unchecked = try matrix.check(pair, seeding: constraints, seed: seed).unchecked
+                outcome.unchecked = try session.check(pair).unchecked
             } catch {
                 outcome.ok = false
                 outcome.error = "\(error)"

@@ -39,7 +39,12 @@ public enum StoreConsistency {
 
     /// The problems of the store at `url`, read as `model` lays it out; empty when sound.
     public static func problems(inStoreAt url: URL, model: ObjectModel) throws -> [Problem] {
-        let layout = try StoreLayout(model: model)
+        try problems(inStoreAt: url, layout: StoreLayout(model: model))
+    }
+
+    /// The problems of the store at `url`, read as `layout` says; empty when sound. For a
+    /// caller that checks many stores of one version and lays it out once.
+    public static func problems(inStoreAt url: URL, layout: StoreLayout) throws -> [Problem] {
         let queue = try DatabaseQueue(path: url.path, configuration: .withCoreDataTriggerFunctions)
         defer { try? queue.close() }
         let found = try queue.read { db in try problems(in: db, layout: layout) }

@@ -8,7 +8,7 @@ import StepwiseStore
 extension UpgradeMatrix {
     /// Seeds a store at `pair.from`, upgrades it to `pair.to` and checks the result; see
     /// ``UpgradeMatrix`` for the checks. Everything happens in a temporary directory, deleted
-    /// on return.
+    /// on return. To check many pairs, a ``Session`` shares the work they have in common.
     ///
     /// - parameters:
     ///   - pair: One of ``cases``.
@@ -42,67 +42,13 @@ extension UpgradeMatrix {
     public func check(_ pair: Pair, seeding: SeedingConstraints, seed: UInt64 = UpgradeMatrix.defaultSeed) throws
         -> PairResult
     {
-        let started = Date()
-        // A pair may start from a version as shipped ("Recipes 2 (as shipped)").
-        guard let source = planningHistory.version(named: pair.from), let target = history.version(named: pair.to)
-        else {
-            throw UpgradeMatrixFailure(
-                pair: pair, check: .plan,
-                detail: "the history has no such version (\(history.names.joined(separator: ", ")))")
-        }
-        let plan: UpgradePlan
-        let unmerged: UpgradePlan
-        do {
-            plan = try planner.plan(from: pair.from, to: pair.to)
-            unmerged = try unmergedPlanner.plan(from: pair.from, to: pair.to)
-        } catch {
-            throw UpgradeMatrixFailure(pair: pair, check: .plan, detail: "\(error)")
-        }
-        let directory = try TemporaryDirectory(prefix: "stepwise-matrix")
-        let seededURL = directory.path("Seeded.sqlite")
-        let seeded: SeededStore
-        do {
-            seeded = try SeededStore.create(
-                at: seededURL, model: source, seed: seed, seeding: seeding.restricted(to: source))
-        } catch {
-            throw UpgradeMatrixFailure(pair: pair, check: .seeding, detail: "\(error)")
-        }
-
-        let direct = try copy(seededURL, into: directory.path("direct"))
-        let reports = try upgrade(direct, stoppingAt: [pair.to], pair: pair)
-        try checkResult(direct, target: target, pair: pair, path: nil)
-        let copied = CopiedEntity.entities(through: plan, history: planningHistory, policies: policies)
-        let values = try compare(
-            copied, seeded: seededURL, upgraded: direct, source: source, target: target, pair: pair)
-        if let report = reports.first {
-            try checkNoEntityEmptied(
-                seeded: seededURL, upgraded: direct, source: source, target: target, report: report, pair: pair)
-        }
-        let unchecked = try uncovered(
-            copied: copied, upgraded: direct, target: target,
-            writes: PolicyWrites(steps: plan.steps, policies: policies))
-
-        var paths = 1
-        if unmerged.steps.count > 1 {
-            let stops = unmerged.steps.map(\.to)
-            let stepwise = try copy(seededURL, into: directory.path("stepwise"))
-            try upgrade(stepwise, stoppingAt: stops, pair: pair)
-            let path = "stopping at \(stops.dropLast().joined(separator: ", "))"
-            try checkResult(stepwise, target: target, pair: pair, path: path)
-            try compareContents(
-                direct, stepwise, path: path, copied: copied, seeded: seeded, target: target, pair: pair)
-            paths = 2
-        }
-        return PairResult(
-            pair: pair, steps: plan.steps.map { "\($0.from) → \($0.to) (\($0.kind.rawValue))" },
-            seededRows: seeded.totalRows, copiedEntities: copied.map(\.source), valuesCompared: values,
-            pathsCompared: paths, seconds: Date().timeIntervalSince(started), unchecked: unchecked)
+        try session(seeding: seeding, seed: seed).check(pair)
     }
 
     // MARK: - Upgrades
 
     /// Copies the seeded store (and a `-wal`, should there be one) into a new folder.
-    private func copy(_ store: URL, into folder: URL) throws -> URL {
+    func copy(_ store: URL, into folder: URL) throws -> URL {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let destination = folder.appendingPathComponent("Store.sqlite")
         for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: store.path + suffix) {
@@ -112,20 +58,43 @@ extension UpgradeMatrix {
         return destination
     }
 
-    /// Upgrades the store to each version of `stops` in turn, one ``Upgrader`` call each;
-    /// returns their reports.
+    /// A second name for the seeded store in a new folder, where an upgrade can start from it
+    /// without a copy: ``Upgrader`` reads a store whose main file is the whole store without
+    /// writing it, and its swap only renames and unlinks names. Copies when the store has a
+    /// `-wal` with frames (the upgrade copies and checkpoints such a store) or the file
+    /// system can't link. ``SeededFile`` checks afterwards that the file wasn't written.
+    func link(_ store: URL, into folder: URL) throws -> URL {
+        let wal = (try? FileManager.default.attributesOfItem(atPath: store.path + "-wal")[.size] as? NSNumber) ?? nil
+        guard wal.map({ $0.int64Value == 0 }) ?? true else { return try copy(store, into: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let destination = folder.appendingPathComponent("Store.sqlite")
+        do {
+            try FileManager.default.linkItem(at: store, to: destination)
+        } catch {
+            try? FileManager.default.removeItem(at: folder)
+            return try copy(store, into: folder)
+        }
+        return destination
+    }
+
+    /// Upgrades the store to each version of `stops` after the first `done` in turn, one
+    /// ``Upgrader`` call each (`counting` runs before each); returns their reports. The store
+    /// is at `stops[done - 1]` already (the seeded one when `done` is 0).
     @discardableResult
-    private func upgrade(_ store: URL, stoppingAt stops: [String], pair: Pair) throws -> [UpgradeReport] {
+    func upgrade(
+        _ store: URL, stoppingAt stops: [String], from done: Int = 0, pair: Pair, counting: () -> Void = {}
+    ) throws -> [UpgradeReport] {
         var reports: [UpgradeReport] = []
-        for stop in stops {
+        for (index, stop) in stops.enumerated().dropFirst(done) {
+            counting()
             do {
                 reports.append(try upgrader(to: stop).upgradeIfNeededSynchronously(storeAt: store))
             } catch {
                 let mappingError = (error as? UpgradeError)?.mappingError
                 // A row named by step 1 is a row of the seeded store; a later step's isn't.
                 var firstStep = false
-                if case .stepFailed(let index, _, _, _, _)? = (error as? UpgradeError)?.kind {
-                    firstStep = index == 1 && stop == stops.first
+                if case .stepFailed(let step, _, _, _, _)? = (error as? UpgradeError)?.kind {
+                    firstStep = step == 1 && index == 0
                 }
                 let via = stops.count > 1 ? " (upgrading to '\(stop)', stopping at each version)" : ""
                 throw UpgradeMatrixFailure(
@@ -137,8 +106,8 @@ extension UpgradeMatrix {
         return reports
     }
 
-    /// The metadata and consistency checks of an upgraded store.
-    private func checkResult(_ store: URL, target: ObjectModel, pair: Pair, path: String?) throws {
+    /// The metadata and consistency checks of an upgraded store; `layout` is the target's.
+    func checkResult(_ store: URL, target: ObjectModel, layout: StoreLayout, pair: Pair, path: String?) throws {
         let via = path.map { " (\($0))" } ?? ""
         let identification: StoreIdentification
         do {
@@ -159,7 +128,7 @@ extension UpgradeMatrix {
                     "the upgraded store is identified as \(found ?? identification.problem ?? "no version"), not '\(target.name)'\(via)"
             )
         }
-        let problems = try StoreConsistency.problems(inStoreAt: store, model: target)
+        let problems = try StoreConsistency.problems(inStoreAt: store, layout: layout)
         if let problem = problems.first {
             throw UpgradeMatrixFailure(
                 pair: pair, check: .consistency, entity: problem.entity, property: problem.property,

@@ -8,10 +8,10 @@ extension UpgradeMatrix {
     /// Compares the row counts and carried values of the copied entities, between the seeded
     /// store and the upgraded one; returns the number of values compared.
     func compare(
-        _ copied: [CopiedEntity], seeded: URL, upgraded: URL, source: ObjectModel, target: ObjectModel, pair: Pair
+        _ copied: [CopiedEntity], seeded: URL, upgraded: URL, layouts: (source: StoreLayout, target: StoreLayout),
+        pair: Pair
     ) throws -> Int {
-        let sourceLayout = try StoreLayout(model: source)
-        let targetLayout = try StoreLayout(model: target)
+        let (sourceLayout, targetLayout) = layouts
         let before = try DatabaseQueue(path: seeded.path, configuration: .withCoreDataTriggerFunctions)
         defer { try? before.close() }
         let after = try DatabaseQueue(path: upgraded.path, configuration: .withCoreDataTriggerFunctions)
@@ -65,24 +65,21 @@ extension UpgradeMatrix {
         while let before = try sourceRows.next(), let after = try targetRows.next() {
             for (original, destination, oldColumn, newColumn) in columns {
                 // An external-storage value is compared by its real bytes (ExternalBinaryValue).
-                let old = CanonicalValue(
-                    try ExternalDataComparison.bytes(
-                        before, oldColumn, store: stores.seeded, layout: stores.source, entity: from,
-                        attribute: original))
-                let new = CanonicalValue(
-                    try ExternalDataComparison.bytes(
-                        after, newColumn, store: stores.upgraded, layout: stores.target, entity: to,
-                        attribute: destination))
+                let oldValue = try ExternalDataComparison.bytes(
+                    before, oldColumn, store: stores.seeded, layout: stores.source, entity: from, attribute: original)
+                let newValue = try ExternalDataComparison.bytes(
+                    after, newColumn, store: stores.upgraded, layout: stores.target, entity: to,
+                    attribute: destination)
                 compared += 1
-                guard old == new else {
-                    let renamed = destination == original ? "" : " (now '\(chain.destination).\(destination)')"
-                    throw UpgradeMatrixFailure(
-                        pair: pair, check: .value, entity: chain.source, sourcePrimaryKey: before["Z_PK"],
-                        property: original,
-                        detail:
-                            "the seeded store holds \(old), the upgraded store holds \(new) (its Z_PK \(after["Z_PK"] as Int64? ?? -1))\(renamed)"
-                    )
-                }
+                guard !CanonicalValue.areIdentical(oldValue, newValue) else { continue }
+                let (old, new) = (CanonicalValue(oldValue), CanonicalValue(newValue))
+                let renamed = destination == original ? "" : " (now '\(chain.destination).\(destination)')"
+                throw UpgradeMatrixFailure(
+                    pair: pair, check: .value, entity: chain.source, sourcePrimaryKey: before["Z_PK"],
+                    property: original,
+                    detail:
+                        "the seeded store holds \(old), the upgraded store holds \(new) (its Z_PK \(after["Z_PK"] as Int64? ?? -1))\(renamed)"
+                )
             }
         }
         return compared
@@ -92,19 +89,19 @@ extension UpgradeMatrix {
     /// result and, for a copied entity, the seeded row it came from.
     func compareContents(
         _ direct: URL, _ stepwise: URL, path: String, copied: [CopiedEntity], seeded: SeededStore,
-        target: ObjectModel, pair: Pair
+        target: ObjectModel, layout: StoreLayout, pair: Pair
     ) throws {
         // A `now()` stamp a step writes is the time of that step, which differs by path; the
         // consistency check makes sure every row has one.
-        let stamps = DerivedValues.columns(try StoreLayout(model: target)).filter(\.isNow)
+        let stamps = DerivedValues.columns(layout).filter(\.isNow)
         let ignoring = ignoredProperties.union(stamps.map { "\($0.entity).\($0.attribute)" })
-        let first = try StoreContent.read(storeAt: direct, model: target, ignoring: ignoring)
-        let second = try StoreContent.read(storeAt: stepwise, model: target, ignoring: ignoring)
-        guard let difference = first.firstDifference(from: second) else { return }
+        let first = try StoreContent.read(storeAt: direct, layout: layout, ignoring: ignoring)
+        let second = try StoreContent.read(storeAt: stepwise, layout: layout, ignoring: ignoring)
+        guard let difference = try first.firstDifference(from: second) else { return }
         var sourceKey: Int64?
         var entity = difference.entity
         if let key = difference.primaryKey, let chain = copied.first(where: { $0.destination == difference.entity }),
-            let position = first.objects[difference.entity]?.firstIndex(where: { $0.primaryKey == key })
+            let position = first.position(of: key, in: difference.entity)
         {
             // A copied entity keeps its rows' order: the n-th object is the n-th seeded row.
             sourceKey = seeded.primaryKey(of: chain.source, row: position)

@@ -11,10 +11,10 @@ extension UpgradeMatrix {
     /// with no destination, or in ``allowedDrops``. Catches an entity left out of an explicit
     /// mapping, which the value checks can't see (they only follow entities that are copied).
     func checkNoEntityEmptied(
-        seeded: URL, upgraded: URL, source: ObjectModel, target: ObjectModel, report: UpgradeReport, pair: Pair
+        seeded: URL, upgraded: URL, source: ObjectModel, target: ObjectModel,
+        layouts: (source: StoreLayout, target: StoreLayout), report: UpgradeReport, pair: Pair
     ) throws {
-        let sourceLayout = try StoreLayout(model: source)
-        let targetLayout = try StoreLayout(model: target)
+        let (sourceLayout, targetLayout) = layouts
         let kept = source.entities.filter { !$0.isAbstract && target[entity: $0.name].map { !$0.isAbstract } == true }
         let seededStore = try Self.readOnly(seeded)
         defer { try? seededStore.close() }
@@ -47,14 +47,13 @@ extension UpgradeMatrix {
     /// attributes of copied entities whose values weren't compared (new, converted, or
     /// computed by an expression). What a policy declares it writes says so:
     /// `"Customer.orderCount (written by OrderPolicy)"`.
-    func uncovered(copied: [CopiedEntity], upgraded: URL, target: ObjectModel, writes: PolicyWrites) throws
-        -> [String]
-    {
+    func uncovered(
+        copied: [CopiedEntity], upgraded: URL, target: ObjectModel, layout: StoreLayout, writes: PolicyWrites
+    ) throws -> [String] {
         func name(_ entity: String, _ attribute: String?) -> String {
             let name = attribute.map { "\(entity).\($0)" } ?? entity
             return writes.policy(writing: attribute, of: entity).map { "\(name) (written by \($0))" } ?? name
         }
-        let layout = try StoreLayout(model: target)
         let store = try Self.readOnly(upgraded)
         defer { try? store.close() }
         var names: [String] = []

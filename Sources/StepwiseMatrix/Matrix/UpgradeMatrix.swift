@@ -60,10 +60,26 @@ import StepwiseModel
 /// works with particular data (a policy that parses a string in a fixed format) fails on it,
 /// and that failure is worth reading: an app's users have such data too.
 ///
+/// Each ``check(_:rows:seed:)`` starts from nothing. To check many pairs, a ``Session``
+/// (``session(rows:seed:)``) seeds each version once and carries the path stopping at each
+/// version from one pair to the next, with the same outcome for every pair:
+///
+/// ```swift
+/// let session = Result { try matrix.get().session(rows: 100) }
+///
+/// @Test(arguments: try matrix.get().cases)
+/// func upgrades(_ pair: UpgradeMatrix.Pair) throws {
+///     try session.get().check(pair)
+/// }
+/// ```
+///
 /// ## Topics
 /// - ``cases``
 /// - ``check(_:rows:seed:)``
 /// - ``check(_:seeding:seed:)``
+/// - ``session(rows:seed:)``
+/// - ``session(seeding:seed:)``
+/// - ``Session``
 /// - ``validate(_:)``
 /// - ``SeedingConstraints``
 /// - ``Pair``
@@ -100,6 +116,8 @@ public struct UpgradeMatrix: Sendable {
     /// The pairs of a version and a later one that no plan reaches (a step that can't be
     /// inferred and has no mapping file); ``check(_:rows:seed:)`` fails on them.
     public let unreachable: [Pair]
+    /// The plan of each of ``cases``, made once while finding them.
+    let casePlans: [Pair: UpgradePlan]
 
     /// A matrix for a history given in code.
     ///
@@ -140,15 +158,18 @@ public struct UpgradeMatrix: Sendable {
         }
         var cases: [Pair] = []
         var unreachable: [Pair] = []
+        var plans: [Pair: UpgradePlan] = [:]
         for pair in pairs {
-            if (try? planner.plan(from: pair.from, to: pair.to)) != nil {
+            if let plan = try? planner.plan(from: pair.from, to: pair.to) {
                 cases.append(pair)
+                plans[pair] = plan
             } else {
                 unreachable.append(pair)
             }
         }
         self.cases = cases
         self.unreachable = unreachable
+        self.casePlans = plans
     }
 
     /// A matrix for an `.xcdatamodeld` bundle, its mapping files and its shipped records
