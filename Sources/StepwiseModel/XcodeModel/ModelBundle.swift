@@ -37,11 +37,15 @@ public struct ModelBundle: Sendable {
             return
         }
         // Every version is read before the order is worked out, so a broken model file is
-        // reported before a problem with the order.
+        // reported before a problem with the order. They are read on every core: an app with a
+        // long history reads them all when it makes its upgrader. The first broken one in
+        // folder order is reported, as a loop would.
         var models: [String: ObjectModel] = [:]
-        for child in try ModelBundleListing.versionFolderNames(in: standardized) {
-            let versionURL = standardized.appendingPathComponent(child)
-            let model = try ModelBundleListing.readValidatedVersion(at: versionURL, layout: layout)
+        let versionURLs = try ModelBundleListing.versionFolderNames(in: standardized).map {
+            standardized.appendingPathComponent($0)
+        }
+        for result in versionURLs.concurrentMap({ try ModelBundleListing.readValidatedVersion(at: $0, layout: layout) }) {
+            let model = try result.get()
             models[model.name] = model
         }
         let names = Array(models.keys)
