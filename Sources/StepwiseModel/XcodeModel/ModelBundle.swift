@@ -44,7 +44,8 @@ public struct ModelBundle: Sendable {
         let versionURLs = try ModelBundleListing.versionFolderNames(in: standardized).map {
             standardized.appendingPathComponent($0)
         }
-        for result in versionURLs.concurrentMap({ try ModelBundleListing.readValidatedVersion(at: $0, layout: layout) }) {
+        for result in versionURLs.concurrentMap({ try ModelBundleListing.readValidatedVersion(at: $0, layout: layout) })
+        {
             let model = try result.get()
             models[model.name] = model
         }
