@@ -2,8 +2,9 @@
 //
 // Stepwise upgrades Core Data-layout SQLite stores across model versions.
 // Modules depend one way: Model ← Store ← Mapping ← Stepwise ← Matrix ← CommandLine ← stepwise,
-// with Demo (the Recipes sample) under CommandLine; Testing (Matrix, Demo and the other samples)
-// is for tests only: the stepwise executable never links it.
+// with Demo (the Recipes sample) under CommandLine; Testing (the Matrix, for app teams' tests) and
+// TestSupport (this repository's corpus, samples and CLI runners; not a product) are for tests
+// only: the stepwise executable never links them.
 
 import PackageDescription
 
@@ -96,16 +97,22 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
-        // Helpers for app teams' tests: the sample histories, corpus access, CLI runners. It
-        // re-exports StepwiseMatrix and StepwiseDemo.
+        // What app teams' tests need: it re-exports StepwiseMatrix (the matrix, seeded stores,
+        // store checks, temporary directories).
+        .target(name: "StepwiseTesting", dependencies: ["StepwiseMatrix"]),
+        // This repository's own test fixtures: corpus access (`../shared/corpus`) and its
+        // catalogue, the sample histories and policies beside the demo's (re-exported), the CLI
+        // runners. Not a product: no app's tests should depend on this repository's layout.
         .target(
-            name: "StepwiseTesting",
+            name: "StepwiseTestSupport",
             dependencies: [
                 "Stepwise", "StepwiseModel", "StepwiseStore", "StepwiseMapping", "StepwiseMatrix", "StepwiseDemo",
-            ]
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Tests/StepwiseTestSupport"
         ),
         // Stepwise's commands as a library: a team's own tool is a `StepwiseTool` naming its
-        // policies (Examples/notes-upgrade). Never depends on StepwiseTesting.
+        // policies (Examples/notes-upgrade). Never depends on StepwiseTesting or StepwiseTestSupport.
         .target(
             name: "StepwiseCommandLine",
             dependencies: [
@@ -120,7 +127,9 @@ let package = Package(
         // Maintainers: `swift run stepwise-samples --write Versions` (Scripts/regenerate-versions.sh).
         .executableTarget(
             name: "stepwise-samples",
-            dependencies: ["StepwiseTesting", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "StepwiseTestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             path: "Scripts/Samples"
         ),
         // A team's own tool in ten lines (CustomToolTests runs it). Not a product.
@@ -134,8 +143,10 @@ let package = Package(
         .executableTarget(
             name: "stepwise-bench",
             dependencies: [
-                // StepwiseTesting: the Recipes history, its sample mapping and policies (Scripts/bench).
+                // StepwiseTesting: temporary directories. StepwiseTestSupport: the Recipes history,
+                // its sample mapping and policies (Scripts/bench), Core Data's private tables.
                 "Stepwise", "StepwiseModel", "StepwiseStore", "StepwiseMapping", "StepwiseTesting",
+                "StepwiseTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -167,7 +178,7 @@ let package = Package(
         .testTarget(
             name: "StepwiseModelTests",
             dependencies: [
-                "StepwiseModel", "StepwiseTesting",
+                "StepwiseModel", "StepwiseTesting", "StepwiseTestSupport",
                 // GRDB reads the corpus stores' metadata; Crypto checks the hash formulas.
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -175,32 +186,41 @@ let package = Package(
         ),
         .testTarget(
             name: "StepwiseStoreTests",
-            dependencies: ["StepwiseStore", "StepwiseTesting", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "StepwiseStore", "StepwiseTesting", "StepwiseTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(
             name: "StepwiseMappingTests",
-            dependencies: ["StepwiseMapping", "StepwiseTesting", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "StepwiseMapping", "StepwiseTesting", "StepwiseTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(
             name: "StepwiseTests",
-            dependencies: ["Stepwise", "StepwiseTesting", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "Stepwise", "StepwiseTesting", "StepwiseTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
-        // Tests of StepwiseTesting and StepwiseMatrix: the matrix, seeded stores, sample histories.
+        // Tests of StepwiseMatrix (through StepwiseTesting, as an app imports it) and of
+        // StepwiseTestSupport's sample histories: the matrix, seeded stores, the samples.
         .testTarget(
             name: "StepwiseTestingTests",
-            dependencies: ["Stepwise", "StepwiseTesting", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "Stepwise", "StepwiseTesting", "StepwiseTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(
             name: "StepwiseCommandLineTests",
             dependencies: [
                 "stepwise", "stepwise-test-tool", "notes-upgrade", "stepwise-store-holder", "StepwiseTesting",
-                "StepwiseCommandLine",
+                "StepwiseTestSupport", "StepwiseCommandLine",
             ]
         ),
         // `stepwise` with every sample and corpus policy, for the CLI tests that run them. Not a product.
         .executableTarget(
             name: "stepwise-test-tool",
-            dependencies: ["StepwiseCommandLine", "StepwiseTesting"],
+            dependencies: ["StepwiseCommandLine", "StepwiseTestSupport"],
             path: "Tests/TestTool"
         ),
         // A child process for the shared-store tests: holds a store open, with or without

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
-import StepwiseTesting
+import StepwiseTestSupport
 
-/// `stepwise-samples`: writes the sample histories of StepwiseTesting as bundles. For
+/// `stepwise-samples`: writes the sample histories of StepwiseTestSupport as bundles. For
 /// maintainers only, so it is not part of the shipped `stepwise` tool.
 @main
 struct SamplesCommand: ParsableCommand {

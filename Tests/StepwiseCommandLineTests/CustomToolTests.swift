@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import StepwiseModel
 import StepwiseStore
+import StepwiseTestSupport
 import StepwiseTesting
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import StepwiseStore
+import StepwiseTestSupport
 import StepwiseTesting
 import Testing
 
@@ -39,6 +40,7 @@ struct StockToolTests {
         let stepwise = try Data(contentsOf: try CommandRunner().executable)
         #expect(stepwise.range(of: Data("StepwiseCommandLine".utf8)) != nil, "the check can see module names")
         #expect(stepwise.range(of: Data("StepwiseTesting".utf8)) == nil)
+        #expect(stepwise.range(of: Data("StepwiseTestSupport".utf8)) == nil)
         #expect(stepwise.range(of: Data("UniversityEstYearPolicy".utf8)) == nil)
     }
 }

@@ -1,4 +1,4 @@
-import StepwiseTesting
+import StepwiseTestSupport
 
 extension CommandRunner {
     /// `stepwise-test-tool`: `stepwise` with every sample and corpus policy (University, Events,

@@ -2,6 +2,7 @@ import Foundation
 import StepwiseCommandLine
 import StepwiseModel
 import StepwiseStore
+import StepwiseTestSupport
 import StepwiseTesting
 import Testing
 

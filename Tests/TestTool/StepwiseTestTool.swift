@@ -1,5 +1,5 @@
 import StepwiseCommandLine
-import StepwiseTesting
+import StepwiseTestSupport
 
 /// `stepwise-test-tool`: `stepwise` with every sample and corpus policy (University, Events,
 /// the corpus's), for the CLI tests that run those mappings.

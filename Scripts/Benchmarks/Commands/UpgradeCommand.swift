@@ -35,7 +35,7 @@ struct UpgradeCommand: ParsableCommand {
         // The set-based mapping, written (not inferred) so that the step rebuilds the store.
         var mapping = try MappingInference.inferMapping(from: BenchModel.version1, to: BenchModel.version2)
         mapping.isInferred = false
-        let upgrader = Upgrader(
+        let upgrader = try Upgrader(
             history: VersionHistory([BenchModel.version1, BenchModel.version2]),
             mappings: [MappingDirectory.StepKey("Bench", "Bench 2"): [mapping]])
 

@@ -25,8 +25,8 @@ enum CrashExternalData {
     }
     static let history = VersionHistory([version1, version2])
 
-    static func upgrader(progress: (@Sendable (UpgradeEvent) -> Void)? = nil) -> Upgrader {
-        Upgrader(
+    static func upgrader(progress: (@Sendable (UpgradeEvent) -> Void)? = nil) throws -> Upgrader {
+        try Upgrader(
             history: history, options: UpgradeOptions(keepBackup: true, lockTimeout: .seconds(120), progress: progress))
     }
 

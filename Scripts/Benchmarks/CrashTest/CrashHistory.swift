@@ -29,7 +29,7 @@ enum CrashHistory {
         // Written (not inferred), so step 1 rebuilds the store through both passes.
         var mapping = try MappingInference.inferMapping(from: BenchModel.version1, to: BenchModel.version2)
         mapping.isInferred = false
-        return Upgrader(
+        return try Upgrader(
             history: history, mappings: [MappingDirectory.StepKey("Bench", "Bench 2"): [mapping]],
             options: UpgradeOptions(lockTimeout: .seconds(120), progress: progress))
     }

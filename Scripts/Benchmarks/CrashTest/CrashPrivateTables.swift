@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import StepwiseStore
-import StepwiseTesting
+import StepwiseTestSupport
 
 /// The persistent history and CloudKit records of the crash test's store, and what the
 /// upgraded store must make of them.

@@ -23,7 +23,8 @@ struct CrashUpgradeCommand: ParsableCommand {
             Self.announce(phase)
         }
         let upgrader =
-            external ? CrashExternalData.upgrader(progress: progress) : try CrashHistory.upgrader(progress: progress)
+            external
+            ? try CrashExternalData.upgrader(progress: progress) : try CrashHistory.upgrader(progress: progress)
         _ = try upgrader.upgradeIfNeededSynchronously(storeAt: URL(fileURLWithPath: store))
     }
 

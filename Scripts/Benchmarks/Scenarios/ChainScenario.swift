@@ -14,14 +14,14 @@ struct ChainScenario: ChildScenario {
 
     func runStepwise(store: URL) throws -> [String] {
         let chain = RecipesVariants.chain()
-        let upgrader = Upgrader(history: VersionHistory([RecipesVariants.base] + chain))
+        let upgrader = try Upgrader(history: VersionHistory([RecipesVariants.base] + chain))
         return try UpgradeCheck.expect(
             try upgrader.upgradeIfNeededSynchronously(storeAt: store), to: chain[chain.count - 1].name)
     }
 
     func runBaseline(store: URL, seed: URL) throws -> [String] {
         let last = RecipesVariants.chain()[9]
-        let upgrader = Upgrader(history: VersionHistory([RecipesVariants.base, last]))
+        let upgrader = try Upgrader(history: VersionHistory([RecipesVariants.base, last]))
         return try UpgradeCheck.expect(try upgrader.upgradeIfNeededSynchronously(storeAt: store), to: last.name)
     }
 

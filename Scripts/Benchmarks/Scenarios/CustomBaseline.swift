@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import StepwiseModel
 import StepwiseStore
-import StepwiseTesting
+import StepwiseTestSupport
 
 /// The `custom` baseline: Recipes → Recipes 2 as a developer would hand-write it with GRDB,
 /// doing the per-row work the sample policies do (split each chef's name in Swift, look each

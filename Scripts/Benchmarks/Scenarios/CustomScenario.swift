@@ -3,7 +3,7 @@ import Stepwise
 import StepwiseMapping
 import StepwiseModel
 import StepwiseStore
-import StepwiseTesting
+import StepwiseTestSupport
 
 /// `custom`: Recipes → Recipes 2 with the sample mapping (`SampleMappings.recipes1to2`) and
 /// policies (`SamplePolicies`): `ChefNamePolicy` splits every chef's name in Swift,
@@ -27,7 +27,7 @@ struct CustomScenario: ChildScenario {
     static func upgrader() throws -> Upgrader {
         let mapping = try MappingFile.decode(
             Data(SampleMappings.recipes1to2.utf8), source: RecipesHistory.v1, destination: RecipesHistory.v2)
-        return Upgrader(
+        return try Upgrader(
             history: VersionHistory([RecipesHistory.v1, RecipesHistory.v2]),
             mappings: [MappingDirectory.StepKey(RecipesHistory.v1.name, RecipesHistory.v2.name): [mapping]],
             policies: SamplePolicies.registry)

@@ -44,7 +44,7 @@ struct ExplicitHistoryScenario: ChildScenario {
             default: break
             }
         }
-        let upgrader = Upgrader(history: VersionHistory(versions), mappings: mappings, options: options)
+        let upgrader = try Upgrader(history: VersionHistory(versions), mappings: mappings, options: options)
         let report = try upgrader.upgradeIfNeededSynchronously(storeAt: store)
         let steps = try UpgradeCheck.expect(report, to: versions[versions.count - 1].name)
         return zip(steps, report.steps).enumerated().map { index, pair in

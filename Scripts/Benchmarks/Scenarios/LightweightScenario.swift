@@ -15,7 +15,7 @@ struct LightweightScenario: ChildScenario {
     var baselineCopiesSeed: Bool { true }
 
     func runStepwise(store: URL) throws -> [String] {
-        let upgrader = Upgrader(history: VersionHistory([RecipesVariants.base, RecipesVariants.lightweight]))
+        let upgrader = try Upgrader(history: VersionHistory([RecipesVariants.base, RecipesVariants.lightweight]))
         return try UpgradeCheck.expect(
             try upgrader.upgradeIfNeededSynchronously(storeAt: store), to: RecipesVariants.lightweight.name)
     }

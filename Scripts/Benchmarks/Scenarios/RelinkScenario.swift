@@ -47,7 +47,7 @@ struct RelinkScenario: ChildScenario {
         let source = RecipesVariants.base
         let destination = RecipesVariants.relinked
         let mapping = try MappingFile.decode(Data(Self.mappingFile.utf8), source: source, destination: destination)
-        let upgrader = Upgrader(
+        let upgrader = try Upgrader(
             history: VersionHistory([source, destination]),
             mappings: [MappingDirectory.StepKey(source.name, destination.name): [mapping]])
         return try UpgradeCheck.expect(try upgrader.upgradeIfNeededSynchronously(storeAt: store), to: destination.name)

@@ -1,5 +1,6 @@
 import Foundation
 import StepwiseModel
+import StepwiseTestSupport
 import StepwiseTesting
 
 /// The `matrix` scenario's history: the newest ``versionCount`` versions of Wire's

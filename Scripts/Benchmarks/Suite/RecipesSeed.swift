@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import StepwiseModel
 import StepwiseStore
-import StepwiseTesting
+import StepwiseTestSupport
 
 /// The store most `Scripts/bench` scenarios start from: ``RecipesHistory/v1`` in Core Data's
 /// layout, with `rows` recipes, `rows / 10` chefs and `rows` ingredients (about 180 MB at 1M).

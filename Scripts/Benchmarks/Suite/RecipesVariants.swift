@@ -1,5 +1,5 @@
 import StepwiseModel
-import StepwiseTesting
+import StepwiseTestSupport
 
 /// The model versions the scenarios upgrade ``RecipesHistory/v1`` to, derived from it so they
 /// can't drift from the seeded store.

@@ -45,24 +45,24 @@ final class AccessLock: Sendable {
             throw FileSystemError(operation: "lock", path: url.path, reason: reason, site: site)
         }
         let operation = (mode == .shared ? LOCK_SH : LOCK_EX) | LOCK_NB
-        let deadline = Date().addingTimeInterval(timeout)
-        var nextReport = Date()
-        while flock(descriptor, operation) != 0 {
-            let code = errno
-            guard code == EWOULDBLOCK || code == EINTR else {
-                close(descriptor)
-                throw FileSystemError(
-                    operation: "lock", path: url.path, reason: String(cString: strerror(code)), site: flockSite ?? site)
-            }
-            guard Date() < deadline else {
-                close(descriptor)
-                throw Timeout(holders: LockHolders.flockHolders(of: url) ?? [])
-            }
-            if Date() >= nextReport {
-                waiting(LockHolders.flockHolders(of: url) ?? [])
-                nextReport = Date().addingTimeInterval(1)
-            }
-            usleep(20_000)
+        do {
+            try Polling.poll(
+                timeout: timeout,
+                attempt: { () throws -> Void? in
+                    if flock(descriptor, operation) == 0 { return () }
+                    let code = errno
+                    guard code == EWOULDBLOCK || code == EINTR else {
+                        throw FileSystemError(
+                            operation: "lock", path: url.path, reason: String(cString: strerror(code)),
+                            site: flockSite ?? site)
+                    }
+                    return nil
+                },
+                waiting: { waiting(LockHolders.flockHolders(of: url) ?? []) },
+                timedOut: { Timeout(holders: LockHolders.flockHolders(of: url) ?? []) })
+        } catch {
+            close(descriptor)
+            throw error
         }
         self.descriptor = descriptor
     }

@@ -38,7 +38,7 @@ import StepwiseStore
 /// in one process are two holders, and an upgrade in a process that itself holds one waits
 /// for it like any other.
 public final class StoreAccess: @unchecked Sendable {
-    // @unchecked: `lock` guards `held`.
+    // @unchecked: `guardLock` guards `held`.
     /// The store this access is for.
     public let storeURL: URL
     private let guardLock = NSLock()
@@ -53,9 +53,7 @@ public final class StoreAccess: @unchecked Sendable {
     /// - throws: ``StoreAccessError``: ``StoreAccessError/Kind/upgradeRunning(seconds:)``
     ///   after the timeout, or a file-system error for the lock file.
     public init(storeAt url: URL, timeout: Duration = .seconds(10)) throws {
-        var options = UpgradeOptions()
-        options.lockTimeout = timeout
-        let timeout = options.lockTimeoutSeconds
+        let timeout = timeout.nonNegativeSeconds
         storeURL = url
         let files = StoreFiles(store: url)
         do {

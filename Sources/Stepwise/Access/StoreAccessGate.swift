@@ -30,21 +30,18 @@ enum StoreAccessGate {
     /// - throws: ``UpgradeError/Kind/storeInUse(processIDs:seconds:bareConnection:)`` with
     ///   `bareConnection` set.
     static func waitForBareConnections(_ files: StoreFiles, timeout: Double, emit: (UpgradeEvent) -> Void) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        var nextReport = Date()
-        while true {
-            let holders = OpenConnectionCheck.holders(of: files)
-            if holders.isEmpty { return }
-            guard Date() < deadline else {
-                throw UpgradeError(
+        var holders: [Int32] = []
+        try Polling.poll(
+            timeout: timeout,
+            attempt: { () -> Void? in
+                holders = OpenConnectionCheck.holders(of: files)
+                return holders.isEmpty ? () : nil
+            },
+            waiting: { emit(.waitingForStore(processIDs: holders, bareConnection: true)) },
+            timedOut: {
+                UpgradeError(
                     .storeInUse(processIDs: holders, seconds: timeout, bareConnection: true),
                     storePath: files.store.path)
-            }
-            if Date() >= nextReport {
-                emit(.waitingForStore(processIDs: holders, bareConnection: true))
-                nextReport = Date().addingTimeInterval(1)
-            }
-            usleep(20_000)
-        }
+            })
     }
 }

@@ -67,7 +67,7 @@ extension Upgrader {
         if try needsUpgrade(storeAt: url) {
             access.close()
             throw StoreAccessError(
-                .needsUpgrade(target: targetVersion ?? history.names.last ?? "?"), storePath: url.path)
+                .needsUpgrade(target: targetVersion ?? history.versions.names.last ?? "?"), storePath: url.path)
         }
         var configuration = configuration.registeringCoreDataTriggerFunctions()
         // The closure keeps `access` alive for as long as the database keeps its configuration.

@@ -10,7 +10,7 @@ extension HistoryCheck {
     /// runs it, even when a store from an earlier version runs it merged with others.
     ///
     /// - parameter edges: The planner's steps (``UpgradePlanner/edges()``).
-    func inferredStepFindings(_ edges: [UpgradePlan.Step]) -> [HistoryFinding] {
+    func inferredStepFindings(_ edges: [PlannedStep]) -> [HistoryFinding] {
         var findings: [HistoryFinding] = []
         for edge in edges where edge.kind == .inferred {
             guard let source = history.version(named: edge.from), let destination = history.version(named: edge.to)

@@ -6,7 +6,7 @@ extension HistoryCheck {
     /// it cuts off from the current one, as ``PlanningError/Kind/noPath(from:to:gap:problems:)``
     /// finds the step.
     /// - parameter edges: The planner's steps (``UpgradePlanner/edges()``).
-    func pathFindings(_ edges: [UpgradePlan.Step]) -> [HistoryFinding] {
+    func pathFindings(_ edges: [PlannedStep]) -> [HistoryFinding] {
         guard let currentIndex = history.index(of: currentVersion), currentIndex > 0 else { return [] }
         let planner = self.planner
         // The versions with a chain of steps to the current one, walking the edges backwards.
@@ -25,17 +25,17 @@ extension HistoryCheck {
         // consecutive pair on the way with neither a mapping nor an inferable mapping, and that
         // step is not one. So `plan` runs once per distinct gap, not once per version.
         let consecutive = Set(edges.map { MappingDirectory.StepKey($0.from, $0.to) })
-        var gaps: [String: Gap] = [:]
+        var gaps: [String: UpgradePlanner.MissingStep] = [:]
         for index in (0..<currentIndex).reversed() where !reaching.contains(history.versions[index].name) {
             let name = history.versions[index].name
             let next = history.versions[index + 1].name
             if consecutive.contains(MappingDirectory.StepKey(name, next)), let known = gaps[next] {
                 gaps[name] = known
             } else {
-                gaps[name] = Self.gap(from: name, to: currentVersion, planner: planner)
+                gaps[name] = planner.missingStep(from: name, to: currentVersion)
             }
         }
-        var cutOff: [(gap: Gap, versions: [String])] = []
+        var cutOff: [(gap: UpgradePlanner.MissingStep, versions: [String])] = []
         for version in history.versions[..<currentIndex] {
             guard let gap = gaps[version.name] else { continue }
             if let index = cutOff.firstIndex(where: { $0.gap.step == gap.step }) {
@@ -45,23 +45,6 @@ extension HistoryCheck {
             }
         }
         return cutOff.map { noPathFinding(gap: $0.gap.step, cutOff: $0.versions, problems: $0.gap.problems) }
-    }
-
-    /// The first step on the way from one version to another that has neither a mapping nor an
-    /// inferable mapping (nil when the planner names none), with inference's reasons.
-    typealias Gap = (step: MappingDirectory.StepKey?, problems: [InferenceProblem])
-
-    /// Nil when a plan exists after all.
-    private static func gap(from version: String, to target: String, planner: UpgradePlanner) -> Gap? {
-        do {
-            _ = try planner.plan(from: version, to: target)
-            return nil
-        } catch let error as PlanningError {
-            if case .noPath(_, _, let found, let problems) = error.kind {
-                return (found.map { MappingDirectory.StepKey($0.from, $0.to) }, problems)
-            }
-        } catch {}
-        return (nil, [])
     }
 
     private func noPathFinding(

@@ -134,7 +134,7 @@ public struct HistoryCheck: Sendable {
         var findings = readingFindings + duplicateVersionFindings() + versionNameFindings() + shippedFindings()
         if isOrdered {
             // One inference per consecutive pair, shared by the path and step checks.
-            let edges = (try? planner.edges()) ?? []
+            let edges = planner.edges()
             findings += pathFindings(edges) + policyFindings() + inferredStepFindings(edges)
         }
         return HistoryCheckReport(findings: accepted.applied(to: findings))

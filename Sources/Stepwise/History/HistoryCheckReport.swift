@@ -42,10 +42,7 @@ public struct HistoryCheckReport: Sendable, Hashable, Codable {
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(errors, forKey: .errors)
-        try container.encode(warnings, forKey: .warnings)
-        try container.encode(accepted, forKey: .accepted)
-        try container.encode(findings, forKey: .findings)
+        try container.encodeEveryKey([.errors: errors, .warnings: warnings, .accepted: accepted, .findings: findings])
     }
 
     /// Reads `findings`; `errors`, `warnings` and `accepted` are counted from them.

@@ -119,13 +119,9 @@ public struct HistoryFinding: Sendable, Hashable, Codable, CustomStringConvertib
     /// is synthesized.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(severity, forKey: .severity)
-        try container.encode(kind, forKey: .kind)
-        for (key, place) in [CodingKeys.version: version, .entity: entity, .property: property] {
-            try container.encode(place, forKey: key)
-        }
-        try container.encode(message, forKey: .message)
-        try container.encode(fix, forKey: .fix)
-        try container.encode(acceptedBecause, forKey: .acceptedBecause)
+        try container.encodeEveryKey([
+            .severity: severity, .kind: kind, .version: version, .entity: entity, .property: property,
+            .message: message, .fix: fix, .acceptedBecause: acceptedBecause,
+        ])
     }
 }

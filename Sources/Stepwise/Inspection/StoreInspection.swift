@@ -25,9 +25,7 @@ public struct StoreInspection: Sendable, Encodable {
 
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(name, forKey: .name)
-            try container.encode(rows, forKey: .rows)
-            try container.encode(coreDataPrivate, forKey: .coreDataPrivate)
+            try container.encodeEveryKey([.name: name, .rows: rows, .coreDataPrivate: coreDataPrivate])
         }
 
         private enum CodingKeys: String, CodingKey {
@@ -176,20 +174,11 @@ public struct StoreInspection: Sendable, Encodable {
     public func encode(to encoder: any Encoder) throws {
         // Optionals are written as null, not left out: scripts test `matchedVersion == null`.
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(store, forKey: .store)
-        try container.encode(storeType, forKey: .storeType)
-        try container.encode(storeUUID, forKey: .storeUUID)
-        try container.encode(versionIdentifiers, forKey: .versionIdentifiers)
-        try container.encode(modelVersionName, forKey: .modelVersionName)
-        try container.encode(entityHashes, forKey: .entityHashes)
-        try container.encode(otherMetadata, forKey: .otherMetadata)
-        try container.encode(hasWAL, forKey: .hasWAL)
-        try container.encode(tables, forKey: .tables)
-        try container.encode(matchedVersion, forKey: .matchedVersion)
-        try container.encode(matchedBy, forKey: .matchedBy)
-        try container.encode(modelCache, forKey: .modelCache)
-        try container.encode(consistent, forKey: .consistent)
-        try container.encode(problem, forKey: .problem)
-        try container.encode(notes, forKey: .notes)
+        try container.encodeEveryKey([
+            .store: store, .storeType: storeType, .storeUUID: storeUUID, .versionIdentifiers: versionIdentifiers,
+            .modelVersionName: modelVersionName, .entityHashes: entityHashes, .otherMetadata: otherMetadata,
+            .hasWAL: hasWAL, .tables: tables, .matchedVersion: matchedVersion, .matchedBy: matchedBy,
+            .modelCache: modelCache, .consistent: consistent, .problem: problem, .notes: notes,
+        ])
     }
 }

@@ -15,19 +15,13 @@ extension UpgradePlan {
     /// entities cost Core Data's private tables (the history cut, their CloudKit records) is
     /// counted too; a later step counts its own when it runs.
     ///
-    /// - parameters:
-    ///   - db: A connection to the store (or a copy of it) at ``from``.
-    ///   - history: The history the plan was made from.
-    public func drops(countedIn db: Database, history: VersionHistory) throws -> [[DroppedData]] {
-        guard let first = history.version(named: from) else {
-            throw PlanningError(.unknownVersion(from, available: history.names))
-        }
-        let counter = DropCounter(layout: try StoreLayout(model: first))
+    /// - parameter db: A connection to the store (or a copy of it) at ``from``.
+    public func drops(countedIn db: Database) throws -> [[DroppedData]] {
+        guard let first = steps.first else { return [] }
+        let counter = DropCounter(layout: try StoreLayout(model: first.source))
         var result: [[DroppedData]] = []
         for (index, step) in steps.enumerated() {
-            guard let source = history.version(named: step.from), let destination = history.version(named: step.to)
-            else { throw PlanningError(.unknownVersion(step.from, available: history.names)) }
-            var drops = DroppedData.planned(by: step.mappingModels, from: source, to: destination)
+            var drops = DroppedData.planned(by: step.mappingModels, from: step.source, to: step.destination)
             // Where each drop's data lives in the store, when the earlier steps let it be traced.
             let traced = drops.map { Self.trace($0, back: steps[..<index]) }
             let counted = try counter.counting(traced.compactMap { $0 }, in: db)
@@ -47,7 +41,7 @@ extension UpgradePlan {
 
     /// The drop as it reads in the version `earlier` starts from, or nil when some step on
     /// the way doesn't carry its entity one for one or its property as a plain key path.
-    private static func trace(_ drop: DroppedData, back earlier: ArraySlice<Step>) -> DroppedData? {
+    private static func trace(_ drop: DroppedData, back earlier: ArraySlice<PlannedStep>) -> DroppedData? {
         var traced = drop
         for step in earlier.reversed() {
             let makers = step.mappingModels.flatMap(\.entityMappings).filter {

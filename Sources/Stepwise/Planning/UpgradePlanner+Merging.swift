@@ -8,8 +8,8 @@ extension UpgradePlanner {
     /// ``MappingComposition`` refuses, the run so far is kept as one step and the next one
     /// starts a new run. Explicit steps, and the steps of ``stepsKeptApart``, are never
     /// merged and break runs.
-    func mergingInferredSteps(_ steps: [UpgradePlan.Step]) -> [UpgradePlan.Step] {
-        var merged: [UpgradePlan.Step] = []
+    func mergingInferredSteps(_ steps: [PlannedStep]) -> [PlannedStep] {
+        var merged: [PlannedStep] = []
         for step in steps {
             if let last = merged.last, let combined = merging(last, step) {
                 merged[merged.count - 1] = combined
@@ -21,20 +21,17 @@ extension UpgradePlanner {
     }
 
     /// One inferred step doing `first` then `second`, or nil when they don't compose exactly.
-    func merging(_ first: UpgradePlan.Step, _ second: UpgradePlan.Step) -> UpgradePlan.Step? {
+    func merging(_ first: PlannedStep, _ second: PlannedStep) -> PlannedStep? {
         guard first.kind == .inferred, second.kind == .inferred, first.to == second.from,
             !stepsKeptApart.contains(MappingDirectory.StepKey(first.from, first.to)),
             !stepsKeptApart.contains(MappingDirectory.StepKey(second.from, second.to)),
             first.mappingModels.count == 1, second.mappingModels.count == 1,
-            let source = version(named: first.from),
-            let intermediate = version(named: first.to),
-            let destination = version(named: second.to),
             let composed = try? MappingComposition.compose(
-                first.mappingModels[0], second.mappingModels[0], source: source, intermediate: intermediate,
-                destination: destination)
+                first.mappingModels[0], second.mappingModels[0], source: first.source, intermediate: first.destination,
+                destination: second.destination)
         else { return nil }
-        return UpgradePlan.Step(
-            from: first.from, to: second.to, kind: .inferred, mappingModels: [composed],
+        return PlannedStep(
+            from: first.source, to: second.destination, kind: .inferred, mappingModels: [composed],
             via: first.via + [first.to] + second.via)
     }
 }

@@ -12,7 +12,7 @@ import StepwiseModel
 /// Once the path is chosen, each run of consecutive inferred steps is merged into as few
 /// passes as exact composition allows (``/StepwiseMapping/MappingComposition``), as Core Data's lightweight
 /// migration does: a chain of renames `a → b → c` becomes one step `a → c` that records
-/// `b` in ``UpgradePlan/Step/via``. Merging folds left: a step whose mapping can't be composed
+/// `b` in ``PlannedStep/via``. Merging folds left: a step whose mapping can't be composed
 /// with the run so far starts a new run.
 ///
 /// A store matched by its own model cache (``modelCache``) adds one edge: from the cached model
@@ -45,6 +45,9 @@ public struct UpgradePlanner: Sendable {
     /// (``StoreIdentification/MatchKind/modelCache``): a plan from it has one step, its mapping
     /// to the target inferred, as Core Data infers a mapping from a store's cached model.
     public var modelCache: ObjectModel?
+    /// The inferred mappings worked out so far; shared with the ``ModelHistory`` the planner
+    /// came from, so each pair is inferred once.
+    var inferences = InferredMappings()
 
     /// A planner over a history and its explicit mappings.
     ///
@@ -70,27 +73,59 @@ public struct UpgradePlanner: Sendable {
         self.stepsKeptApart = stepsKeptApart
     }
 
+    /// This planner, planning from the store's own cached model when one is given (``modelCache``).
+    func startingFrom(modelCache: ObjectModel?) -> UpgradePlanner {
+        var planner = self
+        planner.modelCache = modelCache
+        return planner
+    }
+
     /// The plan from `from` to `to`, or a ``PlanningError``.
     public func plan(from: String, to: String) throws -> UpgradePlan {
         for name in [from, to] where version(named: name) == nil {
             throw PlanningError(.unknownVersion(name, available: history.names))
         }
         guard from != to else { return UpgradePlan(from: from, to: to, steps: []) }
-        var edges = try self.edges()
+        if let path = cheapestPath(from: from, to: to) {
+            return UpgradePlan(from: from, to: to, steps: mergesInferredSteps ? mergingInferredSteps(path) : path)
+        }
+        let gap = firstGap(from: from, to: to)
+        throw PlanningError(
+            .noPath(
+                from: from, to: to, gap: gap?.step.map { ($0.source, $0.destination) }, problems: gap?.problems ?? []))
+    }
+
+    /// A step a plan needs and can't have: it has neither a mapping nor an inferable mapping.
+    struct MissingStep: Sendable {
+        /// The first such step on the way, when one is known: a pair of consecutive versions,
+        /// or the step from a version as shipped (or a cached model) to the next.
+        var step: MappingDirectory.StepKey?
+        /// Why inference refused it.
+        var problems: [InferenceProblem]
+    }
+
+    /// Why no plan leads from `from` to `to`, or nil when one does: what
+    /// ``PlanningError/Kind/noPath(from:to:gap:problems:)`` would say, as data.
+    func missingStep(from: String, to: String) -> MissingStep? {
+        guard from != to, cheapestPath(from: from, to: to) == nil else { return nil }
+        return firstGap(from: from, to: to) ?? MissingStep(step: nil, problems: [])
+    }
+
+    /// The path with the fewest explicit steps, then the fewest steps, before merging; nil when
+    /// the graph has none.
+    private func cheapestPath(from: String, to: String) -> [PlannedStep]? {
+        var edges = self.edges()
         if let cache = modelCache, cache.name == from, let destination = version(named: to),
-            let mapping = try? MappingInference.inferMapping(from: cache, to: destination)
+            let mapping = try? inferences.inferMapping(from: cache, to: destination)
         {
-            edges.append(UpgradePlan.Step(from: from, to: to, kind: .inferred, mappingModels: [mapping]))
+            edges.append(PlannedStep(from: cache, to: destination, kind: .inferred, mappingModels: [mapping]))
         }
         // Dijkstra over (explicit steps, steps): the graph is tiny (versions × mappings).
-        var best: [String: (cost: Cost, path: [UpgradePlan.Step])] = [from: (Cost(explicit: 0, steps: 0), [])]
+        var best: [String: (cost: Cost, path: [PlannedStep])] = [from: (Cost(explicit: 0, steps: 0), [])]
         var settled: Set<String> = []
         while let (node, entry) = best.filter({ !settled.contains($0.key) }).min(by: { $0.value.cost < $1.value.cost })
         {
-            if node == to {
-                let steps = mergesInferredSteps ? mergingInferredSteps(entry.path) : entry.path
-                return UpgradePlan(from: from, to: to, steps: steps)
-            }
+            if node == to { return entry.path }
             settled.insert(node)
             for edge in edges where edge.from == node && !settled.contains(edge.to) {
                 let cost = Cost(
@@ -100,32 +135,32 @@ public struct UpgradePlanner: Sendable {
                 }
             }
         }
-        let gap = firstGap(from: from, to: to)
-        throw PlanningError(
-            .noPath(from: from, to: to, gap: gap.map { ($0.from, $0.to) }, problems: gap?.problems ?? []))
+        return nil
     }
 
     /// Every step the graph offers: explicit mappings, and inferable consecutive pairs
     /// that have no explicit mapping.
-    public func edges() throws -> [UpgradePlan.Step] {
-        var edges = mappings.map { key, models in
-            UpgradePlan.Step(from: key.source, to: key.destination, kind: .explicit, mappingModels: models)
+    public func edges() -> [PlannedStep] {
+        // A mapping names versions of the history (``/StepwiseMapping/MappingDirectory`` checks it).
+        var edges = mappings.compactMap { key, models -> PlannedStep? in
+            guard let source = version(named: key.source), let destination = version(named: key.destination) else {
+                return nil
+            }
+            return PlannedStep(from: source, to: destination, kind: .explicit, mappingModels: models)
         }
         for (source, destination) in zip(history.versions, history.versions.dropFirst())
         where mappings[MappingDirectory.StepKey(source.name, destination.name)] == nil {
-            if let mapping = try? MappingInference.inferMapping(from: source, to: destination) {
-                edges.append(
-                    UpgradePlan.Step(from: source.name, to: destination.name, kind: .inferred, mappingModels: [mapping])
-                )
+            if let mapping = try? inferences.inferMapping(from: source, to: destination) {
+                edges.append(PlannedStep(from: source, to: destination, kind: .inferred, mappingModels: [mapping]))
             }
         }
         for source in shipped {
             guard let edited = ShippedVersion.versionName(asShipped: source.name),
                 let destination = history.version(named: edited),
                 mappings[MappingDirectory.StepKey(source.name, edited)] == nil,
-                let mapping = try? MappingInference.inferMapping(from: source, to: destination)
+                let mapping = try? inferences.inferMapping(from: source, to: destination)
             else { continue }
-            edges.append(UpgradePlan.Step(from: source.name, to: edited, kind: .inferred, mappingModels: [mapping]))
+            edges.append(PlannedStep(from: source, to: destination, kind: .inferred, mappingModels: [mapping]))
         }
         // A stable order keeps ties deterministic.
         return edges.sorted { ($0.from, $0.to) < ($1.from, $1.to) }
@@ -133,14 +168,14 @@ public struct UpgradePlanner: Sendable {
 
     /// The first consecutive pair between two versions with neither a mapping nor an
     /// inferable mapping, and why inference refused it.
-    private func firstGap(from: String, to: String) -> (from: String, to: String, problems: [InferenceProblem])? {
+    private func firstGap(from: String, to: String) -> MissingStep? {
         if let cache = modelCache, cache.name == from, let destination = version(named: to) {
             do {
-                _ = try MappingInference.inferMapping(from: cache, to: destination)
+                _ = try inferences.inferMapping(from: cache, to: destination)
             } catch {
-                if case .notInferable(let problems) = error.kind { return (from, to, problems) }
+                if case .notInferable(let problems) = error.kind { return gap(from, to, problems) }
             }
-            return (from, to, [])
+            return gap(from, to, [])
         }
         if let source = shipped.first(where: { $0.name == from }),
             let edited = ShippedVersion.versionName(asShipped: from),
@@ -148,10 +183,10 @@ public struct UpgradePlanner: Sendable {
             mappings[MappingDirectory.StepKey(from, edited)] == nil
         {
             do {
-                _ = try MappingInference.inferMapping(from: source, to: destination)
+                _ = try inferences.inferMapping(from: source, to: destination)
             } catch {
-                if case .notInferable(let problems) = error.kind { return (from, edited, problems) }
-                return (from, edited, [])
+                if case .notInferable(let problems) = error.kind { return gap(from, edited, problems) }
+                return gap(from, edited, [])
             }
             return firstGap(from: edited, to: to)
         }
@@ -160,15 +195,19 @@ public struct UpgradePlanner: Sendable {
         for (source, destination) in zip(versions, versions.dropFirst())
         where mappings[MappingDirectory.StepKey(source.name, destination.name)] == nil {
             do {
-                _ = try MappingInference.inferMapping(from: source, to: destination)
+                _ = try inferences.inferMapping(from: source, to: destination)
             } catch {
                 if case .notInferable(let problems) = error.kind {
-                    return (source.name, destination.name, problems)
+                    return gap(source.name, destination.name, problems)
                 }
-                return (source.name, destination.name, [])
+                return gap(source.name, destination.name, [])
             }
         }
         return nil
+    }
+
+    private func gap(_ from: String, _ to: String, _ problems: [InferenceProblem]) -> MissingStep {
+        MissingStep(step: MappingDirectory.StepKey(from, to), problems: problems)
     }
 
     /// The version `name` of the history, or the shipped model of that name.

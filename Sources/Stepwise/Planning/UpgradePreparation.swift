@@ -54,11 +54,14 @@ public struct PreparedUpgrade: Sendable {
 /// connection it is given: the upgrade passes the immutable original or its checkpointed
 /// copy, and ``Upgrader/plan(forStoreAt:)`` a private snapshot.
 struct UpgradePreparation {
-    var upgrader: Upgrader
+    var history: ModelHistory
+    /// The upgrader's planner: its stages' steps kept apart.
+    var planner: UpgradePlanner
+    var policies: PolicyRegistry
     var target: String
     /// The store's path, for errors.
     var storePath: String
-    var logger: Logger { upgrader.options.logger }
+    var logger: Logger
 
     /// Identifies the store and plans its upgrade.
     ///
@@ -73,11 +76,11 @@ struct UpgradePreparation {
     {
         let (identification, version) = try identify(db)
         let modelCache = identification.matchedBy == .modelCache ? version : nil
-        let plan = try upgrader.planner(modelCache: modelCache).plan(from: version.name, to: target)
-        let missing = Self.missingPolicies(of: plan, in: upgrader.policies)
+        let plan = try planner.startingFrom(modelCache: modelCache).plan(from: version.name, to: target)
+        let missing = Self.missingPolicies(of: plan, in: policies)
         if refusingUnregisteredPolicies, let first = missing.first { throw first.error }
         try checkLayouts(of: plan)
-        let drops = countingDrops ? try countDrops(of: plan, in: db, modelCache: modelCache) : []
+        let drops = countingDrops ? try countDrops(of: plan, in: db) : []
         logger.debug("planned", metadata: ["from": "\(plan.from)", "to": "\(plan.to)", "steps": "\(plan.steps.count)"])
         var prepared = PreparedUpgrade(identification: identification, plan: plan, drops: drops)
         prepared.missingPolicies = missing
@@ -88,11 +91,11 @@ struct UpgradePreparation {
     /// inconsistent), or ``PlanningError/Kind/laterThanTarget(storeVersion:target:)``.
     private func identify(_ db: Database) throws -> (StoreIdentification, ObjectModel) {
         let identification: StoreIdentification
-        // The shipped records' errors name their files: they are not the store's.
-        let shipped = try upgrader.asShippedVersions()
         do {
-            identification = try VersionRegistry(history: upgrader.history, shipped: shipped, logger: logger)
-                .identify(db, path: storePath)
+            identification = try VersionRegistry(
+                history: history.versions, shipped: history.asShipped, logger: logger
+            )
+            .identify(db, path: storePath)
         } catch let error as RegistryError {
             throw error
         } catch let error as StoreError {
@@ -103,9 +106,9 @@ struct UpgradePreparation {
         guard let version = identification.version else {
             throw RegistryError(path: storePath, kind: .inconsistent(problem: identification.problem ?? ""))
         }
-        let history = upgrader.history
-        if let index = history.index(of: version.name), let targetIndex = history.index(of: target),
-            index > targetIndex, !upgrader.mappings.keys.contains(where: { $0.source == version.name })
+        let versions = history.versions
+        if let index = versions.index(of: version.name), let targetIndex = versions.index(of: target),
+            index > targetIndex, !history.mappings.keys.contains(where: { $0.source == version.name })
         {
             // A later version than the target with no mapping written to go back: the store was
             // written by a newer build. Never "migrate" it down by inference.
@@ -138,22 +141,15 @@ struct UpgradePreparation {
     /// only once its work folder exists.
     private func checkLayouts(of plan: UpgradePlan) throws {
         guard !plan.steps.isEmpty else { return }
-        let history = try upgrader.planningHistory()
-        for name in plan.steps.map(\.to) {
-            if let model = history.version(named: name) {
-                _ = try StoreLayout(model: model)
-            }
+        for step in plan.steps {
+            _ = try StoreLayout(model: step.destination)
         }
     }
 
-    /// ``UpgradePlan/drops(countedIn:history:)``, with a failure reported against the store.
-    private func countDrops(of plan: UpgradePlan, in db: Database, modelCache: ObjectModel?) throws
-        -> [[DroppedData]]
-    {
+    /// ``UpgradePlan/drops(countedIn:)``, with a failure reported against the store.
+    private func countDrops(of plan: UpgradePlan, in db: Database) throws -> [[DroppedData]] {
         do {
-            let history = try upgrader.planningHistory()
-            return try plan.drops(
-                countedIn: db, history: VersionHistory(history.versions + [modelCache].compactMap { $0 }))
+            return try plan.drops(countedIn: db)
         } catch {
             throw StoreError(path: storePath, wrapping: error)
         }

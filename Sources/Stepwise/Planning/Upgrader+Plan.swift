@@ -44,11 +44,12 @@ extension Upgrader {
         guard let target = targetVersion else {
             throw RegistryError(path: url.path, kind: .emptyHistory)
         }
-        try preload()
         try checkStages()
         let snapshot = try StoreSnapshot(of: url)
         defer { snapshot.close() }
-        let preparation = UpgradePreparation(upgrader: self, target: target, storePath: url.path)
+        let preparation = UpgradePreparation(
+            history: history, planner: planner, policies: policies, target: target, storePath: url.path,
+            logger: options.logger)
         do {
             return try snapshot.database.read { db in
                 try preparation.prepare(

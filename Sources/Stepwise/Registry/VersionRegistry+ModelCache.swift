@@ -40,7 +40,7 @@ extension VersionRegistry {
         }
         let differences: [SchemaDifference]
         do {
-            differences = try Self.tableDifferences(expected: model, actual: actual, release: metadata.release)
+            differences = try actual.tableDifferences(from: model, release: metadata.release)
         } catch {
             return ModelCacheMatch(
                 whyNotUsed:

@@ -84,7 +84,7 @@ public struct VersionRegistry: Sendable {
         func candidate(_ version: ObjectModel) throws -> Candidate {
             Candidate(
                 version: version,
-                differences: try Self.tableDifferences(expected: version, actual: actual, release: metadata.release))
+                differences: try actual.tableDifferences(from: version, release: metadata.release))
         }
         // Only hash matches are laid out first: with a long history (Wire's 90 versions) laying
         // out every version is most of an identification's time, and a hash match settles it.
@@ -177,7 +177,7 @@ public struct VersionRegistry: Sendable {
         guard let match = shipped.last(where: { $0.isCompatible(withEntityHashes: metadata.versionHashes) }) else {
             return nil
         }
-        let differences = try Self.tableDifferences(expected: match, actual: actual, release: metadata.release)
+        let differences = try actual.tableDifferences(from: match, release: metadata.release)
         guard differences.isEmpty else {
             logger.warning(
                 "hashes and tables disagree", metadata: ["store": "\(path)", "hashVersion": "\(match.name)"])
@@ -193,18 +193,6 @@ public struct VersionRegistry: Sendable {
             notes: [
                 "written by '\(edited)' as it shipped (its shipped record); '\(edited)' was edited since, so the upgrade starts with a step from '\(match.name)' to '\(edited)'"
             ])
-    }
-
-    /// Table and column differences between a version's generated schema and a store's, laid
-    /// out for the release that wrote the store and with Core Data's unpredictable choices taken
-    /// from the store itself (``/StepwiseStore/StoreLayout/init(model:release:matching:)``).
-    static func tableDifferences(
-        expected version: ObjectModel, actual: SQLiteSchema, release: CoreDataRelease = .newest
-    ) throws -> [SchemaDifference] {
-        let expected = try SQLiteSchema(
-            expectedFor: StoreLayout(model: version, release: release, matching: actual))
-        return actual.differences(from: expected, ignoringTables: StoreLayout.optionalTableNames)
-            .filter(\.concernsTablesOrColumns)
     }
 
     /// Whether a store's `NSStoreModelVersionIdentifiers` name this version: they equal its

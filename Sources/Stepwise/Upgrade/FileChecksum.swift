@@ -23,25 +23,13 @@ import Foundation
 ///    first and last 64 KB (SQLite's header page, with its change counter and schema cookie,
 ///    and the last pages written) catches a change on a file system whose times are coarse.
 ///
-/// Hashing every byte, as earlier versions did, read the whole store three times per upgrade
-/// (the copy, each step's output, the swap), which cost more than the step itself for an
-/// in-place step. What it alone could catch is media corruption in the seconds between two
-/// reads, which SQLite, with no checksums of its own, wouldn't see anywhere else either.
-/// Journals written by those versions (a checkpoint without ``UpgradeJournal/FileIdentity``)
-/// are still checked by a whole-file hash, so an upgrade interrupted before an app update
-/// resumes as it would have.
+/// Hashing every byte would read the whole store three times per upgrade (the copy, each
+/// step's output, the swap), which costs more than the step itself for an in-place step. What
+/// it alone could catch is media corruption in the seconds between two reads, which SQLite,
+/// with no checksums of its own, wouldn't see anywhere else either.
 enum FileChecksum {
     /// Bytes hashed at each end of the file.
     static let sampledBytes = 64 * 1024
-
-    /// SHA-256 of the whole file, read in 1 MB chunks so memory stays flat.
-    static func sha256(of url: URL) throws -> String {
-        try hash(url) { handle, hasher in
-            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-                hasher.update(data: chunk)
-            }
-        }
-    }
 
     /// SHA-256 of the file's first and last ``sampledBytes``, and its size.
     static func sampledSHA256(of url: URL, size: Int64) throws -> String {
@@ -90,12 +78,8 @@ enum FileChecksum {
     /// Whether the checkpoint's file is still there, the same file with the same bytes.
     static func verify(_ checkpoint: UpgradeJournal.Checkpoint, in workDirectory: URL) -> Bool {
         let url = workDirectory.appendingPathComponent(checkpoint.file)
-        guard let recorded = checkpoint.identity else {
-            // A journal from a version that hashed whole files.
-            return (try? sha256(of: url)) == checkpoint.sha256
-        }
-        guard UpgradeJournal.FileIdentity(of: url) == recorded else { return false }
-        return (try? sampledSHA256(of: url, size: recorded.size)) == checkpoint.sha256
+        guard UpgradeJournal.FileIdentity(of: url) == checkpoint.identity else { return false }
+        return (try? sampledSHA256(of: url, size: checkpoint.identity.size)) == checkpoint.sha256
     }
 }
 

@@ -32,20 +32,20 @@ final class IntegrityCheck: @unchecked Sendable {
 
     /// Checks `input` now.
     static func run(on input: URL, isOriginal: Bool, full: Bool, storePath: String) throws {
-        let pragma = full ? "integrity_check" : "quick_check"
         let problems: [String]
         do {
-            let queue = try UpgradeRun.readOnlyQueue(input, isOriginal: isOriginal)
+            let queue = try ReadOnlyStore.openQueue(at: input, immutable: isOriginal)
             defer { try? queue.close() }
-            problems = try queue.read { db in try String.fetchAll(db, sql: "PRAGMA \(pragma)") }
+            problems = try queue.read { db in try PageCheck.problems(in: db, full: full) }
         } catch {
             throw StoreError(path: storePath, wrapping: error)
         }
-        guard problems == ["ok"] else {
+        guard problems.isEmpty else {
             // SQLITE_CORRUPT: the error's description says the store is damaged and to restore it.
             throw StoreError(
                 path: storePath,
-                kind: .sqlite(code: 11, message: "\(pragma) found: \(problems.prefix(3).joined(separator: "; "))"))
+                kind: .sqlite(
+                    code: 11, message: "\(PageCheck.pragma(full: full)) found: \(problems.joined(separator: "; "))"))
         }
     }
 

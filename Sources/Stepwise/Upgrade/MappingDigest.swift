@@ -32,7 +32,15 @@ enum MappingDigest {
         return SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
     }
 
-    private static func canonical(_ userInfo: [String: String]) -> String {
+    fileprivate static func canonical(_ userInfo: [String: String]) -> String {
         userInfo.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: ",")
+    }
+}
+
+extension PlannedStep {
+    /// What the journal records of a planned step: its versions, kind and ``MappingDigest``.
+    /// A resumed upgrade follows the journaled plan only when every fingerprint is the same.
+    func fingerprint(policies: PolicyRegistry) -> String {
+        "\(from) → \(to) (\(kind)) \(MappingDigest.digest(mappingModels, policies: policies))"
     }
 }

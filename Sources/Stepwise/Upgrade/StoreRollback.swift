@@ -14,14 +14,10 @@ struct StoreRollback {
 
     func run() throws -> String? {
         let fileSystem = options.fileSystem
-        let lock = try UpgradeLock(files: files, timeout: options.lockTimeoutSeconds, fileSystem: fileSystem)
-        defer { withExtendedLifetime(lock) {} }
         // A rollback swaps generations like an upgrade: nobody may hold the store meanwhile.
-        let access = try StoreAccessGate.exclusive(
-            files, timeout: options.lockTimeoutSeconds, fileSystem: fileSystem, emit: { options.progress?($0) })
-        defer { withExtendedLifetime(access) {} }
-        let recovery = UpgradeRecovery(files: files, fileSystem: fileSystem, logger: options.logger)
-        if case .finishedSwap(let journal) = try recovery.recover(), journal.purpose == .rollback {
+        let takeover = try StoreTakeover(files, options: options)
+        defer { withExtendedLifetime(takeover) {} }
+        if case .finishedSwap(let journal) = takeover.recovered, journal.purpose == .rollback {
             // An interrupted rollback was just finished: that was this call's job.
             return journal.to
         }
@@ -42,7 +38,7 @@ struct StoreRollback {
         journal.to = version
         try journal.save(in: files.workDirectory, fileSystem: fileSystem)
         options.logger.notice("rolling back to the backup", metadata: ["store": "\(files.store.path)"])
-        _ = try recovery.finishSwap(journal)
+        _ = try UpgradeRecovery(files: files, fileSystem: fileSystem, logger: options.logger).finishSwap(journal)
         return version
     }
 }

@@ -40,10 +40,9 @@ struct StoreVerification {
             defer { try? queue.close() }
             try queue.read { db in
                 if checksPages {
-                    let pragma = level == .full ? "integrity_check" : "quick_check"
-                    let results = try String.fetchAll(db, sql: "PRAGMA \(pragma)")
-                    guard results == ["ok"] else {
-                        throw fail("\(pragma): \(results.prefix(3).joined(separator: "; "))")
+                    let problems = try PageCheck.problems(in: db, full: level == .full)
+                    guard problems.isEmpty else {
+                        throw fail("\(PageCheck.pragma(full: level == .full)): \(problems.joined(separator: "; "))")
                     }
                 }
                 if let row = try Row.fetchOne(db, sql: "PRAGMA foreign_key_check") {
@@ -55,8 +54,7 @@ struct StoreVerification {
                 guard model.isCompatible(withEntityHashes: metadata.versionHashes) else {
                     throw fail("its metadata's entity hashes are not '\(model.name)''s")
                 }
-                let differences = try VersionRegistry.tableDifferences(
-                    expected: model, actual: SQLiteSchema.read(from: db))
+                let differences = try SQLiteSchema.read(from: db).tableDifferences(from: model)
                 if let first = differences.first {
                     throw fail("its tables differ from '\(model.name)''s: \(first)")
                 }
@@ -89,32 +87,23 @@ struct StoreVerification {
         for entity in layout.entities {
             for relationship in entity.relationships where relationship.declaringEntity == entity.name {
                 guard let target = layout.entity(named: relationship.destination) else { continue }
-                let (table, column, targetTable, pointsTo): (String, String, String, String)
+                let dangling: DanglingKeyCheck.DanglingKey?
                 if let foreignKey = relationship.foreignKeyColumn {
-                    (table, column, targetTable, pointsTo) =
-                        (entity.tableName, foreignKey, target.tableName, target.name)
+                    dangling = try DanglingKeyCheck.firstDanglingKey(
+                        db, column: foreignKey, of: entity, pointingTo: target, layout: layout)
                 } else if relationship.hasHiddenForeignKey,
-                    case .inverseForeignKey(let hiddenTable, let hiddenColumn, _) = relationship.storage
+                    case .inverseForeignKey(_, let hiddenColumn, _) = relationship.storage
                 {
-                    (table, column, targetTable, pointsTo) = (hiddenTable, hiddenColumn, entity.tableName, entity.name)
+                    dangling = try DanglingKeyCheck.firstDanglingKey(
+                        db, column: hiddenColumn, of: target, pointingTo: entity, layout: layout)
                 } else {
                     continue
                 }
-                // Rows are counted (a scan with a lookup each) only when one may dangle.
-                let anyDangling = try DanglingKeyCheck.anyKeyMayDangle(
-                    db, table: table, column: column, targetTable: targetTable, targetEntityNumbers: nil)
-                guard anyDangling else { continue }
-                let dangling =
-                    try Int.fetchOne(
-                        db,
-                        sql: """
-                            SELECT COUNT(*) FROM \(table.quotedSQLIdentifier) AS "e"
-                            WHERE "e".\(column.quotedSQLIdentifier) IS NOT NULL
-                              AND NOT EXISTS (SELECT 1 FROM \(targetTable.quotedSQLIdentifier) AS "t"
-                                              WHERE "t"."Z_PK" = "e".\(column.quotedSQLIdentifier))
-                            """) ?? 0
-                if dangling > 0 {
-                    throw fail("\(dangling) \(entity.name).\(relationship.name) keys point to no \(pointsTo)")
+                if let dangling {
+                    let pointsTo = relationship.foreignKeyColumn == nil ? entity.name : target.name
+                    throw fail(
+                        "\(dangling.count) \(entity.name).\(relationship.name) keys point to no \(pointsTo) "
+                            + "(the first in row Z_PK \(dangling.primaryKey))")
                 }
             }
         }
@@ -128,15 +117,14 @@ struct StoreVerification {
 extension StoreVerification.Scope {
     /// What the journaled steps did to the checked copy. Rows of a removed entity are the only
     /// rows an in-place step deletes, and each step counted them among its drops; a count it
-    /// couldn't make, or a journal from before drops were recorded, is taken as rows removed.
+    /// couldn't make is taken as rows removed.
     init(_ steps: [UpgradeJournal.CompletedStep]) {
-        guard steps.allSatisfy(\.inPlace) else {
+        guard steps.allSatisfy(\.report.inPlace) else {
             self = .rebuilt
             return
         }
         let rowsRemoved = steps.contains { step in
-            guard let drops = step.drops else { return true }
-            return drops.contains { $0.kind == .entity && ($0.count ?? 1) > 0 }
+            step.report.drops.contains { $0.kind == .entity && ($0.count ?? 1) > 0 }
         }
         self = .alteredInPlace(rowsRemoved: rowsRemoved)
     }

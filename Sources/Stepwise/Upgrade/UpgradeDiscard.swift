@@ -15,13 +15,10 @@ struct UpgradeDiscard {
     func run() throws -> Upgrader.DiscardOutcome {
         let fileSystem = options.fileSystem
         guard fileSystem.exists(files.workDirectory) else { return .nothingToDiscard }
-        let lock = try UpgradeLock(files: files, timeout: options.lockTimeoutSeconds, fileSystem: fileSystem)
-        defer { withExtendedLifetime(lock) {} }
-        let access = try StoreAccessGate.exclusive(
-            files, timeout: options.lockTimeoutSeconds, fileSystem: fileSystem, emit: { options.progress?($0) })
-        defer { withExtendedLifetime(access) {} }
         let bytes = WorkDirectorySize.bytes(of: files.workDirectory)
-        switch try UpgradeRecovery(files: files, fileSystem: fileSystem, logger: options.logger).recover() {
+        let takeover = try StoreTakeover(files, options: options)
+        defer { withExtendedLifetime(takeover) {} }
+        switch takeover.recovered {
         case .nothing:
             // Recovery found nothing worth keeping (no journal, or a store changed since) and
             // deleted what there was.

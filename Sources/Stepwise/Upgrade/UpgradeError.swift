@@ -64,6 +64,17 @@ public struct UpgradeError: Error, Sendable, ReportableError {
             site: error.site)
     }
 
+    /// Runs `body`, reporting a failed file-system call it makes as an ``UpgradeError`` about
+    /// the store at `files`: the one translation every entry point (upgrade, check, rollback,
+    /// discard) makes.
+    static func reportingFileSystemErrors<Value>(of files: StoreFiles, _ body: () throws -> Value) throws -> Value {
+        do {
+            return try body()
+        } catch let error as FileSystemError {
+            throw UpgradeError(error, storePath: files.store.path)
+        }
+    }
+
     /// The underlying ``/StepwiseMapping/MappingError`` of a failed step, with its mapping, entity and row.
     public var mappingError: MappingError? {
         if case .stepFailed(_, _, _, _, let underlying) = kind { return underlying as? MappingError }

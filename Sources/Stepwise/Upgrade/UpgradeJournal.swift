@@ -42,11 +42,10 @@ struct UpgradeJournal: Codable, Sendable, Equatable {
     struct Checkpoint: Codable, Sendable, Equatable {
         /// The path relative to the work directory.
         var file: String
-        /// With ``identity``, SHA-256 of the file's size, head and tail; without (journals of
-        /// earlier versions), of the whole file.
+        /// SHA-256 of the file's size, head and tail (``FileChecksum``).
         var sha256: String
         var bytes: Int64
-        var identity: FileIdentity?
+        var identity: FileIdentity
 
         /// The same file, recorded under the path it was renamed to (a rename keeps the
         /// inode and the modification time).
@@ -65,59 +64,12 @@ struct UpgradeJournal: Codable, Sendable, Equatable {
         var modifiedNanoseconds: Int64
     }
 
-    /// One finished step: its ``StepReport`` and its checkpoint.
-    ///
-    /// The report's fields are stored flat, as format 1 has always written them, so that a
-    /// journal stays readable by the build that wrote it and by the next: a journal that
-    /// can't be read is discarded, and past the commit point that must never happen.
-    /// `mappingModels` and `entityMappings` are absent from journals written before them.
+    /// One finished step: its report, as it ran, and its output's checkpoint.
     struct CompletedStep: Codable, Sendable, Equatable {
         /// 1-based.
         var index: Int
-        var from: String
-        var to: String
-        var kind: StepKind
-        var rows: Int
-        var objects: Int
-        var seconds: Double
-        var inPlace: Bool
+        var report: StepReport
         var output: Checkpoint
-        /// What the step dropped; nil in journals written before drops were recorded.
-        var drops: [DroppedData]?
-        var mappingModels: [String]?
-        var entityMappings: [StepReport.EntityMappingReport]?
-        /// The tables the step kept as they were; nil in journals written before.
-        var keptTables: [String]?
-
-        init(index: Int, report: StepReport, output: Checkpoint) {
-            self.index = index
-            (from, to, kind) = (report.from, report.to, report.kind)
-            (rows, objects, seconds, inPlace) = (report.rows, report.objects, report.seconds, report.inPlace)
-            self.output = output
-            drops = report.drops
-            mappingModels = report.mappingModels
-            entityMappings = report.entityMappings
-            keptTables = report.keptTables
-        }
-
-        /// The step's report, as it was when the step ran.
-        var report: StepReport {
-            var report = StepReport(
-                from: from, to: to, kind: kind, mappingModels: mappingModels ?? [],
-                entityMappings: entityMappings ?? [],
-                rows: rows, objects: objects, seconds: seconds, inPlace: inPlace, drops: drops ?? [])
-            report.keptTables = keptTables ?? []
-            return report
-        }
-    }
-
-    /// The planned steps, to check that a resumed upgrade follows the same plan.
-    struct PlannedStep: Codable, Sendable, Equatable {
-        var from: String
-        var to: String
-        var kind: StepKind
-        /// A digest of the step's mapping models: a changed mapping invalidates checkpoints.
-        var mappingDigest: String
     }
 
     static let fileName = "journal.json"
@@ -129,12 +81,14 @@ struct UpgradeJournal: Codable, Sendable, Equatable {
     var original: Fingerprint
     var from: String?
     var to: String?
-    var plan: [PlannedStep] = []
+    /// Each planned step's fingerprint (``PlannedStep/fingerprint(policies:)``): a resumed
+    /// upgrade must follow the same plan, with the same mappings and policy versions.
+    var plan: [String] = []
     /// The checkpointed copy of the original (step 0); nil when step 1 reads the original.
     var copy: Checkpoint?
     /// Whether step 1 reads the original itself, read-only (``ImmutableStore``), because it had
-    /// nothing in a `-wal` or `-journal` to fold in. nil in journals written before it existed.
-    var readsOriginal: Bool?
+    /// nothing in a `-wal` or `-journal` to fold in.
+    var readsOriginal = false
     var completed: [CompletedStep] = []
     /// The verified final store, before the swap moves it.
     var final: Checkpoint?

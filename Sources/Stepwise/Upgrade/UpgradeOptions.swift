@@ -52,8 +52,5 @@ public struct UpgradeOptions: Sendable {
     }
 
     /// ``lockTimeout`` in seconds, as the lock waits count it.
-    var lockTimeoutSeconds: Double {
-        let (seconds, attoseconds) = lockTimeout.components
-        return max(0, Double(seconds) + Double(attoseconds) / 1e18)
-    }
+    var lockTimeoutSeconds: Double { lockTimeout.nonNegativeSeconds }
 }

@@ -57,29 +57,22 @@ public struct UpgradeReport: Sendable, Hashable, Codable {
         case from, to, outcome, upToDate, steps, backupPath, seconds
     }
 
-    /// Encodes `upToDate` beside `outcome`, for readers of the JSON written before `outcome`.
+    /// Encodes `upToDate` beside `outcome`: the one question most scripts ask.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(from, forKey: .from)
-        try container.encode(to, forKey: .to)
-        try container.encode(outcome, forKey: .outcome)
-        try container.encode(upToDate, forKey: .upToDate)
-        try container.encode(steps, forKey: .steps)
-        // The folder as a path: what scripts and earlier versions of this JSON read.
+        try container.encodeEveryKey([
+            .from: from, .to: to, .outcome: outcome, .upToDate: upToDate, .steps: steps, .seconds: seconds,
+        ])
+        // The folder as a path, what scripts read; left out, not null, when there is no backup.
         try container.encodeIfPresent(backupURL?.path, forKey: .backupPath)
-        try container.encode(seconds, forKey: .seconds)
     }
 
-    /// Decodes `outcome`, or, in JSON written before it, derives it from `upToDate`.
+    /// Decodes a report; `upToDate` is read from `outcome`.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         from = try container.decode(String.self, forKey: .from)
         to = try container.decode(String.self, forKey: .to)
-        if let outcome = try container.decodeIfPresent(Outcome.self, forKey: .outcome) {
-            self.outcome = outcome
-        } else {
-            outcome = try container.decode(Bool.self, forKey: .upToDate) ? .upToDate : .upgraded
-        }
+        outcome = try container.decode(Outcome.self, forKey: .outcome)
         steps = try container.decode([StepReport].self, forKey: .steps)
         backupURL = try container.decodeIfPresent(String.self, forKey: .backupPath).map { URL(fileURLWithPath: $0) }
         seconds = try container.decode(Double.self, forKey: .seconds)

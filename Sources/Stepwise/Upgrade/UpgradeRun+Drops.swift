@@ -13,7 +13,7 @@ extension UpgradeRun {
     /// it doesn't refuse here, and ``checkDrops(_:index:count:)`` refuses it once its step has
     /// counted it, still before the swap.
     func checkDrops(_ drops: [[DroppedData]], of plan: UpgradePlan) throws {
-        guard upgrader.options.strict else { return }
+        guard options.strict else { return }
         for (offset, step) in plan.steps.enumerated() where offset < drops.count {
             let refused = drops[offset].filter { !$0.isDeclared && ($0.count ?? 0) > 0 }
             guard !refused.isEmpty else { continue }
@@ -35,7 +35,7 @@ extension UpgradeRun {
                     "drop": "\(drop)",
                 ])
         }
-        guard upgrader.options.strict else { return }
+        guard options.strict else { return }
         let refused = report.undeclaredDrops
         guard !refused.isEmpty else { return }
         throw UpgradeError(

@@ -6,11 +6,10 @@ extension UpgradeRun {
     /// (``ExternalDataCleanup``); nil when neither the store's version nor the target has an
     /// external-storage attribute: then the upgrade leaves the folder alone.
     func externalDataColumns(of plan: UpgradePlan) throws -> [ExternalDataColumn]? {
-        let history = VersionHistory(try upgrader.planningHistory().versions + [modelCache].compactMap { $0 })
-        guard let targetModel = history.version(named: plan.to) else { return nil }
-        let target = try StoreLayout(model: targetModel)
-        let sourceColumns = try history.version(named: plan.from).map { try StoreLayout(model: $0).externalDataColumns }
+        guard let first = plan.steps.first, let last = plan.steps.last else { return nil }
+        let target = try StoreLayout(model: last.destination)
+        let sourceColumns = try StoreLayout(model: first.source).externalDataColumns
         let columns = target.externalDataColumns
-        return columns.isEmpty && (sourceColumns ?? []).isEmpty ? nil : columns
+        return columns.isEmpty && sourceColumns.isEmpty ? nil : columns
     }
 }

@@ -13,7 +13,7 @@ extension UpgradeRun {
     /// touches the original before the swap), but reading that again would mean copying a store
     /// with a `-wal`. Synced with the journal that names it.
     func keepModelCache(readFrom input: URL, isOriginal: Bool) throws {
-        let queue = try Self.readOnlyQueue(input, isOriginal: isOriginal)
+        let queue = try ReadOnlyStore.openQueue(at: input, immutable: isOriginal)
         defer { try? queue.close() }
         let path = files.store.path
         guard let archive = try queue.read({ db in try ModelCache.archive(in: db, path: path) }) else {

@@ -6,17 +6,20 @@ extension UpgradeRun {
     /// Picks up an interrupted run's checkpoints when the plan is still the same (same
     /// versions, same mappings). Returns nil (the caller starts over) when it isn't, or
     /// when the latest checkpoint no longer matches its checksum: a half-written step is
-    /// never trusted.
+    /// never trusted. Throws what planning from scratch would throw too (no path, an
+    /// unregistered policy): the checkpoints stay for a build that can run them.
     func resume(_ journal: UpgradeJournal) throws -> UpgradeJournal? {
+        guard let from = journal.from, journal.to == target else { return nil }
         // A run from the store's cached model re-reads it from the archive it kept.
-        let modelCache = journal.from.flatMap(keptModelCache(named:))
-        guard let from = journal.from, journal.to == target,
-            let plan = try? upgrader.planner(modelCache: modelCache).plan(from: from, to: target),
-            plan.steps.map(plannedStep) == journal.plan
-        else { return nil }
+        let planner = planner.startingFrom(modelCache: keptModelCache(named: from))
+        // A version this build doesn't know (or a kept cached model that can't be read):
+        // identifying the store afresh decides.
+        guard planner.version(named: from) != nil else { return nil }
+        let plan = try planner.plan(from: from, to: target)
+        guard plan.steps.map({ $0.fingerprint(policies: policies) }) == journal.plan else { return nil }
         // The same refusal as a fresh run's: a resumed plan's later step may name a policy
         // this build doesn't register.
-        try UpgradePreparation.checkPolicies(of: plan, in: upgrader.policies)
+        try UpgradePreparation.checkPolicies(of: plan, in: policies)
         var journal = journal
         var keep: Set<String>
         // The last output may already have moved to incoming/ (verified) just before a crash.
@@ -40,12 +43,11 @@ extension UpgradeRun {
         // Anything else in the work directory is a step that never finished: delete it.
         try prune(keeping: keep.union([UpgradeJournal.fileName, Self.modelCacheFileName]))
         self.plan = plan
-        self.modelCache = modelCache
         resumedSteps = Set(journal.completed.map(\.index))
         journal.failure = nil
         try save(journal)
         emit(.resuming(completedSteps: journal.completed.count))
-        emit(.planned(from: from, to: target, steps: plan.steps.map(\.planned)))
+        emit(.planned(from: from, to: target, steps: plan.steps))
         logger.notice("resuming an interrupted upgrade", metadata: ["completedSteps": "\(journal.completed.count)"])
         return journal
     }

@@ -28,13 +28,13 @@ extension UpgradeRun {
         try StoreFileCheck.check(files.store)
         try checkFreeSpace()
         var journal = UpgradeJournal(state: .copying, original: UpgradeJournal.Fingerprint(of: files))
-        journal.keepBackup = upgrader.options.keepBackup
+        journal.keepBackup = options.keepBackup
         try fileSystem.createDirectory(workDirectory, site: "work.mkdir")
         do {
             try save(journal)
             let readsOriginal = ImmutableStore.isAvailable && files.generation.hasNothingToFoldIn
             let input = readsOriginal ? files.store : try copyStore()
-            let full = upgrader.options.verification == .full
+            let full = options.verification == .full
             if readsOriginal {
                 pendingIntegrityCheck = IntegrityCheck.start(
                     onOriginal: input, full: full, storePath: files.store.path)
@@ -52,18 +52,17 @@ extension UpgradeRun {
             try checkDrops(prepared.drops, of: plan)
             if prepared.identification.matchedBy == .modelCache {
                 try keepModelCache(readFrom: input, isOriginal: readsOriginal)
-                modelCache = prepared.identification.version
             }
             self.plan = plan
             journal.state = .running
             journal.from = plan.from
             journal.to = plan.to
-            journal.plan = plan.steps.map(plannedStep)
+            journal.plan = plan.steps.map { $0.fingerprint(policies: policies) }
             journal.readsOriginal = readsOriginal
             journal.externalDataColumns = try externalDataColumns(of: plan)
             journal.copy = readsOriginal ? nil : try FileChecksum.checkpoint(input, in: workDirectory)
             try save(journal)
-            emit(.planned(from: plan.from, to: plan.to, steps: plan.steps.map(\.planned)))
+            emit(.planned(from: plan.from, to: plan.to, steps: plan.steps))
             return journal
         } catch let crash as SimulatedCrash {
             throw crash
@@ -112,26 +111,16 @@ extension UpgradeRun {
     /// Identifies what the run reads before step 1 and plans from it
     /// (``UpgradePreparation``), counting drops in strict mode.
     private func prepare(_ input: URL, isOriginal: Bool) throws -> PreparedUpgrade {
-        let preparation = UpgradePreparation(upgrader: upgrader, target: target, storePath: files.store.path)
+        let preparation = UpgradePreparation(
+            history: history, planner: planner, policies: policies, target: target, storePath: files.store.path,
+            logger: logger)
         let queue: DatabaseQueue
         do {
-            queue = try Self.readOnlyQueue(input, isOriginal: isOriginal)
+            queue = try ReadOnlyStore.openQueue(at: input, immutable: isOriginal)
         } catch {
             throw StoreError(path: files.store.path, wrapping: error)
         }
         defer { try? queue.close() }
-        return try queue.read { db in try preparation.prepare(db, countingDrops: upgrader.options.strict) }
-    }
-
-    /// A read-only connection to what the run reads before step 1: the original through
-    /// ``ImmutableStore``, or the checkpointed copy.
-    static func readOnlyQueue(_ input: URL, isOriginal: Bool) throws -> DatabaseQueue {
-        isOriginal ? try ImmutableStore.openQueue(at: input) : try ReadOnlyStore.openQueue(at: input)
-    }
-
-    func plannedStep(_ step: UpgradePlan.Step) -> UpgradeJournal.PlannedStep {
-        UpgradeJournal.PlannedStep(
-            from: step.from, to: step.to, kind: step.kind,
-            mappingDigest: MappingDigest.digest(step.mappingModels, policies: upgrader.policies))
+        return try queue.read { db in try preparation.prepare(db, countingDrops: options.strict) }
     }
 }

@@ -26,7 +26,7 @@ extension UpgradeRun {
             let source = try sourceFile(forStep: index, journal: journal)
             let directory = workDirectory.appendingPathComponent("step-\(index)", isDirectory: true)
             let output = directory.appendingPathComponent(Self.stepFileName)
-            emit(.stepStarted(index: index, count: count, step: planned.planned))
+            emit(.stepStarted(index: index, count: count, step: planned))
             let report: StepReport
             do {
                 try fileSystem.remove(directory, site: "step.remove-unfinished")
@@ -132,7 +132,7 @@ extension UpgradeRun {
     ///   crash during that step leaves no checkpoint to resume from, so the next call starts
     ///   over from the original, which was never touched (``resume(_:)`` trusts no
     ///   checkpoint whose file doesn't match it).
-    private func sourceAccess(forStep index: Int, _ planned: UpgradePlan.Step, _ journal: UpgradeJournal)
+    private func sourceAccess(forStep index: Int, _ planned: PlannedStep, _ journal: UpgradeJournal)
         -> MigrationStep.SourceAccess
     {
         if readsOriginal(index, journal) { return .readOnly }
@@ -140,17 +140,13 @@ extension UpgradeRun {
         return index == 1 ? .consumableCopy : .checkpoint
     }
 
-    private func makeStep(_ planned: UpgradePlan.Step, index: Int, isLast: Bool) throws -> MigrationStep {
-        // A step may start from a version as shipped ("Recipes 2 (as shipped)").
-        // Or from the store's own cached model.
-        let history = VersionHistory(try upgrader.planningHistory().versions + [modelCache].compactMap { $0 })
-        guard let source = history.version(named: planned.from), let destination = history.version(named: planned.to)
-        else { throw PlanningError(.unknownVersion(planned.from, available: history.names)) }
-        let relay = StepProgressRelay(step: index, emit: upgrader.options.progress)
+    private func makeStep(_ planned: PlannedStep, index: Int, isLast: Bool) throws -> MigrationStep {
+        let relay = StepProgressRelay(step: index, emit: options.progress)
         let progress: (@Sendable (StepProgress) -> Void)? =
-            upgrader.options.progress == nil ? nil : { @Sendable event in relay.relay(event) }
+            options.progress == nil ? nil : { @Sendable event in relay.relay(event) }
         var step = MigrationStep(
-            from: source, to: destination, mappingModels: planned.mappingModels, policies: upgrader.policies,
+            from: planned.source, to: planned.destination, mappingModels: planned.mappingModels,
+            policies: policies,
             stage: stage(for: planned), logger: logger, progress: progress)
         step.fileSystem = fileSystem
         step.cancellation = cancellation
@@ -163,8 +159,8 @@ extension UpgradeRun {
     }
 
     /// The stage registered for the planned step, if any (the planner kept it apart).
-    private func stage(for step: UpgradePlan.Step) -> MigrationStage? {
-        upgrader.stages.first { $0.from == step.from && $0.to == step.to }
+    private func stage(for step: PlannedStep) -> MigrationStage? {
+        stages.first { $0.from == step.from && $0.to == step.to }
     }
 
     /// Deletes everything in the work directory but `names`.

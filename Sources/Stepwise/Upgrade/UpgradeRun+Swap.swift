@@ -18,13 +18,13 @@ extension UpgradeRun {
         try awaitIntegrityCheck()
         if journal.state == .running {
             try checkCancellation(&journal)
-            guard let last = journal.completed.last, let targetModel = upgrader.history.version(named: target) else {
+            guard let last = journal.completed.last, let targetModel = plan?.steps.last?.destination else {
                 throw UpgradeError(.verificationFailed("no step produced a store"), storePath: files.store.path)
             }
             let output = workDirectory.appendingPathComponent(last.output.file)
-            emit(.verifying(upgrader.options.verification))
+            emit(.verifying(options.verification))
             do {
-                try StoreVerification(level: upgrader.options.verification, scope: .init(journal.completed))
+                try StoreVerification(level: options.verification, scope: .init(journal.completed))
                     .verify(output, model: targetModel)
             } catch let error as UpgradeError {
                 try? fileSystem.remove(output.deletingLastPathComponent(), site: "verify.remove-failed")
@@ -70,7 +70,7 @@ extension UpgradeRun {
     ///    upgraded store, so swapping it in would lose them. The work directory is deleted
     ///    (its checkpoints are of a stale copy) and the store is left as it is.
     func checkNobodyElseUsesTheStore(_ journal: UpgradeJournal) throws {
-        try StoreAccessGate.waitForBareConnections(files, timeout: upgrader.options.lockTimeoutSeconds, emit: emit)
+        try StoreAccessGate.waitForBareConnections(files, timeout: options.lockTimeoutSeconds, emit: emit)
         guard journal.original == UpgradeJournal.Fingerprint(of: files) else {
             try? fileSystem.remove(workDirectory, site: "swap.remove-stale")
             throw UpgradeError(.storeChangedDuringUpgrade, storePath: files.store.path)

@@ -16,12 +16,18 @@ import StepwiseStore
 /// 4. `UpgradeRun+Swap`: verify the result (``StoreVerification``), then swap it in
 ///    (``GenerationSwap``) and keep or drop the old generation.
 final class UpgradeRun {
-    let upgrader: Upgrader
+    /// The versions the run may go through.
+    let history: ModelHistory
+    /// The upgrader's planner: its stages' steps kept apart.
+    let planner: UpgradePlanner
+    let policies: PolicyRegistry
+    let stages: [MigrationStage]
+    let options: UpgradeOptions
     let files: StoreFiles
     let target: String
     let fileSystem: FileSystem
     let started = Date()
-    var logger: Logger { upgrader.options.logger }
+    var logger: Logger { options.logger }
     var workDirectory: URL { files.workDirectory }
     var swap: GenerationSwap { GenerationSwap(files: files, workDirectory: workDirectory, fileSystem: fileSystem) }
 
@@ -30,20 +36,24 @@ final class UpgradeRun {
     let cancellation: StepCancellation?
     /// The plan, made once per run: by ``start()`` (``UpgradePreparation``) or ``resume(_:)``.
     var plan: UpgradePlan?
-    /// The store's own cached model, when the plan starts from it
-    /// (``StoreIdentification/MatchKind/modelCache``); set with ``plan``.
-    var modelCache: ObjectModel?
     /// Steps whose checkpoints came from an earlier run (1-based indexes).
     var resumedSteps: Set<Int> = []
     /// The damaged-store check of the original, running beside step 1 (``IntegrityCheck``).
     var pendingIntegrityCheck: IntegrityCheck?
 
-    init(upgrader: Upgrader, files: StoreFiles, target: String, cancellation: StepCancellation? = nil) {
-        self.upgrader = upgrader
+    init(
+        history: ModelHistory, planner: UpgradePlanner, policies: PolicyRegistry, stages: [MigrationStage],
+        options: UpgradeOptions, files: StoreFiles, target: String, cancellation: StepCancellation? = nil
+    ) {
+        self.history = history
+        self.planner = planner
+        self.policies = policies
+        self.stages = stages
+        self.options = options
         self.files = files
         self.target = target
         self.cancellation = cancellation
-        self.fileSystem = upgrader.options.fileSystem
+        self.fileSystem = options.fileSystem
     }
 
     /// Whether the store is at `target` by the cheap test: its main file's metadata hashes
@@ -62,18 +72,15 @@ final class UpgradeRun {
 
     /// Takes the lock and does the work.
     func run() throws -> UpgradeReport {
-        let lock = try UpgradeLock(files: files, timeout: upgrader.options.lockTimeoutSeconds, fileSystem: fileSystem)
-        defer { withExtendedLifetime(lock) {} }
-        // The access lock, exclusively, from before the copy to after the swap: a StoreAccess
-        // holder writing during the run would lose its writes at the swap, and one reading
-        // across it would keep reading a file that is no longer the store.
-        let access = try StoreAccessGate.exclusive(
-            files, timeout: upgrader.options.lockTimeoutSeconds, fileSystem: fileSystem, emit: emit)
-        defer { withExtendedLifetime(access) {} }
+        // Both locks from before the copy to after the swap: a StoreAccess holder writing during
+        // the run would lose its writes at the swap, and one reading across it would keep
+        // reading a file that is no longer the store.
+        let takeover = try StoreTakeover(files, options: options)
+        defer { withExtendedLifetime(takeover) {} }
         logger.info("upgrade started", metadata: ["store": "\(files.store.path)", "target": "\(target)"])
 
         var resumable: UpgradeJournal?
-        switch try UpgradeRecovery(files: files, fileSystem: fileSystem, logger: logger).recover() {
+        switch takeover.recovered {
         case .nothing:
             break
         case .finishedSwap(let journal):
@@ -86,12 +93,12 @@ final class UpgradeRun {
         }
         // Another process may have finished the upgrade while this one waited for the lock.
         if resumable == nil,
-            try Self.isUpToDate(files, target: target, history: upgrader.history, fileSystem: fileSystem)
+            try Self.isUpToDate(files, target: target, history: history.versions, fileSystem: fileSystem)
         {
             return .upToDate(at: target)
         }
         var journal: UpgradeJournal
-        if let resumed = resumable.flatMap({ try? resume($0) }) {
+        if let resumable, let resumed = try resume(resumable) {
             journal = resumed
         } else {
             // Cancelled while waiting for the lock: nothing was written yet.
@@ -107,7 +114,7 @@ final class UpgradeRun {
     }
 
     func emit(_ event: UpgradeEvent) {
-        upgrader.options.progress?(event)
+        options.progress?(event)
     }
 
     /// Saves the journal durably, or throws.

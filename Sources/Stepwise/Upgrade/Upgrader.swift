@@ -19,9 +19,8 @@ import StepwiseStore
 /// }
 /// ```
 ///
-/// **Up to date** costs one metadata read: no lock, no copy, no schema scan. An upgrader made
-/// from a bundle reads one model file for it, the target version's, when it is made; the
-/// other versions and the mapping models are read only when an upgrade will run.
+/// **Up to date** costs one metadata read: no lock, no copy, no schema scan. The model files
+/// were all read when the upgrader was made (``ModelHistory``).
 ///
 /// **Otherwise**, under a cross-process lock: the store and its `-wal` are copied into a
 /// work directory beside it, the copy is identified and the path planned, each step writes
@@ -34,44 +33,9 @@ import StepwiseStore
 /// The app must call this before it opens the store, and no other process may have the
 /// store open meanwhile: the lock coordinates upgraders, not SQLite connections.
 public struct Upgrader: Sendable {
-    /// The known versions, oldest first.
-    ///
-    /// For an upgrader made from a bundle, reading this parses every version the first time
-    /// (see ``preload()``). If a version can't be read, this is empty, and
-    /// ``upgradeIfNeededSynchronously(storeAt:)`` throws the reading error.
-    public var history: VersionHistory {
-        get {
-            if let storedHistory { return storedHistory }
-            return (try? bundle?.loadHistory()) ?? VersionHistory([])
-        }
-        set { storedHistory = newValue }
-    }
-    /// Explicit mapping models by step; any other step is inferred where it can be.
-    ///
-    /// For an upgrader made from a bundle, reading this reads the mapping models the first
-    /// time (see ``preload()``). If one can't be read, this is empty, and
-    /// ``upgradeIfNeededSynchronously(storeAt:)`` throws the reading error.
-    public var mappings: [MappingDirectory.StepKey: [MappingModel]] {
-        get {
-            if let storedMappings { return storedMappings }
-            return (try? bundle?.loadMappings()) ?? [:]
-        }
-        set { storedMappings = newValue }
-    }
-    /// The records of versions as they shipped (`stepwise ship`): a store written by a
-    /// recorded version that was edited since is upgraded from the recorded model, named
-    /// `"<Version> (as shipped)"`, through a first step to the edited version.
-    ///
-    /// For an upgrader made from a bundle, these are the files of `<Name>.shipped/` beside it,
-    /// read when an upgrade will run (see ``preload()``); if one can't be read, this is empty,
-    /// and ``upgradeIfNeededSynchronously(storeAt:)`` throws the reading error.
-    public var shipped: [ShippedVersion] {
-        get {
-            if let storedShipped { return storedShipped }
-            return (try? bundle?.loadShipped()) ?? []
-        }
-        set { storedShipped = newValue }
-    }
+    /// The versions, mapping models and shipped records, read and checked when the upgrader
+    /// was made.
+    public let history: ModelHistory
     /// The entity migration policies that mapping models name.
     public var policies: PolicyRegistry
     /// Custom work around particular steps (Core Data's staged migration), each carrying its
@@ -79,128 +43,73 @@ public struct Upgrader: Sendable {
     public var stages: [MigrationStage]
     public var options: UpgradeOptions
 
-    /// The history given in code or set, else nil: the bundle's, read when needed.
-    private var storedHistory: VersionHistory?
-    /// The mappings given in code or set, else nil: the bundle's, read when needed.
-    private var storedMappings: [MappingDirectory.StepKey: [MappingModel]]?
-    /// The shipped records given in code or set, else nil: the bundle's, read when needed.
-    private var storedShipped: [ShippedVersion]?
-    /// The bundle the upgrader was made from, read as far as each call needs.
-    private let bundle: LazyModelBundle?
-
-    /// An upgrader for a history given in code.
+    /// An upgrader for a history.
     ///
     /// - parameters:
-    ///   - history: The known versions, oldest first.
-    ///   - mappings: Explicit mapping models by step; any other step is inferred where it can be.
-    ///   - shipped: The records of versions as they shipped (see ``shipped``); none by default.
+    ///   - history: The versions, mapping models and shipped records.
     ///   - policies: The entity migration policies the mapping models name.
     ///   - stages: Custom work around particular steps.
-    ///   - options: How the upgrades run.
+    ///   - options: How the upgrades run; ``UpgradeOptions/targetVersion`` defaults to the
+    ///     history's current version.
     public init(
-        history: VersionHistory, mappings: [MappingDirectory.StepKey: [MappingModel]] = [:],
-        shipped: [ShippedVersion] = [], policies: PolicyRegistry = PolicyRegistry(), stages: [MigrationStage] = [],
+        history: ModelHistory, policies: PolicyRegistry = PolicyRegistry(), stages: [MigrationStage] = [],
         options: UpgradeOptions = UpgradeOptions()
     ) {
-        self.storedHistory = history
-        self.storedMappings = mappings
-        self.storedShipped = shipped
+        self.history = history
         self.policies = policies
         self.stages = stages
         self.options = options
-        self.bundle = nil
     }
 
-    /// An upgrader for a model bundle and its mapping models: the `.xcmappingmodel`
-    /// folders beside the bundle, and the mapping folder (see ``/StepwiseMapping/MappingDirectory``),
-    /// with the shipped records of `<Name>.shipped/` beside it (see ``shipped``).
+    /// An upgrader for versions and mappings given in code: ``init(history:policies:stages:options:)``
+    /// with ``ModelHistory/init(versions:mappings:shipped:)``.
     ///
-    /// Only the target version is read here, which is all an up-to-date check needs. The other
-    /// versions and the mapping models are read once, when an upgrade will run (or on
-    /// ``preload()``), so an error in one of them is thrown by the first
-    /// ``upgradeIfNeededSynchronously(storeAt:)`` or ``needsUpgrade(storeAt:)`` that finds work to do.
+    /// - throws: ``/StepwiseModel/XcodeModelError`` for a shipped record whose model can't be read.
+    public init(
+        history versions: VersionHistory, mappings: [MappingDirectory.StepKey: [MappingModel]] = [:],
+        shipped: [ShippedVersion] = [], policies: PolicyRegistry = PolicyRegistry(), stages: [MigrationStage] = [],
+        options: UpgradeOptions = UpgradeOptions()
+    ) throws {
+        self.init(
+            history: try ModelHistory(versions: versions, mappings: mappings, shipped: shipped), policies: policies,
+            stages: stages, options: options)
+    }
+
+    /// An upgrader for a model bundle, its mapping models and its shipped records:
+    /// ``init(history:policies:stages:options:)`` with ``ModelHistory/init(bundleAt:mappingsAt:)``.
+    ///
+    /// Every version, mapping model and shipped record is read here, so a broken one is
+    /// reported when the app makes the upgrader, not by the first store that needs it.
     ///
     /// - parameters:
     ///   - bundleURL: The model bundle: the compiled `.momd` folder an app ships
     ///     (`Bundle.main.url(forResource: "Model", withExtension: "momd")`), or the source
     ///     `.xcdatamodeld` (a single `.mom` or `.xcdatamodel` is a one-version bundle). Its
-    ///     current version (`VersionInfo.plist`'s, or `.xccurrentversion`'s) is the target unless
-    ///     ``UpgradeOptions/targetVersion`` says otherwise.
-    ///   - mappingsURL: The folder of mapping files (JSON files, `.xcmappingmodel` folders or
-    ///     both); defaults to `<Name>.mappings` beside the bundle, and may be missing when every
-    ///     step can be inferred.
+    ///     current version is the target unless ``UpgradeOptions/targetVersion`` says otherwise.
+    ///   - mappingsURL: The folder of mapping files; defaults to `<Name>.mappings` beside the
+    ///     bundle, and may be missing when every step can be inferred.
     ///   - policies: The entity migration policies the mapping models name.
     ///   - stages: Custom work around particular steps.
-    ///   - options: How the upgrades run; ``UpgradeOptions/targetVersion`` defaults to the
-    ///     bundle's current version.
-    /// - throws: ``/StepwiseModel/XcodeModelError`` or ``/StepwiseModel/ModelValidationError``
-    ///   for a missing bundle, an unknown current version or an unreadable target version;
-    ///   ``/StepwiseModel/VersionHistoryError`` when the current version is the newest (no
-    ///   `.xccurrentversion`) and the versions can't be ordered.
+    ///   - options: How the upgrades run.
+    /// - throws: What ``ModelHistory/init(bundleAt:mappingsAt:)`` throws.
     public init(
         bundleAt bundleURL: URL, mappingsAt mappingsURL: URL? = nil, policies: PolicyRegistry = PolicyRegistry(),
         stages: [MigrationStage] = [], options: UpgradeOptions = UpgradeOptions()
     ) throws {
-        let bundle = try LazyModelBundle(bundleAt: bundleURL, mappingsAt: mappingsURL, target: options.targetVersion)
-        var options = options
-        if options.targetVersion == nil { options.targetVersion = bundle.currentName }
-        self.storedHistory = nil
-        self.storedMappings = nil
-        self.storedShipped = nil
-        self.policies = policies
-        self.stages = stages
-        self.options = options
-        self.bundle = bundle
-    }
-
-    /// Reads every version, mapping model and shipped record of the bundle now, rather than
-    /// when the first upgrade needs them, and throws what can't be read: ``/StepwiseModel/XcodeModelError``,
-    /// ``/StepwiseModel/ModelValidationError``, ``/StepwiseMapping/MappingError`` or
-    /// ``/StepwiseModel/ShippedRecordError``. For tools
-    /// and tests that want a broken bundle reported even when no store needs upgrading. Does nothing for an upgrader
-    /// whose history and mappings were given in code.
-    public func preload() throws {
-        guard let bundle else { return }
-        if storedHistory == nil { _ = try bundle.loadHistory() }
-        if storedMappings == nil { _ = try bundle.loadMappings() }
-        if storedShipped == nil { _ = try bundle.loadAsShipped() }
-    }
-
-    /// The shipped models of versions edited since they shipped, each named
-    /// `"<Version> (as shipped)"`: the bundle's, worked out once, or those of ``shipped``.
-    func asShippedVersions() throws -> [ObjectModel] {
-        if storedHistory == nil, storedShipped == nil, let bundle { return try bundle.loadAsShipped() }
-        return try ShippedVersion.asShippedVersions(shipped, in: history)
-    }
-
-    /// The history with the shipped models of edited versions after it: every version a plan's
-    /// steps may name. For looking versions up by name only: its order means nothing.
-    func planningHistory() throws -> VersionHistory {
-        VersionHistory(history.versions + (try asShippedVersions()))
+        self.init(
+            history: try ModelHistory(bundleAt: bundleURL, mappingsAt: mappingsURL), policies: policies, stages: stages,
+            options: options)
     }
 
     /// The planner this upgrader uses. Steps with a registered stage are never merged with
     /// their neighbours, so the stage's hooks run on exactly the versions they were written for.
     public var planner: UpgradePlanner {
-        UpgradePlanner(
-            history: history, mappings: mappings, stepsKeptApart: Set(stages.map(\.step)),
-            shipped: (try? asShippedVersions()) ?? [])
-    }
-
-    /// ``planner``, planning from the store's own model cache when it is given
-    /// (``UpgradePlanner/modelCache``).
-    func planner(modelCache: ObjectModel?) -> UpgradePlanner {
-        var planner = self.planner
-        planner.modelCache = modelCache
-        return planner
+        history.planner(stepsKeptApart: Set(stages.map(\.step)))
     }
 
     /// The version upgrades go to.
     public var targetVersion: String? {
-        if let target = options.targetVersion { return target }
-        // The newest version's name is in the bundle's listing: no need to parse the history.
-        if storedHistory == nil, let bundle { return bundle.newestName }
-        return history.latest?.name
+        options.targetVersion ?? history.currentVersion
     }
 
     /// Upgrades the store at `url` to ``targetVersion`` if it isn't there already, on the
@@ -287,29 +196,23 @@ public struct Upgrader: Sendable {
     /// `true` means the call will take the careful path (the lock, a copy that includes the
     /// `-wal`, or recovery of an interrupted upgrade). That path may still find nothing to do:
     /// a store matched by its tables rather than its hashes, or one whose `-wal` holds a newer
-    /// migration than its main file. Before it answers `true`, an upgrader made from a bundle
-    /// reads the bundle's other versions and mapping models, which the upgrade will need.
+    /// migration than its main file.
     ///
     /// `false` for a missing store: there is nothing to upgrade.
     /// - throws: The errors ``upgradeIfNeededSynchronously(storeAt:)`` throws before it takes the lock:
     ///   ``/StepwiseStore/StoreError`` for an unreadable store, ``PlanningError`` for an unknown
-    ///   target version, ``RegistryError`` for an empty history, and when the store needs an
-    ///   upgrade, the errors of a bundle version or mapping model that can't be read.
+    ///   target version, ``RegistryError`` for an empty history.
     public func needsUpgrade(storeAt url: URL) throws -> Bool {
         let files = StoreFiles(store: url)
-        do {
-            return try startingCheck(files).outcome == .upgraded
-        } catch let error as FileSystemError {
-            throw UpgradeError(error, storePath: files.store.path)
+        return try UpgradeError.reportingFileSystemErrors(of: files) {
+            try startingCheck(files).outcome == .upgraded
         }
     }
 
     /// The target, and whether there is work to do: none for a missing store (nothing is
     /// created beside it) or one already at the target (``UpgradeReport/Outcome/upgraded`` means
     /// an upgrade will run). A store that needs one is refused here if it is unreadable,
-    /// before a lock file is created beside it; before that, a
-    /// bundle's other versions and mapping models are read, and refused if they can't be (as
-    /// making the upgrader did when it read every version up front).
+    /// before a lock file is created beside it.
     private func startingCheck(_ files: StoreFiles) throws -> (target: String, outcome: UpgradeReport.Outcome) {
         guard let target = targetVersion else {
             throw RegistryError(path: files.store.path, kind: .emptyHistory)
@@ -319,7 +222,6 @@ public struct Upgrader: Sendable {
         if try isUpToDate(files, target: target) {
             return (target, .upToDate)
         }
-        try preload()
         try checkStages()
         if !options.fileSystem.exists(files.workDirectory) {
             // With a work directory, a crash may have left the store mid-swap: recovery must run.
@@ -333,8 +235,8 @@ public struct Upgrader: Sendable {
     func checkStages() throws {
         var seen: Set<MappingDirectory.StepKey> = []
         for stage in stages {
-            for name in [stage.from, stage.to] where history.version(named: name) == nil {
-                throw PlanningError(.unknownVersion(name, available: history.names))
+            for name in [stage.from, stage.to] where history.versions.version(named: name) == nil {
+                throw PlanningError(.unknownVersion(name, available: history.versions.names))
             }
             guard seen.insert(stage.step).inserted else {
                 throw PlanningError(.duplicateStage(from: stage.from, to: stage.to))
@@ -342,21 +244,8 @@ public struct Upgrader: Sendable {
         }
     }
 
-    /// ``UpgradeRun/isUpToDate(_:target:history:fileSystem:)`` without reading the whole
-    /// history when the upgrader was made from a bundle.
-    ///
-    /// Still the same test: it only ever looks up the target in the history and compares that
-    /// version's entity hashes with the store's. A history of the target alone answers alike,
-    /// and an unknown target gets the same ``PlanningError``, listing the bundle's names in
-    /// the same order the full history would.
     private func isUpToDate(_ files: StoreFiles, target: String) throws -> Bool {
-        let known: VersionHistory
-        if storedHistory == nil, let bundle {
-            known = VersionHistory([try bundle.version(named: target)])
-        } else {
-            known = history
-        }
-        return try UpgradeRun.isUpToDate(files, target: target, history: known, fileSystem: options.fileSystem)
+        try UpgradeRun.isUpToDate(files, target: target, history: history.versions, fileSystem: options.fileSystem)
     }
 
     /// Every upgrade, synchronous or not, runs here, and this is the one place that emits
@@ -367,20 +256,23 @@ public struct Upgrader: Sendable {
         let started = Date()
         var report: UpgradeReport
         do {
-            switch try startingCheck(files) {
-            case (let target, .noStore):
-                report = .noStore(at: target)
-            case (let target, .upToDate):
-                report = .upToDate(at: target)
-            case (let target, .upgraded):
-                report = try UpgradeRun(upgrader: self, files: files, target: target, cancellation: cancellation).run()
-                // Up to date after all (another process upgraded it while this one waited for
-                // the lock): the time is the wait.
-                if report.upToDate { report.seconds = Date().timeIntervalSince(started) }
+            report = try UpgradeError.reportingFileSystemErrors(of: files) {
+                switch try startingCheck(files) {
+                case (let target, .noStore):
+                    return .noStore(at: target)
+                case (let target, .upToDate):
+                    return .upToDate(at: target)
+                case (let target, .upgraded):
+                    let run = UpgradeRun(
+                        history: history, planner: planner, policies: policies, stages: stages, options: options,
+                        files: files, target: target, cancellation: cancellation)
+                    var report = try run.run()
+                    // Up to date after all (another process upgraded it while this one waited for
+                    // the lock): the time is the wait.
+                    if report.upToDate { report.seconds = Date().timeIntervalSince(started) }
+                    return report
+                }
             }
-        } catch let error as FileSystemError {
-            throw UpgradeError(error, storePath: files.store.path).naming(
-                leftoversOf: files, fileSystem: options.fileSystem)
         } catch let error as UpgradeError {
             throw error.naming(leftoversOf: files, fileSystem: options.fileSystem)
         }
@@ -414,10 +306,8 @@ public struct Upgrader: Sendable {
     @discardableResult
     public static func rollback(storeAt url: URL, options: UpgradeOptions = UpgradeOptions()) throws -> String? {
         let files = StoreFiles(store: url)
-        do {
-            return try StoreRollback(files: files, options: options).run()
-        } catch let error as FileSystemError {
-            throw UpgradeError(error, storePath: files.store.path)
+        return try UpgradeError.reportingFileSystemErrors(of: files) {
+            try StoreRollback(files: files, options: options).run()
         }
     }
 
@@ -458,10 +348,8 @@ public struct Upgrader: Sendable {
         -> DiscardOutcome
     {
         let files = StoreFiles(store: url)
-        do {
-            return try UpgradeDiscard(files: files, options: options).run()
-        } catch let error as FileSystemError {
-            throw UpgradeError(error, storePath: files.store.path)
+        return try UpgradeError.reportingFileSystemErrors(of: files) {
+            try UpgradeDiscard(files: files, options: options).run()
         }
     }
 }

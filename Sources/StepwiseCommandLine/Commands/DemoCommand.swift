@@ -111,7 +111,7 @@ struct DemoCommand: ParsableCommand {
         if jsonOption.json {
             try JSONOutput.print(
                 DemoReport(
-                    inspection: inspection, plan: plan.steps.map(\.planned), upgrade: report,
+                    inspection: inspection, plan: plan.steps, upgrade: report,
                     final: final))
             return
         }
@@ -133,7 +133,7 @@ struct DemoCommand: ParsableCommand {
 
     /// `explicit (Recipes → Recipes 2; policies ChefNamePolicy, CuisinePolicy)`, or
     /// `inferred (lightweight, no mapping file)`.
-    private func describe(_ step: UpgradePlan.Step) -> String {
+    private func describe(_ step: PlannedStep) -> String {
         guard step.kind == .explicit else { return "\(step.kind.rawValue) (lightweight, no mapping file)" }
         let policies = Set(step.mappingModels.flatMap(\.entityMappings).compactMap(\.policyName)).sorted()
         let names = step.mappingModels.map(\.name).joined(separator: ", ")
@@ -156,25 +156,11 @@ struct DemoCommand: ParsableCommand {
     }
 }
 
-/// `stepwise demo --json`: the original store's inspection, the plan, the upgrade report (and
-/// its steps again under `steps`, the key earlier versions printed), and the final inspection.
+/// `stepwise demo --json`: the original store's inspection, the plan, the upgrade report (its
+/// steps under `upgrade.steps`), and the final inspection.
 private struct DemoReport: Encodable {
     var inspection: StoreInspection
     var plan: [PlannedStep]
     var upgrade: UpgradeReport
-    var steps: [StepReport] { upgrade.steps }
     var final: StoreInspection
-
-    private enum CodingKeys: String, CodingKey {
-        case inspection, plan, upgrade, steps, final
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(inspection, forKey: .inspection)
-        try container.encode(plan, forKey: .plan)
-        try container.encode(upgrade, forKey: .upgrade)
-        try container.encode(steps, forKey: .steps)
-        try container.encode(final, forKey: .final)
-    }
 }

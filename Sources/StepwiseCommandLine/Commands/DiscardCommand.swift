@@ -78,10 +78,7 @@ private struct DiscardReport: Encodable {
     func encode(to encoder: any Encoder) throws {
         // Every key is written, null when it doesn't apply: scripts can rely on them.
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(store, forKey: .store)
-        try container.encode(outcome, forKey: .outcome)
-        try container.encode(bytes, forKey: .bytes)
-        try container.encode(version, forKey: .version)
+        try container.encodeEveryKey([.store: store, .outcome: outcome, .bytes: bytes, .version: version])
     }
 
     private enum CodingKeys: String, CodingKey {

@@ -125,7 +125,7 @@ struct PlanCommand<Tool: StepwiseTool>: ParsableCommand {
                     store: store, from: plan.from, to: plan.to, matchedBy: identification.matchedBy?.rawValue,
                     fromModelCache: identification.matchedBy == .modelCache,
                     upToDate: plan.steps.isEmpty,
-                    steps: plan.steps.map(\.planned),
+                    steps: plan.steps,
                     drops: zip(plan.steps.indices, drops).flatMap { index, stepDrops in
                         stepDrops.map { PlanReport.Drop(step: index + 1, of: plan.steps[index], $0) }
                     },
@@ -136,7 +136,7 @@ struct PlanCommand<Tool: StepwiseTool>: ParsableCommand {
         case .dot, .mermaid:
             var planner = upgrader.planner
             planner.modelCache = identification.matchedBy == .modelCache ? identification.version : nil
-            print(try graph(plan, planner: planner, history: upgrader.history))
+            print(try graph(plan, planner: planner, history: upgrader.history.versions))
         }
         // As `upgrade` would: the plan can't run without the policy. The error names the first.
         if let first = missing.first { throw first.error }
@@ -150,7 +150,7 @@ struct PlanCommand<Tool: StepwiseTool>: ParsableCommand {
                 zip(step.versions, step.versions.dropFirst()).map { "\($0)\u{0}\($1)" }
             })
         // The edge from the store's cached model exists only for this store: the plan's own.
-        let edges = try planner.edges() + plan.steps.filter { $0.from == planner.modelCache?.name }
+        let edges = planner.edges() + plan.steps.filter { $0.from == planner.modelCache?.name }
         let nodes = history.versions + planner.shipped + [planner.modelCache].compactMap { $0 }
         func id(_ name: String) -> String {
             if name == planner.modelCache?.name { return "cache" }
@@ -211,7 +211,7 @@ private struct PlanReport: Encodable {
         var entityMapping: String
         var file: String?
 
-        init(_ missing: PreparedUpgrade.MissingPolicy, of planned: UpgradePlan.Step) {
+        init(_ missing: PreparedUpgrade.MissingPolicy, of planned: PlannedStep) {
             step = missing.stepIndex + 1
             (from, to) = (planned.from, planned.to)
             (policy, mappingModel, entityMapping, file) =
@@ -232,7 +232,7 @@ private struct PlanReport: Encodable {
         var count: Int?
         var declared: Bool
 
-        init(step: Int, of planned: UpgradePlan.Step, _ drop: DroppedData) {
+        init(step: Int, of planned: PlannedStep, _ drop: DroppedData) {
             self.step = step
             from = planned.from
             to = planned.to
@@ -251,15 +251,10 @@ private struct PlanReport: Encodable {
         /// Every key, absent values as `null`.
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(step, forKey: .step)
-            try container.encode(from, forKey: .from)
-            try container.encode(to, forKey: .to)
-            try container.encode(entity, forKey: .entity)
-            try container.encode(property, forKey: .property)
-            try container.encode(kind, forKey: .kind)
-            try container.encode(reason, forKey: .reason)
-            try container.encode(count, forKey: .count)
-            try container.encode(declared, forKey: .declared)
+            try container.encodeEveryKey([
+                .step: step, .from: from, .to: to, .entity: entity, .property: property, .kind: kind, .reason: reason,
+                .count: count, .declared: declared,
+            ])
         }
     }
 }

@@ -68,8 +68,7 @@ private struct RollbackReport: Encodable {
     func encode(to encoder: any Encoder) throws {
         // A nil version is written as null, not left out: scripts can rely on the key.
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(store, forKey: .store)
-        try container.encode(restoredVersion, forKey: .restoredVersion)
+        try container.encodeEveryKey([.store: store, .restoredVersion: restoredVersion])
     }
 
     private enum CodingKeys: String, CodingKey {

@@ -99,11 +99,10 @@ private struct ShipOutput: Encodable {
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(outcome, forKey: .outcome)
-        try container.encode(version, forKey: .version)
-        try container.encode(file, forKey: .file)
-        try container.encode(shippedAt.map { ISO8601DateFormatter().string(from: $0) }, forKey: .shippedAt)
-        try container.encode(differences, forKey: .differences)
+        try container.encodeEveryKey([
+            .outcome: outcome, .version: version, .file: file,
+            .shippedAt: shippedAt.map { ISO8601DateFormatter().string(from: $0) }, .differences: differences,
+        ])
     }
 
     private enum CodingKeys: String, CodingKey {

@@ -1,3 +1,5 @@
+import StepwiseModel
+
 /// Data a migration step leaves behind: the rows of a source entity no mapping carries, or the
 /// values of a source property the destination doesn't keep.
 ///
@@ -119,12 +121,9 @@ public struct DroppedData: Sendable, Hashable, Codable, CustomStringConvertible 
     /// Encodes every key, absent values as `null`, plus `declared` (``isDeclared``).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(entity, forKey: .entity)
-        try container.encode(property, forKey: .property)
-        try container.encode(kind, forKey: .kind)
-        try container.encode(reason, forKey: .reason)
-        try container.encode(count, forKey: .count)
-        try container.encode(isDeclared, forKey: .declared)
+        try container.encodeEveryKey([
+            .entity: entity, .property: property, .kind: kind, .reason: reason, .count: count, .declared: isDeclared,
+        ])
     }
 
     public init(from decoder: any Decoder) throws {

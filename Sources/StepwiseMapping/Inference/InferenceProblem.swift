@@ -184,10 +184,8 @@ public struct InferenceProblem: Sendable, Hashable, Codable, CustomStringConvert
     /// its values) and, for people reading the JSON, `message` and `fix`.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(entity, forKey: .entity)
-        try container.encode(property, forKey: .property)
-        try container.encode(reason, forKey: .reason)
-        try container.encode(message, forKey: .message)
-        try container.encode(fix, forKey: .fix)
+        try container.encodeEveryKey([
+            .entity: entity, .property: property, .reason: reason, .message: message, .fix: fix,
+        ])
     }
 }

@@ -93,8 +93,7 @@ public struct EntityDiff: Sendable, Hashable, Codable {
         /// Encodes both keys, a root as `null`.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(from, forKey: .from)
-            try container.encode(to, forKey: .to)
+            try container.encodeEveryKey([.from: from, .to: to])
         }
     }
 
@@ -146,15 +145,10 @@ public struct EntityDiff: Sendable, Hashable, Codable {
     /// Encodes every key, absent values as `null`, so JSON readers see a stable shape.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(name, forKey: .name)
-        try container.encode(oldName, forKey: .oldName)
-        try container.encode(change, forKey: .change)
-        try container.encode(mapping, forKey: .mapping)
-        try container.encode(mappingKind, forKey: .mappingKind)
-        try container.encode(isAbstract, forKey: .isAbstract)
-        try container.encode(parent, forKey: .parent)
-        try container.encode(properties, forKey: .properties)
-        try container.encode(dropped, forKey: .dropped)
+        try container.encodeEveryKey([
+            .name: name, .oldName: oldName, .change: change, .mapping: mapping, .mappingKind: mappingKind,
+            .isAbstract: isAbstract, .parent: parent, .properties: properties, .dropped: dropped,
+        ])
     }
 }
 
@@ -222,15 +216,10 @@ public struct PropertyDiff: Sendable, Hashable, Codable {
     /// (`"integer16→integer32"`).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(name, forKey: .name)
-        try container.encode(oldName, forKey: .oldName)
-        try container.encode(kind, forKey: .kind)
-        try container.encode(change, forKey: .change)
-        try container.encode(type, forKey: .type)
-        try container.encode(oldType, forKey: .oldType)
-        try container.encode(widening?.userInfoValue, forKey: .widening)
-        try container.encode(notes, forKey: .notes)
-        try container.encode(dropped, forKey: .dropped)
+        try container.encodeEveryKey([
+            .name: name, .oldName: oldName, .kind: kind, .change: change, .type: type, .oldType: oldType,
+            .widening: widening?.userInfoValue, .notes: notes, .dropped: dropped,
+        ])
     }
 
     public init(from decoder: any Decoder) throws {

@@ -53,17 +53,4 @@ public struct MappingOrigin: Sendable, Hashable, Codable {
         self.binding = binding
         self.identicalCopies = identicalCopies
     }
-
-    private enum CodingKeys: String, CodingKey {
-        case path, format, binding, identicalCopies
-    }
-
-    /// Decodes an origin; `identicalCopies` may be absent (JSON written before it).
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        path = try container.decode(String.self, forKey: .path)
-        format = try container.decode(Format.self, forKey: .format)
-        binding = try container.decode(Binding.self, forKey: .binding)
-        identicalCopies = try container.decodeIfPresent([String].self, forKey: .identicalCopies) ?? []
-    }
 }

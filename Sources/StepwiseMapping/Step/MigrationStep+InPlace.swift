@@ -27,7 +27,7 @@ extension MigrationStep {
             let plan = InPlacePlan.make(mapping: models[0], source: sourceLayout, destination: destinationLayout)
         else { return nil }
         let consumingSource = access == .consumableCopy
-        let sourceQueue = access == .readOnly ? try ImmutableStore.openQueue(at: source) : try readOnlyQueue(source)
+        let sourceQueue = try ReadOnlyStore.openQueue(at: source, immutable: access == .readOnly)
         defer { try? sourceQueue.close() }
         let rehearsed = try sourceQueue.read { db in
             try InPlaceMigration.rehearse(plan, schemaOf: db, destination: destinationLayout)

@@ -25,7 +25,7 @@ extension MigrationStep {
         guard allowsPartialRebuild, models.count == 1, stage?.willMigrate == nil,
             let plan = PartialRebuildPlan.make(mapping: models[0], source: sourceLayout, destination: destinationLayout)
         else { return nil }
-        let sourceQueue = access == .readOnly ? try ImmutableStore.openQueue(at: source) : try readOnlyQueue(source)
+        let sourceQueue = try ReadOnlyStore.openQueue(at: source, immutable: access == .readOnly)
         defer { try? sourceQueue.close() }
         let usable = try sourceQueue.read { db in
             try !PartialRebuild.sourceHasUncarriedContent(db)

@@ -69,11 +69,6 @@ extension MigrationStep {
         }
     }
 
-    /// A read-only connection to a step's private source, for schema reads.
-    func readOnlyQueue(_ url: URL) throws -> DatabaseQueue {
-        try ReadOnlyStore.openQueue(at: url)
-    }
-
     /// Deletes a store file and its companions, ignoring missing ones and failures: it only
     /// ever runs on the way out of an error, which matters more.
     func removeStoreFiles(at url: URL) {

@@ -64,25 +64,6 @@ public struct StepReport: Sendable, Hashable, Codable {
         case earlierRunSeconds, keptTables
     }
 
-    /// Decodes a report; `drops`, `resumed`, `earlierRunSeconds` and `keptTables` may be absent
-    /// (JSON written before them).
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        from = try container.decode(String.self, forKey: .from)
-        to = try container.decode(String.self, forKey: .to)
-        kind = try container.decode(StepKind.self, forKey: .kind)
-        mappingModels = try container.decodeIfPresent([String].self, forKey: .mappingModels) ?? []
-        entityMappings = try container.decodeIfPresent([EntityMappingReport].self, forKey: .entityMappings) ?? []
-        rows = try container.decode(Int.self, forKey: .rows)
-        objects = try container.decode(Int.self, forKey: .objects)
-        seconds = try container.decode(Double.self, forKey: .seconds)
-        inPlace = try container.decode(Bool.self, forKey: .inPlace)
-        drops = try container.decodeIfPresent([DroppedData].self, forKey: .drops) ?? []
-        resumed = try container.decodeIfPresent(Bool.self, forKey: .resumed) ?? false
-        keptTables = try container.decodeIfPresent([String].self, forKey: .keptTables) ?? []
-        earlierRunSeconds = try container.decodeIfPresent(Double.self, forKey: .earlierRunSeconds)
-    }
-
     /// The report of this step taken from an earlier run's checkpoint: ``resumed``, with its
     /// time moved to ``earlierRunSeconds``, as it didn't run now.
     public func resumedFromCheckpoint() -> StepReport {

@@ -144,23 +144,12 @@ extension MigrationManager {
                     continue
                 }
                 guard case .foreignKey(let column, _, _) = relationship.storage else { continue }
-                let table = "\"main\".\(entity.tableName.quotedSQLIdentifier)"
-                let targetTable = "\"main\".\(target.tableName.quotedSQLIdentifier)"
-                guard try mayDangle(column, of: entity, into: target) else { continue }
-                if let key = try Int64.fetchOne(
-                    db,
-                    sql: """
-                        SELECT "e"."Z_PK" FROM \(table) AS "e"
-                        WHERE "e".\(column.quotedSQLIdentifier) IS NOT NULL
-                          AND "e"."Z_ENT" IN (\(entity.subentityNumbers.map(String.init).joined(separator: ", ")))
-                          AND NOT EXISTS (SELECT 1 FROM \(targetTable) AS "t" WHERE "t"."Z_PK" = "e".\(column.quotedSQLIdentifier)
-                                          AND "t"."Z_ENT" IN (\(target.subentityNumbers.map(String.init).joined(separator: ", "))))
-                        LIMIT 1
-                        """)
+                if let dangling = try DanglingKeyCheck.firstDanglingKey(
+                    db, column: column, of: entity, pointingTo: target, layout: destinationLayout)
                 {
                     throw try violation(
                         "the relationship points to a \(target.name) that doesn't exist", entity: entity,
-                        property: relationship.name, destinationKey: key)
+                        property: relationship.name, destinationKey: dangling.primaryKey)
                 }
             }
         }
@@ -172,38 +161,14 @@ extension MigrationManager {
     private func validateHiddenForeignKey(
         _ column: String, of relationship: RelationshipLayout, _ entity: EntityLayout, _ target: EntityLayout
     ) throws {
-        guard try mayDangle(column, of: target, into: entity) else { return }
-        if let key = try Int64.fetchOne(
-            db,
-            sql: """
-                SELECT "d"."Z_PK" FROM "main".\(target.tableName.quotedSQLIdentifier) AS "d"
-                WHERE "d".\(column.quotedSQLIdentifier) IS NOT NULL
-                  AND NOT EXISTS (SELECT 1 FROM "main".\(entity.tableName.quotedSQLIdentifier) AS "r"
-                                  WHERE "r"."Z_PK" = "d".\(column.quotedSQLIdentifier)
-                                    AND "r"."Z_ENT" IN (\(entity.subentityNumbers.map(String.init).joined(separator: ", "))))
-                LIMIT 1
-                """)
+        if let key = try DanglingKeyCheck.firstDanglingKey(
+            db, column: column, of: target, pointingTo: entity, layout: destinationLayout)?.primaryKey
         {
             throw MappingError(
                 .validation(
                     "\(target.name) Z_PK \(key) is held by a \(entity.name) that doesn't exist (its \(column))"),
                 mappingModel: currentMappingModel?.name, entity: entity.name, property: relationship.name)
         }
-    }
-
-    /// False when no key of `column` can point outside `target`'s rows, found cheaply
-    /// (``DanglingKeyCheck``); true when the exact query (which names the first such row) must
-    /// run. The cheap check needs every row of the entity's table to be an `entity`.
-    private func mayDangle(_ column: String, of entity: EntityLayout, into target: EntityLayout) throws -> Bool {
-        guard let tableEntities = destinationLayout.table(named: entity.tableName)?.entityNumbers,
-            Set(tableEntities).isSubset(of: entity.subentityNumbers)
-        else { return true }
-        // When the target's table holds only targets, any of its rows will do.
-        let targetTableEntities = destinationLayout.table(named: target.tableName)?.entityNumbers ?? []
-        let everyRowIsATarget = Set(targetTableEntities).isSubset(of: target.subentityNumbers)
-        return try DanglingKeyCheck.anyKeyMayDangle(
-            db, table: entity.tableName, column: column, targetTable: target.tableName,
-            targetEntityNumbers: everyRowIsATarget ? nil : target.subentityNumbers)
     }
 
     /// Every row of a join table links an existing `entity` row (or a subentity's) to an

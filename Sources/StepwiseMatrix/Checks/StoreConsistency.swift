@@ -92,17 +92,11 @@ public enum StoreConsistency {
         func problem(_ reason: String, _ primaryKey: Int64) -> Problem {
             Problem(entity: entity.name, property: relationship.name, primaryKey: primaryKey, reason: reason)
         }
-        if let row = try Row.fetchOne(
-            db,
-            sql: """
-                SELECT "e"."Z_PK", "e".\(key) FROM \(table) AS "e"
-                WHERE "e"."Z_ENT" IN (\(kinds)) AND "e".\(key) IS NOT NULL
-                  AND NOT EXISTS (SELECT 1 FROM \(targetTable) AS "t"
-                                  WHERE "t"."Z_PK" = "e".\(key) AND "t"."Z_ENT" IN (\(numbers(target))))
-                LIMIT 1
-                """)
+        if let dangling = try DanglingKeyCheck.firstDanglingKey(
+            db, column: column, of: entity, pointingTo: target, layout: layout)
         {
-            return [problem("points to \(target.name) Z_PK \(row[1] as Int64? ?? -1), which doesn't exist", row[0])]
+            let key = dangling.key.map(String.init) ?? "?"
+            return [problem("points to \(target.name) Z_PK \(key), which doesn't exist", dangling.primaryKey)]
         }
         if let entityColumn,
             let row = try Row.fetchOne(

@@ -56,7 +56,7 @@ struct CopiedEntity: Hashable {
     }
 
     /// This chain one step further, or nil when the step doesn't copy its entity.
-    private func following(_ step: UpgradePlan.Step, from: ObjectModel, to: ObjectModel) -> CopiedEntity? {
+    private func following(_ step: PlannedStep, from: ObjectModel, to: ObjectModel) -> CopiedEntity? {
         let mappings = step.mappingModels.flatMap(\.entityMappings)
         let reading = mappings.filter { $0.sourceEntity == destination && $0.kind != .remove && $0.kind != .add }
         guard reading.count == 1, let mapping = reading.first, mapping.kind == .copy || mapping.kind == .transform,

@@ -10,12 +10,12 @@ struct PolicyWrites {
     private(set) var declared: [String: [String: String]] = [:]
 
     /// The declarations of every policy named by an entity mapping of `step`.
-    init(step: UpgradePlan.Step, policies: PolicyRegistry) {
+    init(step: PlannedStep, policies: PolicyRegistry) {
         self.init(steps: [step], policies: policies)
     }
 
     /// The declarations of every policy named by an entity mapping of the plan's steps.
-    init(steps: [UpgradePlan.Step], policies: PolicyRegistry) {
+    init(steps: [PlannedStep], policies: PolicyRegistry) {
         let names = Set(steps.flatMap(\.mappingModels).flatMap(\.entityMappings).compactMap(\.policyName))
         for name in names.sorted() {
             guard let policy = policies.makePolicy(named: name) else { continue }

@@ -216,8 +216,8 @@ public struct UpgradeMatrix: Sendable {
     }
 
     /// An upgrader to `target` that runs the full `integrity_check` before its swap.
-    func upgrader(to target: String) -> Upgrader {
-        Upgrader(
+    func upgrader(to target: String) throws -> Upgrader {
+        try Upgrader(
             history: history, mappings: mappings, shipped: shipped, policies: policies, stages: stages,
             options: UpgradeOptions(targetVersion: target, verification: .full, lockTimeout: .seconds(30)))
     }

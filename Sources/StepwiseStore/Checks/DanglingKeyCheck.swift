@@ -13,7 +13,59 @@ import GRDB
 ///    once, in order, so the target's pages are read one after the other, not at random.
 ///
 /// Both answer the same question as a lookup per row, so the answer is the same.
+///
+/// ``firstDanglingKey(_:column:of:pointingTo:layout:)`` is the exact question, asked by pass 3
+/// of a step, the verification before the swap, and the matrix's consistency check.
 package enum DanglingKeyCheck {
+    /// A key that points at no row of its target.
+    package struct DanglingKey: Sendable, Equatable {
+        /// The `Z_PK` of the first row holding such a key.
+        package var primaryKey: Int64
+        /// The key it holds.
+        package var key: Int64?
+        /// How many rows hold such a key.
+        package var count: Int
+    }
+
+    /// The first row of `holder` (its `Z_ENT` values) whose non-null `column` is not the `Z_PK`
+    /// of a `target` row (its `Z_ENT` values), with the number of such rows; nil when every
+    /// key points at a target. A to-one's key is held by its entity's rows; the hidden key of a
+    /// to-many without inverse by its destination's.
+    ///
+    /// ``anyKeyMayDangle(_:table:column:targetTable:targetEntityNumbers:)`` answers first when
+    /// every row of the holder's table is a `holder`, so a sound store costs no lookup per row.
+    package static func firstDanglingKey(
+        _ db: Database, column: String, of holder: EntityLayout, pointingTo target: EntityLayout, layout: StoreLayout
+    ) throws -> DanglingKey? {
+        let holdsEveryRow = Set(layout.table(named: holder.tableName)?.entityNumbers ?? [])
+            .isSubset(of: holder.subentityNumbers)
+        let targetsEveryRow = Set(layout.table(named: target.tableName)?.entityNumbers ?? [])
+            .isSubset(of: target.subentityNumbers)
+        if holdsEveryRow,
+            try !anyKeyMayDangle(
+                db, table: holder.tableName, column: column, targetTable: target.tableName,
+                targetEntityNumbers: targetsEveryRow ? nil : target.subentityNumbers)
+        {
+            return nil
+        }
+        let key = column.quotedSQLIdentifier
+        let list = { (entity: EntityLayout) in entity.subentityNumbers.map(String.init).joined(separator: ", ") }
+        guard
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT "e"."Z_PK", "e".\(key), COUNT(*) OVER () FROM "main".\(holder.tableName.quotedSQLIdentifier) AS "e"
+                    WHERE "e"."Z_ENT" IN (\(list(holder))) AND "e".\(key) IS NOT NULL
+                      AND NOT EXISTS (SELECT 1 FROM "main".\(target.tableName.quotedSQLIdentifier) AS "t"
+                                      WHERE "t"."Z_PK" = "e".\(key) AND "t"."Z_ENT" IN (\(list(target))))
+                    ORDER BY "e"."Z_PK" LIMIT 1
+                    """)
+        else { return nil }
+        // A key that isn't an integer (a damaged or hand-written row) is reported as nil.
+        let value: DatabaseValue = row[1]
+        return DanglingKey(primaryKey: row[0], key: Int64.fromDatabaseValue(value), count: row[2])
+    }
+
     /// Whether a non-null `column` of `table` holds something other than the `Z_PK` of a row
     /// of `targetTable` (whose `Z_ENT` is in `targetEntityNumbers`, unless nil: every row).
     ///

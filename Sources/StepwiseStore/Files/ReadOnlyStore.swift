@@ -10,4 +10,9 @@ package enum ReadOnlyStore {
         configuration.readonly = true
         return try DatabaseQueue(path: url.path, configuration: configuration)
     }
+
+    /// The original store through ``ImmutableStore`` when `immutable`, else ``openQueue(at:)``.
+    package static func openQueue(at url: URL, immutable: Bool) throws -> DatabaseQueue {
+        immutable ? try ImmutableStore.openQueue(at: url) : try openQueue(at: url)
+    }
 }

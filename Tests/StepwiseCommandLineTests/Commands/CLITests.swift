@@ -1,5 +1,6 @@
 import Foundation
 import StepwiseModel
+import StepwiseTestSupport
 import StepwiseTesting
 import Testing
 
@@ -44,7 +45,7 @@ struct CLITests {
         #expect(upgrade["to"] as? String == "Recipes 4")
         #expect(upgrade["upToDate"] as? Bool == false)
         #expect((upgrade["backupPath"] as? String)?.hasSuffix("Recipes.sqlite.stepwise-backup") == true)
-        let steps = try #require(json["steps"] as? [[String: Any]])
+        let steps = try #require(upgrade["steps"] as? [[String: Any]])
         #expect(steps.map { $0["to"] as? String } == ["Recipes 2", "Recipes 3", "Recipes 4"])
         #expect(steps.map { $0["kind"] as? String } == ["explicit", "explicit", "inferred"])
         #expect(steps.last?["inPlace"] as? Bool == true)

@@ -1,4 +1,5 @@
 import Foundation
+import StepwiseTestSupport
 import StepwiseTesting
 import Testing
 

@@ -1,5 +1,5 @@
 import Foundation
-import StepwiseTesting
+import StepwiseTestSupport
 import Testing
 
 /// A consecutive pair of versions for `stepwise diff`, and whether its mapping is inferable.

@@ -1,5 +1,5 @@
 import Foundation
-import StepwiseTesting
+import StepwiseTestSupport
 import Testing
 
 /// `stepwise discard` deletes the work folder an interrupted upgrade kept, leaving the store

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StepwiseTestSupport
 import StepwiseTesting
 import Testing
 

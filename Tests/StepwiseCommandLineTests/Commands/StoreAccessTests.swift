@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Stepwise
+import StepwiseTestSupport
 import StepwiseTesting
 import Testing
 

@@ -1,5 +1,5 @@
 import Foundation
-import StepwiseTesting
+import StepwiseTestSupport
 import Testing
 
 /// Several `stepwise upgrade` processes started at once on one store: the lock lets one

@@ -1,5 +1,5 @@
 import Foundation
-import StepwiseTesting
+import StepwiseTestSupport
 import Testing
 
 @Suite("stepwise upgrade")

@@ -1,5 +1,5 @@
 import Foundation
-import StepwiseTesting
+import StepwiseTestSupport
 import Testing
 
 /// An upgrade killed in the middle (`SIGKILL`: no handler runs) is resumed by running the

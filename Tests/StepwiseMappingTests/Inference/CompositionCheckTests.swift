@@ -1,5 +1,5 @@
 import StepwiseModel
-import StepwiseTesting
+import StepwiseTestSupport
 import Testing
 
 @testable import StepwiseMapping

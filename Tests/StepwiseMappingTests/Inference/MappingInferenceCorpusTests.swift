@@ -1,7 +1,7 @@
 import Foundation
 import StepwiseMapping
 import StepwiseModel
-import StepwiseTesting
+import StepwiseTestSupport
 import Testing
 
 /// One consecutive step of a corpus bundle, and what inference makes of it.

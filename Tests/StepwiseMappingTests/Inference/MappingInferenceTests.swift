@@ -1,6 +1,6 @@
 import StepwiseMapping
 import StepwiseModel
-import StepwiseTesting
+import StepwiseTestSupport
 import Testing
 
 @Suite("MappingInference")

@@ -3,7 +3,7 @@ import GRDB
 import StepwiseMapping
 import StepwiseModel
 import StepwiseStore
-import StepwiseTesting
+import StepwiseTestSupport
 import Testing
 
 /// Mistakes in a corpus step's mapping file or policies: each fails with a ``MappingError``

@@ -3,7 +3,7 @@ import GRDB
 import StepwiseMapping
 import StepwiseModel
 import StepwiseStore
-import StepwiseTesting
+import StepwiseTestSupport
 import Testing
 
 /// apptentive-ios's ATDataModel history, one step at a time from the real stores v1…v5 and

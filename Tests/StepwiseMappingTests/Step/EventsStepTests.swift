@@ -3,6 +3,7 @@ import GRDB
 import StepwiseMapping
 import StepwiseModel
 import StepwiseStore
+import StepwiseTestSupport
 import StepwiseTesting
 import Testing
 

@@ -3,7 +3,7 @@ import GRDB
 import StepwiseMapping
 import StepwiseModel
 import StepwiseStore
-import StepwiseTesting
+import StepwiseTestSupport
 import Testing
 
 /// objc.io's Moody history, one step at a time from the real stores M1…M5 (corpus README §6.4).

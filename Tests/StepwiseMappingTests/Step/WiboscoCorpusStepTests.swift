@@ -3,7 +3,7 @@ import GRDB
 import StepwiseMapping
 import StepwiseModel
 import StepwiseStore
-import StepwiseTesting
+import StepwiseTestSupport
 import Testing
 
 /// wibosco's CoreDataMigration-Example history, one step at a time from W1, W2 and W3

@@ -3,7 +3,6 @@ import GRDB
 import StepwiseMapping
 import StepwiseModel
 import StepwiseStore
-import StepwiseTesting
 
 /// What the step tests share: stores on disk, their bytes, their rows and their tables.
 enum StepFixtures {

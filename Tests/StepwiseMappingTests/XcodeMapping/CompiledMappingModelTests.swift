@@ -2,6 +2,7 @@ import Foundation
 import StepwiseMapping
 import StepwiseModel
 import StepwiseStore
+import StepwiseTestSupport
 import StepwiseTesting
 import Testing
 

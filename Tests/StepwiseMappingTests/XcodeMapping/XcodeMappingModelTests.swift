@@ -1,7 +1,7 @@
 import Foundation
 import StepwiseMapping
 import StepwiseModel
-import StepwiseTesting
+import StepwiseTestSupport
 import Testing
 
 /// The corpus's own `.xcmappingmodel` files read exactly as corpus README §3 describes them.

@@ -1,6 +1,5 @@
 import Foundation
 import StepwiseModel
-import StepwiseTesting
 import Testing
 
 /// ``CompiledModel`` on archives written here, for what the corpus's compiled models don't have

@@ -1,7 +1,7 @@
 import Foundation
 import StepwiseModel
 import StepwiseStore
-import StepwiseTesting
+import StepwiseTestSupport
 import Testing
 
 /// Every entity hash the corpus holds, reproduced from the model source: the hashes Xcode wrote

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import GRDB
 import StepwiseModel
+import StepwiseTestSupport
 import StepwiseTesting
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import StepwiseModel
+import StepwiseTestSupport
 import StepwiseTesting
 import Testing
 

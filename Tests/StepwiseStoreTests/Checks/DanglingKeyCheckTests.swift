@@ -1,4 +1,5 @@
 import GRDB
+import StepwiseModel
 import Testing
 
 @testable import StepwiseStore
@@ -71,5 +72,38 @@ struct DanglingKeyCheckTests {
         let extremes: [(key: Int64, entity: Int)] = [(Int64.min, 1), (Int64.max, 1)]
         #expect(try !Self.mayDangle(Self.database(chefs: extremes, keys: [Int64.min])))
         #expect(try Self.mayDangle(Self.database(chefs: extremes, keys: [0])))
+    }
+
+    @Test("the first dangling key: a key to a row of a sibling entity, or to nothing, with the count")
+    func firstDanglingKey() throws {
+        let model = ObjectModel("Kitchen") {
+            Entity("Person", isAbstract: true) { Attribute("name", .string) }
+            Entity("Chef", parent: "Person") {}
+            Entity("Critic", parent: "Person") {}
+            Entity("Recipe") { Relationship("chef", to: "Chef") }
+        }
+        let layout = try StoreLayout(model: model)
+        let chef = try #require(layout.entity(named: "Chef"))
+        let critic = try #require(layout.entity(named: "Critic"))
+        let recipe = try #require(layout.entity(named: "Recipe"))
+        let column = try #require(recipe.relationship(named: "chef")?.foreignKeyColumn)
+        let queue = try DatabaseQueue()
+        try queue.write { db in
+            for statement in try StoreLayout(model: model).createStatements { try db.execute(sql: statement) }
+            try db.execute(
+                sql: #"INSERT INTO "ZPERSON" ("Z_PK", "Z_ENT", "Z_OPT") VALUES (1, ?, 1), (2, ?, 1)"#,
+                arguments: [chef.number, critic.number])
+            let insert =
+                "INSERT INTO \"ZRECIPE\" (\"Z_PK\", \"Z_ENT\", \"Z_OPT\", \(column.quotedSQLIdentifier)) VALUES (?, ?, 1, ?)"
+            try db.execute(sql: insert, arguments: [1, recipe.number, 1])
+            #expect(
+                try DanglingKeyCheck.firstDanglingKey(db, column: column, of: recipe, pointingTo: chef, layout: layout)
+                    == nil)
+            try db.execute(sql: insert, arguments: [2, recipe.number, 2])  // a critic, not a chef
+            try db.execute(sql: insert, arguments: [3, recipe.number, "two"])
+            let dangling = try DanglingKeyCheck.firstDanglingKey(
+                db, column: column, of: recipe, pointingTo: chef, layout: layout)
+            #expect(dangling == .init(primaryKey: 2, key: 2, count: 2))
+        }
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import StepwiseModel
 import StepwiseStore
-import StepwiseTesting
+import StepwiseTestSupport
 import Testing
 
 /// The oracle over every store Core Data wrote in the corpus (``RealStore``): the layout Stepwise

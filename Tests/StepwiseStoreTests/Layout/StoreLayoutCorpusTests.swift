@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import StepwiseModel
 import StepwiseStore
-import StepwiseTesting
+import StepwiseTestSupport
 import Testing
 
 /// The oracle: for every corpus store, the schema Stepwise generates for the model version

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import StepwiseStore
-import StepwiseTesting
+import StepwiseTestSupport
 import Testing
 
 /// Reading `Z_MODELCACHE`: every corpus store's cache inflates to a keyed archive, a store

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import StepwiseStore
+import StepwiseTestSupport
 import StepwiseTesting
 
 /// Reading a corpus store through GRDB, always on a copy.

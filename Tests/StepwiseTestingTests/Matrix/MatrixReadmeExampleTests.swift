@@ -1,12 +1,9 @@
-import Foundation
 import StepwiseTesting
 import Testing
 
-// The README's "Prove every upgrade path in your CI" example, as an app team would write it,
-// with only `import StepwiseTesting` and `import Testing`.
-
-private let modelURL = Corpus.packageRoot.appendingPathComponent("Versions/University.xcdatamodeld")
-private let myPolicies = SamplePolicies.registry
+// The "Testing every upgrade path" example, as an app team would write it, with only
+// `import StepwiseTesting` and `import Testing`: what the product must give a team's tests.
+// `modelURL` and `myPolicies` stand for the app's own (MatrixReadmeExampleInputs.swift).
 
 private let matrix = Result { try UpgradeMatrix(bundleAt: modelURL, policies: myPolicies) }
 

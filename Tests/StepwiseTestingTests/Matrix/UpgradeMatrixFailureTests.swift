@@ -4,6 +4,7 @@ import Stepwise
 import StepwiseMapping
 import StepwiseModel
 import StepwiseStore
+import StepwiseTestSupport
 import StepwiseTesting
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Stepwise
 import StepwiseMapping
+import StepwiseTestSupport
 import StepwiseTesting
 import Testing
 

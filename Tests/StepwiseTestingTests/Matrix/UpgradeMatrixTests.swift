@@ -1,6 +1,7 @@
 import Foundation
 import Stepwise
 import StepwiseMapping
+import StepwiseTestSupport
 import StepwiseTesting
 import Testing
 

@@ -3,6 +3,7 @@ import GRDB
 import Stepwise
 import StepwiseModel
 import StepwiseStore
+import StepwiseTestSupport
 import StepwiseTesting
 import Testing
 

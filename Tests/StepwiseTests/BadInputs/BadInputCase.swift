@@ -1,5 +1,4 @@
 import Foundation
-import StepwiseTesting
 import Testing
 
 @testable import Stepwise

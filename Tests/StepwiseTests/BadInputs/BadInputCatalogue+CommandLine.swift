@@ -1,7 +1,7 @@
 import Foundation
 import StepwiseModel
 import StepwiseStore
-import StepwiseTesting
+import StepwiseTestSupport
 import Testing
 
 @testable import Stepwise

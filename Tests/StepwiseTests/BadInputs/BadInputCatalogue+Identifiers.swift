@@ -2,7 +2,6 @@ import Foundation
 import GRDB
 import StepwiseModel
 import StepwiseStore
-import StepwiseTesting
 import Testing
 
 @testable import Stepwise

@@ -2,7 +2,7 @@ import Foundation
 import StepwiseMapping
 import StepwiseModel
 import StepwiseStore
-import StepwiseTesting
+import StepwiseTestSupport
 import Testing
 
 @testable import Stepwise

@@ -1,6 +1,5 @@
 import Foundation
 import StepwiseModel
-import StepwiseTesting
 import Testing
 
 @testable import Stepwise
@@ -141,9 +140,8 @@ extension BadInputCatalogue {
                     [ObjectModel("Foo 2", entities: []), ObjectModel("Bar 3", entities: [])], current: "Bar 3",
                     to: workspace.path("Mixed.xcdatamodeld"))
             },
-            // `.xccurrentversion` names the target, so making the upgrader needs no order: the
-            // versions are ordered when an upgrade will run, or by `preload()`.
-            act: { try $0.upgrader(bundle: $0.path("Mixed.xcdatamodeld")).preload() },
+            // Making the upgrader reads and orders every version, even with a current one declared.
+            act: { _ = try $0.upgrader(bundle: $0.path("Mixed.xcdatamodeld")) },
             expect: .error { _ in
                 VersionHistoryError.ambiguousOrder(
                     ["Bar 3", "Foo 2"], reason: "the names don't share a common stem ('Bar', 'Foo')")

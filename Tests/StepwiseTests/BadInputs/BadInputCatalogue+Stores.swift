@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import StepwiseModel
 import StepwiseStore
-import StepwiseTesting
+import StepwiseTestSupport
 import Testing
 
 @testable import Stepwise

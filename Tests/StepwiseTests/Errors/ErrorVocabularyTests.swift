@@ -2,7 +2,6 @@ import Foundation
 import StepwiseMapping
 import StepwiseModel
 import StepwiseStore
-import StepwiseTesting
 import Testing
 
 @testable import Stepwise

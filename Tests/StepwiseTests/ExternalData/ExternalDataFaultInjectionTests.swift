@@ -1,7 +1,6 @@
 import Foundation
 import GRDB
 import StepwiseStore
-import StepwiseTesting
 import Testing
 
 @testable import Stepwise

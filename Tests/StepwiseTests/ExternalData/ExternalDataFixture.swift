@@ -78,10 +78,10 @@ struct ExternalDataFixture {
 
     func upgrader(
         to target: String = "Photos 2", keepBackup: Bool = true, fileSystem: FileSystem = FileSystem()
-    ) -> Upgrader {
+    ) throws -> Upgrader {
         var options = UpgradeOptions(targetVersion: target, keepBackup: keepBackup, lockTimeout: .seconds(30))
         options.fileSystem = fileSystem
-        return Upgrader(history: Self.history, options: options)
+        return try Upgrader(history: Self.history, options: options)
     }
 
     /// The file names in the store's `_EXTERNAL_DATA` folder.

@@ -1,6 +1,7 @@
 import Foundation
 import StepwiseMapping
 import StepwiseModel
+import StepwiseTestSupport
 import StepwiseTesting
 import Testing
 

@@ -1,6 +1,6 @@
 import Foundation
 import StepwiseModel
-import StepwiseTesting
+import StepwiseTestSupport
 import Testing
 
 @testable import Stepwise

@@ -1,6 +1,7 @@
 import Foundation
 import StepwiseModel
 import StepwiseStore
+import StepwiseTestSupport
 import StepwiseTesting
 import Testing
 

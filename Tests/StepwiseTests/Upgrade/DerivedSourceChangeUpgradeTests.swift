@@ -79,7 +79,7 @@ struct DerivedSourceChangeUpgradeTests {
         try seeding.write { db in try seed(ObjectContext(db, layout: try StoreLayout(model: v1))) }
         try seeding.close()
 
-        let upgrader = Upgrader(
+        let upgrader = try Upgrader(
             history: VersionHistory([v1, v2]), mappings: [:], options: UpgradeOptions(targetVersion: v2.name))
         _ = try upgrader.upgradeIfNeededSynchronously(storeAt: url)
         let queue = try upgrader.openDatabaseQueue(storeAt: url)

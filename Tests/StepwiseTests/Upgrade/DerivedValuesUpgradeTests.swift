@@ -36,8 +36,9 @@ struct DerivedValuesUpgradeTests {
             }
         }
 
-        static func upgrader(_ versions: [ObjectModel], to target: String) -> Upgrader {
-            Upgrader(history: VersionHistory(versions), mappings: [:], options: UpgradeOptions(targetVersion: target))
+        static func upgrader(_ versions: [ObjectModel], to target: String) throws -> Upgrader {
+            try Upgrader(
+                history: VersionHistory(versions), mappings: [:], options: UpgradeOptions(targetVersion: target))
         }
     }
 
@@ -139,7 +140,7 @@ extension DerivedValuesUpgradeTests {
             #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE name LIKE 'Z_DA_%'") == 2)
         }
         try queue.close()
-        let upgrader = Upgrader(
+        let upgrader = try Upgrader(
             history: VersionHistory([Ledger.v1, Ledger.v2]),
             mappings: [
                 MappingDirectory.StepKey(Ledger.v1.name, Ledger.v2.name): [

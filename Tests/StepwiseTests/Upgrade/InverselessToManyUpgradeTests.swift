@@ -141,8 +141,8 @@ struct InverselessToManyUpgradeTests {
         static func upgrader(
             to target: String, history: VersionHistory = history,
             mappings: [MappingDirectory.StepKey: [MappingModel]] = [:]
-        ) -> Upgrader {
-            Upgrader(history: history, mappings: mappings, options: UpgradeOptions(targetVersion: target))
+        ) throws -> Upgrader {
+            try Upgrader(history: history, mappings: mappings, options: UpgradeOptions(targetVersion: target))
         }
     }
 
@@ -199,7 +199,7 @@ struct InverselessToManyUpgradeTests {
         mapping.isInferred = false
         let item = try #require(mapping.entityMappings.firstIndex { $0.destinationEntity == "Item" })
         mapping.entityMappings[item].policyName = "ItemPolicy"
-        let upgrader = Upgrader(
+        let upgrader = try Upgrader(
             history: VersionHistory([Cart.v1, Cart.v3]),
             mappings: [MappingDirectory.StepKey("Cart", "Cart 3"): [mapping]],
             policies: policies, options: UpgradeOptions(targetVersion: "Cart 3"))

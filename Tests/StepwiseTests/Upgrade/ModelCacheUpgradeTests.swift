@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import StepwiseModel
 import StepwiseStore
+import StepwiseTestSupport
 import StepwiseTesting
 import Testing
 
@@ -58,7 +59,7 @@ struct ModelCacheUpgradeTests {
         #expect(prepared.version == Self.cacheName)
         #expect(prepared.identification.notes.first?.contains("from the store's own model cache") == true)
         #expect(
-            prepared.plan.steps.map(\.planned.description) == [
+            prepared.plan.steps.map(\.description) == [
                 "\(Self.cacheName) → CoreDataMigration_Example 4 (inferred)"
             ])
 
@@ -74,7 +75,7 @@ struct ModelCacheUpgradeTests {
         // Version 4's new attribute, with its default (NO).
         #expect(
             try queue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ZPOST WHERE ZHIDE = 0") } == 7_995)
-        let identification = try VersionRegistry(history: upgrader.history).identify(storeAt: store)
+        let identification = try VersionRegistry(history: upgrader.history.versions).identify(storeAt: store)
         #expect(identification.version?.name == "CoreDataMigration_Example 4")
         #expect(identification.matchedBy == .hash)
     }

@@ -84,7 +84,7 @@ struct PartialRebuildFreePagesTests {
 
     @Test func theUpgradedStoreHasNoFreePageAndNoDroppedValue() throws {
         #expect(Self.holdsMarker(store))
-        let upgrader = Upgrader(
+        let upgrader = try Upgrader(
             history: VersionHistory([Self.v1, Self.v2, Self.v3]),
             mappings: [
                 MappingDirectory.StepKey(Self.v1.name, Self.v2.name): [try Self.firstStep()],

@@ -82,7 +82,7 @@ struct PartialRebuildUpgradeTests {
         var options = UpgradeOptions(lockTimeout: .seconds(30))
         options.fileSystem = fileSystem
         if let logger { options.logger = logger }
-        return Upgrader(
+        return try Upgrader(
             history: VersionHistory([Self.v1, Self.v2, Self.v3]),
             mappings: [
                 MappingDirectory.StepKey(Self.v1.name, Self.v2.name): [

@@ -1,5 +1,6 @@
 import Foundation
 import Stepwise
+import StepwiseTestSupport
 import StepwiseTesting
 import Testing
 

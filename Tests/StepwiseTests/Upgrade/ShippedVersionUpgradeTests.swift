@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import StepwiseModel
 import StepwiseStore
+import StepwiseTestSupport
 import StepwiseTesting
 import Testing
 
@@ -64,7 +65,7 @@ struct ShippedVersionUpgradeTests {
             #expect(new["ZRATING"] as Int64? == 3)
             #expect(new["ZPINNED"] as Int64? == 0)
         }
-        let identification = try VersionRegistry(history: upgrader.history).identify(storeAt: store)
+        let identification = try VersionRegistry(history: upgrader.history.versions).identify(storeAt: store)
         #expect(identification.version?.name == "Notes 3")
         #expect(identification.matchedBy == .hash)
     }
@@ -87,7 +88,7 @@ struct ShippedVersionUpgradeTests {
     @Test func aHistoryInCodeTakesTheRecordsAndAMappingNamingTheStep() throws {
         let store = directory.path("Code.sqlite")
         _ = try SeededStore.create(at: store, model: Notes.v2Shipped, seed: 3, rows: 10)
-        let inferred = Upgrader(history: Notes.history, shipped: [Notes.record])
+        let inferred = try Upgrader(history: Notes.history, shipped: [Notes.record])
         #expect(try inferred.plan(forStoreAt: store).plan.steps.map(\.kind) == [.inferred])
 
         // An explicit mapping for the step from the shipped model wins over inference.
@@ -95,7 +96,7 @@ struct ShippedVersionUpgradeTests {
             from: try #require(inferred.planner.shipped.first), to: Notes.v2Edited)
         mapping.name = "Notes 2 as shipped to Notes 2"
         mapping.isInferred = false
-        let upgrader = Upgrader(
+        let upgrader = try Upgrader(
             history: Notes.history,
             mappings: [MappingDirectory.StepKey("Notes 2 (as shipped)", "Notes 2"): [mapping]],
             shipped: [Notes.record])

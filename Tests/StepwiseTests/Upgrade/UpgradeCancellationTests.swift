@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import StepwiseMapping
 import StepwiseStore
-import StepwiseTesting
+import StepwiseTestSupport
 import Testing
 
 @testable import Stepwise

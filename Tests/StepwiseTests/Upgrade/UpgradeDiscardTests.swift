@@ -1,7 +1,6 @@
 import Foundation
 import StepwiseMapping
 import StepwiseStore
-import StepwiseTesting
 import Testing
 
 @testable import Stepwise
@@ -46,7 +45,7 @@ struct UpgradeDiscardTests {
         let fixture = try UpgradeFixture("Recipes")
         let held = try UpgradeLock(files: fixture.files, timeout: 1, fileSystem: FileSystem())
         defer { withExtendedLifetime(held) {} }
-        let waiting = Upgrader(history: fixture.history, options: UpgradeOptions(lockTimeout: .milliseconds(200)))
+        let waiting = try Upgrader(history: fixture.history, options: UpgradeOptions(lockTimeout: .milliseconds(200)))
         let error = try #require(throws: UpgradeError.self) {
             try waiting.upgradeIfNeededSynchronously(storeAt: fixture.store)
         }

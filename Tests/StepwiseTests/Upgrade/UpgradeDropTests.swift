@@ -3,6 +3,7 @@ import GRDB
 import StepwiseMapping
 import StepwiseModel
 import StepwiseStore
+import StepwiseTestSupport
 import StepwiseTesting
 import Testing
 
@@ -45,7 +46,7 @@ struct UpgradeDropTests {
         let upgrader = try fixture.upgrader(strict: false)
         let plan = try upgrader.planner.plan(from: "CoreDataMigration_Example", to: "CoreDataMigration_Example 2")
         let drops = try StoreSnapshotReader.read(fixture.store) { db in
-            try plan.drops(countedIn: db, history: upgrader.history)
+            try plan.drops(countedIn: db)
         }
         #expect(drops == [[Self.colorDropped]])
     }
@@ -93,7 +94,7 @@ struct UpgradeDropTests {
         let directory = try MappingDirectory(bundleAt: corpus.url(.apptentive), history: bundle.history)
         let key = MappingDirectory.StepKey("ATDataModel 4", "ATDataModel 5")
         let models = try #require(directory.steps[key]).map { $0.leavingOut(entity: "ATMessageSender") }
-        return Upgrader(
+        return try Upgrader(
             history: bundle.history, mappings: [key: models],
             options: UpgradeOptions(targetVersion: "ATDataModel 5", lockTimeout: .seconds(10), strict: strict))
     }
@@ -107,7 +108,8 @@ struct UpgradeDropTests {
         let store = try Corpus.required().copyStore(try CorpusStore.named("v4"), to: directory.url)
         let upgrader = try Self.apptentiveLeavingOutSenders(strict: false)
         let plan = try upgrader.planner.plan(from: "ATDataModel 4", to: "ATDataModel 5")
-        let drops = try StoreSnapshotReader.read(store) { db in try plan.drops(countedIn: db, history: upgrader.history)
+        let drops = try StoreSnapshotReader.read(store) { db in
+            try plan.drops(countedIn: db)
         }
         #expect(drops.count == 1)
         #expect(drops[0].contains(Self.sendersDropped))
@@ -151,7 +153,7 @@ struct UpgradeDropTests {
         var models = mappings.map { $0.leavingOut(entity: "ATMessageSender") }
         models[0].entityMappings.append(
             EntityMapping(kind: .remove, source: "ATMessageSender", destination: nil))
-        let upgrader = Upgrader(
+        let upgrader = try Upgrader(
             history: bundle.history, mappings: [key: models],
             options: UpgradeOptions(targetVersion: "ATDataModel 5", lockTimeout: .seconds(10), strict: true))
         let report = try upgrader.upgradeIfNeededSynchronously(storeAt: store)

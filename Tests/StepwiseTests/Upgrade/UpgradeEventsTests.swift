@@ -1,7 +1,6 @@
 import Foundation
 import StepwiseMapping
 import StepwiseStore
-import StepwiseTesting
 import Testing
 
 @testable import Stepwise

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import StepwiseMapping
 import StepwiseStore
-import StepwiseTesting
+import StepwiseTestSupport
 import Testing
 
 @testable import Stepwise
@@ -118,6 +118,31 @@ struct UpgradeFailureTests {
         #expect(!FileManager.default.fileExists(atPath: fixture.files.workDirectory.path))
     }
 
+    @Test("a resume whose plan names a policy this build doesn't register throws, and keeps the checkpoints")
+    func resumeRefusedForAnUnregisteredPolicyKeepsTheCheckpoints() throws {
+        let fixture = try UpgradeFixture("Recipes")
+        _ = #expect(throws: UpgradeError.self) {
+            try fixture.upgrader(policies: Self.policies(failingAt: 3)).upgradeIfNeededSynchronously(
+                storeAt: fixture.store)
+        }
+        var policies = PolicyRegistry()
+        policies.register("ChefNamePolicy") { ChefNamePolicy() }
+        policies.register("CuisinePolicy") { CuisinePolicy() }
+        let error = try #require(throws: PlanningError.self) {
+            try fixture.upgrader(policies: policies).upgradeIfNeededSynchronously(storeAt: fixture.store)
+        }
+        guard case .unregisteredPolicy(let name, _, _) = error.kind else {
+            Issue.record("expected unregisteredPolicy, got \(error)")
+            return
+        }
+        #expect(name == "SharedIngredientPolicy")
+        // Step 1's checkpoint is still there for a build that registers the policy.
+        let journal = try #require(UpgradeJournal.load(from: fixture.files.workDirectory))
+        #expect(journal.completed.map(\.index) == [1])
+        let report = try fixture.upgrader().upgradeIfNeededSynchronously(storeAt: fixture.store)
+        #expect(report.steps.map(\.resumed) == [true, false, false])
+    }
+
     @Test("a changed mapping invalidates the checkpoints: the next run starts over")
     func changedMappingStartsOver() throws {
         let fixture = try UpgradeFixture("Recipes")
@@ -127,7 +152,7 @@ struct UpgradeFailureTests {
         }
         // Tamper with the journal's record of step 1's mapping, as a new app build would.
         var journal = try #require(UpgradeJournal.load(from: fixture.files.workDirectory))
-        journal.plan[0].mappingDigest = "an older mapping"
+        journal.plan[0] = "Recipes → Recipes 2 (explicit) an older mapping"
         try journal.save(in: fixture.files.workDirectory, fileSystem: FileSystem())
         let report = try fixture.upgrader().upgradeIfNeededSynchronously(storeAt: fixture.store)
         #expect(report.steps.map(\.resumed) == [false, false, false])

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import StepwiseModel
 import StepwiseStore
+import StepwiseTestSupport
 import StepwiseTesting
 import Testing
 
@@ -132,12 +133,12 @@ struct UpgradePrivateTablesTests {
         let directory = try TemporaryDirectory()
         let store = try Self.zooStore(in: directory)
         let history = VersionHistory([Self.zoo, Self.zoo2])
-        func upgrader(strict: Bool) -> Upgrader {
-            Upgrader(
+        func upgrader(strict: Bool) throws -> Upgrader {
+            try Upgrader(
                 history: history, mappings: [:], options: UpgradeOptions(lockTimeout: .seconds(10), strict: strict))
         }
         let plan = try upgrader(strict: false).planner.plan(from: "Zoo", to: "Zoo 2")
-        let planned = try StoreSnapshotReader.read(store) { db in try plan.drops(countedIn: db, history: history) }
+        let planned = try StoreSnapshotReader.read(store) { db in try plan.drops(countedIn: db) }
         #expect(planned == [Self.zooDrops])
 
         let before = StoreBytes(store)

@@ -2,7 +2,7 @@ import Foundation
 import StepwiseMapping
 import StepwiseModel
 import StepwiseStore
-import StepwiseTesting
+import StepwiseTestSupport
 import Testing
 
 @testable import Stepwise
@@ -17,7 +17,7 @@ struct UpgradeRefusalTests {
         _ = try fixture.upgrader().upgradeIfNeededSynchronously(storeAt: fixture.store)
         let before = StoreBytes(fixture.store)
         // An older app build knows only Recipes … Recipes 3.
-        let older = Upgrader(history: VersionHistory(Array(fixture.history.versions.prefix(3))))
+        let older = try Upgrader(history: VersionHistory(Array(fixture.history.versions.prefix(3))))
         let error = try #require(throws: RegistryError.self) {
             try older.upgradeIfNeededSynchronously(storeAt: fixture.store)
         }
@@ -53,7 +53,7 @@ struct UpgradeRefusalTests {
         let fixture = try UpgradeFixture("Recipes")
         let before = StoreBytes(fixture.store)
         // Without its mapping files, Recipes → Recipes 2 can't be inferred.
-        let bare = Upgrader(history: fixture.history, policies: SamplePolicies.registry)
+        let bare = try Upgrader(history: fixture.history, policies: SamplePolicies.registry)
         let error = try #require(throws: PlanningError.self) {
             try bare.upgradeIfNeededSynchronously(storeAt: fixture.store)
         }

@@ -2,6 +2,7 @@ import Foundation
 import StepwiseMapping
 import StepwiseModel
 import StepwiseStore
+import StepwiseTestSupport
 import StepwiseTesting
 import Testing
 
@@ -209,7 +210,7 @@ struct UpgraderMergedStepTests {
             didMigrate: { db, _ in
                 try db.execute(sql: #"UPDATE "ZOWNER" SET "ZNICKNAME" = 'staged'"#)
             })
-        let upgrader = Upgrader(
+        let upgrader = try Upgrader(
             history: RenameChainHistory.history, stages: [stage])
         let report = try upgrader.upgradeIfNeededSynchronously(storeAt: store)
         #expect(report.steps.map(\.to) == ["Pets 2", "Pets 3"])
@@ -231,7 +232,7 @@ struct UpgradeStageTests {
         try RenameChainHistory.seed(at: store)
         let before = StoreBytes(store)
         let once = MigrationStage(from: "Pets", to: "Pets 2", didMigrate: { _, _ in })
-        let twice = Upgrader(history: RenameChainHistory.history, stages: [once, once])
+        let twice = try Upgrader(history: RenameChainHistory.history, stages: [once, once])
         let duplicate = try #require(throws: PlanningError.self) {
             try twice.upgradeIfNeededSynchronously(storeAt: store)
         }
@@ -239,7 +240,7 @@ struct UpgradeStageTests {
             Issue.record("expected duplicateStage, got \(duplicate)")
             return
         }
-        let unknown = Upgrader(
+        let unknown = try Upgrader(
             history: RenameChainHistory.history, stages: [MigrationStage(from: "Pets", to: "Pets 9")])
         let error = try #require(throws: PlanningError.self) {
             try unknown.upgradeIfNeededSynchronously(storeAt: store)
@@ -269,8 +270,8 @@ struct UpgraderPlanTests {
         #expect(fixture.directoryListing() == listing, "no lock, no work folder")
         let report = try fixture.upgrader().upgradeIfNeededSynchronously(storeAt: fixture.store)
         #expect(
-            report.steps.map { PlannedStep(from: $0.from, to: $0.to, kind: $0.kind) }
-                == prepared.plan.steps.map { PlannedStep(from: $0.from, to: $0.to, kind: $0.kind) })
+            report.steps.map { "\($0.from) → \($0.to) (\($0.kind))" }
+                == prepared.plan.steps.map { "\($0.from) → \($0.to) (\($0.kind))" })
         #expect(try fixture.upgrader().plan(forStoreAt: fixture.store).isUpToDate)
     }
 

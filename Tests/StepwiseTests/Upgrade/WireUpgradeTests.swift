@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import StepwiseModel
 import StepwiseStore
+import StepwiseTestSupport
 import StepwiseTesting
 import Testing
 
@@ -43,7 +44,7 @@ struct WireUpgradeTests {
         let copy = try corpus.copyStore(path, to: directory.url)
         let bundle = try Self.bundle.get()
         let registry = VersionRegistry(history: bundle.history)
-        let upgrader = Upgrader(history: bundle.history)
+        let upgrader = try Upgrader(history: bundle.history)
 
         // Wire 1.24 predates the oldest version in the bundle (zmessaging, 1.25): Wire itself
         // wipes such a store ("DoesNotMigrateFromANonE2EEVersion"). Its own model cache

@@ -31,8 +31,8 @@ struct WriteConnectionSitesTests {
 
         static let history = VersionHistory([v1, v2])
 
-        static func upgrader() -> Upgrader {
-            Upgrader(history: history, mappings: [:], options: UpgradeOptions(targetVersion: "Notes 2"))
+        static func upgrader() throws -> Upgrader {
+            try Upgrader(history: history, mappings: [:], options: UpgradeOptions(targetVersion: "Notes 2"))
         }
     }
 
@@ -123,7 +123,7 @@ struct WriteConnectionSitesTests {
     func stepThenAppConnections() throws {
         let directory = try TemporaryDirectory(prefix: "stepwise-write-sites")
         let url = try Self.store(Notes.v1, in: directory)
-        let upgrader = Notes.upgrader()
+        let upgrader = try Notes.upgrader()
         let report = try upgrader.upgradeIfNeededSynchronously(storeAt: url)
         #expect(report.steps.map(\.inPlace) == [true])
         #expect(try Self.triggerNames(at: url).allSatisfy { $0.hasPrefix("ZT_") })
@@ -154,7 +154,7 @@ struct WriteConnectionSitesTests {
                 Attribute("titleLower", .string)
             }
         }
-        let upgrader = Upgrader(
+        let upgrader = try Upgrader(
             history: VersionHistory([Notes.v1, v3]), mappings: [:], options: UpgradeOptions(targetVersion: "Notes 3"))
         let report = try upgrader.upgradeIfNeededSynchronously(storeAt: url)
         #expect(report.steps.map(\.inPlace) == [false])

@@ -44,10 +44,10 @@ public struct Corpus: Sendable {
         return corpus
     }
 
-    /// The package root, found from this source file's location (`Sources/StepwiseTesting/`).
+    /// The package root, found from this source file's location (`Tests/StepwiseTestSupport/Corpus/`).
     public static var packageRoot: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
     }
 
     /// A file or folder inside the corpus.
@@ -81,7 +81,7 @@ public enum CorpusError: Error, CustomStringConvertible {
     case unknownVersion(String)
     /// No corpus store has this short name (see ``CorpusStore/shortName``).
     case unknownStore(String)
-    /// A resource of StepwiseTesting is missing from the build.
+    /// A resource of StepwiseTestSupport is missing from the build.
     case missingResource(String)
 
     /// What went wrong, and for ``required(_:)`` how to fix it.

@@ -1,7 +1,8 @@
 import Foundation
+import StepwiseMatrix
 
-// `Process` exists on macOS and Linux only: an app's iOS test target that links
-// StepwiseTesting builds without the CLI runners.
+// `Process` exists on macOS and Linux only: built for iOS, the tests that link
+// StepwiseTestSupport build without the CLI runners.
 #if os(macOS) || os(Linux)
 
     #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StepwiseMatrix
 import StepwiseModel
 import StepwiseStore
 

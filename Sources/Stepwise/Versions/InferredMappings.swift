@@ -1,0 +1,41 @@
+import Foundation
+import StepwiseMapping
+import StepwiseModel
+
+/// The inferred mapping of each pair of versions, worked out the first time a planner asks and
+/// kept: a history of 90 versions has 89 consecutive pairs, and every plan, history check and
+/// matrix pair would otherwise infer them all again.
+///
+/// Kept by the two versions' names, and used only for the very models it was inferred from: a
+/// planner given another model under a known name (a store's own cached model) infers afresh.
+///
+/// `@unchecked Sendable`: `results` is only read and written with `lock` held. `NSLock` rather
+/// than `Mutex` (macOS 15) because the package supports macOS 13.
+final class InferredMappings: @unchecked Sendable {
+    private let lock = NSLock()
+    private var results: [MappingDirectory.StepKey: Inference] = [:]
+
+    private struct Inference {
+        var source: ObjectModel
+        var destination: ObjectModel
+        var result: Result<MappingModel, MappingError>
+    }
+
+    /// ``/StepwiseMapping/MappingInference/inferMapping(from:to:)``, once per pair.
+    func inferMapping(from source: ObjectModel, to destination: ObjectModel) throws(MappingError) -> MappingModel {
+        let key = MappingDirectory.StepKey(source.name, destination.name)
+        // Copies of one model share their storage, so this comparison is quick when it holds.
+        if let known = lock.withLock({ results[key] }), known.source == source, known.destination == destination {
+            return try known.result.get()
+        }
+        // Inferred outside the lock: two threads may both infer a pair, and get the same mapping.
+        let result = Result { () throws(MappingError) -> MappingModel in
+            try MappingInference.inferMapping(from: source, to: destination)
+        }
+        lock.withLock { results[key] = Inference(source: source, destination: destination, result: result) }
+        return try result.get()
+    }
+
+    /// How many pairs have been inferred and kept.
+    var count: Int { lock.withLock { results.count } }
+}

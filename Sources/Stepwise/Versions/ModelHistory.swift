@@ -1,0 +1,104 @@
+import Foundation
+import StepwiseMapping
+import StepwiseModel
+
+/// Everything an ``Upgrader`` knows about an app's model: its versions, the mapping models
+/// written for steps between them, and the records of versions as they shipped. Read and
+/// checked once, when it is made, so that a broken file is reported there and not by the
+/// first upgrade that happens to need it.
+///
+/// ```swift
+/// let history = try ModelHistory(bundleAt: Bundle.main.url(forResource: "Model", withExtension: "momd")!)
+/// history.versions.names      // ["Model", "Model 2", "Model 3"]
+/// history.currentVersion      // "Model 3"
+/// let upgrader = Upgrader(history: history, policies: policies)
+/// ```
+///
+/// What is worked out from it later is worked out once and shared by every copy of the value:
+/// the inferred mapping of each pair of versions (``UpgradePlanner`` asks for them).
+public struct ModelHistory: Sendable {
+    /// The versions, oldest first.
+    public let versions: VersionHistory
+    /// The mapping models written for steps, by step; any other step is inferred where it can be.
+    public let mappings: [MappingDirectory.StepKey: [MappingModel]]
+    /// The records of versions as they shipped (`stepwise ship`).
+    public let shipped: [ShippedVersion]
+    /// The shipped models of versions edited since they shipped, each named
+    /// `"<Version> (as shipped)"` (``/StepwiseModel/ShippedVersion/asShippedVersions(_:in:)``): a
+    /// store one of them wrote is upgraded from it, through a first step to the edited version.
+    public let asShipped: [ObjectModel]
+    /// The version upgrades go to unless ``UpgradeOptions/targetVersion`` says otherwise: the
+    /// bundle's current version (`.xccurrentversion`, or a compiled bundle's `VersionInfo.plist`),
+    /// else the newest.
+    public let currentVersion: String?
+    /// The inferred mapping of each pair, worked out once.
+    let inferences: InferredMappings
+
+    /// Reads a model bundle and the mapping models and shipped records that go with it.
+    ///
+    /// - parameters:
+    ///   - bundleURL: The compiled `.momd` folder an app ships, or the source `.xcdatamodeld`
+    ///     (a single `.mom` or `.xcdatamodel` is a one-version bundle).
+    ///   - mappingsURL: The folder of mapping files (JSON files, `.xcmappingmodel` folders or
+    ///     both); defaults to `<Name>.mappings` beside the bundle, and may be missing when every
+    ///     step can be inferred. `.xcmappingmodel` folders beside the bundle are read too.
+    /// - throws: ``/StepwiseModel/XcodeModelError`` or ``/StepwiseModel/ModelValidationError`` for
+    ///   a version that can't be read; ``/StepwiseModel/VersionHistoryError`` when the versions
+    ///   can't be ordered; ``/StepwiseModel/ShippedRecordError`` for a shipped record, and
+    ///   ``/StepwiseMapping/MappingError`` for a mapping model, that can't be read.
+    public init(bundleAt bundleURL: URL, mappingsAt mappingsURL: URL? = nil) throws {
+        let bundle = try ModelBundle(contentsOf: bundleURL)
+        let shipped = try ShippedRecords.load(forBundleAt: bundle.url)
+        let asShipped = try ShippedVersion.asShippedVersions(shipped, in: bundle.history)
+        // A mapping may name the step from "Recipes 2 (as shipped)" to "Recipes 2".
+        let mappings = try MappingDirectory(
+            bundleAt: bundleURL, mappingsAt: mappingsURL, history: VersionHistory(bundle.history.versions + asShipped)
+        ).steps
+        self.init(
+            versions: bundle.history, mappings: mappings, shipped: shipped, asShipped: asShipped,
+            currentVersion: bundle.current.name)
+    }
+
+    /// A history given in code.
+    ///
+    /// - parameters:
+    ///   - versions: The versions, oldest first. The newest is the current version.
+    ///   - mappings: Mapping models by step; the steps they leave out are inferred where they can be.
+    ///   - shipped: The records of versions as they shipped; none by default.
+    /// - throws: ``/StepwiseModel/XcodeModelError`` for a shipped record whose model can't be read.
+    public init(
+        versions: VersionHistory, mappings: [MappingDirectory.StepKey: [MappingModel]] = [:],
+        shipped: [ShippedVersion] = []
+    ) throws {
+        self.init(
+            versions: versions, mappings: mappings, shipped: shipped,
+            asShipped: try ShippedVersion.asShippedVersions(shipped, in: versions),
+            currentVersion: versions.latest?.name)
+    }
+
+    private init(
+        versions: VersionHistory, mappings: [MappingDirectory.StepKey: [MappingModel]], shipped: [ShippedVersion],
+        asShipped: [ObjectModel], currentVersion: String?
+    ) {
+        self.versions = versions
+        self.mappings = mappings
+        self.shipped = shipped
+        self.asShipped = asShipped
+        self.currentVersion = currentVersion
+        self.inferences = InferredMappings()
+    }
+
+    /// The version `name`, or the shipped model of that name (`"Recipes 2 (as shipped)"`).
+    public func version(named name: String) -> ObjectModel? {
+        versions.version(named: name) ?? asShipped.first { $0.name == name }
+    }
+
+    /// The planner over this history. Steps in `stepsKeptApart` are never merged with their
+    /// neighbours (steps with a ``/StepwiseMapping/MigrationStage``).
+    public func planner(stepsKeptApart: Set<MappingDirectory.StepKey> = []) -> UpgradePlanner {
+        var planner = UpgradePlanner(
+            history: versions, mappings: mappings, stepsKeptApart: stepsKeptApart, shipped: asShipped)
+        planner.inferences = inferences
+        return planner
+    }
+}
