@@ -111,7 +111,13 @@ extension UpgradeMatrix {
         let via = path.map { " (\($0))" } ?? ""
         let identification: StoreIdentification
         do {
-            identification = try VersionRegistry(history: history).identify(storeAt: store)
+            // The store is this check's own file: read in place, read-only, rather than through
+            // `identify(storeAt:)`, whose private snapshot copies the whole store first.
+            let queue = try ReadOnlyStore.openQueue(at: store)
+            defer { try? queue.close() }
+            identification = try queue.read { db in
+                try VersionRegistry(history: history).identify(db, path: store.path)
+            }
         } catch {
             throw UpgradeMatrixFailure(pair: pair, check: .metadata, detail: "\(error)\(via)")
         }

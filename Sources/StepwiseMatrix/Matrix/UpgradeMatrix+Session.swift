@@ -18,7 +18,10 @@ extension UpgradeMatrix {
     /// bytes; what is shared is only work whose result doesn't depend on the pair:
     ///
     /// - **Seeded stores.** Each version's store is seeded once (the same seed gives the same
-    ///   bytes) and copied for every pair that starts from it.
+    ///   bytes), and every pair that starts from it upgrades a second name of the file (a hard
+    ///   link) rather than a copy: ``Upgrader`` never writes the store it upgrades before its
+    ///   swap, and the swap only renames. The session checks after each upgrade that the
+    ///   seeded file wasn't written, and fails the pair if it was.
     /// - **The path stopping at each version.** Its result for `A → D` is the store upgraded
     ///   from `A`'s seeded store to `B`, then `C`, then `D`, one ``Upgrader`` call each; the
     ///   result for `A → C` is the same store one call earlier. The session keeps the last such
@@ -33,7 +36,8 @@ extension UpgradeMatrix {
     ///
     /// The stores live in a temporary directory, removed when the session is released: a
     /// session kept in a `static let` lives until the process ends, and its directory with it.
-    /// Disk use is two stores per version; memory doesn't grow with the pairs checked.
+    /// Disk use is about two stores per version; memory doesn't grow with the pairs checked
+    /// or the rows seeded.
     /// Checks of one session run one at a time, whatever thread calls them.
     ///
     /// ## Topics
