@@ -185,16 +185,11 @@ public struct UpgradeMatrix: Sendable {
         stages: [MigrationStage] = [], ignoring ignoredProperties: Set<String> = [],
         allowingDrops allowedDrops: Set<String> = []
     ) throws {
-        let bundle = try ModelBundle(contentsOf: bundleURL)
-        let shipped = try ShippedRecords.load(forBundleAt: bundle.url)
-        let asShipped = try ShippedVersion.asShippedVersions(shipped, in: bundle.history)
-        // Mappings may name a step from a version as shipped, as the upgrader reads them.
-        let mappings = try MappingDirectory(
-            bundleAt: bundleURL, mappingsAt: mappingsURL, history: VersionHistory(bundle.history.versions + asShipped)
-        ).steps
+        // Read as the upgrader reads it, with the same errors.
+        let bundle = try ModelHistory(bundleAt: bundleURL, mappingsAt: mappingsURL)
         self.init(
-            history: bundle.history, mappings: mappings, shipped: shipped, policies: policies, stages: stages,
-            ignoring: ignoredProperties, allowingDrops: allowedDrops)
+            history: bundle.versions, mappings: bundle.mappings, shipped: bundle.shipped, policies: policies,
+            stages: stages, ignoring: ignoredProperties, allowingDrops: allowedDrops)
     }
 
     /// The planner ``Upgrader`` uses for these mappings and stages.
