@@ -58,7 +58,7 @@ public struct UpgradeError: Error, Sendable, ReportableError {
     }
 
     /// A failed file-system call, reported against the store.
-    public init(_ error: FileSystemError, storePath: String?) {
+    package init(_ error: FileSystemError, storePath: String?) {
         self.init(
             .fileSystem(operation: error.operation, path: error.path, reason: error.reason), storePath: storePath,
             site: error.site)
