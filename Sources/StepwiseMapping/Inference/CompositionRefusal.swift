@@ -1,4 +1,4 @@
-/// Why ``MappingComposition`` won't merge two inferred steps into one pass, naming the entity
+/// Why `MappingComposition` won't merge two inferred steps into one pass, naming the entity
 /// and property concerned.
 ///
 /// A refusal is not a failure: the two steps still run one after the other. It says which
