@@ -108,9 +108,7 @@ extension ObjectModel {
 
     /// The entity that declares a property seen from `entity` (the entity or an ancestor).
     public func declaringEntity(ofProperty name: String, from entity: Entity) -> Entity? {
-        ([entity] + ancestors(of: entity)).first { candidate in
-            candidate.properties.contains { $0.name == name }
-        }
+        ([entity] + ancestors(of: entity)).first { $0.declaresProperty(named: name) }
     }
 
     /// Whether `entity` is `other` or one of its descendants.

@@ -200,7 +200,9 @@ public struct ModelBundleListing: Sendable, Hashable {
         switch layout {
         case .sourceBundle, .sourceVersion:
             let model = try XcodeModelReader.readVersion(at: versionURL)
-            let file = layout.isSingleVersion ? versionURL.path : versionURL.appendingPathComponent("contents").path
+            let file =
+                layout.isSingleVersion
+                ? versionURL.path : versionURL.appending(path: "contents", directoryHint: .notDirectory).path
             try model.validate(file: file)
             try CompositeAttributeSupport.check(model, file: file)
             return model
