@@ -128,9 +128,9 @@ extension ObjectModel {
     /// The first relationship named `name` in ``allRelationships(of:)``, found without copying
     /// the others.
     private func inheritedRelationship(named name: String, of entity: Entity) -> Relationship? {
-        for declaring in ancestors(of: entity).reversed() + [entity] {
+        for declaring in ancestors(of: entity).reversed() {
             if let relationship = declaring.relationship(named: name) { return relationship }
         }
-        return nil
+        return entity.relationship(named: name)
     }
 }
