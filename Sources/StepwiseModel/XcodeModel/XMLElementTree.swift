@@ -21,8 +21,14 @@ package enum XMLElementTree {
         }
 
         /// The attribute's value, nil when the attribute is absent.
+        ///
+        /// An element of a model file has a handful of attributes, and the reader asks each
+        /// attribute element for some sixteen names, most of them absent: comparing the name with
+        /// each key costs less than hashing it (String equality is the dictionary's own).
         package func string(_ name: String) -> String? {
-            attributes[name]
+            guard attributes.count <= 8 else { return attributes[name] }
+            for (key, value) in attributes where key == name { return value }
+            return nil
         }
     }
 
