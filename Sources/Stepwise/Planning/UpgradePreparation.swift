@@ -93,7 +93,7 @@ struct UpgradePreparation {
         let identification: StoreIdentification
         do {
             identification = try VersionRegistry(
-                history: history.versions, shipped: history.asShipped, logger: logger
+                history: history.versions, shipped: history.asShipped, logger: logger, layouts: history.layouts
             )
             .identify(db, path: storePath)
         } catch let error as RegistryError {

@@ -41,6 +41,9 @@ package struct VersionRegistry: Sendable {
     package var shipped: [ObjectModel]
     /// Where the registry reports how it matched. Silent unless you pass your own.
     package var logger: Logger
+    /// The schema each version's layout expects, worked out once per version: kept by the
+    /// ``ModelHistory`` a registry is made from, else by this registry and its copies.
+    let layouts: VersionLayouts
 
     /// - parameters:
     ///   - history: The known versions, oldest first.
@@ -49,9 +52,16 @@ package struct VersionRegistry: Sendable {
     ///   - logger: Receives a debug line per identification; the default discards everything,
     ///     because a library must not print.
     package init(history: VersionHistory, shipped: [ObjectModel] = [], logger: Logger = SilentLogger.logger) {
+        self.init(history: history, shipped: shipped, logger: logger, layouts: VersionLayouts())
+    }
+
+    /// A registry that keeps its versions' layouts in `layouts`, shared with the other
+    /// registries made from one ``ModelHistory``.
+    init(history: VersionHistory, shipped: [ObjectModel], logger: Logger, layouts: VersionLayouts) {
         self.history = history
         self.shipped = shipped
         self.logger = logger
+        self.layouts = layouts
     }
 
     /// Identifies the store at `url` by reading a private copy, so the original, its
@@ -84,7 +94,7 @@ package struct VersionRegistry: Sendable {
         func candidate(_ version: ObjectModel) throws -> Candidate {
             Candidate(
                 version: version,
-                differences: try actual.tableDifferences(from: version, release: metadata.release))
+                differences: try layouts.tableDifferences(of: actual, from: version, release: metadata.release))
         }
         // Only hash matches are laid out first: with a long history (Wire's 90 versions) laying
         // out every version is most of an identification's time, and a hash match settles it.
@@ -177,7 +187,7 @@ package struct VersionRegistry: Sendable {
         guard let match = shipped.last(where: { $0.isCompatible(withEntityHashes: metadata.versionHashes) }) else {
             return nil
         }
-        let differences = try actual.tableDifferences(from: match, release: metadata.release)
+        let differences = try layouts.tableDifferences(of: actual, from: match, release: metadata.release)
         guard differences.isEmpty else {
             logger.warning(
                 "hashes and tables disagree", metadata: ["store": "\(path)", "hashVersion": "\(match.name)"])

@@ -15,7 +15,8 @@ import StepwiseModel
 /// ```
 ///
 /// What is worked out from it later is worked out once and shared by every copy of the value:
-/// the inferred mapping of each pair of versions (`UpgradePlanner` asks for them).
+/// the inferred mapping of each pair of versions (`UpgradePlanner` asks for them), and each
+/// version's store layout (`VersionRegistry` compares a store's tables with it).
 public struct ModelHistory: Sendable {
     /// The versions, oldest first.
     public let versions: VersionHistory
@@ -33,6 +34,9 @@ public struct ModelHistory: Sendable {
     public let currentVersion: String?
     /// The inferred mapping of each pair, worked out once.
     let inferences: InferredMappings
+    /// The schema each version's store layout expects, worked out once per version for the
+    /// registries that identify stores against this history.
+    let layouts: VersionLayouts
 
     /// Reads a model bundle and the mapping models and shipped records that go with it.
     ///
@@ -86,6 +90,7 @@ public struct ModelHistory: Sendable {
         self.asShipped = asShipped
         self.currentVersion = currentVersion
         self.inferences = InferredMappings()
+        self.layouts = VersionLayouts()
     }
 
     /// The version `name`, or the shipped model of that name (`"Recipes 2 (as shipped)"`).

@@ -61,6 +61,18 @@ public struct Entity: Sendable, Hashable {
         attributes.map(Property.attribute) + relationships.map(Property.relationship)
     }
 
+    /// The names of the entity's own properties, in ``properties`` order. Validation asks for
+    /// them for every entity and relationship of every version a bundle holds, and building
+    /// ``properties`` copies each attribute and relationship whole.
+    var propertyNames: [String] {
+        attributes.map { $0.name } + relationships.map { $0.name }
+    }
+
+    /// Whether the entity declares a property with this name.
+    func declaresProperty(named name: String) -> Bool {
+        attributes.contains { $0.name == name } || relationships.contains { $0.name == name }
+    }
+
     /// The own attribute with this name.
     public func attribute(named name: String) -> Attribute? {
         attributes.first { $0.name == name }

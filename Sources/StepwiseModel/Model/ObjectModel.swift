@@ -44,6 +44,8 @@ public struct ObjectModel: Sendable, Hashable {
 extension ObjectModel {
     /// The entity's ancestors, nearest first. Stops at a missing parent or a cycle.
     public func ancestors(of entity: Entity) -> [Entity] {
+        // Most entities are roots; validation asks for every entity's and relationship's ancestors.
+        guard entity.parentName != nil else { return [] }
         var result: [Entity] = []
         var seen: Set<String> = [entity.name]
         var current = entity
@@ -108,9 +110,8 @@ extension ObjectModel {
 
     /// The entity that declares a property seen from `entity` (the entity or an ancestor).
     public func declaringEntity(ofProperty name: String, from entity: Entity) -> Entity? {
-        ([entity] + ancestors(of: entity)).first { candidate in
-            candidate.properties.contains { $0.name == name }
-        }
+        if entity.declaresProperty(named: name) { return entity }
+        return ancestors(of: entity).first { $0.declaresProperty(named: name) }
     }
 
     /// Whether `entity` is `other` or one of its descendants.

@@ -59,12 +59,12 @@ extension ObjectModel {
         var problems: [ModelProblem] = []
         // Inherited names are taken, but their problems belong to the ancestor that declares
         // them: checking them here too would report a parent's duplicate once per subentity.
-        var names = Set(ancestors(of: entity).flatMap(\.properties).map(\.name))
-        for property in entity.properties {
-            if property.name.isEmpty {
+        var names = Set(ancestors(of: entity).flatMap(\.propertyNames))
+        for name in entity.propertyNames {
+            if name.isEmpty {
                 problems.append(.emptyName(entity: entity.name))
-            } else if !names.insert(property.name).inserted {
-                problems.append(.duplicateProperty(entity: entity.name, property: property.name))
+            } else if !names.insert(name).inserted {
+                problems.append(.duplicateProperty(entity: entity.name, property: name))
             }
         }
         for attribute in entity.attributes where attribute.type == .undefined && !attribute.isTransient {
@@ -97,7 +97,7 @@ extension ObjectModel {
         }
         guard let inverseName = relationship.inverse else { return [] }
         guard
-            let inverse = allRelationships(of: destination).first(where: { $0.name == inverseName }),
+            let inverse = inheritedRelationship(named: inverseName, of: destination),
             let inverseOwner = declaringEntity(ofProperty: inverseName, from: destination)
         else {
             return [
@@ -123,5 +123,14 @@ extension ObjectModel {
                     entity: entity.name, relationship: relationship.name, inverseEntity: inverseOwner.name,
                     inverse: inverseName)
             ]
+    }
+
+    /// The first relationship named `name` in ``allRelationships(of:)``, found without copying
+    /// the others.
+    private func inheritedRelationship(named name: String, of entity: Entity) -> Relationship? {
+        for declaring in ancestors(of: entity).reversed() {
+            if let relationship = declaring.relationship(named: name) { return relationship }
+        }
+        return entity.relationship(named: name)
     }
 }

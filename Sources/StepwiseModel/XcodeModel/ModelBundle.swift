@@ -41,8 +41,11 @@ package struct ModelBundle: Sendable {
         // long history reads them all when it makes its upgrader. The first broken one in
         // folder order is reported, as a loop would.
         var models: [String: ObjectModel] = [:]
+        // `appending(path:directoryHint:)`, not `appendingPathComponent(_:)`, which asks the file
+        // system whether each version is a folder; reading it finds out.
+        let hint: URL.DirectoryHint = layout == .compiledFolder ? .notDirectory : .isDirectory
         let versionURLs = try ModelBundleListing.versionFolderNames(in: standardized).map {
-            standardized.appendingPathComponent($0)
+            standardized.appending(path: $0, directoryHint: hint)
         }
         for result in versionURLs.concurrentMap({ try ModelBundleListing.readValidatedVersion(at: $0, layout: layout) })
         {

@@ -21,8 +21,14 @@ package enum XMLElementTree {
         }
 
         /// The attribute's value, nil when the attribute is absent.
+        ///
+        /// An element of a model file has a handful of attributes, and the reader asks each
+        /// attribute element for some sixteen names, most of them absent: comparing the name with
+        /// each key costs less than hashing it (String equality is the dictionary's own).
         package func string(_ name: String) -> String? {
-            attributes[name]
+            guard attributes.count <= 8 else { return attributes[name] }
+            for (key, value) in attributes where key == name { return value }
+            return nil
         }
     }
 
@@ -58,13 +64,17 @@ package enum XMLElementTree {
         // what libxml2 hands them. Xcode writes neither in a model; a mapping model's one
         // external document type declaration is blanked instead of parsed.
         var bytes = [UInt8](data)
+        var parsed = data
         switch scanMarkup(bytes, allowsDocumentType: allowsDocumentType) {
         case .refused(let offset, let what):
             throw FormatError(reason: "\(what) at byte offset \(offset) (Xcode writes none in a model file)")
-        case .accepted(let blanked):
+        case .accepted(let blanked) where !blanked.isEmpty:
             for index in blanked where bytes[index] != 0x0A { bytes[index] = 0x20 }
+            parsed = Data(bytes)
+        case .accepted:
+            break
         }
-        let parser = XMLParser(data: Data(bytes))
+        let parser = XMLParser(data: parsed)
         let builder = ElementTreeBuilder()
         parser.delegate = builder
         if !parser.parse() || parser.parserError != nil {
@@ -162,15 +172,22 @@ package enum XMLElementTree {
 
     /// The offset of the first byte that doesn't start a valid UTF-8 sequence, nil when all of
     /// `data` is UTF-8.
+    ///
+    /// Runs over the file's bytes in place: `Data`'s own iterator costs as much as the rest of
+    /// the parse, and a bundle's every version is read when an upgrader is made. Model files are
+    /// ASCII but for the odd name or comment, so the decoder starts at the first byte that isn't.
     private static func firstNonUTF8Offset(in data: Data) -> Int? {
-        var decoder = UTF8()
-        var bytes = data.makeIterator()
-        var offset = 0
-        while true {
-            switch decoder.decode(&bytes) {
-            case .scalarValue(let scalar): offset += UTF8.width(scalar)
-            case .emptyInput: return nil
-            case .error: return offset
+        data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Int? in
+            guard let start = buffer.firstIndex(where: { $0 >= 0x80 }) else { return nil }
+            var decoder = UTF8()
+            var bytes = buffer[start...].makeIterator()
+            var offset = start
+            while true {
+                switch decoder.decode(&bytes) {
+                case .scalarValue(let scalar): offset += UTF8.width(scalar)
+                case .emptyInput: return nil
+                case .error: return offset
+                }
             }
         }
     }

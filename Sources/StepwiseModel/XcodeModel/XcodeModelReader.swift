@@ -10,26 +10,45 @@ import Foundation
 package enum XcodeModelReader {
     /// Reads the `.xcdatamodel` folder at `url`. The version's name is the folder's name
     /// without its extension.
+    ///
+    /// A bundle's every version is read this way when an upgrader is made, so the work around
+    /// the parse is kept to what it needs: on Linux each `URL` operation costs microseconds, and
+    /// `appendingPathComponent(_:)` asks the file system whether the result is a folder. A
+    /// `contents` file that reads means a model folder; only a failed read asks the file system
+    /// why, with the same checks in the same order as ever.
     package static func readVersion(at url: URL) throws(XcodeModelError) -> ObjectModel {
-        let name = url.deletingPathExtension().lastPathComponent
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            throw XcodeModelError(path: url.path, kind: .notFound)
-        }
-        guard isDirectory.boolValue else {
-            throw XcodeModelError(path: url.path, kind: .notAModel)
-        }
-        let contents = url.appendingPathComponent("contents")
-        guard FileManager.default.fileExists(atPath: contents.path) else {
-            throw XcodeModelError(path: url.path, kind: .legacyBinaryFormat)
-        }
+        let path = url.path
+        let contents = url.appending(path: "contents", directoryHint: .notDirectory)
+        let contentsPath = contents.path
         let data: Data
         do {
             data = try Data(contentsOf: contents)
         } catch {
-            throw XcodeModelError(path: contents.path, kind: .malformed(error.localizedDescription))
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw XcodeModelError(path: path, kind: .notFound)
+            }
+            guard isDirectory.boolValue else {
+                throw XcodeModelError(path: path, kind: .notAModel)
+            }
+            // No `contents` file: Xcode's old binary format.
+            guard FileManager.default.fileExists(atPath: contentsPath) else {
+                throw XcodeModelError(path: path, kind: .legacyBinaryFormat)
+            }
+            throw XcodeModelError(path: contentsPath, kind: .malformed(error.localizedDescription))
         }
-        return try parse(data, versionName: name, path: contents.path)
+        return try parse(data, versionName: versionName(of: url), path: contentsPath)
+    }
+
+    /// The folder's name without its extension, as `URL` names it; string work for the usual
+    /// `<Name>.xcdatamodel`.
+    private static func versionName(of url: URL) -> String {
+        let folder = url.lastPathComponent
+        let suffix = ".xcdatamodel"
+        guard folder.hasSuffix(suffix), folder.utf8.count > suffix.utf8.count else {
+            return url.deletingPathExtension().lastPathComponent
+        }
+        return String(folder.dropLast(suffix.count))
     }
 
     /// Parses the XML of a `contents` file.

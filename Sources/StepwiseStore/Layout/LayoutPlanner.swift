@@ -23,9 +23,9 @@ struct LayoutPlanner {
     let model: ObjectModel
     /// The Core Data release whose forms to use.
     let release: CoreDataRelease
-    /// A store's actual schema, to settle the choices Core Data makes in a way no rule predicts
-    /// (see ``StoreLayout``, "Which side names a join table"); nil lays out a new store.
-    let existing: SQLiteSchema?
+    /// An existing store's join tables, to settle the choices Core Data makes in a way no rule
+    /// predicts (see ``StoreLayout``, "Which side names a join table"); nil lays out a new store.
+    let existing: LayoutChoices?
     /// Every entity in Z_ENT order.
     private var ordered: [Entity] = []
     private var numbers: [String: Int] = [:]
@@ -43,7 +43,7 @@ struct LayoutPlanner {
     /// whole store (Wire's `Z_16USERS.Z_24USERS1`, next to `Z_20USERS.Z_24USERS`).
     private var joinColumnNames: Set<String> = []
 
-    init(model: ObjectModel, release: CoreDataRelease = .newest, existing: SQLiteSchema? = nil) {
+    init(model: ObjectModel, release: CoreDataRelease = .newest, existing: LayoutChoices? = nil) {
         self.model = model
         self.release = release
         self.existing = existing
@@ -191,8 +191,8 @@ struct LayoutPlanner {
         // name sorts first.
         if let existing {
             let number = try number(of: entity)
-            let mine = existing.table(named: "Z_\(number)" + relationship.name.uppercased()) != nil
-            let theirs = existing.table(named: "Z_\(number)" + inverse.relationship.name.uppercased()) != nil
+            let mine = existing.columns(ofTable: "Z_\(number)" + relationship.name.uppercased()) != nil
+            let theirs = existing.columns(ofTable: "Z_\(number)" + inverse.relationship.name.uppercased()) != nil
             if mine != theirs { return mine }
         }
         return relationship.name < inverse.relationship.name
@@ -262,8 +262,7 @@ struct LayoutPlanner {
         // `Z_25TRUSTEDBYCLIENTS (Z_25TRUSTEDBYCLIENTS, Z_25TRUSTEDCLIENTS)` in 2.96): an
         // existing store's order is kept. The names say which column is which, so the order
         // changes nothing else.
-        if let existingTable = existing?.table(named: tableName) {
-            let order = existingTable.columns.map { $0.name.uppercased() }
+        if let order = existing?.columns(ofTable: tableName) {
             let position = { (name: String) in order.firstIndex(of: name.uppercased()) ?? Int.max }
             if position(destinationColumn) < position(sourceColumn) {
                 primaryKey.reverse()

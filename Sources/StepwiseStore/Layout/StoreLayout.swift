@@ -162,6 +162,18 @@ package struct StoreLayout: Sendable, Hashable {
     )
         throws
     {
+        try self.init(
+            model: model, release: release, choices: existing.map(LayoutChoices.init),
+            acceptsComposites: acceptsComposites)
+    }
+
+    /// ``init(model:release:matching:)`` given only what the layout takes from the existing
+    /// store, its ``LayoutChoices``: a layout worked out once serves every store with the same
+    /// choices (the version registry keeps them so).
+    package init(
+        model: ObjectModel, release: CoreDataRelease, choices existing: LayoutChoices?,
+        acceptsComposites: Bool = CompositeAttributeSupport.isAccepted
+    ) throws {
         try model.validate()
         try CompositeAttributeSupport.check(model, file: nil, isEnabled: acceptsComposites)
         let model = model.flatteningComposites()

@@ -12,9 +12,14 @@ extension SQLiteSchema {
     package func tableDifferences(from model: ObjectModel, release: CoreDataRelease = .newest) throws
         -> [SchemaDifference]
     {
-        let expected = try SQLiteSchema(expectedFor: StoreLayout(model: model, release: release, matching: self))
-        return differences(from: expected, ignoringTables: StoreLayout.optionalTableNames)
-            .filter(\.concernsTablesOrColumns)
+        tableDifferences(
+            fromExpected: try SQLiteSchema(expectedFor: StoreLayout(model: model, release: release, matching: self)))
+    }
+
+    /// ``tableDifferences(from:release:)`` against a layout's schema already worked out
+    /// (``init(expectedFor:)``), as the version registry keeps them.
+    package func tableDifferences(fromExpected expected: SQLiteSchema) -> [SchemaDifference] {
+        differences(from: expected, ignoringTables: StoreLayout.optionalTableNames).filter(\.concernsTablesOrColumns)
     }
 }
 
