@@ -1,6 +1,6 @@
 extension StoreAccessError {
     /// The kind's case name (`upgradeRunning`), for tools: `{"kind": …}` in the CLI's JSON.
-    public var caseName: String {
+    package var caseName: String {
         switch kind {
         case .upgradeRunning: "upgradeRunning"
         case .needsUpgrade: "needsUpgrade"
@@ -8,6 +8,8 @@ extension StoreAccessError {
         }
     }
 
+    public var errorDescription: String? { description }
+
     /// The store concerned.
-    public var subjectPath: String? { storePath }
+    package var subjectPath: String? { storePath }
 }

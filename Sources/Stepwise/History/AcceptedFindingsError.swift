@@ -35,12 +35,14 @@ public struct AcceptedFindingsError: Error, Sendable, Hashable, ReportableError 
         }
     }
 
-    public var caseName: String {
+    package var caseName: String {
         switch kind {
         case .unreadable: "unreadable"
         case .malformed: "malformed"
         }
     }
 
-    public var subjectPath: String? { path }
+    public var errorDescription: String? { description }
+
+    package var subjectPath: String? { path }
 }

@@ -63,7 +63,7 @@ public struct PlanningError: Error, Sendable, ReportableError {
 
 extension PlanningError {
     /// The kind's case name (`unknownVersion`), for tools: `{"kind": …}` in the CLI's JSON.
-    public var caseName: String {
+    package var caseName: String {
         switch kind {
         case .unknownVersion: "unknownVersion"
         case .noPath: "noPath"
@@ -73,6 +73,8 @@ extension PlanningError {
         }
     }
 
+    public var errorDescription: String? { description }
+
     /// The file the error is about.
-    public var subjectPath: String? { nil }
+    package var subjectPath: String? { nil }
 }

@@ -58,7 +58,7 @@ public struct RegistryError: Error, Sendable, ReportableError {
 
 extension RegistryError {
     /// The kind's case name (`newerThanKnownVersions`), for tools: `{"kind": …}` in the CLI's JSON.
-    public var caseName: String {
+    package var caseName: String {
         switch kind {
         case .newerThanKnownVersions: "newerThanKnownVersions"
         case .noMatchingVersion: "noMatchingVersion"
@@ -67,6 +67,8 @@ extension RegistryError {
         }
     }
 
+    public var errorDescription: String? { description }
+
     /// The file the error is about.
-    public var subjectPath: String? { path }
+    package var subjectPath: String? { path }
 }

@@ -63,7 +63,7 @@ public struct VersionRegistry: Sendable {
             return try snapshot.database.read { db in try identify(db, path: url.path) }
         } catch let error as RegistryError {
             throw error
-        } catch let error as UnsupportedFeatureError {
+        } catch let error as ModelError where error.isUnsupportedFeature {
             throw error
         } catch {
             throw StoreError(path: url.path, wrapping: error)

@@ -58,7 +58,7 @@ public struct UpgradeError: Error, Sendable, ReportableError {
     }
 
     /// A failed file-system call, reported against the store.
-    public init(_ error: FileSystemError, storePath: String?) {
+    package init(_ error: FileSystemError, storePath: String?) {
         self.init(
             .fileSystem(operation: error.operation, path: error.path, reason: error.reason), storePath: storePath,
             site: error.site)
@@ -146,7 +146,7 @@ public struct UpgradeError: Error, Sendable, ReportableError {
 
 extension UpgradeError {
     /// The kind's case name (`lockTimeout`), for tools: `{"kind": …}` in the CLI's JSON.
-    public var caseName: String {
+    package var caseName: String {
         switch kind {
         case .lockTimeout: "lockTimeout"
         case .storeInUse: "storeInUse"
@@ -160,6 +160,8 @@ extension UpgradeError {
         }
     }
 
+    public var errorDescription: String? { description }
+
     /// The file the error is about.
-    public var subjectPath: String? { storePath }
+    package var subjectPath: String? { storePath }
 }

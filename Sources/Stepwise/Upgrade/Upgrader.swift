@@ -64,7 +64,7 @@ public struct Upgrader: Sendable {
     /// An upgrader for versions and mappings given in code: ``init(history:policies:stages:options:)``
     /// with ``ModelHistory/init(versions:mappings:shipped:)``.
     ///
-    /// - throws: ``/StepwiseModel/XcodeModelError`` for a shipped record whose model can't be read.
+    /// - throws: ``/StepwiseModel/ModelError`` for a shipped record whose model can't be read.
     public init(
         history versions: VersionHistory, mappings: [MappingDirectory.StepKey: [MappingModel]] = [:],
         shipped: [ShippedVersion] = [], policies: PolicyRegistry = PolicyRegistry(), stages: [MigrationStage] = [],

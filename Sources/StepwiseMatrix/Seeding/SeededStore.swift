@@ -90,7 +90,7 @@ public struct SeededStore: Sendable {
     ///     entity name (see ``RowCounts``).
     /// - returns: Where each entity's rows are.
     /// - throws: ``SeedingError`` when the row counts can't satisfy the model (a required
-    ///   to-one to an entity without rows…), `ModelValidationError` or ``StoreError`` for a
+    ///   to-one to an entity without rows…), `ModelError` or ``StoreError`` for a
     ///   model that can't be laid out or a store that can't be written. A failed generation
     ///   leaves a partial store behind: delete it.
     @discardableResult

@@ -166,25 +166,27 @@ package struct SimulatedCrash: Error, Sendable {
 }
 
 /// A file-system call that failed during an upgrade or a step: which call (`site`, for bug
-/// reports), on which path, and the system's reason. `Upgrader` reports it as an
-/// `UpgradeError` naming the store.
-public struct FileSystemError: Error, Sendable, Hashable, ReportableError {
+/// reports), on which path, and the system's reason.
+///
+/// Only ``FileSystem`` (a package type) throws it, and never to an app: `Upgrader` and
+/// `StoreAccess` report it as an `UpgradeError` naming the store, so it stays a package type.
+package struct FileSystemError: Error, Sendable, Hashable, ReportableError {
     /// `write`, `fsync`, `rename`…
-    public var operation: String
-    public var path: String
+    package var operation: String
+    package var path: String
     /// The system's words (`strerror`).
-    public var reason: String
+    package var reason: String
     /// The internal call site, e.g. `swap.out.link`.
-    public var site: String
+    package var site: String
 
-    public init(operation: String, path: String, reason: String, site: String) {
+    package init(operation: String, path: String, reason: String, site: String) {
         self.operation = operation
         self.path = path
         self.reason = reason
         self.site = site
     }
 
-    public var description: String {
+    package var description: String {
         "\(operation) failed on \(path): \(reason). Check permissions and free space, then try again."
     }
 }

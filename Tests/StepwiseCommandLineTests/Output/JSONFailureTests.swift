@@ -10,14 +10,14 @@ struct JSONFailureTests {
     static let store = "/x/Store.sqlite"
     static let cases: [(error: any Error, keys: Set<String>, kind: String)] = [
         (
-            VersionHistoryError.ambiguousOrder(["A", "B"], reason: "no common stem"),
+            ModelError.ambiguousOrder(["A", "B"], reason: "no common stem"),
             ["message", "type", "kind"], "ambiguousOrder"
         ),
         (
-            XcodeModelError(path: "/x/Model.xcdatamodel", kind: .legacyBinaryFormat),
+            ModelError(path: "/x/Model.xcdatamodel", kind: .legacyBinaryFormat),
             ["message", "type", "kind", "path"], "legacyBinaryFormat"
         ),
-        (ModelValidationError(version: "Notes 2", problems: []), ["message", "type", "kind"], "invalidModel"),
+        (ModelError(version: "Notes 2", problems: []), ["message", "type", "kind"], "invalidModel"),
         (StoreError(path: store, kind: .notFound), ["message", "type", "kind", "path"], "notFound"),
         (
             FileSystemError(operation: "copy", path: store, reason: "No space left on device", site: "copy.file"),

@@ -102,7 +102,7 @@ struct BadInputExpectation: Sendable {
     /// A model file that isn't well-formed: the reason's wording after `prefix` is the XML parser's.
     static func malformedModel(at file: String, reasonPrefix prefix: String) -> BadInputExpectation {
         BadInputExpectation { outcome, workspace, location in
-            guard let error = thrown(XcodeModelError.self, outcome, at: location) else { return }
+            guard let error = thrown(ModelError.self, outcome, at: location) else { return }
             #expect(error.path == workspace.path(file).path, sourceLocation: location)
             guard case .malformed(let reason) = error.kind else {
                 Issue.record("expected a malformed model, got \(error.kind)", sourceLocation: location)

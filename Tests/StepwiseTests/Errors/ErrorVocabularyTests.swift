@@ -28,7 +28,7 @@ struct ErrorVocabularyTests {
             MappingError(.unsupportedExpression(className: "NSSubqueryExpression", reason: "a subquery")),
             PlanningError(
                 .unregisteredPolicy(name: "TitlePolicy", mappingModel: "Notes → Notes 2", entityMapping: "NoteToNote")),
-            ShippedRecordError(
+            ModelError(
                 path: "/x/Notes.shipped/Notes 2.json", kind: .changedSinceShipped(version: "Notes 2", differences: [])),
         ]
 
@@ -47,7 +47,7 @@ struct ErrorVocabularyTests {
         #expect(UpgradeError(.lockTimeout(seconds: 1), storePath: "/s").subjectPath == "/s")
         #expect(StoreError(path: "/s", kind: .truncated(expectedBytes: 2, actualBytes: 1)).caseName == "truncated")
         #expect(MappingError(.unknownPolicy("P"), file: "/m.json").subjectPath == "/m.json")
-        #expect(VersionHistoryError.historyFileMismatch(file: "/h", unknown: [], missing: []).subjectPath == "/h")
+        #expect(ModelError.historyFileMismatch(file: "/h", unknown: [], missing: []).subjectPath == "/h")
         #expect(PlanningError(.unknownVersion("X", available: [])).subjectPath == nil)
         for error in Self.errors {
             #expect(!error.caseName.isEmpty && !error.caseName.contains("("), "\(type(of: error))")
