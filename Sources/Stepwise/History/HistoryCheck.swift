@@ -96,7 +96,7 @@ public struct HistoryCheck: Sendable {
     ///     `<Name>.accepted-findings.json` beside the bundle, when there is one.
     /// - throws: ``/StepwiseModel/ModelError`` or ``/StepwiseModel/ModelError``
     ///   for a bundle or a model file that can't be read; ``/StepwiseModel/ModelError``
-    ///   for a shipped record that can't be read; ``AcceptedFindingsError`` for an accepted-findings
+    ///   for a shipped record that can't be read; ``UpgradeError`` for an accepted-findings
     ///   file that can't be read (or is missing, when `acceptedURL` names it).
     public init(
         bundleAt bundleURL: URL, mappingsAt mappingsURL: URL? = nil, policies: PolicyRegistry? = nil,

@@ -22,11 +22,11 @@ struct ErrorVocabularyTests {
             UpgradeError(
                 .noBackup(backupDirectory: URL(fileURLWithPath: "/x/Store.sqlite.stepwise-backup")),
                 storePath: "/x/Store.sqlite"),
-            RegistryError(path: "/x/Store.sqlite", kind: .noMatchingVersion(closest: "Notes 2", differences: [])),
+            UpgradeError(path: "/x/Store.sqlite", kind: .noMatchingVersion(closest: "Notes 2", differences: [])),
             StoreError(path: "/x/Store.sqlite", kind: .missingMetadataTable),
             MappingError(.unreadableArchive("a truncated archive"), file: "/x/A.xcmappingmodel"),
             MappingError(.unsupportedExpression(className: "NSSubqueryExpression", reason: "a subquery")),
-            PlanningError(
+            UpgradeError(
                 .unregisteredPolicy(name: "TitlePolicy", mappingModel: "Notes → Notes 2", entityMapping: "NoteToNote")),
             ModelError(
                 path: "/x/Notes.shipped/Notes 2.json", kind: .changedSinceShipped(version: "Notes 2", differences: [])),
@@ -48,7 +48,7 @@ struct ErrorVocabularyTests {
         #expect(StoreError(path: "/s", kind: .truncated(expectedBytes: 2, actualBytes: 1)).caseName == "truncated")
         #expect(MappingError(.unknownPolicy("P"), file: "/m.json").subjectPath == "/m.json")
         #expect(ModelError.historyFileMismatch(file: "/h", unknown: [], missing: []).subjectPath == "/h")
-        #expect(PlanningError(.unknownVersion("X", available: [])).subjectPath == nil)
+        #expect(UpgradeError(.unknownVersion("X", available: [])).subjectPath == nil)
         for error in Self.errors {
             #expect(!error.caseName.isEmpty && !error.caseName.contains("("), "\(type(of: error))")
         }

@@ -19,10 +19,10 @@ struct ReportableErrorTests {
         FileSystemError(
             operation: "copy", path: "/x/Store.sqlite", reason: "No space left on device", site: "copy.file"),
         MappingError(.unknownPolicy("TitlePolicy"), entityMapping: "NoteToNote"),
-        RegistryError(path: "/x/Store.sqlite", kind: .emptyHistory),
-        StoreAccessError(.needsUpgrade(target: "Notes 3"), storePath: "/x/Store.sqlite"),
+        UpgradeError(path: "/x/Store.sqlite", kind: .emptyHistory),
+        UpgradeError(.needsUpgrade(target: "Notes 3"), storePath: "/x/Store.sqlite"),
         UpgradeError(.verificationFailed("a dangling key"), storePath: "/x/Store.sqlite"),
-        PlanningError(.unknownVersion("Notes 9", available: ["Notes", "Notes 2"])),
+        UpgradeError(.unknownVersion("Notes 9", available: ["Notes", "Notes 2"])),
         ModelError(path: "/x/Notes.shipped/Notes 2.json", kind: .malformedShippedRecord("no 'contents' key")),
     ]
 

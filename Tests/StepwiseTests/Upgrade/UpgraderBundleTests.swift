@@ -50,7 +50,7 @@ struct UpgraderBundleTests {
         let report = try fixture.upgrader(to: "Recipes 2").upgradeIfNeededSynchronously(storeAt: fixture.store)
         #expect(report.to == "Recipes 2")
         let unknown = try fixture.upgrader(to: "Recipes 9")
-        let error = try #require(throws: PlanningError.self) {
+        let error = try #require(throws: UpgradeError.self) {
             try unknown.upgradeIfNeededSynchronously(storeAt: fixture.store)
         }
         guard case .unknownVersion(let name, let available) = error.kind else {
