@@ -42,7 +42,7 @@ public struct VersionHistory: Sendable, Hashable {
     /// Sorts version names naturally: digit runs compare as numbers, an unversioned name
     /// ("Model") comes before its numbered versions ("Model 2").
     ///
-    /// Throws ``ModelError/ambiguousOrder(_:reason:)`` when names don't share a
+    /// Throws ``ModelError/Kind/ambiguousOrder(_:reason:)`` when names don't share a
     /// stem ("Foo 2" and "Bar 3") or two names sort equal ("Model 2" and "Model 02").
     public static func naturalOrder(_ names: [String]) throws(ModelError) -> [String] {
         let stems = Set(names.map(stem))

@@ -53,4 +53,29 @@ struct ErrorVocabularyTests {
             #expect(!error.caseName.isEmpty && !error.caseName.contains("("), "\(type(of: error))")
         }
     }
+
+    /// The `kind` strings of `--json` failures stayed when their types were folded into one per
+    /// layer, where a case was renamed to keep the folded kinds apart.
+    @Test("a folded type's renamed case keeps its old kind string")
+    func foldedCaseNames() {
+        let path = "/x/Notes.shipped/Notes 2.json"
+        #expect(ModelError(path: path, kind: .malformedShippedRecord("x")).caseName == "malformed")
+        #expect(ModelError(path: path, kind: .unreadableShippedRecord("x")).caseName == "unreadable")
+        #expect(ModelError(path: path, kind: .unwritableShippedRecord("x")).caseName == "unwritable")
+        #expect(StoreError(path: "/s", kind: .modelCacheTruncated).caseName == "truncated")
+        #expect(UpgradeError(.accessLockFailed(reason: "EACCES"), storePath: "/s").caseName == "fileSystem")
+        let findings = UpgradeError(.malformedAcceptedFindings(path: "/a.json", reason: "x"), storePath: "/s")
+        #expect(findings.caseName == "malformed")
+        #expect(findings.subjectPath == "/a.json")
+        #expect(MappingError(.notComposable(.intermediateLosesOrder), entity: "Note").caseName == "notComposable")
+    }
+
+    /// Errors thrown before an upgrade starts never name a leftover work folder.
+    @Test("only a run failure is a run failure")
+    func runFailures() {
+        #expect(UpgradeError(.lockTimeout(seconds: 1)).isRunFailure)
+        #expect(!UpgradeError(.emptyHistory).isRunFailure)
+        #expect(!UpgradeError(.unknownVersion("X", available: [])).isRunFailure)
+        #expect(!UpgradeError(.needsUpgrade(target: "X"), storePath: "/s").isRunFailure)
+    }
 }
