@@ -214,7 +214,7 @@ let package = Package(
             name: "StepwiseCommandLineTests",
             dependencies: [
                 "stepwise", "stepwise-test-tool", "notes-upgrade", "stepwise-store-holder", "StepwiseTesting",
-                "StepwiseTestSupport", "StepwiseCommandLine",
+                "StepwiseTestSupport", "StepwiseCommandLine", .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         // `stepwise` with every sample and corpus policy, for the CLI tests that run them. Not a product.

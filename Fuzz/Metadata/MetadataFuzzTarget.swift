@@ -1,6 +1,6 @@
 import Foundation
 import FuzzDriver
-@_spi(Fuzzing) import StepwiseStore
+import StepwiseStore
 
 /// libFuzzer's entry point: one input is a `Z_PLIST` blob, the property list in a store's
 /// `Z_METADATA` row.

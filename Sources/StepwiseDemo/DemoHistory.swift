@@ -1,7 +1,7 @@
 /// What `stepwise demo` upgrades: the Recipes history and its two mapping files.
-public enum DemoHistory {
+package enum DemoHistory {
     /// `Versions/Recipes.xcdatamodeld` and `Versions/Recipes.mappings/`.
-    public static let recipes = SampleHistory(
+    package static let recipes = SampleHistory(
         name: "Recipes", history: RecipesHistory.history,
         mappingFiles: [
             "Recipes to Recipes 2.json": SampleMappings.recipes1to2,

@@ -2,8 +2,8 @@ import StepwiseMapping
 
 /// The policies the Recipes mapping files name: what the stock `stepwise` tool registers, so
 /// `stepwise demo` and `stepwise upgrade` run `Versions/Recipes.mappings`.
-public enum DemoPolicies {
-    public static var registry: PolicyRegistry {
+package enum DemoPolicies {
+    package static var registry: PolicyRegistry {
         var registry = PolicyRegistry()
         registry.register("ChefNamePolicy") { ChefNamePolicy() }
         registry.register("CuisinePolicy") { CuisinePolicy() }

@@ -4,17 +4,17 @@ import StepwiseModel
 import StepwiseStore
 
 /// Seeds sample stores with a few known rows, for the demo and for tests.
-public enum DemoSeed {
+package enum DemoSeed {
     /// The cuisines of generated recipes, taken in turn. None is a hand-picked one, so the
     /// hand-picked cuisines keep exactly their four recipes.
-    public static let generatedCuisines = ["Italian", "Japanese", "Indian", "Thai", "Peruvian"]
+    package static let generatedCuisines = ["Italian", "Japanese", "Indian", "Thai", "Peruvian"]
     /// The ingredients of generated recipes, two per recipe, taken in turn. None is a
     /// hand-picked one, so "chiles" stays shared by exactly two recipes.
-    public static let generatedIngredients = [
+    package static let generatedIngredients = [
         "rice", "beans", "onion", "garlic", "tomato", "basil", "ginger", "lemon", "butter", "flour", "eggs", "milk",
     ]
     /// The units of generated amounts ("3 tbsp"), taken in turn; "g" is also a hand-picked unit.
-    public static let generatedUnits = ["g", "ml", "tbsp", "cups"]
+    package static let generatedUnits = ["g", "ml", "tbsp", "cups"]
 
     private static let firstNames = ["Ana", "Ben", "Chloe", "Dev", "Emma", "Farid", "Grace", "Hiro", "Ines", "Jon"]
     private static let lastNames = ["Lopez", "Okafor", "Rossi", "Tanaka", "Nguyen", "Schmidt", "Silva", "Haddad"]
@@ -38,7 +38,7 @@ public enum DemoSeed {
     ///     four objects (a chef, a recipe, two ingredients). None by default.
     /// - returns: The number of objects inserted: 14 + 4 × `generatedRecipes`.
     @discardableResult
-    public static func seedRecipes(
+    package static func seedRecipes(
         at url: URL, model: ObjectModel = RecipesHistory.v1, generatedRecipes: Int = 0
     ) throws -> Int {
         let layout = try StoreLayout(model: model)

@@ -5,10 +5,10 @@ import StepwiseModel
 /// `Versions/Recipes.xcdatamodeld` is written from these definitions
 /// (`swift run stepwise-samples --write Versions`), and a test checks that the two agree,
 /// so the demo's embedded copy and the files in `Versions/` can't drift apart.
-public enum RecipesHistory {
+package enum RecipesHistory {
     /// v1: Chef(name, training), Recipe(name, directions, cuisine as a string, chef),
     /// Ingredient(name, amount, and a to-one `recipes` with a misleading plural name).
-    public static let v1 = ObjectModel("Recipes", versionIdentifiers: ["1"]) {
+    package static let v1 = ObjectModel("Recipes", versionIdentifiers: ["1"]) {
         Entity("Chef") {
             Attribute("name", .string).required()
             Attribute("training", .string)
@@ -31,7 +31,7 @@ public enum RecipesHistory {
     /// v2: Recipe gains `rating`; Chef loses `training` and its name splits in two;
     /// `Ingredient.recipes` is renamed `recipe`; `Chef.recipes` becomes to-many;
     /// Cuisine becomes an entity, one per distinct name.
-    public static let v2 = ObjectModel("Recipes 2", versionIdentifiers: ["2"]) {
+    package static let v2 = ObjectModel("Recipes 2", versionIdentifiers: ["2"]) {
         chefWithSplitName
         cuisine
         Entity("Ingredient") {
@@ -51,7 +51,7 @@ public enum RecipesHistory {
 
     /// v3: ingredients are shared, linked to recipes through RecipeIngredient (quantity);
     /// UnitOfMeasure becomes an entity; cost and unit size are added.
-    public static let v3 = ObjectModel("Recipes 3", versionIdentifiers: ["3"]) {
+    package static let v3 = ObjectModel("Recipes 3", versionIdentifiers: ["3"]) {
         chefWithSplitName
         cuisine
         sharedIngredient
@@ -69,7 +69,7 @@ public enum RecipesHistory {
 
     /// v4: a purely lightweight change: Recipe gains optional notes and a prep time,
     /// Chef gains an optional email.
-    public static let v4 = ObjectModel("Recipes 4", versionIdentifiers: ["4"]) {
+    package static let v4 = ObjectModel("Recipes 4", versionIdentifiers: ["4"]) {
         Entity("Chef") {
             Attribute("email", .string)
             Attribute("firstName", .string)
@@ -133,5 +133,5 @@ public enum RecipesHistory {
     }
 
     /// All four versions, oldest first.
-    public static let history = VersionHistory([v1, v2, v3, v4])
+    package static let history = VersionHistory([v1, v2, v3, v4])
 }

@@ -3,14 +3,14 @@ import StepwiseMapping
 import StepwiseModel
 
 /// A sample model history and the bundle name it is written under in `Versions/`.
-public struct SampleHistory: Sendable {
+package struct SampleHistory: Sendable {
     /// The bundle's base name: `Versions/<name>.xcdatamodeld`.
-    public var name: String
-    public var history: VersionHistory
+    package var name: String
+    package var history: VersionHistory
     /// Mapping file name → JSON text, written to `<name>.mappings/`.
-    public var mappingFiles: [String: String]
+    package var mappingFiles: [String: String]
 
-    public init(name: String, history: VersionHistory, mappingFiles: [String: String] = [:]) {
+    package init(name: String, history: VersionHistory, mappingFiles: [String: String] = [:]) {
         self.name = name
         self.history = history
         self.mappingFiles = mappingFiles
@@ -19,7 +19,7 @@ public struct SampleHistory: Sendable {
     /// Writes the sample as `<directory>/<name>.xcdatamodeld` plus its `<name>.history` file
     /// (the explicit order, so nobody has to trust the natural sort) and its mapping folder.
     /// Returns the bundle's URL.
-    public func write(to directory: URL) throws -> URL {
+    package func write(to directory: URL) throws -> URL {
         let bundle = directory.appendingPathComponent("\(name).xcdatamodeld")
         try? FileManager.default.removeItem(at: bundle)
         let versions = history.versions

@@ -2,12 +2,12 @@
 ///
 /// They are kept here as text so the demo runs without files; `stepwise-samples --write`
 /// writes them out and a test checks `Versions/` still matches.
-public enum SampleMappings {
+package enum SampleMappings {
     static let manager = "FUNCTION($manager, \\\"destinationInstancesForEntityMappingNamed:sourceInstances:\\\""
 
     /// Recipes 1 → 2: split chef names, one Cuisine per distinct name, rename
     /// `Ingredient.recipes` to `recipe`, `Chef.recipes` becomes to-many.
-    public static let recipes1to2 = """
+    package static let recipes1to2 = """
         {
           "source": "Recipes",
           "destination": "Recipes 2",
@@ -49,7 +49,7 @@ public enum SampleMappings {
         """
 
     /// Recipes 2 → 3: shared ingredients through RecipeIngredient and UnitOfMeasure.
-    public static let recipes2to3 = """
+    package static let recipes2to3 = """
         {
           "source": "Recipes 2",
           "destination": "Recipes 3",

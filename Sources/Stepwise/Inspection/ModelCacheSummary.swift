@@ -3,20 +3,20 @@
 /// the decoded model, are the store's metadata's (`NSStoreModelVersionHashes`).
 ///
 /// Encoded as `{"entities": [names], "matchesMetadata": true|false}`.
-public struct ModelCacheSummary: Sendable, Hashable, Encodable {
+package struct ModelCacheSummary: Sendable, Hashable, Encodable {
     /// The cached model's entity names, sorted.
-    public var entities: [String]
+    package var entities: [String]
     /// Whether the cached model's hashes are exactly the metadata's.
-    public var matchesMetadata: Bool
+    package var matchesMetadata: Bool
     /// The entities whose hashes differ, or that only one side has, such as
     /// `"Note (hash differs)"`; empty when ``matchesMetadata``. Not encoded.
-    public var entitiesWithOtherHashes: [String]
+    package var entitiesWithOtherHashes: [String]
 
     /// - parameters:
     ///   - entities: The cached model's entity names, sorted.
     ///   - matchesMetadata: Whether its hashes are the metadata's.
     ///   - entitiesWithOtherHashes: The entities that differ; empty when they match.
-    public init(entities: [String], matchesMetadata: Bool, entitiesWithOtherHashes: [String] = []) {
+    package init(entities: [String], matchesMetadata: Bool, entitiesWithOtherHashes: [String] = []) {
         self.entities = entities
         self.matchesMetadata = matchesMetadata
         self.entitiesWithOtherHashes = entitiesWithOtherHashes

@@ -8,22 +8,22 @@ import StepwiseStore
 ///
 /// The JSON form is a contract other tooling relies on: `matchedVersion`, `matchedBy`,
 /// `consistent`, `problem`, `entityHashes` and `tables` keep their names and shapes.
-public struct StoreInspection: Sendable, Encodable {
+package struct StoreInspection: Sendable, Encodable {
     /// A table and its row count, read through the WAL when there is one.
-    public struct Table: Sendable, Encodable, Hashable {
-        public var name: String
-        public var rows: Int
+    package struct Table: Sendable, Encodable, Hashable {
+        package var name: String
+        package var rows: Int
         /// Which of Core Data's private tables it is (persistent history, CloudKit mirroring,
         /// the cached model: ``/StepwiseStore/CoreDataPrivateTables``), nil for the model's own.
         /// Encoded as `coreDataPrivate`: `"persistentHistory"`, `"cloudKitMirroring"`,
         /// `"modelCache"` or `null`.
-        public var coreDataPrivate: CoreDataPrivateTables.Kind?
+        package var coreDataPrivate: CoreDataPrivateTables.Kind?
 
-        public init(name: String, rows: Int, coreDataPrivate: CoreDataPrivateTables.Kind? = nil) {
+        package init(name: String, rows: Int, coreDataPrivate: CoreDataPrivateTables.Kind? = nil) {
             (self.name, self.rows, self.coreDataPrivate) = (name, rows, coreDataPrivate)
         }
 
-        public func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeEveryKey([.name: name, .rows: rows, .coreDataPrivate: coreDataPrivate])
         }
@@ -34,41 +34,41 @@ public struct StoreInspection: Sendable, Encodable {
     }
 
     /// The store's path as given.
-    public var store: String
+    package var store: String
     /// `NSStoreType`.
-    public var storeType: String
+    package var storeType: String
     /// `NSStoreUUID`.
-    public var storeUUID: String
+    package var storeUUID: String
     /// `NSStoreModelVersionIdentifiers`.
-    public var versionIdentifiers: [String]
+    package var versionIdentifiers: [String]
     /// Stepwise's own record of the model version name, when Stepwise wrote the store.
-    public var modelVersionName: String?
+    package var modelVersionName: String?
     /// Entity name → version hash in lowercase hex.
-    public var entityHashes: [String: String]
+    package var entityHashes: [String: String]
     /// Metadata keys beyond the standard ones (framework version, app keys…), rendered as text.
-    public var otherMetadata: [String: String]
+    package var otherMetadata: [String: String]
     /// Whether the store had a non-empty `-wal` file, whose rows are included below.
-    public var hasWAL: Bool
+    package var hasWAL: Bool
     /// Every table, sorted by name, Core Data's private tables included (``Table/coreDataPrivate``).
-    public var tables: [Table]
+    package var tables: [Table]
     /// The matching version's name (the `.xcdatamodel` name without extension), or nil.
     /// Without a history, the store's cached model (`"App.sqlite's model cache"`) when its
     /// hashes match the metadata.
-    public var matchedVersion: String?
+    package var matchedVersion: String?
     /// `"hash"`, `"schema"`, `"shippedRecord"`, `"modelCache"` or nil.
-    public var matchedBy: String?
+    package var matchedBy: String?
     /// The model in the store's `Z_MODELCACHE` (``/StepwiseStore/ModelCache``); nil when the
     /// store has none or it can't be read (``notes`` says which).
-    public var modelCache: ModelCacheSummary?
+    package var modelCache: ModelCacheSummary?
     /// False when the metadata's hashes and the tables disagree.
-    public var consistent: Bool
+    package var consistent: Bool
     /// Why the store is inconsistent or unmatched; nil when all is well.
-    public var problem: String?
+    package var problem: String?
     /// Remarks from the registry (ties, the schema fallback).
-    public var notes: [String]
+    package var notes: [String]
 
     /// The error that kept the store from being matched, if any (not encoded; see `problem`).
-    public var identificationError: UpgradeError?
+    package var identificationError: UpgradeError?
 
     enum CodingKeys: String, CodingKey {
         case store, storeType, storeUUID, versionIdentifiers, modelVersionName, entityHashes, otherMetadata
@@ -83,7 +83,7 @@ public struct StoreInspection: Sendable, Encodable {
     ///
     /// A store that matches no version is still inspected: `problem` says why and
     /// ``identificationError`` holds the typed error. Unreadable files throw ``/StepwiseStore/StoreError``.
-    public static func inspect(storeAt url: URL, history: VersionHistory? = nil, shipped: [ObjectModel] = []) throws
+    package static func inspect(storeAt url: URL, history: VersionHistory? = nil, shipped: [ObjectModel] = []) throws
         -> StoreInspection
     {
         let snapshot = try StoreSnapshot(of: url)
@@ -171,7 +171,7 @@ public struct StoreInspection: Sendable, Encodable {
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         // Optionals are written as null, not left out: scripts test `matchedVersion == null`.
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeEveryKey([

@@ -28,23 +28,23 @@ import StepwiseModel
 ///     .plan(from: "Recipes", to: "Recipes 4")
 /// plan.steps.map { "\($0.from) → \($0.to) (\($0.kind))" }
 /// ```
-public struct UpgradePlanner: Sendable {
-    public var history: VersionHistory
+package struct UpgradePlanner: Sendable {
+    package var history: VersionHistory
     /// Explicit mapping models by step.
-    public var mappings: [MappingDirectory.StepKey: [MappingModel]]
+    package var mappings: [MappingDirectory.StepKey: [MappingModel]]
     /// Whether consecutive inferred steps are merged into one pass where their mappings
     /// compose exactly. Turn it off to see, test or debug every step on its own.
-    public var mergesInferredSteps: Bool
+    package var mergesInferredSteps: Bool
     /// Steps that are never merged with their neighbours, such as steps with a
     /// `MigrationStage`, whose `willMigrate` and `didMigrate` expect that step's two versions.
-    public var stepsKeptApart: Set<MappingDirectory.StepKey>
+    package var stepsKeptApart: Set<MappingDirectory.StepKey>
     /// The shipped models of versions edited since they shipped, each named
     /// `"<Version> (as shipped)"` (``/StepwiseModel/ShippedVersion/asShippedVersions(_:in:)``).
-    public var shipped: [ObjectModel]
+    package var shipped: [ObjectModel]
     /// The model in the store's own cache, when the store was matched by it
     /// (``StoreIdentification/MatchKind/modelCache``): a plan from it has one step, its mapping
     /// to the target inferred, as Core Data infers a mapping from a store's cached model.
-    public var modelCache: ObjectModel?
+    package var modelCache: ObjectModel?
     /// The inferred mappings worked out so far; shared with the ``ModelHistory`` the planner
     /// came from, so each pair is inferred once.
     var inferences = InferredMappings()
@@ -61,7 +61,7 @@ public struct UpgradePlanner: Sendable {
     ///     default). Give the steps that have a `MigrationStage`.
     ///   - shipped: The shipped models of versions edited since (none by default): plans may
     ///     start from them.
-    public init(
+    package init(
         history: VersionHistory, mappings: [MappingDirectory.StepKey: [MappingModel]] = [:],
         mergesInferredSteps: Bool = true, stepsKeptApart: Set<MappingDirectory.StepKey> = [],
         shipped: [ObjectModel] = []
@@ -81,7 +81,7 @@ public struct UpgradePlanner: Sendable {
     }
 
     /// The plan from `from` to `to`, or an ``UpgradeError``.
-    public func plan(from: String, to: String) throws -> UpgradePlan {
+    package func plan(from: String, to: String) throws -> UpgradePlan {
         for name in [from, to] where version(named: name) == nil {
             throw UpgradeError(.unknownVersion(name, available: history.names))
         }
@@ -140,7 +140,7 @@ public struct UpgradePlanner: Sendable {
 
     /// Every step the graph offers: explicit mappings, and inferable consecutive pairs
     /// that have no explicit mapping.
-    public func edges() -> [PlannedStep] {
+    package func edges() -> [PlannedStep] {
         // A mapping names versions of the history (``/StepwiseMapping/MappingDirectory`` checks it).
         var edges = mappings.compactMap { key, models -> PlannedStep? in
             guard let source = version(named: key.source), let destination = version(named: key.destination) else {

@@ -41,7 +41,7 @@ public struct StoreIdentification: Sendable {
     /// The outcome.
     public var match: Match
     /// The store's metadata.
-    public var metadata: StoreMetadata
+    package var metadata: StoreMetadata
     /// Anything the caller should know: ties between versions, the fallback used.
     public var notes: [String]
 

@@ -33,14 +33,14 @@ import StepwiseStore
 /// let identification = try registry.identify(storeAt: storeURL)
 /// print(identification.version?.name ?? "inconsistent")
 /// ```
-public struct VersionRegistry: Sendable {
+package struct VersionRegistry: Sendable {
     /// The known versions, oldest first.
-    public var history: VersionHistory
+    package var history: VersionHistory
     /// The shipped models of versions edited since they shipped, each named
     /// `"<Version> (as shipped)"`: ``/StepwiseModel/ShippedVersion/asShippedVersions(_:in:)``.
-    public var shipped: [ObjectModel]
+    package var shipped: [ObjectModel]
     /// Where the registry reports how it matched. Silent unless you pass your own.
-    public var logger: Logger
+    package var logger: Logger
 
     /// - parameters:
     ///   - history: The known versions, oldest first.
@@ -48,7 +48,7 @@ public struct VersionRegistry: Sendable {
     ///     (``/StepwiseModel/ShippedVersion/asShippedVersions(_:in:)``); none by default.
     ///   - logger: Receives a debug line per identification; the default discards everything,
     ///     because a library must not print.
-    public init(history: VersionHistory, shipped: [ObjectModel] = [], logger: Logger = SilentLogger.logger) {
+    package init(history: VersionHistory, shipped: [ObjectModel] = [], logger: Logger = SilentLogger.logger) {
         self.history = history
         self.shipped = shipped
         self.logger = logger
@@ -56,7 +56,7 @@ public struct VersionRegistry: Sendable {
 
     /// Identifies the store at `url` by reading a private copy, so the original, its
     /// `-wal` and its `-shm` stay byte-identical.
-    public func identify(storeAt url: URL) throws -> StoreIdentification {
+    package func identify(storeAt url: URL) throws -> StoreIdentification {
         let snapshot = try StoreSnapshot(of: url)
         defer { snapshot.close() }
         do {
@@ -74,7 +74,7 @@ public struct VersionRegistry: Sendable {
     ///
     /// A history built in code with a composite attribute is refused here, as a bundle is when
     /// read (``/StepwiseModel/CompositeAttributeSupport``).
-    public func identify(_ db: Database, path: String) throws -> StoreIdentification {
+    package func identify(_ db: Database, path: String) throws -> StoreIdentification {
         guard let latest = history.latest else { throw UpgradeError(path: path, kind: .emptyHistory) }
         for version in history.versions + shipped {
             try CompositeAttributeSupport.check(version)

@@ -14,53 +14,53 @@ import Foundation
 /// - `.Model.sqlite.stepwise-access`: the access lock file (``StoreAccess``), never deleted
 ///   either.
 /// - `Model.sqlite.stepwise-backup/`: the store before the last upgrade, when kept.
-public struct StoreFiles: Sendable, Hashable {
+package struct StoreFiles: Sendable, Hashable {
     /// The store's main file and SQLite's companions beside it: the generation an upgrade
     /// replaces (`StoreGeneration`, which also says in what order its files move).
-    public var generation: StoreGeneration
+    package var generation: StoreGeneration
 
     /// The store's main file.
-    public var store: URL {
+    package var store: URL {
         get { generation.mainFile }
         set { generation.mainFile = newValue }
     }
 
     /// - parameter store: The store's main file. A symbolic link is resolved, so the swap
     ///   replaces the real file rather than the link.
-    public init(store: URL) {
+    package init(store: URL) {
         generation = StoreGeneration(mainFile: store.standardizedFileURL.resolvingSymlinksInPath())
     }
 
     /// The directory holding the store.
-    public var directory: URL { store.deletingLastPathComponent() }
+    package var directory: URL { store.deletingLastPathComponent() }
     var name: String { store.lastPathComponent }
 
     /// `.<store>.stepwise/`: an upgrade's work directory.
-    public var workDirectory: URL {
+    package var workDirectory: URL {
         directory.appendingPathComponent(".\(name).stepwise", isDirectory: true)
     }
 
     /// Whether nothing is at the store's path: no main file (not even a dangling symbolic
     /// link), `-wal` or `-journal`, and no work directory (with one, a crash may have left the
     /// store mid-swap, and recovery must run). An app's first launch.
-    public var isMissing: Bool {
+    package var isMissing: Bool {
         // lstat, not stat: a symbolic link to a deleted store is there, and broken.
         !generation.exists && (try? FileManager.default.attributesOfItem(atPath: workDirectory.path)) == nil
     }
 
     /// `.<store>.stepwise-access`: the file ``StoreAccess`` holders lock shared, and an
     /// upgrade or rollback exclusively (see ``StoreAccess`` for why it isn't the lock file).
-    public var accessLockFile: URL {
+    package var accessLockFile: URL {
         directory.appendingPathComponent(".\(name).stepwise-access")
     }
 
     /// `.<store>.stepwise-lock`: the file the cross-process lock is taken on.
-    public var lockFile: URL {
+    package var lockFile: URL {
         directory.appendingPathComponent(".\(name).stepwise-lock")
     }
 
     /// `<store>.stepwise-backup/`: the store before the last upgrade, when kept.
-    public var backupDirectory: URL {
+    package var backupDirectory: URL {
         directory.appendingPathComponent("\(name).stepwise-backup", isDirectory: true)
     }
 }

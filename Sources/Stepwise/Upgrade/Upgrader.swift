@@ -103,7 +103,7 @@ public struct Upgrader: Sendable {
 
     /// The planner this upgrader uses. Steps with a registered stage are never merged with
     /// their neighbours, so the stage's hooks run on exactly the versions they were written for.
-    public var planner: UpgradePlanner {
+    package var planner: UpgradePlanner {
         history.planner(stepsKeptApart: Set(stages.map(\.step)))
     }
 

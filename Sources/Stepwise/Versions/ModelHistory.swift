@@ -95,7 +95,7 @@ public struct ModelHistory: Sendable {
 
     /// The planner over this history. Steps in `stepsKeptApart` are never merged with their
     /// neighbours (steps with a ``/StepwiseMapping/MigrationStage``).
-    public func planner(stepsKeptApart: Set<MappingDirectory.StepKey> = []) -> UpgradePlanner {
+    package func planner(stepsKeptApart: Set<MappingDirectory.StepKey> = []) -> UpgradePlanner {
         var planner = UpgradePlanner(
             history: versions, mappings: mappings, stepsKeptApart: stepsKeptApart, shipped: asShipped)
         planner.inferences = inferences

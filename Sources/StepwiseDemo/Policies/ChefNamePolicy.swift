@@ -5,8 +5,8 @@ import StepwiseMapping
 /// The mapping calls `FUNCTION($entityPolicy, "firstNameOf:", $source.name)` and
 /// `FUNCTION($entityPolicy, "lastNameOf:", $source.name)`. The first name is the text before
 /// the first space; the last name is the rest ("" for a single word).
-public final class ChefNamePolicy: EntityMigrationPolicy {
-    public override func function(named selector: String, arguments: [MappingValue], manager: MigrationManager) throws
+package final class ChefNamePolicy: EntityMigrationPolicy {
+    package override func function(named selector: String, arguments: [MappingValue], manager: MigrationManager) throws
         -> MappingValue
     {
         guard selector == "firstNameOf:" || selector == "lastNameOf:" else {
@@ -21,5 +21,5 @@ public final class ChefNamePolicy: EntityMigrationPolicy {
     }
 
     /// Pass 2 keeps the default hook: its links may be written as set-based SQL.
-    public override var createsRelationshipsByDefault: Bool { true }
+    package override var createsRelationshipsByDefault: Bool { true }
 }

@@ -6,10 +6,10 @@ import StepwiseStore
 ///
 /// The cuisines made so far are cached by name (byte for byte) in ``MigrationManager/userInfo``:
 /// the cache grows with the number of distinct cuisines, not with the number of recipes.
-public final class CuisinePolicy: EntityMigrationPolicy {
+package final class CuisinePolicy: EntityMigrationPolicy {
     static let cacheKey = "CuisinePolicy.cuisines"
 
-    public override func createDestinationInstances(
+    package override func createDestinationInstances(
         forSource source: StoredObject, in mapping: EntityMapping, manager: MigrationManager
     ) throws {
         let cuisine = try source.string("cuisine").map {
@@ -20,5 +20,5 @@ public final class CuisinePolicy: EntityMigrationPolicy {
     }
 
     /// Pass 2 keeps the default hook: its links may be written as set-based SQL.
-    public override var createsRelationshipsByDefault: Bool { true }
+    package override var createsRelationshipsByDefault: Bool { true }
 }

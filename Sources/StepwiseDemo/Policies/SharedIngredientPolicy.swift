@@ -8,8 +8,8 @@ import StepwiseStore
 /// Ingredient "chocolate" and the UnitOfMeasure "g", and creates RecipeIngredient(quantity
 /// "50") linking them to R's destination. Nothing is duplicated: the caches live in
 /// ``MigrationManager/userInfo`` and grow with distinct names only.
-public final class SharedIngredientPolicy: EntityMigrationPolicy {
-    public override func createDestinationInstances(
+package final class SharedIngredientPolicy: EntityMigrationPolicy {
+    package override func createDestinationInstances(
         forSource source: StoredObject, in mapping: EntityMapping, manager: MigrationManager
     ) throws {
         guard let name = source.string("name") else { return }
@@ -29,7 +29,7 @@ public final class SharedIngredientPolicy: EntityMigrationPolicy {
     }
 
     /// Relationships are all made in pass 1.
-    public override func createRelationships(
+    package override func createRelationships(
         forDestination destination: ObjectID, in mapping: EntityMapping, manager: MigrationManager
     ) throws {}
 

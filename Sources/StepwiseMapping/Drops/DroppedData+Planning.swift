@@ -22,7 +22,7 @@ extension DroppedData {
     ///     property drops listed until it is inferred and passed here.
     ///   - source: The step's source version.
     ///   - destination: The step's destination version.
-    public static func planned(
+    package static func planned(
         by models: [MappingModel], from source: ObjectModel, to destination: ObjectModel
     ) -> [DroppedData] {
         DropPlanner(models: models, source: source, destination: destination).drops()

@@ -19,7 +19,7 @@ extension ComparisonOperator {
     ///
     /// - throws: ``MappingError`` with kind ``MappingError/Kind/invalidValue(_:)`` when `IN`
     ///   has something other than a list on its right.
-    public func evaluate(
+    package func evaluate(
         _ lhs: MappingValue, _ rhs: MappingValue, options: ComparisonOptions = []
     ) throws(MappingError) -> Bool {
         let lhs = Self.folded(lhs.normalized, options)

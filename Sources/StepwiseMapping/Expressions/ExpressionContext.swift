@@ -22,7 +22,7 @@
 ///     }
 /// }
 /// ```
-public protocol ExpressionContext {
+package protocol ExpressionContext {
     /// The value at `path` from `root`.
     ///
     /// - parameters:

@@ -11,12 +11,12 @@
 /// comparisons follow ``ComparisonOperator/evaluate(_:_:options:)``, whose semantics the
 /// SQL written by ``SQLExpressionCompiler`` reproduces exactly, so that a filter selects the
 /// same rows on both paths.
-public struct ExpressionEvaluator<Context: ExpressionContext> {
+package struct ExpressionEvaluator<Context: ExpressionContext> {
     /// Where key paths and functions are resolved.
-    public var context: Context
+    package var context: Context
 
     /// An evaluator over `context`.
-    public init(context: Context) {
+    package init(context: Context) {
         self.context = context
     }
 
@@ -25,7 +25,7 @@ public struct ExpressionEvaluator<Context: ExpressionContext> {
     /// A list `{a, b}` evaluates to ``MappingValue/array(_:)``.
     ///
     /// - throws: What the context throws.
-    public func evaluate(_ expression: Expression) throws -> MappingValue {
+    package func evaluate(_ expression: Expression) throws -> MappingValue {
         switch expression {
         case .keyPath(let root, let path):
             return try context.value(ofKeyPath: path, from: root)
@@ -45,7 +45,7 @@ public struct ExpressionEvaluator<Context: ExpressionContext> {
     /// with nil is false, and `NOT` of it is true), which the SQL compiler reproduces.
     ///
     /// - throws: What the context throws, and ``MappingError`` when `IN` has no list on its right.
-    public func evaluate(_ predicate: Predicate) throws -> Bool {
+    package func evaluate(_ predicate: Predicate) throws -> Bool {
         switch predicate {
         case .comparison(let lhs, let op, let rhs, let options):
             return try op.evaluate(try evaluate(lhs), try evaluate(rhs), options: options)

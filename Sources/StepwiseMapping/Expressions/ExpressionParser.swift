@@ -21,14 +21,14 @@
 /// and whose message says what was expected there.
 ///
 /// Parentheses, `NOT`, lists and `FUNCTION` arguments nest at most ``maximumNesting`` levels deep.
-public struct ExpressionParser {
+package struct ExpressionParser {
     /// How deep parentheses, `NOT`s, lists `{…}` and `FUNCTION` arguments may nest, together.
     ///
     /// The parser recurses once per level, so without a limit a text of a few thousand `(`
     /// overflowed the stack and crashed the process (found by `Scripts/fuzz expression`). Real
     /// mapping expressions nest a few levels; 32 levels stay well inside a 512 KiB thread stack,
     /// the smallest a secondary thread gets on Apple platforms, even in a debug build.
-    public static let maximumNesting = 32
+    package static let maximumNesting = 32
 
     private var lexer: ExpressionLexer
     /// The next token, not yet consumed.
@@ -45,7 +45,7 @@ public struct ExpressionParser {
     /// `FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", "AToB", $source.b)`.
     ///
     /// - throws: ``MappingError`` with kind ``MappingError/Kind/syntax(message:line:column:)``.
-    public static func parseExpression(_ text: String) throws(MappingError) -> Expression {
+    package static func parseExpression(_ text: String) throws(MappingError) -> Expression {
         var parser = try ExpressionParser(text)
         let expression = try parser.expression()
         try parser.expectEnd(after: "the expression")
@@ -55,7 +55,7 @@ public struct ExpressionParser {
     /// Parses one predicate, such as `name ==[c] "x" AND (age > 3 OR chef == nil)`.
     ///
     /// - throws: ``MappingError`` with kind ``MappingError/Kind/syntax(message:line:column:)``.
-    public static func parsePredicate(_ text: String) throws(MappingError) -> Predicate {
+    package static func parsePredicate(_ text: String) throws(MappingError) -> Predicate {
         var parser = try ExpressionParser(text)
         let predicate = try parser.orPredicate()
         try parser.expectEnd(after: "the predicate")

@@ -23,7 +23,7 @@ extension SQLExpressionCompiler {
     /// They run the same Swift code as ``ExpressionEvaluator`` and the row-by-row path, which is
     /// what makes SQL and Swift agree on folded text and on numbers written as text. All are
     /// deterministic, so SQLite may factor them out.
-    public static func registerFunctions(in db: Database) {
+    package static func registerFunctions(in db: Database) {
         for function in functions {
             db.add(function: function)
         }

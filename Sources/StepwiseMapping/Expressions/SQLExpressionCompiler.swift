@@ -51,24 +51,24 @@ import StepwiseStore
 ///
 /// - warning: SQLite's text functions stop at a NUL character; strings holding `"\0"` may
 ///   compare differently in SQL than in Swift.
-public struct SQLExpressionCompiler: Sendable, Hashable {
+package struct SQLExpressionCompiler: Sendable, Hashable {
     /// Resolves key paths and collects the joins the compiled SQL needs.
-    public private(set) var planner: SourceJoinPlanner
+    package private(set) var planner: SourceJoinPlanner
 
     /// A compiler whose key paths resolve through `planner`.
-    public init(planner: SourceJoinPlanner) {
+    package init(planner: SourceJoinPlanner) {
         self.planner = planner
     }
 
     /// A compiler for rows of `sourceEntity`, whose table is aliased `alias`.
     ///
     /// - throws: ``MappingError`` when the layout has no such entity.
-    public init(layout: StoreLayout, sourceEntity: String, alias: String = "s") throws(MappingError) {
+    package init(layout: StoreLayout, sourceEntity: String, alias: String = "s") throws(MappingError) {
         self.planner = try SourceJoinPlanner(layout: layout, sourceEntity: sourceEntity, alias: alias)
     }
 
     /// The `LEFT JOIN` clauses the fragments compiled so far need, separated by spaces.
-    public var joinClause: String { planner.joinClause }
+    package var joinClause: String { planner.joinClause }
 
     /// The SQL value of `expression` (a column or a bound literal), or nil when it can't be
     /// computed in SQL.
@@ -77,7 +77,7 @@ public struct SQLExpressionCompiler: Sendable, Hashable {
     /// written without the unary plus, so the value is exactly what is stored.
     ///
     /// - throws: ``MappingError`` when a key path names a property that doesn't exist.
-    public mutating func compile(_ expression: Expression) throws(MappingError) -> SQLFragment? {
+    package mutating func compile(_ expression: Expression) throws(MappingError) -> SQLFragment? {
         var scratch = self
         switch expression {
         case .constant(let value):
@@ -95,7 +95,7 @@ public struct SQLExpressionCompiler: Sendable, Hashable {
     /// nil when it can't be computed in SQL.
     ///
     /// - throws: ``MappingError`` when a key path names a property that doesn't exist.
-    public mutating func compile(_ predicate: Predicate) throws(MappingError) -> SQLFragment? {
+    package mutating func compile(_ predicate: Predicate) throws(MappingError) -> SQLFragment? {
         var scratch = self
         guard let fragment = try scratch.condition(predicate) else { return nil }
         self = scratch

@@ -8,40 +8,40 @@ import GRDB
 ///     db, sql: "SELECT \"s\".\"Z_PK\" FROM \"ZRECIPE\" AS \"s\" \(compiler.joinClause) WHERE \(condition.sql)",
 ///     arguments: condition.statementArguments)
 /// ```
-public struct SQLFragment: Sendable, Hashable, CustomStringConvertible {
+package struct SQLFragment: Sendable, Hashable, CustomStringConvertible {
     /// The SQL, with one `?` per argument. Identifiers are quoted; literals are never inlined.
-    public var sql: String
+    package var sql: String
     /// The bound values.
-    public var arguments: [DatabaseValue]
+    package var arguments: [DatabaseValue]
 
     /// A fragment; `sql` must hold one `?` per argument.
-    public init(sql: String, arguments: [DatabaseValue] = []) {
+    package init(sql: String, arguments: [DatabaseValue] = []) {
         self.sql = sql
         self.arguments = arguments
     }
 
     /// The arguments, for GRDB's fetch and execute methods.
-    public var statementArguments: StatementArguments {
+    package var statementArguments: StatementArguments {
         StatementArguments(arguments)
     }
 
     /// The SQL only: arguments may hold user data, which stays out of logs.
-    public var description: String { sql }
+    package var description: String { sql }
 }
 
 extension SQLFragment {
     /// The two fragments one after the other, arguments in the same order.
-    public static func + (lhs: SQLFragment, rhs: SQLFragment) -> SQLFragment {
+    package static func + (lhs: SQLFragment, rhs: SQLFragment) -> SQLFragment {
         SQLFragment(sql: lhs.sql + rhs.sql, arguments: lhs.arguments + rhs.arguments)
     }
 
     /// The fragment followed by plain SQL.
-    public static func + (lhs: SQLFragment, rhs: String) -> SQLFragment {
+    package static func + (lhs: SQLFragment, rhs: String) -> SQLFragment {
         SQLFragment(sql: lhs.sql + rhs, arguments: lhs.arguments)
     }
 
     /// Plain SQL followed by the fragment.
-    public static func + (lhs: String, rhs: SQLFragment) -> SQLFragment {
+    package static func + (lhs: String, rhs: SQLFragment) -> SQLFragment {
         SQLFragment(sql: lhs + rhs.sql, arguments: rhs.arguments)
     }
 }

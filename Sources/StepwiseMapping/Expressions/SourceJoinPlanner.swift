@@ -23,22 +23,22 @@ import StepwiseStore
 /// Key paths that a single column can't express resolve to nil: to-many relationships,
 /// collection operators (`@count`), transient properties, and properties that only some
 /// subentities of a to-one's destination declare.
-public struct SourceJoinPlanner: Sendable, Hashable {
+package struct SourceJoinPlanner: Sendable, Hashable {
     /// One `LEFT JOIN` the planner added.
-    public struct Join: Sendable, Hashable {
+    package struct Join: Sendable, Hashable {
         /// The joined table.
-        public var table: String
+        package var table: String
         /// Its alias: `j1`, `j2`… in the order joins were added.
-        public var alias: String
+        package var alias: String
         /// The alias of the table holding the foreign key.
-        public var parentAlias: String
+        package var parentAlias: String
         /// The foreign-key column in the parent table.
-        public var foreignKeyColumn: String
+        package var foreignKeyColumn: String
         /// The schema the table is in (`src` for a migration step's attached source), if any.
-        public var schema: String? = nil
+        package var schema: String? = nil
 
         /// `LEFT JOIN "TABLE" AS "j1" ON "j1"."Z_PK" = "s"."ZFOREIGNKEY"`.
-        public var sql: String {
+        package var sql: String {
             let on = "\(alias.quotedSQLIdentifier).\("Z_PK".quotedSQLIdentifier)"
             let key = "\(parentAlias.quotedSQLIdentifier).\(foreignKeyColumn.quotedSQLIdentifier)"
             let qualified = (schema.map { "\($0.quotedSQLIdentifier)." } ?? "") + table.quotedSQLIdentifier
@@ -47,22 +47,22 @@ public struct SourceJoinPlanner: Sendable, Hashable {
     }
 
     /// The store layout of the source model version.
-    public let layout: StoreLayout
+    package let layout: StoreLayout
     /// The entity whose rows are selected.
-    public let sourceEntity: EntityLayout
+    package let sourceEntity: EntityLayout
     /// The alias of the source table in the `FROM` clause.
-    public let alias: String
+    package let alias: String
     /// The schema the source tables are in: `src` when a migration step attaches the source
     /// to the destination's connection; nil for the main schema.
-    public let schema: String?
+    package let schema: String?
     /// The joins added so far, in order.
-    public private(set) var joins: [Join] = []
+    package private(set) var joins: [Join] = []
 
     /// A planner for rows of `sourceEntity`, aliased `alias` in the `FROM` clause.
     ///
     /// - throws: ``MappingError`` with kind ``MappingError/Kind/unknownEntity(_:version:)``
     ///   when the layout has no such entity.
-    public init(layout: StoreLayout, sourceEntity: String, alias: String = "s", schema: String? = nil)
+    package init(layout: StoreLayout, sourceEntity: String, alias: String = "s", schema: String? = nil)
         throws(MappingError)
     {
         guard let entity = layout.entity(named: sourceEntity) else {
@@ -75,13 +75,13 @@ public struct SourceJoinPlanner: Sendable, Hashable {
     }
 
     /// `"ZTABLE" AS "s"`.
-    public var fromClause: String {
+    package var fromClause: String {
         (schema.map { "\($0.quotedSQLIdentifier)." } ?? "") + sourceEntity.tableName.quotedSQLIdentifier
             + " AS \(alias.quotedSQLIdentifier)"
     }
 
     /// The joins as SQL, separated by spaces; empty when there are none.
-    public var joinClause: String {
+    package var joinClause: String {
         joins.map(\.sql).joined(separator: " ")
     }
 
@@ -90,7 +90,7 @@ public struct SourceJoinPlanner: Sendable, Hashable {
     /// - returns: nil when no single column holds the value (see the type's discussion).
     /// - throws: ``MappingError`` with kind ``MappingError/Kind/unknownProperty(entity:property:version:)``
     ///   when an entity on the path has no property of that name, nor any of its subentities.
-    public mutating func resolve(_ path: [String]) throws(MappingError) -> ResolvedKeyPath? {
+    package mutating func resolve(_ path: [String]) throws(MappingError) -> ResolvedKeyPath? {
         guard !path.isEmpty else { return nil }
         var entity = sourceEntity
         var tableAlias = alias
@@ -158,9 +158,9 @@ public struct SourceJoinPlanner: Sendable, Hashable {
 }
 
 /// Where a key path's value lives in the `SELECT` built by a ``SourceJoinPlanner``.
-public struct ResolvedKeyPath: Sendable, Hashable {
+package struct ResolvedKeyPath: Sendable, Hashable {
     /// What the column holds.
-    public enum Target: Sendable, Hashable {
+    package enum Target: Sendable, Hashable {
         /// An attribute's value.
         case attribute(AttributeLayout)
         /// A to-one's foreign key: the destination's `Z_PK`, or NULL.
@@ -168,15 +168,15 @@ public struct ResolvedKeyPath: Sendable, Hashable {
     }
 
     /// `s` for the source table, `j1`… for joined ones.
-    public var tableAlias: String
+    package var tableAlias: String
     /// The column, such as `ZNAME`.
-    public var column: String
+    package var column: String
     /// The entity whose property this is (the source entity, or a to-one's destination).
-    public var entity: String
-    public var target: Target
+    package var entity: String
+    package var target: Target
 
     /// The quoted column reference, `"j1"."ZCONTINENT"`.
-    public var sql: String {
+    package var sql: String {
         "\(tableAlias.quotedSQLIdentifier).\(column.quotedSQLIdentifier)"
     }
 }

@@ -174,7 +174,7 @@ extension ComparisonOptions {
     /// Foundation's `folding(options:locale:)` with `.caseInsensitive` and/or
     /// `.diacriticInsensitive` and no locale, then canonical composition (NFC). With no
     /// options, `text` is returned as it is.
-    public func fold(_ text: String) -> String {
+    package func fold(_ text: String) -> String {
         TextMatching.fold(text, options: self)
     }
 }

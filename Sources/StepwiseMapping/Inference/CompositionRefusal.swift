@@ -1,5 +1,5 @@
 extension MappingError {
-    /// Why ``MappingComposition`` won't merge two inferred steps into one pass
+    /// Why `MappingComposition` won't merge two inferred steps into one pass
     /// (``Kind/notComposable(_:)``): which rule of the composition would have changed what the
     /// store ends up holding (or whether a step fails). A refusal is not a failure: the two
     /// steps still run one after the other.
@@ -79,7 +79,7 @@ extension MappingError.CompositionReason {
     }
 }
 
-/// Why ``MappingComposition`` won't merge two inferred steps, naming the entity and property
+/// Why `MappingComposition` won't merge two inferred steps, naming the entity and property
 /// concerned, while the composition runs. ``MappingComposition/compose(_:_:source:intermediate:destination:)``
 /// reports it to callers as a ``MappingError`` (``mappingError``).
 package struct CompositionRefusal: Error, Sendable, Hashable, CustomStringConvertible {
@@ -97,7 +97,7 @@ package struct CompositionRefusal: Error, Sendable, Hashable, CustomStringConver
         self.property = property
     }
 
-    /// The refusal as the error ``MappingComposition`` throws: ``MappingError/Kind/notComposable(_:)``
+    /// The refusal as the error `MappingComposition` throws: ``MappingError/Kind/notComposable(_:)``
     /// naming the entity and property.
     package var mappingError: MappingError {
         MappingError(.notComposable(reason), entity: entity, property: property)

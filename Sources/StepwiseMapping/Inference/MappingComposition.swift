@@ -50,7 +50,7 @@ import StepwiseModel
 /// ## Topics
 /// - ``compose(_:_:source:intermediate:destination:)``
 /// - ``MappingError/CompositionReason``
-public enum MappingComposition {
+package enum MappingComposition {
     /// The inferred mapping from `source` to `destination` that does what `first` then
     /// `second` do.
     ///
@@ -64,7 +64,7 @@ public enum MappingComposition {
     /// - throws: ``MappingError`` with ``MappingError/Kind/notComposable(_:)``, naming the
     ///   entity and property that can't be composed exactly; the two steps should then run one
     ///   after the other.
-    public static func compose(
+    package static func compose(
         _ first: MappingModel, _ second: MappingModel, source: ObjectModel, intermediate: ObjectModel,
         destination: ObjectModel
     ) throws(MappingError) -> MappingModel {

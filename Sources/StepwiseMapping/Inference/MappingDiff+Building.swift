@@ -3,7 +3,7 @@ import StepwiseModel
 extension MappingDiff {
     /// Summarizes `mapping`, a mapping from `source` to `destination` (usually inferred by
     /// ``MappingInference/inferMapping(from:to:)``).
-    public init(_ mapping: MappingModel, from source: ObjectModel, to destination: ObjectModel) {
+    package init(_ mapping: MappingModel, from source: ObjectModel, to destination: ObjectModel) {
         let builder = DiffBuilder(mapping: mapping, source: source, destination: destination)
         self.init(
             from: mapping.sourceVersion, to: mapping.destinationVersion,

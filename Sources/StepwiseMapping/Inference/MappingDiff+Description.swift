@@ -4,7 +4,7 @@ extension MappingDiff: CustomStringConvertible {
     /// Markers: `=` unchanged, `~` changed or renamed, `+` added, `-` removed or left out.
     /// Properties kept as they were are counted, not listed. Entries whose data the step
     /// drops end in "rows dropped", "values dropped" or "links dropped".
-    public var description: String {
+    package var description: String {
         (["\(from) → \(to)"] + entities.flatMap(\.lines)).joined(separator: "\n")
     }
 }

@@ -32,35 +32,35 @@ import StepwiseModel
 /// - ``init(_:from:to:)``
 /// - ``EntityDiff``
 /// - ``PropertyDiff``
-public struct MappingDiff: Sendable, Hashable, Codable {
+package struct MappingDiff: Sendable, Hashable, Codable {
     /// The source version's name.
-    public var from: String
+    package var from: String
     /// The destination version's name.
-    public var to: String
+    package var to: String
     /// One entry per entity mapping, in the mapping's order.
-    public var entities: [EntityDiff]
+    package var entities: [EntityDiff]
 
-    public init(from: String, to: String, entities: [EntityDiff]) {
+    package init(from: String, to: String, entities: [EntityDiff]) {
         self.from = from
         self.to = to
         self.entities = entities
     }
 
     /// The entry of the entity with this name (its destination name, or its source name when removed).
-    public func entity(named name: String) -> EntityDiff? {
+    package func entity(named name: String) -> EntityDiff? {
         entities.first { $0.name == name }
     }
 
     /// Whether anything changes at all: some entity is not kept with the same properties.
-    public var hasChanges: Bool {
+    package var hasChanges: Bool {
         entities.contains { $0.change != .kept || $0.mappingKind != .copy }
     }
 }
 
 /// What happens to one entity in a ``MappingDiff``.
-public struct EntityDiff: Sendable, Hashable, Codable {
+package struct EntityDiff: Sendable, Hashable, Codable {
     /// The entity-level change.
-    public enum Change: String, Sendable, Hashable, Codable {
+    package enum Change: String, Sendable, Hashable, Codable {
         /// Same name in both versions (its properties may still change: see ``EntityDiff/mappingKind``).
         case kept
         /// Matched through the destination's renaming identifier.
@@ -75,13 +75,13 @@ public struct EntityDiff: Sendable, Hashable, Codable {
     }
 
     /// The parent before and after, for an entity whose place in a hierarchy changes.
-    public struct ParentChange: Sendable, Hashable, Codable {
+    package struct ParentChange: Sendable, Hashable, Codable {
         /// The source parent's name, nil for a root.
-        public var from: String?
+        package var from: String?
         /// The destination parent's name, nil for a root.
-        public var to: String?
+        package var to: String?
 
-        public init(from: String?, to: String?) {
+        package init(from: String?, to: String?) {
             self.from = from
             self.to = to
         }
@@ -91,33 +91,33 @@ public struct EntityDiff: Sendable, Hashable, Codable {
         }
 
         /// Encodes both keys, a root as `null`.
-        public func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeEveryKey([.from: from, .to: to])
         }
     }
 
     /// The destination entity's name, or the source entity's when it is removed.
-    public var name: String
+    package var name: String
     /// The source entity's name when it is renamed.
-    public var oldName: String?
-    public var change: Change
+    package var oldName: String?
+    package var change: Change
     /// The entity mapping's name (`MoodToMood`, `ToColor`, `GeographicRegionTo`).
-    public var mapping: String
+    package var mapping: String
     /// ``EntityMapping/Kind/copy`` when nothing that Core Data hashes changes.
-    public var mappingKind: EntityMapping.Kind
+    package var mappingKind: EntityMapping.Kind
     /// Whether the entity is abstract (in the destination, or in the source when removed).
-    public var isAbstract: Bool
+    package var isAbstract: Bool
     /// Set when the entity gets a new parent, loses its parent, or gains one: the parent
     /// entity it ends up under is not what its source parent became.
-    public var parent: ParentChange?
+    package var parent: ParentChange?
     /// The entity's properties, for kept and renamed entities.
-    public var properties: [PropertyDiff]
+    package var properties: [PropertyDiff]
     /// Why the entity's rows are dropped, when they are (``DroppedData``); nil when they are
     /// carried, or when it has no rows of its own (abstract).
-    public var dropped: DroppedData.Reason?
+    package var dropped: DroppedData.Reason?
 
-    public init(
+    package init(
         name: String, oldName: String? = nil, change: Change, mapping: String, mappingKind: EntityMapping.Kind,
         isAbstract: Bool = false, parent: ParentChange? = nil, properties: [PropertyDiff] = [],
         dropped: DroppedData.Reason? = nil
@@ -134,7 +134,7 @@ public struct EntityDiff: Sendable, Hashable, Codable {
     }
 
     /// The entry of the property with this name (its destination name, or its source name when removed).
-    public func property(named name: String) -> PropertyDiff? {
+    package func property(named name: String) -> PropertyDiff? {
         properties.first { $0.name == name }
     }
 
@@ -143,7 +143,7 @@ public struct EntityDiff: Sendable, Hashable, Codable {
     }
 
     /// Encodes every key, absent values as `null`, so JSON readers see a stable shape.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeEveryKey([
             .name: name, .oldName: oldName, .change: change, .mapping: mapping, .mappingKind: mappingKind,
@@ -153,9 +153,9 @@ public struct EntityDiff: Sendable, Hashable, Codable {
 }
 
 /// What happens to one property of a kept or renamed entity in a ``MappingDiff``.
-public struct PropertyDiff: Sendable, Hashable, Codable {
+package struct PropertyDiff: Sendable, Hashable, Codable {
     /// The property-level change.
-    public enum Change: String, Sendable, Hashable, Codable {
+    package enum Change: String, Sendable, Hashable, Codable {
         /// Same name, same type (see ``PropertyDiff/notes`` for optionality or cardinality changes).
         case kept
         /// Matched through the destination's renaming identifier (its type may widen too).
@@ -169,31 +169,31 @@ public struct PropertyDiff: Sendable, Hashable, Codable {
     }
 
     /// Attribute or relationship.
-    public enum Kind: String, Sendable, Hashable, Codable {
+    package enum Kind: String, Sendable, Hashable, Codable {
         case attribute
         case relationship
     }
 
     /// The destination property's name, or the source property's when it is removed.
-    public var name: String
+    package var name: String
     /// The source property's name when it is renamed.
-    public var oldName: String?
-    public var kind: Kind
-    public var change: Change
+    package var oldName: String?
+    package var kind: Kind
+    package var change: Change
     /// The type: `"Integer 16"` for an attribute, `"to-many Recipe"` or `"ordered to-many Recipe"`
     /// for a relationship (the source's when removed).
-    public var type: String
+    package var type: String
     /// The source type when it differs from ``type``.
-    public var oldType: String?
+    package var oldType: String?
     /// The type widening of a widened attribute.
-    public var widening: TypeWidening?
+    package var widening: TypeWidening?
     /// Other changes in words: "becomes optional", "to-one → to-many", "moved from Vehicle to Car"…
-    public var notes: [String]
+    package var notes: [String]
     /// Why a removed property's values (or a relationship's links) are dropped
     /// (``DroppedData``); nil when nothing is lost, e.g. a relationship whose inverse is kept.
-    public var dropped: DroppedData.Reason?
+    package var dropped: DroppedData.Reason?
 
-    public init(
+    package init(
         name: String, oldName: String? = nil, kind: Kind, change: Change, type: String, oldType: String? = nil,
         widening: TypeWidening? = nil, notes: [String] = [], dropped: DroppedData.Reason? = nil
     ) {
@@ -214,7 +214,7 @@ public struct PropertyDiff: Sendable, Hashable, Codable {
 
     /// Encodes every key, absent values as `null`; ``widening`` as its ``TypeWidening/userInfoValue``
     /// (`"integer16→integer32"`).
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeEveryKey([
             .name: name, .oldName: oldName, .kind: kind, .change: change, .type: type, .oldType: oldType,
@@ -222,7 +222,7 @@ public struct PropertyDiff: Sendable, Hashable, Codable {
         ])
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         name = try container.decode(String.self, forKey: .name)
         oldName = try container.decodeIfPresent(String.self, forKey: .oldName)

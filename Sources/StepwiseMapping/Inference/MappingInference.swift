@@ -65,14 +65,14 @@ import StepwiseModel
 /// - ``relationshipExpression(mappingNamed:sourceRelationship:)``
 /// - ``TypeWidening``
 /// - ``InferenceProblem``
-public enum MappingInference {
+package enum MappingInference {
     /// The selector of the one function inferred mappings use.
-    public static let destinationInstancesSelector = "destinationInstancesForEntityMappingNamed:sourceInstances:"
+    package static let destinationInstancesSelector = "destinationInstancesForEntityMappingNamed:sourceInstances:"
 
     /// The ``PropertyMapping/userInfo`` key of an optional attribute that becomes non-optional:
     /// its value is the destination default (as the model file spells it, e.g. `"0"`), which
     /// the engine stores where the source value is NULL.
-    public static let defaultForNullKey = "stepwise.defaultForNull"
+    package static let defaultForNullKey = "stepwise.defaultForNull"
 
     /// Infers the mapping from `source` to `destination`, as Core Data's lightweight migration
     /// would, plus the lossless type changes of ``TypeWidening``.
@@ -82,7 +82,7 @@ public enum MappingInference {
     ///
     /// - throws: ``MappingError`` of kind ``MappingError/Kind/notInferable(_:)`` listing every
     ///   problem, with ``MappingError/mappingModel`` set to `"<source> → <destination>"`.
-    public static func inferMapping(
+    package static func inferMapping(
         from source: ObjectModel, to destination: ObjectModel
     ) throws(MappingError) -> MappingModel {
         // A composite migrates as its leaves, each like an attribute of its own (`author.person`),
@@ -121,7 +121,7 @@ public enum MappingInference {
     /// unspecified: the engine should keep the first in order (ordered) or the lowest source
     /// primary key. A to-one source held by a to-many destination holds that one object. For an
     /// ordered destination, order follows the source order (ordered source) or primary keys.
-    public static func relationshipExpression(mappingNamed mappingName: String, sourceRelationship: String)
+    package static func relationshipExpression(mappingNamed mappingName: String, sourceRelationship: String)
         -> Expression
     {
         .function(
@@ -131,7 +131,7 @@ public enum MappingInference {
 
     /// The mapping name and source relationship of an expression built by
     /// ``relationshipExpression(mappingNamed:sourceRelationship:)``; nil for any other expression.
-    public static func destinationInstancesCall(
+    package static func destinationInstancesCall(
         in expression: Expression
     ) -> (mappingName: String, sourceKeyPath: [String])? {
         guard case .function(let target, let selector, let arguments) = expression,
@@ -144,7 +144,7 @@ public enum MappingInference {
     /// The source property an inferred property mapping reads: `name` for `$source.name`, or
     /// for the source instances of ``relationshipExpression(mappingNamed:sourceRelationship:)``;
     /// nil for any other expression.
-    public static func sourceProperty(readBy expression: Expression) -> String? {
+    package static func sourceProperty(readBy expression: Expression) -> String? {
         if case .keyPath(.source, let path) = expression, path.count == 1 { return path[0] }
         if let call = destinationInstancesCall(in: expression), call.sourceKeyPath.count == 1 {
             return call.sourceKeyPath[0]

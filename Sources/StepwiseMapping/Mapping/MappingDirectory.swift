@@ -29,11 +29,11 @@ import StepwiseModel
 /// naming both files, before anything runs.
 public struct MappingDirectory: Sendable {
     /// The mapping folder read (`<Name>.mappings/` or the one given).
-    public var url: URL
+    package var url: URL
     /// Every mapping file read, in file-name order.
-    public var files: [URL]
+    package var files: [URL]
     /// Mapping models by (source version, destination version), in run order.
-    public var steps: [StepKey: [MappingModel]]
+    package var steps: [StepKey: [MappingModel]]
 
     /// A step between two versions.
     public struct StepKey: Sendable, Hashable, CustomStringConvertible {
@@ -47,13 +47,13 @@ public struct MappingDirectory: Sendable {
     }
 
     /// The conventional mapping folder of a bundle: `Recipes.xcdatamodeld` → `Recipes.mappings`.
-    public static func defaultURL(for bundle: URL) -> URL {
+    package static func defaultURL(for bundle: URL) -> URL {
         bundle.deletingPathExtension().appendingPathExtension("mappings")
     }
 
     /// Reads every mapping file of one folder (`*.json`, `*.xcmappingmodel` and `*.cdm*`), checking each
     /// against its two versions. A missing folder is an empty set of mappings.
-    public init(contentsOf url: URL, history: VersionHistory) throws {
+    package init(contentsOf url: URL, history: VersionHistory) throws {
         try self.init(folder: url, files: Self.mappingFiles(in: url), documents: [:], history: history) {
             (error) throws(MappingError) in throw error
         }
@@ -67,7 +67,7 @@ public struct MappingDirectory: Sendable {
     /// (`Other.xcdatamodeld`) belongs to that bundle and is left out; so is a `.cdm` beside the
     /// bundle whose entity hashes fit no pair of its versions, when another model
     /// (`*.xcdatamodeld`, `*.momd`, `*.mom`) is beside it too.
-    public init(bundleAt bundleURL: URL, mappingsAt mappingsURL: URL? = nil, history: VersionHistory) throws {
+    package init(bundleAt bundleURL: URL, mappingsAt mappingsURL: URL? = nil, history: VersionHistory) throws {
         try self.init(bundleAt: bundleURL, mappingsAt: mappingsURL, history: history) {
             (error) throws(MappingError) in throw error
         }
@@ -77,7 +77,7 @@ public struct MappingDirectory: Sendable {
     /// be read or bound aside in `failures`, with its error, and reads on: for a check that
     /// reports every broken mapping at once (`HistoryCheck`, `stepwise check`). The steps of
     /// the mapping models set aside are missing from ``steps``.
-    public init(
+    package init(
         bundleAt bundleURL: URL, mappingsAt mappingsURL: URL? = nil, history: VersionHistory,
         settingAside failures: inout [MappingError]
     ) {
@@ -229,7 +229,7 @@ public struct MappingDirectory: Sendable {
     }
 
     /// The mapping models of one step, in run order (empty: infer it).
-    public func mappingModels(from source: String, to destination: String) -> [MappingModel] {
+    package func mappingModels(from source: String, to destination: String) -> [MappingModel] {
         steps[StepKey(source, destination)] ?? []
     }
 

@@ -57,7 +57,7 @@ public struct MappingError: Error, Sendable, Hashable, LocalizedError, Reportabl
             difference: String?)
         /// Anything else the step reports.
         case failed(String)
-        /// ``MappingComposition`` won't merge two inferred steps into one pass; the error's
+        /// `MappingComposition` won't merge two inferred steps into one pass; the error's
         /// entity and property name where. Not a failure of the upgrade: the planner runs the
         /// two steps one after the other.
         case notComposable(CompositionReason)

@@ -15,7 +15,7 @@ extension MappingFile {
     ///   - model: The mapping model, checked against `source` and `destination`.
     ///   - source: Its source version.
     ///   - destination: Its destination version.
-    public static func encode(_ model: MappingModel, source: ObjectModel, destination: ObjectModel) throws -> Data {
+    package static func encode(_ model: MappingModel, source: ObjectModel, destination: ObjectModel) throws -> Data {
         let file = FileModel(
             name: model.name, source: model.sourceVersion, destination: model.destinationVersion, order: nil,
             entityMappings: model.entityMappings.map { written($0, source: source, destination: destination) })

@@ -44,11 +44,11 @@ import StepwiseModel
 ///
 /// Top-level keys: `source` and `destination` version names, an optional `name`, and an
 /// optional `order` when several files make one step (they run in `order`, then file-name order).
-public enum MappingFile {
+package enum MappingFile {
     /// Reads a mapping file and checks it against the two model versions.
     /// - throws: ``MappingError`` naming the file and, for bad expressions, the entity
     ///   mapping, property, line and column.
-    public static func load(_ url: URL, source: ObjectModel, destination: ObjectModel) throws -> MappingModel {
+    package static func load(_ url: URL, source: ObjectModel, destination: ObjectModel) throws -> MappingModel {
         let data: Data
         do {
             data = try Data(contentsOf: url)
@@ -65,7 +65,7 @@ public enum MappingFile {
     }
 
     /// The versions a mapping file connects and its order, without checking the rest.
-    public static func header(of url: URL) throws -> (source: String, destination: String, order: Int) {
+    package static func header(of url: URL) throws -> (source: String, destination: String, order: Int) {
         do {
             let header = try JSONDecoder().decode(Header.self, from: Data(contentsOf: url))
             return (header.source, header.destination, header.order ?? 0)
@@ -75,7 +75,7 @@ public enum MappingFile {
     }
 
     /// Decodes and checks a mapping file's JSON.
-    public static func decode(_ data: Data, source: ObjectModel, destination: ObjectModel) throws -> MappingModel {
+    package static func decode(_ data: Data, source: ObjectModel, destination: ObjectModel) throws -> MappingModel {
         let file: FileModel
         do {
             file = try JSONDecoder().decode(FileModel.self, from: data)

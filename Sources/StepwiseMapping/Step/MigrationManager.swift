@@ -24,8 +24,8 @@ public final class MigrationManager {
     public let sourceModel: ObjectModel
     /// The destination version, in its stored form (`ObjectModel.flatteningComposites()`).
     public let destinationModel: ObjectModel
-    public let sourceLayout: StoreLayout
-    public let destinationLayout: StoreLayout
+    package let sourceLayout: StoreLayout
+    package let destinationLayout: StoreLayout
     /// Objects of the source store (read them; never write).
     public let source: ObjectContext
     /// Objects of the destination store.

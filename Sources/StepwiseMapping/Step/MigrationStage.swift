@@ -39,5 +39,5 @@ public struct MigrationStage: Sendable {
     }
 
     /// The step the stage belongs to, as mappings and plans key steps.
-    public var step: MappingDirectory.StepKey { MappingDirectory.StepKey(from, to) }
+    package var step: MappingDirectory.StepKey { MappingDirectory.StepKey(from, to) }
 }

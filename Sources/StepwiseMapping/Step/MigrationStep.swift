@@ -33,22 +33,22 @@ import StepwiseStore
 /// only matters at the end: it is written with `synchronous = OFF`, then checkpointed and
 /// synced with `synchronous = FULL` before ``run(source:destination:access:)``
 /// returns. On any error the destination and the private copy are deleted.
-public struct MigrationStep: Sendable {
+package struct MigrationStep: Sendable {
     /// The schema name the source is attached under.
-    public static let sourceSchema = "src"
+    package static let sourceSchema = "src"
 
-    public var sourceModel: ObjectModel
-    public var destinationModel: ObjectModel
+    package var sourceModel: ObjectModel
+    package var destinationModel: ObjectModel
     /// The mapping models to run in order; empty means "infer one".
-    public var mappingModels: [MappingModel]
-    public var policies: PolicyRegistry
+    package var mappingModels: [MappingModel]
+    package var policies: PolicyRegistry
     /// Custom work around the step; its versions must be the step's.
-    public var stage: MigrationStage?
-    public var logger: Logger
-    public var progress: (@Sendable (StepProgress) -> Void)?
+    package var stage: MigrationStage?
+    package var logger: Logger
+    package var progress: (@Sendable (StepProgress) -> Void)?
     /// Set to stop the step early (``StepCancellation``): it then throws `CancellationError`
     /// and deletes what it wrote, as any failed step does.
-    public var cancellation: StepCancellation?
+    package var cancellation: StepCancellation?
     /// The file-system seam the step copies and removes files through (fault injection).
     package var fileSystem = FileSystem()
     /// Whether a step mixing plain copies with real mappings may rebuild only the mapped
@@ -61,9 +61,9 @@ public struct MigrationStep: Sendable {
     /// Where the source's external-storage values that live in files are read from
     /// (``/StepwiseStore/ExternalDataFolder``); nil for the folder beside `source`. An upgrade
     /// reading copies names the folder beside the original store.
-    public var externalData: ExternalDataFolder?
+    package var externalData: ExternalDataFolder?
 
-    public init(
+    package init(
         from sourceModel: ObjectModel, to destinationModel: ObjectModel, mappingModels: [MappingModel] = [],
         policies: PolicyRegistry = PolicyRegistry(), stage: MigrationStage? = nil,
         logger: Logger = SilentLogger.logger,
@@ -79,7 +79,7 @@ public struct MigrationStep: Sendable {
     }
 
     /// How a step may use its source file.
-    public enum SourceAccess: Sendable, Equatable {
+    package enum SourceAccess: Sendable, Equatable {
         /// Somebody else's store: the step copies it (and its `-wal`) first, and reads the copy.
         case copy
         /// A checkpointed copy nobody else uses (the step runner's own intermediate file): read
@@ -116,7 +116,7 @@ public struct MigrationStep: Sendable {
     ///   - access: How the step may use `source` (``SourceAccess``).
     /// - throws: ``MappingError`` naming the mapping, entity, property and source row;
     ///   ``/StepwiseStore/StoreError`` for unreadable stores, or a file the step can't write.
-    public func run(source: URL, destination: URL, access: SourceAccess = .copy) throws -> StepReport {
+    package func run(source: URL, destination: URL, access: SourceAccess = .copy) throws -> StepReport {
         do {
             return try runReportingFileSystemErrors(source: source, destination: destination, access: access)
         } catch let error as FileSystemError {

@@ -12,7 +12,7 @@ import GRDB
 /// While a long SQL statement runs (a set-based `INSERT … SELECT` over a whole table), the
 /// step registers its connection with `interrupting(_:_:)`, so that ``cancel()`` also
 /// interrupts the statement (`sqlite3_interrupt`) rather than waiting for it to finish.
-public final class StepCancellation: @unchecked Sendable {
+package final class StepCancellation: @unchecked Sendable {
     // @unchecked: every stored property is guarded by `lock`. (`Mutex` needs iOS 18.)
     private let lock = NSLock()
     private var cancelled = false
@@ -20,15 +20,15 @@ public final class StepCancellation: @unchecked Sendable {
     private var nextInterrupt = 0
 
     /// How many rows a row-by-row pass processes between two checks.
-    public static let rowInterval = 256
+    package static let rowInterval = 256
 
-    public init() {}
+    package init() {}
 
     /// Whether ``cancel()`` was called.
-    public var isCancelled: Bool { lock.withLock { cancelled } }
+    package var isCancelled: Bool { lock.withLock { cancelled } }
 
     /// Asks the step to stop at its next check, and interrupts the SQL statement running now.
-    public func cancel() {
+    package func cancel() {
         let running = lock.withLock {
             cancelled = true
             return Array(interrupts.values)
@@ -37,7 +37,7 @@ public final class StepCancellation: @unchecked Sendable {
     }
 
     /// Throws `CancellationError` if ``cancel()`` was called.
-    public func check() throws {
+    package func check() throws {
         if isCancelled { throw CancellationError() }
     }
 

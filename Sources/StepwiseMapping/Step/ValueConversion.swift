@@ -5,17 +5,17 @@ import StepwiseStore
 
 extension MappingValue {
     /// A Date as Core Data stores it: seconds since 2001-01-01 00:00 UTC.
-    public static func date(_ date: Date) -> MappingValue {
+    package static func date(_ date: Date) -> MappingValue {
         .double(date.timeIntervalSinceReferenceDate)
     }
 
     /// A Boolean as Core Data stores it: 1 or 0.
-    public static func bool(_ value: Bool) -> MappingValue {
+    package static func bool(_ value: Bool) -> MappingValue {
         .integer(value ? 1 : 0)
     }
 
     /// The value read from a column.
-    public init(_ value: DatabaseValue) {
+    package init(_ value: DatabaseValue) {
         switch value.storage {
         case .null: self = .null
         case .int64(let number): self = .integer(number)
@@ -26,7 +26,7 @@ extension MappingValue {
     }
 
     /// The value to store in a column. Object references store their primary key.
-    public var databaseValue: DatabaseValue {
+    package var databaseValue: DatabaseValue {
         switch self {
         case .null: .null
         case .integer(let number): number.databaseValue
@@ -41,13 +41,13 @@ extension MappingValue {
     }
 
     /// The text of a string value.
-    public var stringValue: String? {
+    package var stringValue: String? {
         if case .string(let text) = self { return text }
         return nil
     }
 
     /// The number as a Double, for integer and double values.
-    public var doubleValue: Double? {
+    package var doubleValue: Double? {
         switch self {
         case .integer(let number): Double(number)
         case .double(let number): number
@@ -56,12 +56,12 @@ extension MappingValue {
     }
 
     /// A Date value (seconds since 2001-01-01), for integer and double values.
-    public var dateValue: Date? {
+    package var dateValue: Date? {
         doubleValue.map { Date(timeIntervalSinceReferenceDate: $0) }
     }
 
     /// The objects a relationship value holds: none, one or several.
-    public var objectIDs: [ObjectID] {
+    package var objectIDs: [ObjectID] {
         switch self {
         case .object(let id): [id]
         case .objects(let ids): ids

@@ -31,9 +31,9 @@ import StepwiseModel
 /// to the pair of versions whose entities have those hashes (``MappingOrigin/Binding/entityHashes``):
 /// the one pair, else the one consecutive pair. A `.cdm` that fits no pair, or several
 /// consecutive pairs, is an error that names the file and what to do.
-public enum CompiledMappingModel {
+package enum CompiledMappingModel {
     /// The file-name extension of a compiled mapping model.
-    public static let pathExtension = "cdm"
+    package static let pathExtension = "cdm"
 
     /// Whether a file found in a folder is read as a compiled mapping model by its name:
     /// `*.cdm*`, so `Model.cdm` and also `Model.cdm_precompiled`, as some projects keep them
@@ -41,7 +41,7 @@ public enum CompiledMappingModel {
     /// (`Model.cdm.json`). Its content decides whether it is one: a file so named that is not
     /// is an error naming it.
     /// - parameter url: The file; only its name is read.
-    public static func hasCompiledName(_ url: URL) -> Bool {
+    package static func hasCompiledName(_ url: URL) -> Bool {
         guard !["json", XcodeMappingModel.pathExtension].contains(url.pathExtension) else { return false }
         return url.lastPathComponent.dropFirst().contains("." + pathExtension)
     }
@@ -49,7 +49,7 @@ public enum CompiledMappingModel {
     /// Whether the file at `url` is a compiled mapping model, by its content: a keyed archive
     /// whose root is an `NSMappingModel`. A folder, or a file that can't be read, is not.
     /// - parameter url: The file, whatever its name.
-    public static func isCompiledMappingModel(at url: URL) -> Bool {
+    package static func isCompiledMappingModel(at url: URL) -> Bool {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue,
             let data = try? Data(contentsOf: url)
@@ -63,7 +63,7 @@ public enum CompiledMappingModel {
     ///   - history: The versions to bind it to, by the entity hashes it carries.
     /// - throws: ``MappingError`` naming the file and, for a value Stepwise can't run, the
     ///   entity mapping, the property and the archived class.
-    public static func load(_ url: URL, history: VersionHistory) throws(MappingError) -> MappingModel {
+    package static func load(_ url: URL, history: VersionHistory) throws(MappingError) -> MappingModel {
         try load(url, document: CompiledMappingDocument(contentsOf: url), history: history)
     }
 

@@ -28,14 +28,14 @@ import StepwiseStore
 /// The mapping is then checked against the two versions: every entity and property it names
 /// must exist. A mapping model that fits no pair is an error. Core Data would fall back to an
 /// inferred mapping and never run the team's policy; Stepwise refuses.
-public enum XcodeMappingModel {
+package enum XcodeMappingModel {
     /// The file-name extension of a mapping model folder.
-    public static let pathExtension = "xcmappingmodel"
+    package static let pathExtension = "xcmappingmodel"
 
     /// Reads the mapping model at `url` and binds it to two versions of `history`.
     /// - throws: ``MappingError`` naming the folder and, for a value Stepwise can't run, the
     ///   entity mapping, the property and the archived class.
-    public static func load(_ url: URL, history: VersionHistory) throws(MappingError) -> MappingModel {
+    package static func load(_ url: URL, history: VersionHistory) throws(MappingError) -> MappingModel {
         try load(url, document: nil, history: history)
     }
 

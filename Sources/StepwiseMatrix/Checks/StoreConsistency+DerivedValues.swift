@@ -12,7 +12,7 @@ extension StoreConsistency {
     /// the store is left as it was, and no rows are held in memory. `db` must be able to
     /// write, and have Core Data's trigger functions
     /// (`Configuration.registeringCoreDataTriggerFunctions(now:)`).
-    public static func derivedValueProblems(in db: Database, layout: StoreLayout) throws -> [Problem] {
+    package static func derivedValueProblems(in db: Database, layout: StoreLayout) throws -> [Problem] {
         var found: [Problem] = []
         for column in DerivedValues.columns(layout) {
             if column.isNow {

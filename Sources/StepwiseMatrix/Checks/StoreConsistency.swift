@@ -18,19 +18,19 @@ import StepwiseStore
 /// let problems = try StoreConsistency.problems(inStoreAt: url, model: model)
 /// #expect(problems.isEmpty, "\(problems)")
 /// ```
-public enum StoreConsistency {
+package enum StoreConsistency {
     /// One thing found wrong.
-    public struct Problem: Sendable, Hashable, CustomStringConvertible {
+    package struct Problem: Sendable, Hashable, CustomStringConvertible {
         /// The entity whose row is wrong; nil for a page-level problem.
-        public var entity: String?
+        package var entity: String?
         /// The relationship concerned; nil for a page-level problem.
-        public var property: String?
+        package var property: String?
         /// The `Z_PK` of the first wrong row, when there is one.
-        public var primaryKey: Int64?
+        package var primaryKey: Int64?
         /// What is wrong.
-        public var reason: String
+        package var reason: String
 
-        public var description: String {
+        package var description: String {
             guard let entity else { return reason }
             let row = primaryKey.map { " (Z_PK \($0))" } ?? ""
             return "\(entity)\(row).\(property ?? "?"): \(reason)"
@@ -38,13 +38,13 @@ public enum StoreConsistency {
     }
 
     /// The problems of the store at `url`, read as `model` lays it out; empty when sound.
-    public static func problems(inStoreAt url: URL, model: ObjectModel) throws -> [Problem] {
+    package static func problems(inStoreAt url: URL, model: ObjectModel) throws -> [Problem] {
         try problems(inStoreAt: url, layout: StoreLayout(model: model))
     }
 
     /// The problems of the store at `url`, read as `layout` says; empty when sound. For a
     /// caller that checks many stores of one version and lays it out once.
-    public static func problems(inStoreAt url: URL, layout: StoreLayout) throws -> [Problem] {
+    package static func problems(inStoreAt url: URL, layout: StoreLayout) throws -> [Problem] {
         let queue = try DatabaseQueue(path: url.path, configuration: .withCoreDataTriggerFunctions)
         defer { try? queue.close() }
         let found = try queue.read { db in try problems(in: db, layout: layout) }
@@ -52,7 +52,7 @@ public enum StoreConsistency {
     }
 
     /// The problems of the store open in `db`.
-    public static func problems(in db: Database, layout: StoreLayout) throws -> [Problem] {
+    package static func problems(in db: Database, layout: StoreLayout) throws -> [Problem] {
         let integrity = try String.fetchAll(db, sql: "PRAGMA integrity_check")
         if integrity != ["ok"] {
             return [Problem(reason: "integrity_check: \(integrity.prefix(3).joined(separator: "; "))")]

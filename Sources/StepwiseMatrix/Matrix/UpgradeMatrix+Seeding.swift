@@ -9,7 +9,7 @@ extension UpgradeMatrix {
     /// - parameter seeding: The constraints ``check(_:seeding:seed:)`` will be given.
     /// - throws: ``UpgradeMatrixFailure`` naming the constraint, the entity or property and the version
     ///   (the newest, when no version has it).
-    public func validate(_ seeding: SeedingConstraints) throws(UpgradeMatrixFailure) {
+    package func validate(_ seeding: SeedingConstraints) throws(UpgradeMatrixFailure) {
         let versions = planningHistory.versions
         for version in versions {
             try seeding.restricted(to: version).validate(for: version)

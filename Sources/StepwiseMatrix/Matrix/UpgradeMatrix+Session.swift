@@ -44,13 +44,13 @@ extension UpgradeMatrix {
     /// - ``check(_:)``
     /// - ``seededVersions``
     /// - ``upgradeCalls``
-    public final class Session: @unchecked Sendable {
+    package final class Session: @unchecked Sendable {
         /// The matrix whose pairs this session checks.
-        public let matrix: UpgradeMatrix
+        package let matrix: UpgradeMatrix
         /// Rows per entity and what the data holds, for every seeded store.
-        public let seeding: SeedingConstraints
+        package let seeding: SeedingConstraints
         /// The seed of every seeded store.
-        public let seed: UInt64
+        package let seed: UInt64
 
         /// Guards everything below: one check at a time.
         private let lock = NSLock()
@@ -91,12 +91,12 @@ extension UpgradeMatrix {
 
         /// The versions whose stores this session seeded, in the order it seeded them: each
         /// once, however many pairs start from it.
-        public var seededVersions: [String] {
+        package var seededVersions: [String] {
             lock.withLock { seededNames }
         }
 
         /// The ``Upgrader`` calls this session made, over every pair it checked.
-        public var upgradeCalls: Int {
+        package var upgradeCalls: Int {
             lock.withLock { upgrades }
         }
 
@@ -108,7 +108,7 @@ extension UpgradeMatrix {
         ///   call did (seeding `pair.from`'s store, if no pair seeded it before).
         /// - throws: ``UpgradeMatrixFailure``, as ``UpgradeMatrix/check(_:rows:seed:)``.
         @discardableResult
-        public func check(_ pair: Pair) throws -> PairResult {
+        package func check(_ pair: Pair) throws -> PairResult {
             try lock.withLock { try checkLocked(pair) }
         }
 
@@ -285,12 +285,12 @@ extension UpgradeMatrix {
     ///   - seeding: Rows per entity and what the data always holds, as
     ///     ``check(_:seeding:seed:)`` takes them.
     ///   - seed: The seeded stores' seed (``defaultSeed`` by default).
-    public func session(seeding: SeedingConstraints, seed: UInt64 = UpgradeMatrix.defaultSeed) throws -> Session {
+    package func session(seeding: SeedingConstraints, seed: UInt64 = UpgradeMatrix.defaultSeed) throws -> Session {
         try Session(matrix: self, seeding: seeding, seed: seed)
     }
 
     /// A session checking pairs of this matrix with `rows` rows per entity (``Session``).
-    public func session(
+    package func session(
         rows: RowCounts = RowCounts(default: UpgradeMatrix.defaultRows), seed: UInt64 = UpgradeMatrix.defaultSeed
     ) throws -> Session {
         try Session(matrix: self, seeding: SeedingConstraints(rows: rows), seed: seed)

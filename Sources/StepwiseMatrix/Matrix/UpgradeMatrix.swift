@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Stepwise
 import StepwiseMapping
 import StepwiseModel
@@ -193,7 +194,7 @@ public struct UpgradeMatrix: Sendable {
     }
 
     /// The planner ``Upgrader`` uses for these mappings and stages.
-    public var planner: UpgradePlanner {
+    package var planner: UpgradePlanner {
         UpgradePlanner(
             history: history, mappings: mappings, stepsKeptApart: Set(stages.map(\.step)), shipped: asShipped)
     }

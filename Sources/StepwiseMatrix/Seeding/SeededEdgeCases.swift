@@ -13,12 +13,12 @@ import StepwiseStore
 /// Two SQLite rules decide what a column holds afterwards, as they do for Core Data's own
 /// stores: `NaN` is stored as NULL ("SQLite converts NaN to NULL", `sqlite3_bind_double`),
 /// so it is only seeded into optional attributes; and `-0.0` reads back as `0.0`.
-public enum SeededEdgeCases {
+package enum SeededEdgeCases {
     /// Text: empty, combining marks and the same text precomposed (equal for Swift's `==`,
     /// different bytes for SQLite), emoji sequences, right-to-left scripts and a bidi override,
     /// SQL metacharacters, whitespace and control characters, several scripts at once, and a
     /// string of more than 4096 bytes.
-    public static let strings: [String] = [
+    package static let strings: [String] = [
         "",
         "e\u{301}cole c\u{327}a\u{300} n\u{303}",
         "\u{E9}cole \u{E7}\u{E0} \u{F1}",
@@ -33,7 +33,7 @@ public enum SeededEdgeCases {
     ]
 
     /// Integer 16, 32 or 64: the type's minimum and maximum, 0, -1 and 1.
-    public static func integers(_ type: AttributeType) -> [Int64] {
+    package static func integers(_ type: AttributeType) -> [Int64] {
         switch type {
         case .integer16: [Int64(Int16.min), Int64(Int16.max), 0, -1, 1]
         case .integer32: [Int64(Int32.min), Int64(Int32.max), 0, -1, 1]
@@ -42,35 +42,35 @@ public enum SeededEdgeCases {
     }
 
     /// Double: NaN, ±infinity, ±0, the largest finite magnitudes, the smallest subnormal.
-    public static let doubles: [Double] = [
+    package static let doubles: [Double] = [
         .nan, .infinity, -.infinity, 0, -0.0, .greatestFiniteMagnitude, -.greatestFiniteMagnitude,
         .leastNonzeroMagnitude, .pi,
     ]
 
     /// Float, widened to the Double a FLOAT column stores: NaN, ±infinity, the largest and
     /// smallest Float magnitudes.
-    public static let floats: [Double] = [
+    package static let floats: [Double] = [
         .nan, .infinity, -.infinity, 0, Double(Float.greatestFiniteMagnitude),
         -Double(Float.greatestFiniteMagnitude), Double(Float.leastNonzeroMagnitude), Double(Float(1.1)),
     ]
 
     /// Decimal, as the double a DECIMAL column stores: zero, negative, tiny, huge, and 0.1
     /// (not exact in binary).
-    public static let decimals: [Double] = [0, -1, 0.1, 123_456_789.125, 1e20, -1e-10]
+    package static let decimals: [Double] = [0, -1, 0.1, 123_456_789.125, 1e20, -1e-10]
 
     /// Dates in seconds since 2001-01-01 (Core Data's reference date): `Date.distantPast`
     /// (year 1) and `Date.distantFuture` (year 4001), the reference date itself, the Unix
     /// epoch, a millisecond, and 2038-01-19 (the end of 32-bit Unix time).
-    public static let dates: [Double] = [
+    package static let dates: [Double] = [
         Date.distantPast.timeIntervalSinceReferenceDate, Date.distantFuture.timeIntervalSinceReferenceDate, 0,
         -978_307_200, 0.001, 1_168_216_447,
     ]
 
     /// Blob sizes: empty, one byte, one byte more than a page, and several pages.
-    public static let blobSizes: [Int] = [0, 1, 4_097, 12_000]
+    package static let blobSizes: [Int] = [0, 1, 4_097, 12_000]
 
     /// UUIDs: all zeros, all ones, and a fixed ordinary one.
-    public static let uuids: [UUID] = [
+    package static let uuids: [UUID] = [
         UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)),
         UUID(uuid: (255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255)),
         UUID(uuid: (0x12, 0x3E, 0x45, 0x67, 0xE8, 0x9B, 0x12, 0xD3, 0xA4, 0x56, 0x42, 0x66, 0x14, 0x17, 0x40, 0x00)),
@@ -78,7 +78,7 @@ public enum SeededEdgeCases {
 
     /// URIs: empty, with a query and fragment, percent-escaped, an internationalized host,
     /// and a Core Data object URI.
-    public static let uris: [String] = [
+    package static let uris: [String] = [
         "",
         "https://example.com/a/b?q=1&r=%20#frag",
         "file:///tmp/with%20space/%C3%A9.txt",
@@ -87,7 +87,7 @@ public enum SeededEdgeCases {
     ]
 
     /// The edge cases for one attribute type, as column values (before SQLite's rules).
-    public static func values(for type: AttributeType) -> [DatabaseValue] {
+    package static func values(for type: AttributeType) -> [DatabaseValue] {
         byType[type] ?? []
     }
 

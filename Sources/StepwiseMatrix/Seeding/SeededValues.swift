@@ -22,12 +22,12 @@ import StepwiseStore
 /// let values = SeededValues(seed: 7)
 /// let name = try values.value(of: attribute, entity: "Recipe", row: 3, primaryKey: 4)
 /// ```
-public struct SeededValues: Sendable {
+package struct SeededValues: Sendable {
     /// The seed every value derives from.
-    public var seed: UInt64
+    package var seed: UInt64
 
     /// Values for `seed`.
-    public init(seed: UInt64) {
+    package init(seed: UInt64) {
         self.seed = seed
     }
 
@@ -41,7 +41,7 @@ public struct SeededValues: Sendable {
     ///     unique per table, and is never nil.
     /// - throws: ``UpgradeMatrixFailure`` when a unique value can't be made (a Boolean, or bounds
     ///   narrower than the number of rows).
-    public func value(
+    package func value(
         of attribute: Attribute, entity: String, row: Int, primaryKey: Int64, isUnique: Bool = false
     ) throws -> DatabaseValue {
         let bounds = Bounds(attribute)
@@ -69,7 +69,7 @@ public struct SeededValues: Sendable {
 
     /// An attribute's default value (`defaultValueString`) as a column value, or NULL, read
     /// as Core Data reads it: `YES`/`NO` for numbers, seconds since 2001 for dates.
-    public static func defaultValue(of attribute: Attribute) -> DatabaseValue {
+    package static func defaultValue(of attribute: Attribute) -> DatabaseValue {
         // One reading of a default for the whole package: the step's, which writes it.
         ValueConversion.defaultValue(of: attribute)
     }
@@ -192,12 +192,12 @@ public struct SeededValues: Sendable {
     // MARK: - Helpers
 
     /// `count` bytes of a deterministic pattern starting at `fill`.
-    public static func blob(count: Int, fill: UInt8) -> Data {
+    package static func blob(count: Int, fill: UInt8) -> Data {
         Data((0..<count).map { UInt8(truncatingIfNeeded: Int(fill) &+ $0 &* 31) })
     }
 
     /// A UUID's 16 bytes, as Core Data stores a UUID attribute.
-    public static func bytes(of uuid: UUID) -> Data {
+    package static func bytes(of uuid: UUID) -> Data {
         withUnsafeBytes(of: uuid.uuid) { Data($0) }
     }
 

@@ -9,12 +9,12 @@
 /// var random = SplitMix64(seed: 42)
 /// let roll = random.next(below: 6)      // 0...5, the same on every run
 /// ```
-public struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
+package struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
     /// The generator's state; each call to ``next()`` advances it by the golden-ratio increment.
-    public private(set) var state: UInt64
+    package private(set) var state: UInt64
 
     /// A generator whose sequence is fully determined by `seed`.
-    public init(seed: UInt64) {
+    package init(seed: UInt64) {
         state = seed
     }
 
@@ -26,14 +26,14 @@ public struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
     ///   - seed: The store's seed.
     ///   - label: What the numbers are for (an entity and property name).
     ///   - index: A row index, or any other number that tells draws of one label apart.
-    public init(seed: UInt64, _ label: String, _ index: Int = 0) {
+    package init(seed: UInt64, _ label: String, _ index: Int = 0) {
         var mixer = SplitMix64(seed: seed ^ Self.hash(label))
         let first = mixer.next()
         state = first ^ (UInt64(bitPattern: Int64(index)) &* 0xD1B5_4A32_D192_ED03)
     }
 
     /// The next 64 random bits.
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -43,23 +43,23 @@ public struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
 
     /// A number in `0..<bound` (0 when `bound` is 0 or less), by Lemire's multiply-shift:
     /// the high half of a 128-bit product, whose bias is below 2⁻³² for the bounds used here.
-    public mutating func next(below bound: Int) -> Int {
+    package mutating func next(below bound: Int) -> Int {
         guard bound > 0 else { return 0 }
         return Int(next().multipliedFullWidth(by: UInt64(bound)).high)
     }
 
     /// True with probability `numerator / denominator`.
-    public mutating func chance(_ numerator: Int, in denominator: Int) -> Bool {
+    package mutating func chance(_ numerator: Int, in denominator: Int) -> Bool {
         next(below: denominator) < numerator
     }
 
     /// A double in `0..<1` with 53 random bits.
-    public mutating func nextUnitDouble() -> Double {
+    package mutating func nextUnitDouble() -> Double {
         Double(next() >> 11) * 0x1.0p-53
     }
 
     /// FNV-1a over the UTF-8 bytes of `text`: a stable 64-bit hash, unlike `Hasher`.
-    public static func hash(_ text: String) -> UInt64 {
+    package static func hash(_ text: String) -> UInt64 {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         for byte in text.utf8 {
             hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3

@@ -3,11 +3,11 @@ import GRDB
 import StepwiseStore
 
 /// Leaves a store as a killed app would: its newest rows only in its `-wal`, beside its `-shm`.
-public enum WALWriter {
+package enum WALWriter {
     /// Writes `body` in one transaction through a connection with automatic checkpoints off,
     /// on a scratch copy, then puts the main file, `-wal` and `-shm` back at `store` while that
     /// connection is still open (closing it would checkpoint the rows into the main file).
-    public static func write(to store: URL, _ body: (Database) throws -> Void) throws {
+    package static func write(to store: URL, _ body: (Database) throws -> Void) throws {
         let scratch = FileManager.default.temporaryDirectory
             .appendingPathComponent("stepwise-wal-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)

@@ -39,9 +39,9 @@ import Foundation
 ///
 /// A property modifier is appended to the property-hash input, which every modified property of the Photos
 /// stores confirms.
-public enum VersionHasher {
+package enum VersionHasher {
     /// The version hash of every entity in the model, keyed by entity name.
-    public static func entityHashes(of model: ObjectModel) -> [String: Data] {
+    package static func entityHashes(of model: ObjectModel) -> [String: Data] {
         var cache: [String: Data] = [:]
         for entity in model.entities {
             _ = entityHash(of: entity, in: model, cache: &cache)
@@ -50,13 +50,13 @@ public enum VersionHasher {
     }
 
     /// The version hash of one entity.
-    public static func entityHash(of entity: Entity, in model: ObjectModel) -> Data {
+    package static func entityHash(of entity: Entity, in model: ObjectModel) -> Data {
         var cache: [String: Data] = [:]
         return entityHash(of: entity, in: model, cache: &cache)
     }
 
     /// The hash of one attribute, as mixed into its entity's hash.
-    public static func attributeHash(_ attribute: Attribute) -> Data {
+    package static func attributeHash(_ attribute: Attribute) -> Data {
         if attribute.type == .composite { return compositeHash(attribute) }
         var bytes = propertyHash(
             name: attribute.name, isOptional: attribute.isOptional, isTransient: attribute.isTransient,
@@ -81,7 +81,7 @@ public enum VersionHasher {
     ///   its own inverse (its destination is `entityName` and its inverse its own name) leaves the
     ///   inverse out, as Photos' `Person.mergeCandidates` shows; without it, such a relationship is
     ///   hashed as if it weren't its own inverse.
-    public static func relationshipHash(_ relationship: Relationship, declaredBy entityName: String? = nil) -> Data {
+    package static func relationshipHash(_ relationship: Relationship, declaredBy entityName: String? = nil) -> Data {
         var bytes = propertyHash(
             name: relationship.name, isOptional: relationship.isOptional,
             isTransient: relationship.isTransient, modifier: relationship.versionHashModifier)
@@ -159,7 +159,7 @@ extension Data {
 extension ObjectModel {
     /// The version hash of every entity, keyed by entity name: what Core Data stores as
     /// `NSStoreModelVersionHashes` in a store's metadata.
-    public var entityVersionHashes: [String: Data] {
+    package var entityVersionHashes: [String: Data] {
         VersionHasher.entityHashes(of: self)
     }
 
@@ -167,7 +167,7 @@ extension ObjectModel {
     ///
     /// Like Core Data's `isConfiguration(withName:compatibleWithStoreMetadata:)`: the store's
     /// `NSStoreModelVersionHashes` must name exactly this model's entities, with equal hashes.
-    public func isCompatible(withStoreMetadata metadata: [String: Any]) -> Bool {
+    package func isCompatible(withStoreMetadata metadata: [String: Any]) -> Bool {
         guard let stored = metadata["NSStoreModelVersionHashes"] as? [String: Any] else { return false }
         let storedHashes = stored.compactMapValues { $0 as? Data }
         guard storedHashes.count == stored.count else { return false }
@@ -175,7 +175,7 @@ extension ObjectModel {
     }
 
     /// Whether `hashes` (entity name → version hash) are exactly this model's.
-    public func isCompatible(withEntityHashes hashes: [String: Data]) -> Bool {
+    package func isCompatible(withEntityHashes hashes: [String: Data]) -> Bool {
         hashes == entityVersionHashes
     }
 }
@@ -183,7 +183,7 @@ extension ObjectModel {
 extension VersionHasher {
     /// `hash` as lowercase hex, two digits a byte, as the corpus README and `stepwise inspect`
     /// print version hashes: `VersionHasher.hex(model.entityVersionHashes["Chef"]!)`.
-    public static func hex(_ hash: Data) -> String {
+    package static func hex(_ hash: Data) -> String {
         let digits = Array("0123456789abcdef")
         return hash.map { byte in String([digits[Int(byte >> 4)], digits[Int(byte & 0x0f)]]) }.joined()
     }

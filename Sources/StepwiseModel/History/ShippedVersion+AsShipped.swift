@@ -2,12 +2,12 @@ extension ShippedVersion {
     /// The name a recorded version goes by when its bundle version has been edited since:
     /// `"Recipes 2 (as shipped)"`. Plans, journals and reports use it for the step from the
     /// shipped model to the edited one.
-    public static func asShippedName(_ name: String) -> String {
+    package static func asShippedName(_ name: String) -> String {
         name + asShippedSuffix
     }
 
     /// The bundle version an as-shipped name stands for ("Recipes 2"); nil for any other name.
-    public static func versionName(asShipped name: String) -> String? {
+    package static func versionName(asShipped name: String) -> String? {
         guard name.hasSuffix(asShippedSuffix), name.count > asShippedSuffix.count else { return nil }
         return String(name.dropLast(asShippedSuffix.count))
     }
@@ -22,7 +22,7 @@ extension ShippedVersion {
     /// out: its stores are that version's already. So is a record of a version `history`
     /// doesn't have, since no step leads from it.
     /// - throws: ``ModelError`` for a record whose contents can't be read.
-    public static func asShippedVersions(_ records: [ShippedVersion], in history: VersionHistory) throws
+    package static func asShippedVersions(_ records: [ShippedVersion], in history: VersionHistory) throws
         -> [ObjectModel]
     {
         let byName = Dictionary(records.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })

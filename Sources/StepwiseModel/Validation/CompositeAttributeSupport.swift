@@ -7,10 +7,10 @@
 /// Stepwise misidentify a store's version. So a model with a composite attribute is refused
 /// wherever a model enters (``ModelBundleListing`` for files, `StoreLayout` for models built
 /// in code) until a real store confirms the hash; then ``isEnabled`` becomes `true`.
-public enum CompositeAttributeSupport {
+package enum CompositeAttributeSupport {
     /// Whether models with composite attributes are accepted. `false` until a real store
     /// confirms `VersionHasher.compositeHash`.
-    public static let isEnabled = false
+    package static let isEnabled = false
 
     /// Accepts composites within ``withAcceptedForTesting(_:)``: for tests that run whole steps
     /// and upgrades on them while ``isEnabled`` is `false`.
@@ -33,7 +33,7 @@ public enum CompositeAttributeSupport {
     ///   - file: The file it was read from, named in the error.
     /// - throws: ``ModelError`` naming the version and the first composite
     ///   attribute, in model order.
-    public static func check(_ model: ObjectModel, file: String? = nil) throws(ModelError) {
+    package static func check(_ model: ObjectModel, file: String? = nil) throws(ModelError) {
         try check(model, file: file, isEnabled: isAccepted)
     }
 

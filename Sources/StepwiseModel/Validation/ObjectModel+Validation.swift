@@ -4,7 +4,7 @@ extension ObjectModel {
     /// Checks names (empty, duplicate), inheritance (unknown parents, cycles), relationships
     /// (unknown destinations, inverses that don't point back) and the property names used by
     /// uniqueness constraints and indexes.
-    public func problems() -> [ModelProblem] {
+    package func problems() -> [ModelProblem] {
         var problems: [ModelProblem] = []
         var seenEntities: Set<String> = []
         for entity in entities {
@@ -20,7 +20,7 @@ extension ObjectModel {
 
     /// Throws a ``ModelError`` listing every problem, if there is any.
     /// - parameter file: The file the model was read from, named in the error.
-    public func validate(file: String? = nil) throws(ModelError) {
+    package func validate(file: String? = nil) throws(ModelError) {
         let problems = problems()
         if !problems.isEmpty {
             throw ModelError(version: name, file: file, problems: problems)

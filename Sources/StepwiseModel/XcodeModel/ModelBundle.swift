@@ -12,21 +12,21 @@ import Foundation
 ///
 /// The order comes from `<Name>.history` beside the bundle when it exists (one version name
 /// per line, oldest first; `#` starts a comment), else from the natural order of the names.
-public struct ModelBundle: Sendable {
+package struct ModelBundle: Sendable {
     /// The bundle or model folder this was read from.
-    public var url: URL
+    package var url: URL
     /// All versions, oldest first.
-    public var history: VersionHistory
+    package var history: VersionHistory
     /// The version Xcode marks as current (`.xccurrentversion`, or a compiled folder's
     /// `VersionInfo.plist`), else the newest.
-    public var current: ObjectModel
+    package var current: ObjectModel
 
     /// Reads a `.xcdatamodeld` bundle, a single `.xcdatamodel`, a compiled `.momd` folder or a
     /// single `.mom`, and validates every version. A compiled folder's versions must have the
     /// entity hashes its `VersionInfo.plist` records.
     ///
     /// To read one version only, see ``ModelBundleListing``.
-    public init(contentsOf url: URL) throws {
+    package init(contentsOf url: URL) throws {
         let standardized = try ModelBundleListing.checkedModelURL(url)
         self.url = standardized
         let layout = try ModelBundleListing.layout(of: standardized)
@@ -60,7 +60,7 @@ public struct ModelBundle: Sendable {
     }
 
     /// The version with this name, or an error listing the available ones.
-    public func version(named name: String) throws(ModelError) -> ObjectModel {
+    package func version(named name: String) throws(ModelError) -> ObjectModel {
         guard let model = history.version(named: name) else {
             throw ModelError(path: url.path, kind: .unknownVersion(name, available: history.names))
         }
@@ -68,7 +68,7 @@ public struct ModelBundle: Sendable {
     }
 
     /// The history file read for a bundle at `bundle`: `<Name>.history` beside it.
-    public static func historyFileURL(for bundle: URL) -> URL {
+    package static func historyFileURL(for bundle: URL) -> URL {
         bundle.deletingPathExtension().appendingPathExtension("history")
     }
 }

@@ -24,19 +24,19 @@ import Foundation
 /// The checks that need no model file are made here, with the errors ``ModelBundle`` throws:
 /// a missing or empty bundle, an order that can't be told, a history file that doesn't match
 /// the bundle, and a current version the bundle doesn't have.
-public struct ModelBundleListing: Sendable, Hashable {
+package struct ModelBundleListing: Sendable, Hashable {
     /// The bundle or model folder, standardized.
-    public var url: URL
+    package var url: URL
     /// The version names, oldest first.
-    public var names: [String]
+    package var names: [String]
     /// The version Xcode marks as current (`.xccurrentversion`, or a compiled folder's
     /// `VersionInfo.plist`), else the newest.
-    public var currentName: String
+    package var currentName: String
     /// What `url` is: a source bundle or version, a compiled folder or version.
     let layout: ModelLayout
 
     /// Lists the bundle, single `.xcdatamodel`, compiled `.momd` folder or single `.mom` at `url`.
-    public init(contentsOf url: URL) throws {
+    package init(contentsOf url: URL) throws {
         let standardized = try Self.checkedModelURL(url)
         self.url = standardized
         self.layout = try Self.layout(of: standardized)
@@ -52,10 +52,10 @@ public struct ModelBundleListing: Sendable, Hashable {
     }
 
     /// Whether `url` is a single `.xcdatamodel` (or `.mom`) rather than a bundle of versions.
-    public var isSingleVersion: Bool { layout.isSingleVersion }
+    package var isSingleVersion: Bool { layout.isSingleVersion }
 
     /// The `.xcdatamodel` folder (or `.mom` file) of the version `name` (which need not exist).
-    public func versionURL(named name: String) -> URL {
+    package func versionURL(named name: String) -> URL {
         isSingleVersion ? url : url.appendingPathComponent(name + layout.versionSuffix)
     }
 
@@ -63,7 +63,7 @@ public struct ModelBundleListing: Sendable, Hashable {
     ///
     /// - throws: ``ModelError`` with ``ModelError/Kind/unknownVersion(_:available:)``
     ///   when the bundle has no such version; the reader's and the validation's errors otherwise.
-    public func readVersion(named name: String) throws -> ObjectModel {
+    package func readVersion(named name: String) throws -> ObjectModel {
         guard names.contains(name) else {
             throw ModelError(path: url.path, kind: .unknownVersion(name, available: names))
         }
@@ -76,7 +76,7 @@ public struct ModelBundleListing: Sendable, Hashable {
     /// compiled model folder (`.momd`) or a `.mom` file.
     /// - throws: ``ModelError`` with ``ModelError/Kind/notFound`` or
     ///   ``ModelError/Kind/notAModel``, as ``ModelBundle/init(contentsOf:)`` does.
-    public static func modelURL(_ url: URL) throws(ModelError) -> URL {
+    package static func modelURL(_ url: URL) throws(ModelError) -> URL {
         try checkedModelURL(url)
     }
 
@@ -84,7 +84,7 @@ public struct ModelBundleListing: Sendable, Hashable {
     /// listing the bundle; nil for a single `.xcdatamodel`, a bundle without the file, or a
     /// file that can't be read (a listing reports that).
     /// - parameter bundle: A URL checked by ``modelURL(_:)``.
-    public static func declaredCurrentName(inBundleAt bundle: URL) -> String? {
+    package static func declaredCurrentName(inBundleAt bundle: URL) -> String? {
         switch try? layout(of: bundle) {
         case .sourceBundle?: return try? currentVersionName(in: bundle)
         case .compiledFolder?: return (try? VersionInfo(inFolder: bundle))?.currentName
@@ -98,7 +98,7 @@ public struct ModelBundleListing: Sendable, Hashable {
     /// - parameters:
     ///   - name: The version's name, its folder's name without `.xcdatamodel`.
     ///   - bundle: A URL checked by ``modelURL(_:)``.
-    public static func hasVersionFolder(named name: String, inBundleAt bundle: URL) -> Bool {
+    package static func hasVersionFolder(named name: String, inBundleAt bundle: URL) -> Bool {
         guard let layout = try? layout(of: bundle) else { return false }
         if layout.isSingleVersion {
             return versionName(bundle.lastPathComponent, in: bundle.deletingLastPathComponent()) == name
@@ -113,7 +113,7 @@ public struct ModelBundleListing: Sendable, Hashable {
     /// - parameters:
     ///   - name: The version's name, its folder's name without `.xcdatamodel`.
     ///   - bundle: A URL checked by ``modelURL(_:)``.
-    public static func readVersion(named name: String, inBundleAt bundle: URL) throws -> ObjectModel? {
+    package static func readVersion(named name: String, inBundleAt bundle: URL) throws -> ObjectModel? {
         guard hasVersionFolder(named: name, inBundleAt: bundle) else { return nil }
         let layout = try layout(of: bundle)
         let versionURL = layout.isSingleVersion ? bundle : bundle.appendingPathComponent(name + layout.versionSuffix)

@@ -7,10 +7,10 @@ import Foundation
 /// (`CompositeDefinitions`).
 /// Layout (`<elements>`), configurations and fetch requests are skipped: they have no part
 /// in a store's schema or version hashes.
-public enum XcodeModelReader {
+package enum XcodeModelReader {
     /// Reads the `.xcdatamodel` folder at `url`. The version's name is the folder's name
     /// without its extension.
-    public static func readVersion(at url: URL) throws(ModelError) -> ObjectModel {
+    package static func readVersion(at url: URL) throws(ModelError) -> ObjectModel {
         let name = url.deletingPathExtension().lastPathComponent
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
@@ -37,7 +37,7 @@ public enum XcodeModelReader {
     ///   - data: The file's bytes.
     ///   - versionName: The model version's name.
     ///   - path: The file named in errors.
-    public static func parse(_ data: Data, versionName: String, path: String = "<memory>") throws(ModelError)
+    package static func parse(_ data: Data, versionName: String, path: String = "<memory>") throws(ModelError)
         -> ObjectModel
     {
         let root: XMLElementTree.Element

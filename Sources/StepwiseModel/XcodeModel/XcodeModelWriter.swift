@@ -4,9 +4,9 @@ import Foundation
 ///
 /// Attributes are written in the order Xcode writes them, and only when they differ from
 /// Xcode's defaults. Reading what this writer wrote gives back an equal ``ObjectModel``.
-public enum XcodeModelWriter {
+package enum XcodeModelWriter {
     /// The XML of a `contents` file for `model`.
-    public static func contents(of model: ObjectModel) -> String {
+    package static func contents(of model: ObjectModel) -> String {
         var lines: [String] = [#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>"#]
         var modelAttributes: [(String, String?)] = [
             ("type", "com.apple.IDECoreDataModeler.DataModel"),
@@ -30,7 +30,7 @@ public enum XcodeModelWriter {
     ///
     /// - Throws: ``ModelError`` if `model` breaks a rule of ``ObjectModel/problems()``,
     ///   before anything is written: Xcode and every reader would refuse the file.
-    public static func writeVersion(_ model: ObjectModel, to url: URL) throws {
+    package static func writeVersion(_ model: ObjectModel, to url: URL) throws {
         try writeVersion(model, to: url, validating: true)
     }
 
@@ -48,7 +48,7 @@ public enum XcodeModelWriter {
     /// refusal leaves no bundle behind.
     /// - Throws: ``ModelError`` for the first invalid version, or ``ModelError``
     ///   (``ModelError/Kind/unknownVersion(_:available:)``) if no version is named `current`.
-    public static func writeBundle(_ versions: [ObjectModel], current: String, to url: URL) throws {
+    package static func writeBundle(_ versions: [ObjectModel], current: String, to url: URL) throws {
         try writeBundle(versions, current: current, to: url, validating: true)
     }
 

@@ -11,7 +11,7 @@ extension Configuration {
     ///
     /// - parameter now: The clock `NSCoreDataNow()` reads; tests and seeded stores pass a fixed one.
     /// - returns: This configuration, with the functions added to its `prepareDatabase`.
-    public func registeringCoreDataTriggerFunctions(
+    package func registeringCoreDataTriggerFunctions(
         now: @escaping @Sendable () -> Date = { Date() }
     ) -> Configuration {
         var configuration = self
@@ -21,7 +21,7 @@ extension Configuration {
 
     /// A default configuration with Core Data's trigger functions registered
     /// (``registeringCoreDataTriggerFunctions(now:)``).
-    public static var withCoreDataTriggerFunctions: Configuration {
+    package static var withCoreDataTriggerFunctions: Configuration {
         Configuration().registeringCoreDataTriggerFunctions()
     }
 }

@@ -16,7 +16,7 @@ import GRDB
 /// - *values* compute what a derivation stores: the string functions and `now()`. They compute
 ///   what Core Data computes, so a value a trigger writes during an upgrade is the value Core
 ///   Data would have written.
-public enum CoreDataSQLFunctions {
+package enum CoreDataSQLFunctions {
     /// The notification functions, by name and argument count (-1: any number).
     static let notifications: [(name: String, argumentCount: Int?)] = [
         ("NSCoreDataTriggerUpdateAffectedObjectValue", 5),
@@ -27,7 +27,7 @@ public enum CoreDataSQLFunctions {
     ]
 
     /// The names of every function ``register(in:now:)`` adds.
-    public static var names: [String] {
+    package static var names: [String] {
         notifications.map(\.name) + ["NSCoreDataToLower", "NSCoreDataToUpper", "NSCoreDataCanonical", "NSCoreDataNow"]
     }
 
@@ -36,7 +36,7 @@ public enum CoreDataSQLFunctions {
     /// - parameters:
     ///   - db: A connection that may write a store with Core Data's triggers.
     ///   - now: The clock `NSCoreDataNow()` reads; tests pass a fixed one.
-    public static func register(in db: Database, now: @escaping @Sendable () -> Date = { Date() }) {
+    package static func register(in db: Database, now: @escaping @Sendable () -> Date = { Date() }) {
         for function in notifications {
             db.add(function: DatabaseFunction(function.name, argumentCount: function.argumentCount) { _ in nil })
         }
@@ -50,7 +50,7 @@ public enum CoreDataSQLFunctions {
 
     /// The canonical form `[cd]` comparisons and `canonical:` derivations use: case and
     /// diacritics folded away.
-    public static func canonical(_ string: String) -> String {
+    package static func canonical(_ string: String) -> String {
         string.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
     }
 

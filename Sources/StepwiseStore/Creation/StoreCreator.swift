@@ -19,7 +19,7 @@ import StepwiseModel
 ///    is removed.
 /// 4. `PRAGMA wal_checkpoint(TRUNCATE)`, then close, so the main file holds everything and
 ///    the store can be copied as one file.
-public enum StoreCreator {
+package enum StoreCreator {
     /// Creates an empty store for a model version and returns its metadata.
     ///
     /// - parameters:
@@ -31,7 +31,7 @@ public enum StoreCreator {
     ///   ``StoreError/Kind/alreadyExists``, ``StoreError/Kind/unsupportedModel(_:)``,
     ///   ``StoreError/Kind/sqlite(code:message:)`` or ``StoreError/Kind/io(_:)`` otherwise.
     @discardableResult
-    public static func createStore(at url: URL, model: ObjectModel, uuid: String = UUID().uuidString) throws
+    package static func createStore(at url: URL, model: ObjectModel, uuid: String = UUID().uuidString) throws
         -> StoreMetadata
     {
         let layout = try StoreLayout(model: model)
@@ -44,7 +44,7 @@ public enum StoreCreator {
     ///
     /// Use it when the metadata must carry more than ``StoreMetadata/init(model:uuid:)``
     /// provides, such as an app's own keys kept across a migration.
-    public static func createStore(at url: URL, layout: StoreLayout, metadata: StoreMetadata) throws(StoreError) {
+    package static func createStore(at url: URL, layout: StoreLayout, metadata: StoreMetadata) throws(StoreError) {
         let path = url.path
         let generation = StoreGeneration(mainFile: url)
         try generation.refuseExisting()

@@ -12,15 +12,15 @@ import GRDB
 /// a `du` listing of macOS's `AddressBook-v22.abcddb` beside `.AddressBook-v22_SUPPORT/_EXTERNAL_DATA`,
 /// Paste's `db.sqlite` beside `.db_SUPPORT/_EXTERNAL_DATA/<UUID>` and a SwiftData test counting
 /// files in `.<storename>_SUPPORT/_EXTERNAL_DATA`.
-public struct ExternalDataFolder: Sendable, Hashable {
+package struct ExternalDataFolder: Sendable, Hashable {
     /// The `_EXTERNAL_DATA` folder itself.
-    public var url: URL
+    package var url: URL
 
     /// The folder at `url`, wherever it is (a step reading a copy of the store names the
     /// folder beside the original).
     ///
     /// - parameter url: The `_EXTERNAL_DATA` folder.
-    public init(url: URL) {
+    package init(url: URL) {
         self.url = url
     }
 
@@ -28,25 +28,25 @@ public struct ExternalDataFolder: Sendable, Hashable {
     /// beside it.
     ///
     /// - parameter store: The store's main file (`Model.sqlite` gives `.Model_SUPPORT/_EXTERNAL_DATA`).
-    public init(store: URL) {
+    package init(store: URL) {
         let name = store.deletingPathExtension().lastPathComponent
         url = store.deletingLastPathComponent().appendingPathComponent(".\(name)_SUPPORT", isDirectory: true)
             .appendingPathComponent("_EXTERNAL_DATA", isDirectory: true)
     }
 
     /// `.<StoreName>_SUPPORT/`, the folder holding this one.
-    public var supportDirectory: URL { url.deletingLastPathComponent() }
+    package var supportDirectory: URL { url.deletingLastPathComponent() }
 
     /// The file holding an external value.
     ///
     /// - parameter name: The UUID text the row holds.
-    public func file(named name: String) -> URL {
+    package func file(named name: String) -> URL {
         url.appendingPathComponent(name, isDirectory: false)
     }
 
     /// The names of the files in the folder that look like Core Data's (a UUID), sorted; none
     /// when the folder doesn't exist. Names only, never contents.
-    public func fileNames() throws -> [String] {
+    package func fileNames() throws -> [String] {
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: url.path)
@@ -71,7 +71,7 @@ public struct ExternalDataFolder: Sendable, Hashable {
     ///   - primaryKey: The row's `Z_PK`, for the error.
     /// - throws: ``StoreError/Kind/invalidValue(entity:property:reason:)`` naming the row, and the
     ///   file when it is missing or unreadable, or the problem with a malformed marker.
-    public func bytes(
+    package func bytes(
         of value: DatabaseValue, storePath: String, entity: String, attribute: String, primaryKey: Int64
     ) throws(StoreError) -> DatabaseValue {
         guard case .blob(let column) = value.storage else { return value }

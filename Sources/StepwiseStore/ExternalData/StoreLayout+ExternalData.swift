@@ -2,16 +2,16 @@ import StepwiseModel
 
 /// A column holding values of an external-storage attribute: a marker byte, then the bytes
 /// (`0x01`) or the name of a file in the store's ``ExternalDataFolder`` (`0x02`).
-public struct ExternalDataColumn: Sendable, Hashable, Codable {
+package struct ExternalDataColumn: Sendable, Hashable, Codable {
     /// The table, e.g. `ZUSER`.
-    public var table: String
+    package var table: String
     /// The column, e.g. `ZIMAGEMEDIUMDATA`.
-    public var column: String
+    package var column: String
 
     /// - parameters:
     ///   - table: The table.
     ///   - column: The column.
-    public init(table: String, column: String) {
+    package init(table: String, column: String) {
         self.table = table
         self.column = column
     }
@@ -23,7 +23,7 @@ extension StoreLayout {
     /// that declares it, so an inherited attribute answers as its declaration does.
     ///
     /// - parameter attribute: An attribute of this layout.
-    public func storesExternally(_ attribute: AttributeLayout) -> Bool {
+    package func storesExternally(_ attribute: AttributeLayout) -> Bool {
         guard attribute.type == .binary else { return false }
         return model[entity: attribute.declaringEntity]?.attribute(named: attribute.name)?
             .allowsExternalBinaryDataStorage ?? false
@@ -31,7 +31,7 @@ extension StoreLayout {
 
     /// The columns of every external-storage attribute, once each (subentities share their
     /// root's columns), in table order.
-    public var externalDataColumns: [ExternalDataColumn] {
+    package var externalDataColumns: [ExternalDataColumn] {
         var seen: Set<ExternalDataColumn> = []
         var columns: [ExternalDataColumn] = []
         for entity in entities {

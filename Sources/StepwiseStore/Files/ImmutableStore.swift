@@ -17,13 +17,13 @@ import GRDBSQLite
 ///   ignores the upgrade's locks) could change the file under a read. Any such write changes
 ///   the main file or the `-wal`, which the upgrade compares before its commit point, refusing
 ///   to swap; a torn read can only make a run fail or produce a file that is never swapped in.
-public enum ImmutableStore {
+package enum ImmutableStore {
     /// Whether this SQLite reads `file:` URIs where GRDB and `ATTACH` pass a path (it is built
     /// with `SQLITE_USE_URI`, as Debian's is). Without it, callers copy the store instead.
-    public static let isAvailable = sqlite3_compileoption_used("USE_URI") == 1
+    package static let isAvailable = sqlite3_compileoption_used("USE_URI") == 1
 
     /// `file:<path>?mode=ro&immutable=1`, with the characters a URI path can't hold escaped.
-    public static func uri(for url: URL) -> String {
+    package static func uri(for url: URL) -> String {
         var escaped = ""
         for scalar in url.standardizedFileURL.path.unicodeScalars {
             switch scalar {
@@ -38,7 +38,7 @@ public enum ImmutableStore {
     ///
     /// - throws: `DatabaseError` (`SQLITE_CANTOPEN`) when ``isAvailable`` is false or the file
     ///   can't be opened.
-    public static func openQueue(at url: URL) throws -> DatabaseQueue {
+    package static func openQueue(at url: URL) throws -> DatabaseQueue {
         guard isAvailable else {
             throw DatabaseError(resultCode: .SQLITE_CANTOPEN, message: "this SQLite can't open URIs")
         }
@@ -49,7 +49,7 @@ public enum ImmutableStore {
 
     /// Attaches the store to `db` under `schema` through ``uri(for:)``, and checks SQLite
     /// attached it read-only (not a new, empty file named like the URI).
-    public static func attach(_ url: URL, as schema: String, in db: Database) throws {
+    package static func attach(_ url: URL, as schema: String, in db: Database) throws {
         guard isAvailable else {
             throw DatabaseError(resultCode: .SQLITE_CANTOPEN, message: "this SQLite can't attach URIs")
         }

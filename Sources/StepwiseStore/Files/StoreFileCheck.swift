@@ -17,23 +17,23 @@ import Foundation
 /// `"SQLite format 3\0"`; 16-17 the page size (big-endian, 1 meaning 65536); 28-31 the
 /// database size in pages, valid when bytes 24-27 (change counter) equal 92-95
 /// (version-valid-for).
-public enum StoreFileCheck {
+package enum StoreFileCheck {
     /// SQLite's magic header string, NUL included.
     static let magic = Array("SQLite format 3\u{0}".utf8)
 
     /// What the header says about the file.
-    public struct Header: Sendable, Hashable {
+    package struct Header: Sendable, Hashable {
         /// Bytes per page.
-        public var pageSize: Int
+        package var pageSize: Int
         /// Pages in the main file, when the header's count is valid.
-        public var pageCount: Int?
+        package var pageCount: Int?
         /// Whether the file is in WAL mode (read/write versions 2).
-        public var isWAL: Bool
+        package var isWAL: Bool
     }
 
     /// Throws a ``StoreError`` unless `url` is a regular, non-empty, whole SQLite file.
     @discardableResult
-    public static func check(_ url: URL) throws(StoreError) -> Header {
+    package static func check(_ url: URL) throws(StoreError) -> Header {
         let path = url.path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {

@@ -10,9 +10,9 @@ import Foundation
 /// - The `-wal` holds committed rows not yet in the main file, and a hot `-journal` undoes a
 ///   torn write: both carry the store's data (`dataFiles`).
 /// - The `-shm` is only an index of the `-wal`, which SQLite rebuilds: it is never copied.
-public struct StoreGeneration: Sendable, Hashable {
+package struct StoreGeneration: Sendable, Hashable {
     /// A file SQLite keeps beside a store's main file, named by its suffix.
-    public enum Companion: String, Sendable, Hashable, CaseIterable {
+    package enum Companion: String, Sendable, Hashable, CaseIterable {
         case wal = "-wal"
         case shm = "-shm"
         case journal = "-journal"
@@ -33,15 +33,15 @@ public struct StoreGeneration: Sendable, Hashable {
     package static let dataFiles: [Companion?] = [nil, .wal, .journal]
 
     /// The store's main file.
-    public var mainFile: URL
+    package var mainFile: URL
 
     /// - parameter mainFile: The store's main file, taken as given (no symbolic link resolved).
-    public init(mainFile: URL) {
+    package init(mainFile: URL) {
         self.mainFile = mainFile
     }
 
     /// The main file (`nil`) or a companion: `Store.sqlite-wal` for `.wal`.
-    public func file(_ companion: Companion?) -> URL {
+    package func file(_ companion: Companion?) -> URL {
         guard let companion else { return mainFile }
         return URL(fileURLWithPath: mainFile.path + companion.rawValue)
     }
@@ -53,7 +53,7 @@ public struct StoreGeneration: Sendable, Hashable {
 
     /// Whether any file that carries data is there: the main file (even a dangling symbolic
     /// link), a `-wal` or a `-journal`.
-    public var exists: Bool {
+    package var exists: Bool {
         Self.dataFiles.contains { companion in
             // lstat, not stat: a symbolic link to a deleted store is there, and broken.
             (try? FileManager.default.attributesOfItem(atPath: file(companion).path)) != nil
@@ -63,7 +63,7 @@ public struct StoreGeneration: Sendable, Hashable {
     /// Whether the main file holds the whole store: its `-wal` and `-journal` are absent or
     /// empty, so there is nothing for SQLite to fold in (``ImmutableStore`` reads such a store
     /// in place).
-    public var hasNothingToFoldIn: Bool {
+    package var hasNothingToFoldIn: Bool {
         [Companion.wal, .journal].allSatisfy { companion in
             let attributes = try? FileManager.default.attributesOfItem(atPath: file(companion).path)
             return ((attributes?[.size] as? NSNumber)?.int64Value ?? 0) == 0

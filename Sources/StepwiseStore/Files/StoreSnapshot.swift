@@ -15,25 +15,25 @@ import GRDB
 /// defer { snapshot.close() }
 /// let count = try snapshot.database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ZPOST") }
 /// ```
-public final class StoreSnapshot: @unchecked Sendable {
+package final class StoreSnapshot: @unchecked Sendable {
     // @unchecked: the only mutable state is closing, guarded by `lock`.
     /// The store that was copied.
-    public let originalURL: URL
+    package let originalURL: URL
     /// The copy's main file.
-    public let copyURL: URL
+    package let copyURL: URL
     /// Whether the original had a non-empty `-wal` file.
-    public let hadWAL: Bool
+    package let hadWAL: Bool
     /// The SQLite header of the original main file.
-    public let header: StoreFileCheck.Header
+    package let header: StoreFileCheck.Header
     /// A connection to the copy.
-    public let database: DatabaseQueue
+    package let database: DatabaseQueue
     private let directory: URL
     private let lock = NSLock()
     private var isClosed = false
 
     /// Checks and copies the store at `url`, then opens the copy.
     /// - throws: ``StoreError`` for a missing, empty, non-SQLite or truncated file, or a directory.
-    public init(of url: URL) throws(StoreError) {
+    package init(of url: URL) throws(StoreError) {
         header = try StoreFileCheck.check(url)
         originalURL = url
         directory = FileManager.default.temporaryDirectory
@@ -70,7 +70,7 @@ public final class StoreSnapshot: @unchecked Sendable {
     }
 
     /// Closes the connection and deletes the copy. Safe to call more than once.
-    public func close() {
+    package func close() {
         lock.lock()
         defer { lock.unlock() }
         guard !isClosed else { return }

@@ -1,14 +1,14 @@
 /// One column of a ``TableLayout``, with what it stores.
-public struct ColumnLayout: Sendable, Hashable {
+package struct ColumnLayout: Sendable, Hashable {
     /// The column's name, e.g. `ZPENDINGSTATE1`.
-    public var name: String
+    package var name: String
     /// The declared type, e.g. `INTEGER` or `VARCHAR(255)`.
-    public var type: String
+    package var type: String
     /// What the column stores.
-    public var role: ColumnRole
+    package var role: ColumnRole
 
     /// Creates a column layout.
-    public init(name: String, type: String, role: ColumnRole) {
+    package init(name: String, type: String, role: ColumnRole) {
         self.name = name
         self.type = type
         self.role = role
@@ -16,7 +16,7 @@ public struct ColumnLayout: Sendable, Hashable {
 }
 
 /// What a column of a Core Data store holds, tying it back to the model.
-public enum ColumnRole: Sendable, Hashable {
+package enum ColumnRole: Sendable, Hashable {
     /// `Z_PK`, the row's primary key, unique per root entity.
     case primaryKey
     /// `Z_ENT`, the row's entity number.

@@ -4,7 +4,7 @@ import StepwiseModel
 ///
 /// Core Data declares types by name (`VARCHAR`, `TIMESTAMP`, …); SQLite gives them the
 /// affinities INTEGER, REAL (FLOAT, TIMESTAMP), NUMERIC (DECIMAL), TEXT (VARCHAR) and BLOB.
-public enum ColumnType: String, Sendable, Hashable, CaseIterable {
+package enum ColumnType: String, Sendable, Hashable, CaseIterable {
     case integer = "INTEGER"
     case float = "FLOAT"
     case timestamp = "TIMESTAMP"
@@ -20,7 +20,7 @@ public enum ColumnType: String, Sendable, Hashable, CaseIterable {
     ///
     /// Decimal → DECIMAL is in CartKit's stores (Core Data 1523). Not in the corpus, so
     /// unverified: Float → FLOAT, UUID → BLOB (16 raw bytes), URI → VARCHAR and ObjectID → VARCHAR.
-    public init(_ attributeType: AttributeType) {
+    package init(_ attributeType: AttributeType) {
         switch attributeType {
         case .integer16, .integer32, .integer64, .boolean: self = .integer
         case .double, .float: self = .float

@@ -37,9 +37,9 @@ import GRDB
 /// - ``Kind``
 /// - ``Table``
 /// - ``EntityReference``
-public enum CoreDataPrivateTables {
+package enum CoreDataPrivateTables {
     /// Which of Core Data's features a private table serves.
-    public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
+    package enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
         /// `ATRANSACTION`, `ACHANGE`, `ATRANSACTIONSTRING`.
         case persistentHistory
         /// `ANSCK…`.
@@ -49,12 +49,12 @@ public enum CoreDataPrivateTables {
 
         /// Whether every step carries the table to its destination (history and CloudKit
         /// tables), rather than leaving it out (the model cache, stale after any step).
-        public var isCarried: Bool {
+        package var isCarried: Bool {
             self != .modelCache
         }
 
         /// "persistent history", "CloudKit mirroring", "cached model".
-        public var explanation: String {
+        package var explanation: String {
             switch self {
             case .persistentHistory: "persistent history"
             case .cloudKitMirroring: "CloudKit mirroring"
@@ -64,29 +64,29 @@ public enum CoreDataPrivateTables {
     }
 
     /// `ACHANGE`: one row per object inserted, updated or deleted by a transaction.
-    public static let changeTableName = "ACHANGE"
+    package static let changeTableName = "ACHANGE"
     /// `ATRANSACTION`: one row per saved transaction, keyed by its transaction number.
-    public static let transactionTableName = "ATRANSACTION"
+    package static let transactionTableName = "ATRANSACTION"
     /// `ATRANSACTIONSTRING`: the authors, bundle ids and context names transactions share.
-    public static let transactionStringTableName = "ATRANSACTIONSTRING"
+    package static let transactionStringTableName = "ATRANSACTIONSTRING"
     /// The history tables, by name.
-    public static let historyTableNames: Set<String> = [
+    package static let historyTableNames: Set<String> = [
         changeTableName, transactionTableName, transactionStringTableName,
     ]
     /// The prefix of every CloudKit mirroring table.
-    public static let cloudKitTablePrefix = "ANSCK"
+    package static let cloudKitTablePrefix = "ANSCK"
     /// The metadata key that makes `NSPersistentCloudKitContainer` fetch its record zones again
     /// after a migration changed its records' metadata: Core Data's migrator sets it whenever it
     /// renumbers or deletes `ANSCKRECORDMETADATA` rows (`_NSSQLiteStoreMigrator`, with an empty
     /// dictionary), and the mirroring delegate only tests whether it is present. A step that
     /// re-keys or deletes CloudKit records sets it too.
-    public static let cloudKitZoneFetchMetadataKey = "PFCloudKitMetadataNeedsZoneFetchAfterClientMigrationKey"
+    package static let cloudKitZoneFetchMetadataKey = "PFCloudKitMetadataNeedsZoneFetchAfterClientMigrationKey"
     /// The lowest `Z_ENT` Core Data gives its private entities (history: 16001…).
-    public static let firstPrivateEntityNumber = 16001
+    package static let firstPrivateEntityNumber = 16001
 
     /// The kind of a table, or nil for the model's and Stepwise's own tables.
     /// Names compare case-insensitively, as SQLite does.
-    public static func kind(ofTable name: String) -> Kind? {
+    package static func kind(ofTable name: String) -> Kind? {
         let key = name.uppercased()
         if historyTableNames.contains(key) { return .persistentHistory }
         if key.hasPrefix(cloudKitTablePrefix) { return .cloudKitMirroring }
@@ -95,38 +95,38 @@ public enum CoreDataPrivateTables {
     }
 
     /// Whether a table is one of Core Data's private tables.
-    public static func isPrivateTable(_ name: String) -> Bool {
+    package static func isPrivateTable(_ name: String) -> Bool {
         kind(ofTable: name) != nil
     }
 
     /// Whether a `Z_PRIMARYKEY` row with this `Z_ENT` is one of Core Data's private entities'.
-    public static func isPrivateEntityNumber(_ number: Int) -> Bool {
+    package static func isPrivateEntityNumber(_ number: Int) -> Bool {
         number >= firstPrivateEntityNumber
     }
 
     /// `"Z_ENT" < 16001`: the SQL condition that keeps a `Z_PRIMARYKEY` query to the model's
     /// own entities.
-    public static var modelEntityCondition: String {
+    package static var modelEntityCondition: String {
         "\"Z_ENT\" < \(firstPrivateEntityNumber)"
     }
 
     /// A private table as a store has it, with the statements that make it again.
-    public struct Table: Sendable, Hashable {
+    package struct Table: Sendable, Hashable {
         /// The table's name as the store spells it.
-        public var name: String
-        public var kind: Kind
+        package var name: String
+        package var kind: Kind
         /// The columns, in the table's order.
-        public var columns: [String]
+        package var columns: [String]
         /// `sqlite_master.sql` of the table: exactly the store's `CREATE TABLE`.
-        public var createStatement: String
+        package var createStatement: String
         /// `sqlite_master.sql` of its indexes (not the automatic ones of UNIQUE constraints).
-        public var indexStatements: [String]
+        package var indexStatements: [String]
         /// `sqlite_master.sql` of the triggers on it.
-        public var triggerStatements: [String]
+        package var triggerStatements: [String]
 
         /// The pair of columns that names a model object in this table, if any
         /// (``EntityReference``).
-        public var entityReference: EntityReference? {
+        package var entityReference: EntityReference? {
             EntityReference(table: self)
         }
     }
@@ -138,13 +138,13 @@ public enum CoreDataPrivateTables {
     /// - `ACHANGE.ZENTITY`, `ACHANGE.ZENTITYPK`: the object a history change is about.
     /// - `ZENTITYID`, `ZENTITYPK` in a CloudKit table: the object a record is mirrored from
     ///   (`ANSCKRECORDMETADATA`) or whose history is being exported (`ANSCKHISTORYANALYZERSTATE`).
-    public struct EntityReference: Sendable, Hashable {
+    package struct EntityReference: Sendable, Hashable {
         /// The table.
-        public var table: String
+        package var table: String
         /// The column holding the object's `Z_ENT`.
-        public var entityColumn: String
+        package var entityColumn: String
         /// The column holding the object's `Z_PK`.
-        public var primaryKeyColumn: String
+        package var primaryKeyColumn: String
 
         /// The reference of a table that has one, by its columns.
         init?(table: Table) {
@@ -165,7 +165,7 @@ public enum CoreDataPrivateTables {
 
     /// The private tables of the database `schema` of `db` (`main`, or an attached one such as a
     /// step's source, `src`), sorted by name.
-    public static func tables(in db: Database, schema: String = "main") throws -> [Table] {
+    package static func tables(in db: Database, schema: String = "main") throws -> [Table] {
         let master = "\(schema.quotedSQLIdentifier).sqlite_master"
         let rows = try Row.fetchAll(
             db, sql: "SELECT name, sql FROM \(master) WHERE type = 'table' AND sql IS NOT NULL ORDER BY name")

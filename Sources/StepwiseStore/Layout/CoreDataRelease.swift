@@ -26,12 +26,12 @@
 /// numberings too (Wire 2.39 has both `ZUSER_ZNORMALIZEDNAME_INDEX` and `Z_User_normalizedName`;
 /// Wire 2.82 has `Z_14ADDEDUSERS_Z_22ADDEDUSERS_INDEX` on `Z_15ADDEDUSERS`): such an index
 /// duplicates one of the layout's (``SQLiteSchema/redundantIndexes(comparedWith:)``).
-public struct CoreDataRelease: Sendable, Hashable, Comparable, CustomStringConvertible {
+package struct CoreDataRelease: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// `NSPersistenceFrameworkVersion`: 637 for iOS 9's Core Data, 1145 for the newest Wire stores.
-    public var frameworkVersion: Int
+    package var frameworkVersion: Int
 
     /// A release by its framework version.
-    public init(frameworkVersion: Int) {
+    package init(frameworkVersion: Int) {
         self.frameworkVersion = frameworkVersion
     }
 
@@ -39,7 +39,7 @@ public struct CoreDataRelease: Sendable, Hashable, Comparable, CustomStringConve
     /// 1523 (CartKit), whose forms are also those of every release from 1241 (Photos 1241 and
     /// 1448). Stores of releases 1044 to 1240 (Screen Time 1044, Wire 1044 to 1145, Notes 1145)
     /// differ from it only in how they store a to-many without inverse.
-    public static let newest = CoreDataRelease(frameworkVersion: 1523)
+    package static let newest = CoreDataRelease(frameworkVersion: 1523)
 
     /// The first release that writes uniqueness constraints as unique indexes.
     static let firstWithUniqueIndexes = 1044
@@ -52,40 +52,40 @@ public struct CoreDataRelease: Sendable, Hashable, Comparable, CustomStringConve
     static let firstWithHiddenInverseForeignKeys = 1241
 
     /// Whether a join table gets `<TABLE>_<C2>_INDEX` on its two columns.
-    public var indexesJoinTables: Bool {
+    package var indexesJoinTables: Bool {
         frameworkVersion >= Self.firstWithJoinTableIndexes
     }
 
     /// Whether indexed attributes and compound indexes are `Z_<Entity>_<properties>` indexes
     /// (`COLLATE BINARY ASC`) rather than `<TABLE>_<COLUMN>_INDEX` and `<TABLE>_<C1>_<C2>`.
-    public var namesIndexesAfterEntities: Bool {
+    package var namesIndexesAfterEntities: Bool {
         frameworkVersion >= Self.firstWithEntityNamedIndexes
     }
 
     /// Whether uniqueness constraints are `CREATE UNIQUE INDEX` statements rather than table
     /// constraints.
-    public var writesUniquenessConstraintsAsIndexes: Bool {
+    package var writesUniquenessConstraintsAsIndexes: Bool {
         frameworkVersion >= Self.firstWithUniqueIndexes
     }
 
     /// Whether an unordered to-many without inverse is stored as a hidden foreign key
     /// `Z<n><NAME>` in its destination's table (an implicit to-one inverse: a destination
     /// belongs to one source object at most) rather than in a join table.
-    public var storesInverselessToManyAsForeignKeys: Bool {
+    package var storesInverselessToManyAsForeignKeys: Bool {
         frameworkVersion >= Self.firstWithHiddenInverseForeignKeys
     }
 
     /// The release named by a metadata's `NSPersistenceFrameworkVersion`, or ``newest`` when it has
     /// none (a store Stepwise wrote).
-    public static func named(by frameworkVersion: Int?) -> CoreDataRelease {
+    package static func named(by frameworkVersion: Int?) -> CoreDataRelease {
         frameworkVersion.map(CoreDataRelease.init(frameworkVersion:)) ?? .newest
     }
 
-    public static func < (lhs: CoreDataRelease, rhs: CoreDataRelease) -> Bool {
+    package static func < (lhs: CoreDataRelease, rhs: CoreDataRelease) -> Bool {
         lhs.frameworkVersion < rhs.frameworkVersion
     }
 
-    public var description: String {
+    package var description: String {
         "Core Data \(frameworkVersion)"
     }
 }

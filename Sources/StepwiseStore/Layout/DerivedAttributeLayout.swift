@@ -15,30 +15,30 @@ import StepwiseModel
 ///     try db.execute(sql: derived.recomputeStatement)   // after a step wrote the table
 /// }
 /// ```
-public struct DerivedAttributeLayout: Sendable, Hashable {
+package struct DerivedAttributeLayout: Sendable, Hashable {
     /// The entity that declares the derived attribute (`Asset`).
-    public let entityName: String
+    package let entityName: String
     /// The derived attribute (`derivedCameraCaptureDevice`).
-    public let attributeName: String
+    package let attributeName: String
     /// The entity's table (`ZASSET`).
-    public let table: String
+    package let table: String
     /// The derived attribute's column (`ZDERIVEDCAMERACAPTUREDEVICE`).
-    public let column: String
+    package let column: String
     /// The derivation as the model states it.
-    public let derivation: Derivation
+    package let derivation: Derivation
     /// The names of ``triggerStatements``, in the same order.
-    public let triggerNames: [String]
+    package let triggerNames: [String]
     /// The `CREATE TRIGGER …` statements exactly as Core Data writes them, as `sqlite_master`
     /// keeps them. They call Core Data's trigger functions: register them on a connection
     /// (`CoreDataSQLFunctions.register(in:now:)`) before writing to these tables.
-    public let triggerStatements: [String]
+    package let triggerStatements: [String]
     /// One `UPDATE` that sets ``column`` of every row of the entity (its `Z_ENT` values only,
     /// when the table is shared with other entities) to its value computed from the other
     /// tables, set-based. Identifiers are quoted.
-    public let recomputeStatement: String
+    package let recomputeStatement: String
 
     /// A layout from its parts; ``StoreLayout`` builds these from the model.
-    public init(
+    package init(
         entityName: String, attributeName: String, table: String, column: String, derivation: Derivation,
         triggerNames: [String], triggerStatements: [String], recomputeStatement: String
     ) {

@@ -8,28 +8,28 @@
 /// survey.column(for: "pendingState")  // "ZPENDINGSTATE1"
 /// survey.subentityNumbers             // [11]: for WHERE Z_ENT IN (…)
 /// ```
-public struct EntityLayout: Sendable, Hashable {
+package struct EntityLayout: Sendable, Hashable {
     /// The entity's name.
-    public let name: String
+    package let name: String
     /// Its `Z_ENT`.
-    public let number: Int
+    package let number: Int
     /// Its parent's `Z_ENT`, 0 for roots (`Z_SUPER`).
-    public let superNumber: Int
+    package let superNumber: Int
     /// Its parent's name, for subentities.
-    public let parentName: String?
+    package let parentName: String?
     /// The root of its hierarchy, whose table holds its rows.
-    public let rootName: String
+    package let rootName: String
     /// The table holding its rows: `Z` + the root's uppercased name.
-    public let tableName: String
+    package let tableName: String
     /// Whether the entity is abstract (it has a `Z_PRIMARYKEY` row but no rows of its own).
-    public let isAbstract: Bool
+    package let isAbstract: Bool
     /// The `Z_ENT` of this entity and all its descendants, ascending: the rows that are
     /// "kind of" this entity are `WHERE Z_ENT IN (subentityNumbers)`.
-    public let subentityNumbers: [Int]
+    package let subentityNumbers: [Int]
     /// Every stored attribute, inherited ones first (root's first), in model order.
-    public let attributes: [AttributeLayout]
+    package let attributes: [AttributeLayout]
     /// Every stored relationship, inherited ones first, in model order.
-    public let relationships: [RelationshipLayout]
+    package let relationships: [RelationshipLayout]
 
     /// Positions in ``attributes`` and ``relationships`` by name: object access looks
     /// columns up for every property of every row.
@@ -57,21 +57,21 @@ public struct EntityLayout: Sendable, Hashable {
     }
 
     /// Whether the entity has no parent.
-    public var isRoot: Bool { parentName == nil }
+    package var isRoot: Bool { parentName == nil }
 
     /// The stored attribute with this name, own or inherited.
-    public func attribute(named name: String) -> AttributeLayout? {
+    package func attribute(named name: String) -> AttributeLayout? {
         attributePositions[name].map { attributes[$0] }
     }
 
     /// The stored relationship with this name, own or inherited.
-    public func relationship(named name: String) -> RelationshipLayout? {
+    package func relationship(named name: String) -> RelationshipLayout? {
         relationshipPositions[name].map { relationships[$0] }
     }
 
     /// The column in ``tableName`` that holds a property: an attribute's column or a to-one's
     /// foreign key. Nil for to-many relationships, transient and unknown properties.
-    public func column(for property: String) -> String? {
+    package func column(for property: String) -> String? {
         attribute(named: property)?.column ?? relationship(named: property)?.foreignKeyColumn
     }
 }

@@ -28,13 +28,13 @@
 /// mask.propertyNames                         // ["chef", "cuisine", "directions", "name", "rating", "ingredients"]
 /// mask.bytes(setting: ["name", "rating"])    // [0b0001_1000]
 /// ```
-public struct HistoryChangeMask: Sendable, Hashable {
+package struct HistoryChangeMask: Sendable, Hashable {
     /// The property behind each bit, in bit order. A to-one appears once per column it has
     /// (foreign key, entity key, order key).
-    public let propertyNames: [String]
+    package let propertyNames: [String]
 
     /// The mask of `entity`'s objects, as `layout` stores them.
-    public init(entity: EntityLayout, in layout: StoreLayout) {
+    package init(entity: EntityLayout, in layout: StoreLayout) {
         var chain: [String] = [entity.name]
         var current = entity
         while let parentName = current.parentName, let parent = layout.entity(named: parentName),
@@ -72,18 +72,18 @@ public struct HistoryChangeMask: Sendable, Hashable {
     }
 
     /// A mask over these properties, one per bit (for tests and other orders).
-    public init(propertyNames: [String]) {
+    package init(propertyNames: [String]) {
         self.propertyNames = propertyNames
     }
 
     /// The mask's length: `(bits + 7) / 8`.
-    public var byteCount: Int {
+    package var byteCount: Int {
         (propertyNames.count + 7) / 8
     }
 
     /// The properties whose bits are set; nil when `bytes` is too short for this mask, which
     /// Core Data then reads as no property at all.
-    public func propertyNames(setIn bytes: [UInt8]) -> Set<String>? {
+    package func propertyNames(setIn bytes: [UInt8]) -> Set<String>? {
         guard propertyNames.count <= bytes.count * 8 else { return nil }
         var names: Set<String> = []
         for (index, name) in propertyNames.enumerated() where bytes[index >> 3] & Self.bit(index) != 0 {
@@ -94,7 +94,7 @@ public struct HistoryChangeMask: Sendable, Hashable {
 
     /// The mask with the bits of `names` set (each bit of a property named there), exactly
     /// ``byteCount`` bytes.
-    public func bytes(setting names: Set<String>) -> [UInt8] {
+    package func bytes(setting names: Set<String>) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: byteCount)
         for (index, name) in propertyNames.enumerated() where names.contains(name) {
             bytes[index >> 3] |= Self.bit(index)
@@ -105,7 +105,7 @@ public struct HistoryChangeMask: Sendable, Hashable {
     /// `bytes`, a mask of `source`'s entity, as a mask of this entity: Core Data's
     /// `NSPersistentHistoryMigrateUpdates`, by property *name* (a renamed property's bit is
     /// not carried; a removed one's is cleared). A mask too short for `source` comes out empty.
-    public func remapping(_ bytes: [UInt8], from source: HistoryChangeMask) -> [UInt8] {
+    package func remapping(_ bytes: [UInt8], from source: HistoryChangeMask) -> [UInt8] {
         self.bytes(setting: source.propertyNames(setIn: bytes) ?? [])
     }
 

@@ -4,9 +4,9 @@
 /// for to-one foreign keys and indexed attributes, `<TABLE>_<C1>_<C2>…` for compound indexes
 /// and `Z_<Entity>_<index>` for fetch indexes; from Core Data 1044, `Z_<Entity>_UNIQUE_<p1>_<p2>`
 /// for uniqueness constraints (``CoreDataRelease``).
-public struct IndexLayout: Sendable, Hashable {
+package struct IndexLayout: Sendable, Hashable {
     /// Why the index exists.
-    public enum Kind: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         /// On `Z_ENT`, in tables holding more than one entity.
         case entityNumber
         /// On the foreign key of the to-one `entity.relationship`, or on the hidden foreign key
@@ -26,43 +26,43 @@ public struct IndexLayout: Sendable, Hashable {
     }
 
     /// One indexed column.
-    public struct Element: Sendable, Hashable {
+    package struct Element: Sendable, Hashable {
         /// The column's name.
-        public var column: String
+        package var column: String
         /// False for a descending fetch-index element (`DESC`).
-        public var isAscending: Bool
+        package var isAscending: Bool
 
         /// Creates an element, ascending by default.
-        public init(column: String, isAscending: Bool = true) {
+        package init(column: String, isAscending: Bool = true) {
             self.column = column
             self.isAscending = isAscending
         }
     }
 
     /// The index's name.
-    public var name: String
+    package var name: String
     /// The indexed table.
-    public var table: String
+    package var table: String
     /// The indexed columns, in order.
-    public var elements: [Element]
+    package var elements: [Element]
     /// Why the index exists.
-    public var kind: Kind
+    package var kind: Kind
 
     /// The indexed column names, in order.
-    public var columns: [String] { elements.map(\.column) }
+    package var columns: [String] { elements.map(\.column) }
 
     /// Whether each element is spelled `<C> COLLATE BINARY ASC`, as Core Data spells the indexes
     /// it names after entities (``CoreDataRelease``).
-    public var spellsCollation = false
+    package var spellsCollation = false
 
     /// Whether the index is `UNIQUE`: a uniqueness constraint's.
-    public var isUnique: Bool {
+    package var isUnique: Bool {
         if case .uniquenessConstraint = kind { return true }
         return false
     }
 
     /// The `CREATE INDEX` statement, every identifier quoted.
-    public var createStatement: String {
+    package var createStatement: String {
         let list = elements.map { element in
             SQLIdentifier.quote(element.column) + (spellsCollation ? " COLLATE BINARY" : "")
                 + (element.isAscending ? (spellsCollation ? " ASC" : "") : " DESC")

@@ -5,33 +5,33 @@ import GRDB
 /// Core Data writes a row for every entity, abstract ones included. `Z_MAX` is the highest
 /// primary key handed out so far; it is only ever non-zero on root rows, because one
 /// sequence serves a root's whole table.
-public struct PrimaryKeyRow: Sendable, Hashable, CustomStringConvertible {
+package struct PrimaryKeyRow: Sendable, Hashable, CustomStringConvertible {
     /// `Z_ENT`.
-    public var entityNumber: Int
+    package var entityNumber: Int
     /// `Z_NAME`, the entity's name.
-    public var name: String
+    package var name: String
     /// `Z_SUPER`, the parent's `Z_ENT`, 0 for roots.
-    public var superNumber: Int
+    package var superNumber: Int
     /// `Z_MAX`.
-    public var maximumPrimaryKey: Int64
+    package var maximumPrimaryKey: Int64
 
-    public init(entityNumber: Int, name: String, superNumber: Int, maximumPrimaryKey: Int64 = 0) {
+    package init(entityNumber: Int, name: String, superNumber: Int, maximumPrimaryKey: Int64 = 0) {
         self.entityNumber = entityNumber
         self.name = name
         self.superNumber = superNumber
         self.maximumPrimaryKey = maximumPrimaryKey
     }
 
-    public var description: String { "\(entityNumber) \(name) \(superNumber) (max \(maximumPrimaryKey))" }
+    package var description: String { "\(entityNumber) \(name) \(superNumber) (max \(maximumPrimaryKey))" }
 
     /// The row without its `Z_MAX`, for comparing layouts (Z_MAX depends on the data).
-    public var ignoringMaximum: PrimaryKeyRow {
+    package var ignoringMaximum: PrimaryKeyRow {
         PrimaryKeyRow(entityNumber: entityNumber, name: name, superNumber: superNumber)
     }
 
     /// Whether the row is one of Core Data's private entities' (persistent history, CloudKit
     /// mirroring: ``CoreDataPrivateTables``), which no model version lays out.
-    public var isCoreDataPrivate: Bool {
+    package var isCoreDataPrivate: Bool {
         CoreDataPrivateTables.isPrivateEntityNumber(entityNumber)
     }
 
@@ -42,7 +42,7 @@ public struct PrimaryKeyRow: Sendable, Hashable, CustomStringConvertible {
     ///   - includingCoreDataPrivate: Whether the rows of Core Data's private entities
     ///     (``isCoreDataPrivate``) are read too; by default they are. Comparisons with a
     ///     layout's ``StoreLayout/primaryKeyRows`` leave them out.
-    public static func readAll(from db: Database, includingCoreDataPrivate: Bool = true) throws -> [PrimaryKeyRow] {
+    package static func readAll(from db: Database, includingCoreDataPrivate: Bool = true) throws -> [PrimaryKeyRow] {
         let condition = includingCoreDataPrivate ? "" : " WHERE \(CoreDataPrivateTables.modelEntityCondition)"
         let rows = try Row.fetchAll(
             db,
@@ -56,7 +56,7 @@ public struct PrimaryKeyRow: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Inserts this row into `Z_PRIMARYKEY`.
-    public func insert(into db: Database) throws {
+    package func insert(into db: Database) throws {
         try db.execute(
             sql: #"INSERT INTO "Z_PRIMARYKEY" ("Z_ENT", "Z_NAME", "Z_SUPER", "Z_MAX") VALUES (?, ?, ?, ?)"#,
             arguments: [entityNumber, name, superNumber, maximumPrimaryKey])

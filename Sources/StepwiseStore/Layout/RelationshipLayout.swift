@@ -7,9 +7,9 @@
 /// - a to-many without inverse, from Core Data 1241, stores the same way under a hidden foreign
 ///   key of its own (``ColumnRole/hiddenForeignKey(entity:relationship:)``);
 /// - a to-many whose inverse is to-many (or that has no inverse, up to 1240) uses a join table.
-public struct RelationshipLayout: Sendable, Hashable {
+package struct RelationshipLayout: Sendable, Hashable {
     /// How the relationship is stored.
-    public enum Storage: Sendable, Hashable {
+    package enum Storage: Sendable, Hashable {
         /// A to-one: `column` in the source's own table holds the destination's `Z_PK`.
         /// `entityColumn` (`Z<n>_<NAME>`) holds the destination's `Z_ENT` when the destination
         /// has subentities; `orderColumn` (`Z_FOK_<NAME>`) holds this row's position when the
@@ -26,29 +26,29 @@ public struct RelationshipLayout: Sendable, Hashable {
     }
 
     /// The relationship's name.
-    public var name: String
+    package var name: String
     /// The entity that declares it (an ancestor, for inherited relationships).
-    public var declaringEntity: String
+    package var declaringEntity: String
     /// The destination entity's name.
-    public var destination: String
+    package var destination: String
     /// The inverse relationship's name, if any.
-    public var inverse: String?
-    public var isToMany: Bool
-    public var isOrdered: Bool
-    public var storage: Storage
+    package var inverse: String?
+    package var isToMany: Bool
+    package var isOrdered: Bool
+    package var storage: Storage
     /// Whether the relationship is a to-many without (stored) inverse kept under a hidden foreign
     /// key in its destination's table (``ColumnRole/hiddenForeignKey(entity:relationship:)``):
     /// writing the key is then this relationship's job alone.
-    public var hasHiddenForeignKey = false
+    package var hasHiddenForeignKey = false
 
     /// The foreign-key column of a to-one, in the source's table.
-    public var foreignKeyColumn: String? {
+    package var foreignKeyColumn: String? {
         if case .foreignKey(let column, _, _) = storage { return column }
         return nil
     }
 
     /// The join table's name, for relationships stored in one.
-    public var joinTableName: String? {
+    package var joinTableName: String? {
         if case .joinTable(let table, _, _, _) = storage { return table }
         return nil
     }

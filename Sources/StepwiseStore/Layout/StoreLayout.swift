@@ -112,21 +112,21 @@ import StepwiseModel
 ///   by relationship name (no store has two);
 /// - an ordered side adds `Z_FOK_<member column without Z_>` to the join table (public
 ///   Photos stores: `Z_FOK_3ASSETS`).
-public struct StoreLayout: Sendable, Hashable {
+package struct StoreLayout: Sendable, Hashable {
     /// The model version laid out, in its stored form: each composite attribute replaced by
     /// its leaves (`author.person`; `ObjectModel.flatteningComposites()`).
-    public let model: ObjectModel
+    package let model: ObjectModel
     /// The Core Data release whose forms the layout uses.
-    public let release: CoreDataRelease
+    package let release: CoreDataRelease
     /// Every entity, in `Z_ENT` order.
-    public internal(set) var entities: [EntityLayout]
+    package internal(set) var entities: [EntityLayout]
     /// Entity tables (roots by name), join tables, then `Z_PRIMARYKEY` and `Z_METADATA`.
-    public internal(set) var tables: [TableLayout]
+    package internal(set) var tables: [TableLayout]
     /// Every index, table by table.
-    public internal(set) var indexes: [IndexLayout]
+    package internal(set) var indexes: [IndexLayout]
     /// The derived attributes, each with the `Z_DA_…` triggers Core Data keeps it current with,
     /// in model order (entities, then attributes).
-    public internal(set) var derivedAttributes: [DerivedAttributeLayout]
+    package internal(set) var derivedAttributes: [DerivedAttributeLayout]
     /// Positions by entity name and by uppercased table name, for the frequent lookups.
     private let entityPositions: [String: Int]
     var tablePositions: [String: Int]
@@ -146,7 +146,7 @@ public struct StoreLayout: Sendable, Hashable {
     ///   laid out (a to-many or transient property in an index or uniqueness constraint,
     ///   two tables, columns or indexes whose names collide), or `ModelError` for
     ///   a model with a composite attribute (`CompositeAttributeSupport`).
-    public init(model: ObjectModel, release: CoreDataRelease = .newest, matching existing: SQLiteSchema? = nil)
+    package init(model: ObjectModel, release: CoreDataRelease = .newest, matching existing: SQLiteSchema? = nil)
         throws
     {
         try self.init(
@@ -179,53 +179,53 @@ public struct StoreLayout: Sendable, Hashable {
     }
 
     /// The entity with this name.
-    public func entity(named name: String) -> EntityLayout? {
+    package func entity(named name: String) -> EntityLayout? {
         entityPositions[name].map { entities[$0] }
     }
 
     /// The entity with this `Z_ENT`.
-    public func entity(number: Int) -> EntityLayout? {
+    package func entity(number: Int) -> EntityLayout? {
         guard number >= 1, number <= entities.count else { return nil }
         return entities[number - 1]
     }
 
     /// The table with this name (case-insensitive, as in SQLite).
-    public func table(named name: String) -> TableLayout? {
+    package func table(named name: String) -> TableLayout? {
         tablePositions[name.uppercased()].map { tables[$0] }
     }
 
     /// The indexes on one table.
-    public func indexes(on table: String) -> [IndexLayout] {
+    package func indexes(on table: String) -> [IndexLayout] {
         let key = table.uppercased()
         return indexes.filter { $0.table.uppercased() == key }
     }
 
     /// What a column stores, to name the entity and property behind a schema difference.
-    public func role(ofColumn column: String, inTable table: String) -> ColumnRole? {
+    package func role(ofColumn column: String, inTable table: String) -> ColumnRole? {
         self.table(named: table)?.column(named: column)?.role
     }
 
     /// The rows `Z_PRIMARYKEY` starts with: one per entity, `Z_MAX` 0.
-    public var primaryKeyRows: [PrimaryKeyRow] {
+    package var primaryKeyRows: [PrimaryKeyRow] {
         entities.map { PrimaryKeyRow(entityNumber: $0.number, name: $0.name, superNumber: $0.superNumber) }
     }
 
     /// Every `CREATE TABLE`, `CREATE INDEX` and `CREATE TRIGGER` statement, tables first, so
     /// they can run in this order in one transaction. Identifiers of tables and indexes are
     /// always quoted; triggers are Core Data's texts (``DerivedAttributeLayout/triggerStatements``).
-    public var createStatements: [String] {
+    package var createStatements: [String] {
         tables.map(\.createStatement) + indexes.map(\.createStatement)
             + derivedAttributes.flatMap(\.triggerStatements)
     }
 
     /// Tables Core Data may or may not have written; schema comparisons ignore them.
-    public static let optionalTableNames: Set<String> = [modelCacheTableName]
+    package static let optionalTableNames: Set<String> = [modelCacheTableName]
 
     /// `Z_MODELCACHE`, Core Data's compressed copy of the model (never created by Stepwise).
-    public static let modelCacheTableName = "Z_MODELCACHE"
+    package static let modelCacheTableName = "Z_MODELCACHE"
 
     /// `Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)`.
-    public static let primaryKeyTable = TableLayout(
+    package static let primaryKeyTable = TableLayout(
         name: "Z_PRIMARYKEY", kind: .bookkeeping,
         columns: [
             ColumnLayout(name: "Z_ENT", type: "INTEGER", role: .bookkeeping),
@@ -236,7 +236,7 @@ public struct StoreLayout: Sendable, Hashable {
         primaryKey: ["Z_ENT"], uniqueConstraints: [], entityNumbers: [])
 
     /// `Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)`.
-    public static let metadataTable = TableLayout(
+    package static let metadataTable = TableLayout(
         name: "Z_METADATA", kind: .bookkeeping,
         columns: [
             ColumnLayout(name: "Z_VERSION", type: "INTEGER", role: .bookkeeping),

@@ -3,9 +3,9 @@
 ///
 /// The columns are in the order Core Data writes them; SQLite doesn't care, and the schema
 /// comparison (``SQLiteSchema``) ignores the order.
-public struct TableLayout: Sendable, Hashable {
+package struct TableLayout: Sendable, Hashable {
     /// What the table stores.
-    public enum Kind: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         /// The rows of a root entity and all its subentities, told apart by `Z_ENT`.
         case entity(root: String)
         /// The pairs of a to-many relationship without a to-one inverse; `entity` declares
@@ -16,35 +16,35 @@ public struct TableLayout: Sendable, Hashable {
     }
 
     /// The table's name, e.g. `ZATRECORD` or `Z_6DISPLAYTYPES`.
-    public var name: String
-    public var kind: Kind
+    package var name: String
+    package var kind: Kind
     /// The columns, in Core Data's order.
-    public var columns: [ColumnLayout]
+    package var columns: [ColumnLayout]
     /// The primary key's columns: `[Z_PK]` for entity tables, both member columns for join tables.
-    public var primaryKey: [String]
+    package var primaryKey: [String]
     /// The uniqueness constraints of the entities stored in the table.
-    public var uniqueConstraints: [UniqueConstraintLayout]
+    package var uniqueConstraints: [UniqueConstraintLayout]
     /// The Z_ENT values stored in the table (entity tables only), in Z_ENT order.
-    public var entityNumbers: [Int]
+    package var entityNumbers: [Int]
     /// Whether ``uniqueConstraints`` are table constraints in ``createStatement`` (Core Data up to
     /// 1043) rather than unique indexes among the layout's indexes (1044 and later,
     /// ``CoreDataRelease``).
-    public var uniqueConstraintsAreInline = true
+    package var uniqueConstraintsAreInline = true
 
     /// The column with this name (case-insensitive, as in SQLite).
-    public func column(named name: String) -> ColumnLayout? {
+    package func column(named name: String) -> ColumnLayout? {
         let key = name.uppercased()
         return columns.first { $0.name.uppercased() == key }
     }
 
     /// The names of all columns, in order.
-    public var columnNames: [String] { columns.map(\.name) }
+    package var columnNames: [String] { columns.map(\.name) }
 
     /// The `CREATE TABLE` statement, every identifier quoted.
     ///
     /// A single INTEGER primary key is written inline (`"Z_PK" INTEGER PRIMARY KEY`), which
     /// makes it SQLite's rowid alias exactly as in Core Data's own stores.
-    public var createStatement: String {
+    package var createStatement: String {
         let inlinePrimaryKey: String? =
             primaryKey.count == 1 && column(named: primaryKey[0])?.type == ColumnType.integer.rawValue
             ? primaryKey[0] : nil
@@ -67,13 +67,13 @@ public struct TableLayout: Sendable, Hashable {
 
 /// A uniqueness constraint, written as a table constraint `CONSTRAINT <C1>_<C2> UNIQUE (<C1>, <C2>)`
 /// or as a unique index, depending on the release (``CoreDataRelease``).
-public struct UniqueConstraintLayout: Sendable, Hashable {
+package struct UniqueConstraintLayout: Sendable, Hashable {
     /// The constraint's name: its columns joined with `_`.
-    public var name: String
+    package var name: String
     /// The constrained columns, in the model's order.
-    public var columns: [String]
+    package var columns: [String]
     /// The entity that declares the constraint.
-    public var entity: String
+    package var entity: String
     /// The constrained properties, in the model's order.
-    public var properties: [String]
+    package var properties: [String]
 }

@@ -3,7 +3,7 @@ import Foundation
 /// A property-list value, kept exactly so that metadata Stepwise doesn't understand
 /// (`NSPersistenceFrameworkVersion`, an app's `io.objc.Moody.CloudKitUserID`…) survives
 /// a read and a write unchanged.
-public enum PropertyListValue: Sendable, Hashable {
+package enum PropertyListValue: Sendable, Hashable {
     case string(String)
     case int(Int)
     case double(Double)
@@ -18,7 +18,7 @@ public enum PropertyListValue: Sendable, Hashable {
     ///
     /// Booleans need care: on Linux they come back as Swift `Bool`, on Apple platforms as an
     /// `NSNumber` whose `objCType` is `c`; integers and reals are other `NSNumber`s.
-    public init?(foundationValue value: Any) {
+    package init?(foundationValue value: Any) {
         switch value {
         case let value as String:
             self = .string(value)
@@ -60,7 +60,7 @@ public enum PropertyListValue: Sendable, Hashable {
     }
 
     /// The value as `PropertyListSerialization` expects it.
-    public var foundationValue: Any {
+    package var foundationValue: Any {
         switch self {
         case .string(let value): value
         case .int(let value): value
@@ -74,31 +74,31 @@ public enum PropertyListValue: Sendable, Hashable {
     }
 
     /// The string, for `.string`.
-    public var stringValue: String? {
+    package var stringValue: String? {
         if case .string(let value) = self { return value }
         return nil
     }
 
     /// The integer, for `.int`.
-    public var intValue: Int? {
+    package var intValue: Int? {
         if case .int(let value) = self { return value }
         return nil
     }
 
     /// The bytes, for `.data`.
-    public var dataValue: Data? {
+    package var dataValue: Data? {
         if case .data(let value) = self { return value }
         return nil
     }
 
     /// The elements, for `.array`.
-    public var arrayValue: [PropertyListValue]? {
+    package var arrayValue: [PropertyListValue]? {
         if case .array(let value) = self { return value }
         return nil
     }
 
     /// The entries, for `.dictionary`.
-    public var dictionaryValue: [String: PropertyListValue]? {
+    package var dictionaryValue: [String: PropertyListValue]? {
         if case .dictionary(let value) = self { return value }
         return nil
     }
@@ -107,12 +107,12 @@ public enum PropertyListValue: Sendable, Hashable {
 extension PropertyListValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
     ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
 {
-    public init(stringLiteral value: String) { self = .string(value) }
-    public init(integerLiteral value: Int) { self = .int(value) }
-    public init(floatLiteral value: Double) { self = .double(value) }
-    public init(booleanLiteral value: Bool) { self = .bool(value) }
-    public init(arrayLiteral elements: PropertyListValue...) { self = .array(elements) }
-    public init(dictionaryLiteral elements: (String, PropertyListValue)...) {
+    package init(stringLiteral value: String) { self = .string(value) }
+    package init(integerLiteral value: Int) { self = .int(value) }
+    package init(floatLiteral value: Double) { self = .double(value) }
+    package init(booleanLiteral value: Bool) { self = .bool(value) }
+    package init(arrayLiteral elements: PropertyListValue...) { self = .array(elements) }
+    package init(dictionaryLiteral elements: (String, PropertyListValue)...) {
         self = .dictionary(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
 }
@@ -124,7 +124,7 @@ extension PropertyListValue: ExpressibleByStringLiteral, ExpressibleByIntegerLit
 /// on Linux that order changes with Swift's per-process hash seed, so the same metadata gave
 /// different bytes from one run to the next. The encoder gives the same bytes for the same value.
 extension PropertyListValue: Encodable {
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .string(let value): try container.encode(value)

@@ -11,7 +11,7 @@ extension StoreMetadata {
     ///   no `Z_METADATA`, ``StoreError/Kind/invalidMetadata(_:)`` when it has no row for
     ///   version 1 or `Z_PLIST` is not a binary property list of the expected shape, and
     ///   ``StoreError/Kind/sqlite(code:message:)`` when SQLite fails.
-    public static func read(from db: Database, path: String) throws(StoreError) -> StoreMetadata {
+    package static func read(from db: Database, path: String) throws(StoreError) -> StoreMetadata {
         let row: Row?
         do {
             guard try db.tableExists(StoreLayout.metadataTable.name) else {
@@ -29,16 +29,14 @@ extension StoreMetadata {
 
     /// Decodes a `Z_METADATA` row's `Z_PLIST` blob.
     ///
-    /// SPI for the metadata fuzz target (`Fuzz/Metadata`), which feeds it blobs without a store:
-    /// `@_spi(Fuzzing) import StepwiseStore`. Everyone else reads metadata with
-    /// ``read(from:path:)`` or ``readFromMainFile(at:)``.
+    /// For the metadata fuzz target (`Fuzz/Metadata`), which feeds it blobs without a store.
+    /// Everyone else reads metadata with ``read(from:path:)`` or ``readFromMainFile(at:)``.
     /// - parameters:
     ///   - plist: `Z_PLIST`; nil when the column is NULL.
     ///   - uuid: `Z_UUID`; when nil, the list's own `NSStoreUUID` is used.
     ///   - path: The store's path, named in errors.
     /// - throws: ``StoreError`` with kind ``StoreError/Kind/invalidMetadata(_:)``.
-    @_spi(Fuzzing)
-    public static func decode(plist: Data?, uuid: String?, path: String) throws(StoreError) -> StoreMetadata {
+    package static func decode(plist: Data?, uuid: String?, path: String) throws(StoreError) -> StoreMetadata {
         guard let plistData = plist else {
             throw StoreError(path: path, kind: .invalidMetadata("Z_PLIST is NULL"))
         }
@@ -71,7 +69,7 @@ extension StoreMetadata {
     /// - parameters:
     ///   - db: A connection to the store.
     ///   - path: The store's path, named in errors.
-    public func write(to db: Database, path: String) throws(StoreError) {
+    package func write(to db: Database, path: String) throws(StoreError) {
         let data: Data
         do {
             data = try encodedPropertyList()
@@ -92,7 +90,7 @@ extension StoreMetadata {
 
     /// ``propertyList`` encoded as a binary property list: the same bytes for the same
     /// metadata, in any process (see ``PropertyListValue``'s `Encodable` conformance).
-    public func encodedPropertyList() throws -> Data {
+    package func encodedPropertyList() throws -> Data {
         let encoder = PropertyListEncoder()
         encoder.outputFormat = .binary
         return try encoder.encode(propertyList)

@@ -19,7 +19,7 @@ extension StoreMetadata {
     /// the file can't be read this way.
     ///
     /// - parameter url: The store's main file.
-    public static func readFromMainFile(at url: URL) -> StoreMetadata? {
+    package static func readFromMainFile(at url: URL) -> StoreMetadata? {
         let journal = StoreGeneration(mainFile: url).file(.journal).path
         if let size = (try? FileManager.default.attributesOfItem(atPath: journal)[.size] as? NSNumber)?.int64Value,
             size > 0

@@ -13,40 +13,40 @@ import StepwiseModel
 /// metadata.versionHashes["ATEvent"].map(VersionHasher.hex)   // "7c970c35…"
 /// metadata.additionalEntries["io.objc.Moody.CloudKitUserID"]
 /// ```
-public struct StoreMetadata: Sendable, Hashable {
+package struct StoreMetadata: Sendable, Hashable {
     /// `NSStoreModelVersionHashes`: entity name → 32-byte version hash.
-    public var versionHashes: [String: Data]
+    package var versionHashes: [String: Data]
     /// `NSStoreModelVersionIdentifiers`, e.g. `[""]` or `["2"]`.
-    public var versionIdentifiers: [String]
+    package var versionIdentifiers: [String]
     /// `NSStoreType`: `"SQLite"` for every store Stepwise handles.
-    public var storeType: String
+    package var storeType: String
     /// The store's UUID, kept in the `Z_UUID` column (Core Data's `NSStoreUUID`).
-    public var storeUUID: String
+    package var storeUUID: String
     /// `NSStoreModelVersionHashesVersion`: 3 in every known store.
-    public var hashesVersion: Int
+    package var hashesVersion: Int
     /// `StepwiseModelVersionName`: the model version that wrote the store, when Stepwise did.
-    public var modelVersionName: String?
+    package var modelVersionName: String?
     /// Every other key of the property list, preserved as read.
-    public var additionalEntries: [String: PropertyListValue]
+    package var additionalEntries: [String: PropertyListValue]
 
     /// The key of ``versionHashes``.
-    public static let versionHashesKey = "NSStoreModelVersionHashes"
+    package static let versionHashesKey = "NSStoreModelVersionHashes"
     /// The key of ``versionIdentifiers``.
-    public static let versionIdentifiersKey = "NSStoreModelVersionIdentifiers"
+    package static let versionIdentifiersKey = "NSStoreModelVersionIdentifiers"
     /// The key of ``storeType``.
-    public static let storeTypeKey = "NSStoreType"
+    package static let storeTypeKey = "NSStoreType"
     /// Core Data's name for ``storeUUID``. Read from the property list only when `Z_UUID` is
     /// NULL, and never written to it.
-    public static let storeUUIDKey = "NSStoreUUID"
+    package static let storeUUIDKey = "NSStoreUUID"
     /// The key of ``hashesVersion``.
-    public static let hashesVersionKey = "NSStoreModelVersionHashesVersion"
+    package static let hashesVersionKey = "NSStoreModelVersionHashesVersion"
     /// The key of ``modelVersionName``, Stepwise's own.
-    public static let modelVersionNameKey = "StepwiseModelVersionName"
+    package static let modelVersionNameKey = "StepwiseModelVersionName"
     /// Core Data writes the store's `PRAGMA auto_vacuum` level here, as a string.
-    public static let autoVacuumLevelKey = "_NSAutoVacuumLevel"
+    package static let autoVacuumLevelKey = "_NSAutoVacuumLevel"
 
     /// Creates metadata from its parts; the defaults are what Core Data writes.
-    public init(
+    package init(
         versionHashes: [String: Data], versionIdentifiers: [String], storeType: String = "SQLite",
         storeUUID: String, hashesVersion: Int = 3, modelVersionName: String? = nil,
         additionalEntries: [String: PropertyListValue] = [:]
@@ -69,7 +69,7 @@ public struct StoreMetadata: Sendable, Hashable {
     /// - parameters:
     ///   - model: The version the store is at.
     ///   - uuid: The store's UUID; a migration passes the source store's.
-    public init(model: ObjectModel, uuid: String = UUID().uuidString) {
+    package init(model: ObjectModel, uuid: String = UUID().uuidString) {
         self.init(
             versionHashes: model.entityVersionHashes,
             versionIdentifiers: model.versionIdentifiers.isEmpty ? [""] : model.versionIdentifiers,
@@ -79,11 +79,11 @@ public struct StoreMetadata: Sendable, Hashable {
 
     /// `NSPersistenceFrameworkVersion`: the Core Data release that last wrote the store (637 to
     /// 1523 in the corpus). Stepwise keeps the key as it is, and never writes it itself.
-    public static let frameworkVersionKey = "NSPersistenceFrameworkVersion"
+    package static let frameworkVersionKey = "NSPersistenceFrameworkVersion"
 
     /// The Core Data release that wrote the store, whose layout forms its tables and indexes have;
     /// ``CoreDataRelease/newest`` when the metadata doesn't say (a store Stepwise wrote).
-    public var release: CoreDataRelease {
+    package var release: CoreDataRelease {
         let version: Int? =
             switch additionalEntries[Self.frameworkVersionKey] {
             case .int(let number): number
@@ -97,7 +97,7 @@ public struct StoreMetadata: Sendable, Hashable {
     /// The whole property list as written to `Z_PLIST`.
     ///
     /// The UUID is not in it: Core Data keeps it in `Z_UUID` only.
-    public var propertyList: [String: PropertyListValue] {
+    package var propertyList: [String: PropertyListValue] {
         var entries = additionalEntries
         entries[Self.versionHashesKey] = .dictionary(versionHashes.mapValues(PropertyListValue.data))
         entries[Self.versionIdentifiersKey] = .array(versionIdentifiers.map(PropertyListValue.string))

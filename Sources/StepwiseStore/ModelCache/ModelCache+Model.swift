@@ -11,7 +11,7 @@ extension ModelCache {
     ///   - path: The store's path, named in errors and in the model's name.
     ///   - limit: The most bytes the inflated archive may have (``defaultLimit``).
     /// - throws: ``StoreError``, or ``StoreError`` when SQLite can't read the table.
-    public static func model(in db: Database, path: String, limit: Int = defaultLimit) throws -> ObjectModel? {
+    package static func model(in db: Database, path: String, limit: Int = defaultLimit) throws -> ObjectModel? {
         guard let archive = try archive(in: db, path: path, limit: limit) else { return nil }
         return try model(fromArchive: archive, path: path)
     }
@@ -22,7 +22,7 @@ extension ModelCache {
     ///   - archive: The inflated `Z_CONTENT`: a keyed archive of an `NSManagedObjectModel`.
     ///   - path: The store's path, named in errors and in the model's name.
     /// - throws: ``StoreError/Kind/unreadableModel(_:)`` naming the store.
-    public static func model(fromArchive archive: Data, path: String) throws(StoreError) -> ObjectModel {
+    package static func model(fromArchive archive: Data, path: String) throws(StoreError) -> ObjectModel {
         do {
             return try CompiledModel.read(
                 archive: archive, name: modelName(forStoreAt: path), origin: "\(path) (Z_MODELCACHE)")

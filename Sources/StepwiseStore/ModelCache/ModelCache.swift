@@ -20,15 +20,15 @@ import StepwiseModel
 /// let model = try dbQueue.read { db in try ModelCache.model(in: db, path: storePath) }
 /// model?.entities.map(\.name)
 /// ```
-public enum ModelCache {
+package enum ModelCache {
     /// The most bytes an inflated cache may have: 64 MB, two hundred times Photos' model.
-    public static let defaultLimit = 64 * 1024 * 1024
+    package static let defaultLimit = 64 * 1024 * 1024
 
     /// The name a cached model goes by: `"App.sqlite's model cache"`. It names the store, so it
     /// is never the name of a version in a bundle, and is the same on every read of the store.
     ///
     /// - parameter path: The store's path; only its last component is used.
-    public static func modelName(forStoreAt path: String) -> String {
+    package static func modelName(forStoreAt path: String) -> String {
         "\(URL(fileURLWithPath: path).lastPathComponent)'s model cache"
     }
 
@@ -41,7 +41,7 @@ public enum ModelCache {
     ///   - limit: The most bytes the inflated archive may have (``defaultLimit``).
     /// - throws: ``StoreError`` for content that isn't raw deflate, is cut off or inflates
     ///   past `limit`; ``StoreError`` when SQLite can't read the table.
-    public static func archive(in db: Database, path: String, limit: Int = defaultLimit) throws -> Data? {
+    package static func archive(in db: Database, path: String, limit: Int = defaultLimit) throws -> Data? {
         guard let content = try content(in: db, path: path) else { return nil }
         return try archive(fromContent: content, path: path, limit: limit)
     }
@@ -53,7 +53,7 @@ public enum ModelCache {
     ///   - path: The store's path, named in errors.
     ///   - limit: The most bytes the inflated archive may have (``defaultLimit``).
     /// - throws: ``StoreError``.
-    public static func archive(fromContent content: Data, path: String, limit: Int = defaultLimit)
+    package static func archive(fromContent content: Data, path: String, limit: Int = defaultLimit)
         throws(StoreError) -> Data
     {
         do {
@@ -73,7 +73,7 @@ public enum ModelCache {
     ///   - db: The store, or a copy of it.
     ///   - path: The store's path, named in errors.
     /// - throws: ``StoreError`` when SQLite can't read the table.
-    public static func content(in db: Database, path: String) throws -> Data? {
+    package static func content(in db: Database, path: String) throws -> Data? {
         do {
             guard try db.tableExists(StoreLayout.modelCacheTableName) else { return nil }
             // Core Data writes one row; a NULL or empty one is no cache.

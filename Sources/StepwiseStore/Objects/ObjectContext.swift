@@ -29,7 +29,7 @@ public struct ObjectContext {
     /// The connection, inside the caller's transaction.
     public let db: Database
     /// The store's layout.
-    public let layout: StoreLayout
+    package let layout: StoreLayout
 
     /// The schema the store is in: `main`, or the name it was attached under
     /// (a migration step attaches its source as `src`).
@@ -42,7 +42,7 @@ public struct ObjectContext {
     /// Where the values of external-storage attributes that live in files are read from
     /// (``ExternalDataFolder``); nil for the folder beside the store's own file. A migration
     /// step reading a copy of a store names the folder beside the original.
-    public var externalData: ExternalDataFolder?
+    package var externalData: ExternalDataFolder?
 
     /// Prepared statements, resolved layouts and primary-key reservations, shared by copies.
     let cache = ObjectContextCache()
@@ -53,7 +53,7 @@ public struct ObjectContext {
     ///   - schemaName: `main` (the default), or the name the store was attached under.
     ///   - valueTransformers: The transformers named by Transformable attributes that don't
     ///     store keyed archives; none by default.
-    public init(
+    package init(
         _ db: Database, layout: StoreLayout, schemaName: String = "main",
         valueTransformers: ValueTransformerRegistry = ValueTransformerRegistry()
     ) {

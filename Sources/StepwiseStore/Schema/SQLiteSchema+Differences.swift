@@ -13,7 +13,7 @@ extension SQLiteSchema {
     /// - parameters:
     ///   - reference: The schema this one should have, e.g. `SQLiteSchema(expectedFor:)`.
     ///   - ignoringTables: More tables (and their indexes) left out on both sides.
-    public func differences(from reference: SQLiteSchema, ignoringTables: Set<String> = []) -> [SchemaDifference] {
+    package func differences(from reference: SQLiteSchema, ignoringTables: Set<String> = []) -> [SchemaDifference] {
         let actual = removingTables(ignoringTables).removingCoreDataPrivateTables()
         let expected = reference.removingTables(ignoringTables).removingCoreDataPrivateTables()
         var differences: [SchemaDifference] = []

@@ -18,32 +18,32 @@ import GRDB
 /// Views and triggers are not described.
 public struct SQLiteSchema: Sendable, Hashable, CustomStringConvertible {
     /// A column and its declared type.
-    public struct Column: Sendable, Hashable {
+    package struct Column: Sendable, Hashable {
         /// The column's name as declared.
-        public var name: String
+        package var name: String
         /// The type exactly as declared (`VARCHAR(255)`), empty when none was declared.
-        public var type: String
+        package var type: String
 
         /// Creates a column description.
-        public init(name: String, type: String) {
+        package init(name: String, type: String) {
             self.name = name
             self.type = type
         }
     }
 
     /// A table.
-    public struct Table: Sendable, Hashable {
-        public var name: String
+    package struct Table: Sendable, Hashable {
+        package var name: String
         /// The columns in declaration order (order takes no part in comparisons).
-        public var columns: [Column]
+        package var columns: [Column]
         /// The primary key's columns, in key order; empty for tables keyed by rowid only.
-        public var primaryKey: [String]
+        package var primaryKey: [String]
         /// Each UNIQUE constraint's columns, in constraint order. SQLite keeps them as
         /// `sqlite_autoindex_<table>_<n>` indexes; only their columns are recorded.
-        public var uniqueConstraints: [[String]]
+        package var uniqueConstraints: [[String]]
 
         /// Creates a table description.
-        public init(name: String, columns: [Column], primaryKey: [String] = [], uniqueConstraints: [[String]] = []) {
+        package init(name: String, columns: [Column], primaryKey: [String] = [], uniqueConstraints: [[String]] = []) {
             self.name = name
             self.columns = columns
             self.primaryKey = primaryKey
@@ -51,7 +51,7 @@ public struct SQLiteSchema: Sendable, Hashable, CustomStringConvertible {
         }
 
         /// The column with this name (case-insensitive).
-        public func column(named name: String) -> Column? {
+        package func column(named name: String) -> Column? {
             let key = name.uppercased()
             return columns.first { $0.name.uppercased() == key }
         }
@@ -66,7 +66,7 @@ public struct SQLiteSchema: Sendable, Hashable, CustomStringConvertible {
         public var isUnique: Bool
 
         /// Creates an index description.
-        public init(name: String, table: String, columns: [String], isUnique: Bool = false) {
+        package init(name: String, table: String, columns: [String], isUnique: Bool = false) {
             self.name = name
             self.table = table
             self.columns = columns
@@ -75,18 +75,18 @@ public struct SQLiteSchema: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The tables, sorted by name.
-    public private(set) var tables: [Table]
+    package private(set) var tables: [Table]
     /// The indexes, sorted by name.
-    public private(set) var indexes: [Index]
+    package private(set) var indexes: [Index]
     /// A trigger: the table it is on and its `sqlite_master` text.
-    public struct Trigger: Sendable, Hashable {
+    package struct Trigger: Sendable, Hashable {
         /// The table the trigger is on.
-        public var table: String
+        package var table: String
         /// The `CREATE TRIGGER …` text as `sqlite_master` keeps it.
-        public var sql: String
+        package var sql: String
 
         /// A trigger from its parts.
-        public init(table: String, sql: String) {
+        package init(table: String, sql: String) {
             self.table = table
             self.sql = sql
         }
@@ -94,35 +94,35 @@ public struct SQLiteSchema: Sendable, Hashable, CustomStringConvertible {
 
     /// The `Z_DA_…` triggers of derived attributes, by name. Other triggers (Core Data's
     /// `ZT_…` counts, history) are not described.
-    public private(set) var derivedAttributeTriggers: [String: Trigger]
+    package private(set) var derivedAttributeTriggers: [String: Trigger]
 
     /// Creates a schema from its parts, in any order.
-    public init(tables: [Table], indexes: [Index], derivedAttributeTriggers: [String: Trigger] = [:]) {
+    package init(tables: [Table], indexes: [Index], derivedAttributeTriggers: [String: Trigger] = [:]) {
         self.tables = tables.sorted { $0.name.uppercased() < $1.name.uppercased() }
         self.indexes = indexes.sorted { $0.name.uppercased() < $1.name.uppercased() }
         self.derivedAttributeTriggers = derivedAttributeTriggers
     }
 
     /// The table with this name (case-insensitive).
-    public func table(named name: String) -> Table? {
+    package func table(named name: String) -> Table? {
         let key = name.uppercased()
         return tables.first { $0.name.uppercased() == key }
     }
 
     /// The index with this name (case-insensitive).
-    public func index(named name: String) -> Index? {
+    package func index(named name: String) -> Index? {
         let key = name.uppercased()
         return indexes.first { $0.name.uppercased() == key }
     }
 
     /// The indexes on one table.
-    public func indexes(on table: String) -> [Index] {
+    package func indexes(on table: String) -> [Index] {
         let key = table.uppercased()
         return indexes.filter { $0.table.uppercased() == key }
     }
 
     /// A copy without these tables and their indexes (names case-insensitive).
-    public func removingTables(_ names: Set<String>) -> SQLiteSchema {
+    package func removingTables(_ names: Set<String>) -> SQLiteSchema {
         let keys = Set(names.map { $0.uppercased() })
         return SQLiteSchema(
             tables: tables.filter { !keys.contains($0.name.uppercased()) },
@@ -139,7 +139,7 @@ public struct SQLiteSchema: Sendable, Hashable, CustomStringConvertible {
     /// two columns come the other way round (``CoreDataRelease``; Wire 2.96's
     /// `Z_25TRUSTEDCLIENTS_Z_25TRUSTEDCLIENTS_INDEX` on `Z_25TRUSTEDBYCLIENTS`). They make no
     /// difference to what a store holds.
-    public func redundantIndexes(comparedWith reference: SQLiteSchema) -> [Index] {
+    package func redundantIndexes(comparedWith reference: SQLiteSchema) -> [Index] {
         func columns(_ index: Index) -> Set<String> { Set(index.columns.map { $0.uppercased() }) }
         return indexes.filter { index in
             reference.index(named: index.name) == nil
@@ -153,12 +153,12 @@ public struct SQLiteSchema: Sendable, Hashable, CustomStringConvertible {
     /// A copy without the derived-attribute triggers: for a step that removes the source's and
     /// creates the destination's from the layout only once its tables are final, and so compares
     /// the tables and indexes in between.
-    public func removingDerivedAttributeTriggers() -> SQLiteSchema {
+    package func removingDerivedAttributeTriggers() -> SQLiteSchema {
         SQLiteSchema(tables: tables, indexes: indexes)
     }
 
     /// A copy without these indexes (names case-insensitive).
-    public func removingIndexes(_ names: Set<String>) -> SQLiteSchema {
+    package func removingIndexes(_ names: Set<String>) -> SQLiteSchema {
         let keys = Set(names.map { $0.uppercased() })
         return SQLiteSchema(
             tables: tables, indexes: indexes.filter { !keys.contains($0.name.uppercased()) },
@@ -166,7 +166,7 @@ public struct SQLiteSchema: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A copy without Core Data's private tables (``CoreDataPrivateTables``) and their indexes.
-    public func removingCoreDataPrivateTables() -> SQLiteSchema {
+    package func removingCoreDataPrivateTables() -> SQLiteSchema {
         removingTables(Set(tables.map(\.name).filter(CoreDataPrivateTables.isPrivateTable)))
     }
 
@@ -212,7 +212,7 @@ extension SQLiteSchema {
     /// SQLite's own tables (`sqlite_sequence`, `sqlite_stat1`…) are skipped. Automatic
     /// indexes are not listed as indexes: those of UNIQUE constraints become the table's
     /// ``Table/uniqueConstraints`` and those of composite primary keys its ``Table/primaryKey``.
-    public static func read(from db: Database) throws -> SQLiteSchema {
+    package static func read(from db: Database) throws -> SQLiteSchema {
         // `_` is a LIKE wildcard: escape it so only names starting with "sqlite_" are skipped.
         let tableNames = try String.fetchAll(
             db,
@@ -272,7 +272,7 @@ extension SQLiteSchema {
     /// Rather than predicting how SQLite reports each declaration, this runs the layout's
     /// ``StoreLayout/createStatements`` in an in-memory database and reads the result back,
     /// so the expected and the actual schema go through the same reader.
-    public init(expectedFor layout: StoreLayout) throws {
+    package init(expectedFor layout: StoreLayout) throws {
         let dbQueue = try DatabaseQueue()
         self = try dbQueue.write { db in
             for statement in layout.createStatements {

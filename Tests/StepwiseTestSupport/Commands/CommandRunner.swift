@@ -9,15 +9,15 @@ import Foundation
     ///
     /// The executable is found beside the test bundle (`.build/<configuration>/stepwise`),
     /// which `swift test` builds because the CLI test target depends on it.
-    public struct CommandRunner: Sendable {
+    package struct CommandRunner: Sendable {
         /// What a run printed and returned.
-        public struct Result: Sendable {
-            public var status: Int32
-            public var standardOutput: String
-            public var standardError: String
+        package struct Result: Sendable {
+            package var status: Int32
+            package var standardOutput: String
+            package var standardError: String
 
             /// Standard output parsed as a JSON object.
-            public func json() throws -> [String: Any] {
+            package func json() throws -> [String: Any] {
                 guard
                     let object = try JSONSerialization.jsonObject(with: Data(standardOutput.utf8)) as? [String: Any]
                 else {
@@ -28,11 +28,11 @@ import Foundation
         }
 
         /// The executable's location.
-        public var executable: URL
+        package var executable: URL
 
         /// Finds `executable` (a product or executable target's name, `stepwise` by default)
         /// beside the running test bundle.
-        public init(executable name: String = "stepwise") throws {
+        package init(executable name: String = "stepwise") throws {
             var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
             // On macOS the test binary sits inside a .xctest bundle: climb out of it.
             while directory.pathComponents.contains(where: { $0.hasSuffix(".xctest") }) {
@@ -46,7 +46,7 @@ import Foundation
         }
 
         /// Runs the executable with `arguments` and waits for it.
-        public func run(_ arguments: [String], environment: [String: String]? = nil) throws -> Result {
+        package func run(_ arguments: [String], environment: [String: String]? = nil) throws -> Result {
             let process = Process()
             process.executableURL = executable
             process.arguments = arguments
@@ -70,13 +70,13 @@ import Foundation
     extension CommandRunner {
         /// Starts the executable with `arguments` and returns at once: for tests that interrupt a
         /// run, or race several. Call ``RunningCommand/wait()`` for its result.
-        public func start(_ arguments: [String], environment: [String: String]? = nil) throws -> RunningCommand {
+        package func start(_ arguments: [String], environment: [String: String]? = nil) throws -> RunningCommand {
             try RunningCommand(executable: executable, arguments: arguments, environment: environment)
         }
 
         /// Starts one process per argument list, all of them before waiting for any,
         /// and returns their results in the same order: for tests of processes racing on one store.
-        public func runConcurrently(_ argumentLists: [[String]], environment: [String: String]? = nil) throws
+        package func runConcurrently(_ argumentLists: [[String]], environment: [String: String]? = nil) throws
             -> [Result]
         {
             let running = try argumentLists.map { try start($0, environment: environment) }
@@ -84,11 +84,11 @@ import Foundation
         }
     }
 
-    public enum CommandRunnerError: Error, CustomStringConvertible {
+    package enum CommandRunnerError: Error, CustomStringConvertible {
         case executableNotFound(String)
         case notJSONObject(String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .executableNotFound(let path): "no executable at \(path); run `swift build` first"
             case .notJSONObject(let text): "standard output is not a JSON object: \(text.prefix(200))"

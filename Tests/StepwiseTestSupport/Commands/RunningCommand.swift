@@ -15,7 +15,7 @@ import StepwiseMatrix
     ///
     /// Its output goes to files rather than pipes, so it can never block on a full pipe while
     /// the test waits for something else, and the test can read standard error while it runs.
-    public final class RunningCommand {
+    package final class RunningCommand {
         private let process = Process()
         private let directory: TemporaryDirectory
         private let outputFile: URL
@@ -41,13 +41,13 @@ import StepwiseMatrix
         }
 
         /// What the process has written to standard error so far.
-        public var standardErrorSoFar: String {
+        package var standardErrorSoFar: String {
             String(decoding: (try? Data(contentsOf: errorFile)) ?? Data(), as: UTF8.self)
         }
 
         /// Waits until standard error contains `text`, polling every 20 ms; false if the process
         /// exits or `timeout` seconds pass first.
-        public func waitForStandardError(containing text: String, timeout: Double = 60) -> Bool {
+        package func waitForStandardError(containing text: String, timeout: Double = 60) -> Bool {
             let deadline = Date().addingTimeInterval(timeout)
             while Date() < deadline {
                 if standardErrorSoFar.contains(text) { return true }
@@ -59,13 +59,13 @@ import StepwiseMatrix
 
         /// Kills the process with `SIGKILL`, as a crash or a power cut would stop it: no handler
         /// runs, nothing is cleaned up.
-        public func kill() {
+        package func kill() {
             guard process.isRunning else { return }
             _ = Foundation.kill(process.processIdentifier, SIGKILL)
         }
 
         /// Waits for the process to exit and returns what it printed. Call it once.
-        public func wait() throws -> CommandRunner.Result {
+        package func wait() throws -> CommandRunner.Result {
             process.waitUntilExit()
             for handle in handles { try handle.close() }
             return CommandRunner.Result(

@@ -3,14 +3,14 @@ import Foundation
 /// A compiled model folder of the corpus (`compiled/`: a `.momd`, or a `.momd_precompiled` a
 /// project keeps for its tests) and the `.xcdatamodeld` it was compiled from. Paths are relative
 /// to the corpus root (``Corpus/url(_:)-(String)``).
-public struct CompiledCorpusModel: Sendable, Hashable, CustomStringConvertible {
+package struct CompiledCorpusModel: Sendable, Hashable, CustomStringConvertible {
     /// The folder holding `VersionInfo.plist` and one `.mom` per version.
-    public var compiledPath: String
+    package var compiledPath: String
     /// The source bundle.
-    public var sourcePath: String
+    package var sourcePath: String
 
     /// Every compiled model folder of the corpus, with its source.
-    public static let all: [CompiledCorpusModel] = [
+    package static let all: [CompiledCorpusModel] = [
         .init(
             "compiled/Karim-ezzedine-CartKit/Sources/CartKitStorageCoreData/Resources/CartStorage.momd",
             "compiled/Karim-ezzedine-CartKit/Sources/CartKitStorageCoreData/Resources/CartStorage.xcdatamodeld"),
@@ -36,17 +36,17 @@ public struct CompiledCorpusModel: Sendable, Hashable, CustomStringConvertible {
 
     /// The corpus store written by the first version of `SampleModel3` (alemar11/CoreDataPlus),
     /// beside its compiled model. Never open it in place: copy it with ``Corpus/copyStore(_:to:)-(String,URL)``.
-    public static let sampleModel3Store =
+    package static let sampleModel3Store =
         "compiled/alemar11-CoreDataPlus/Tests/Resources/SampleModel3/Fixtures/SampleModel3_V1.sqlite"
 
     /// A pair.
-    public init(_ compiledPath: String, _ sourcePath: String) {
+    package init(_ compiledPath: String, _ sourcePath: String) {
         self.compiledPath = compiledPath
         self.sourcePath = sourcePath
     }
 
     /// The compiled folder's name, with its project: `richardpiazza-XcodeServer/…/XcodeServer.momd_precompiled`.
-    public var description: String {
+    package var description: String {
         let components = compiledPath.split(separator: "/")
         return "\(components.dropFirst().first ?? "")/…/\(components.last ?? "")"
     }
@@ -55,7 +55,7 @@ public struct CompiledCorpusModel: Sendable, Hashable, CustomStringConvertible {
 extension Corpus {
     /// Every folder under the corpus's `compiled/` that holds a `VersionInfo.plist`, relative to
     /// the corpus root, sorted: what ``CompiledCorpusModel/all`` must list.
-    public func compiledModelFolders() throws -> [String] {
+    package func compiledModelFolders() throws -> [String] {
         let compiled = url("compiled")
         guard let walker = FileManager.default.enumerator(atPath: compiled.path) else { return [] }
         var folders: [String] = []

@@ -8,7 +8,7 @@ import Foundation
 /// of Xcode's build. ``makeBundle(in:corpus:)`` puts a project's versions into one
 /// `.xcdatamodeld`, as a team's history would be, under names that order
 /// (`CoreDataPlus 1.0`, `CoreDataPlus 1.1`).
-public enum CompiledMappingCorpus: String, CaseIterable, Sendable, CustomStringConvertible {
+package enum CompiledMappingCorpus: String, CaseIterable, Sendable, CustomStringConvertible {
     /// richardpiazza/CoreDataPlus: one mapping model, `Model_1_0_to_1_1`, from 1.0 to 1.1.
     case coreDataPlus = "CoreDataPlus"
     /// richardpiazza/XcodeServer: a mapping model from 1.0.0 to 1.1.0 and one from 1.1.0 to
@@ -16,33 +16,33 @@ public enum CompiledMappingCorpus: String, CaseIterable, Sendable, CustomStringC
     case xcodeServer = "XcodeServer"
 
     /// A compiled mapping model and its source, as corpus paths.
-    public struct Pair: Sendable, CustomStringConvertible {
+    package struct Pair: Sendable, CustomStringConvertible {
         /// The project it belongs to.
-        public var project: CompiledMappingCorpus
+        package var project: CompiledMappingCorpus
         /// The `.cdm_precompiled` file.
-        public var compiled: String
+        package var compiled: String
         /// The `.xcmappingmodel` folder beside it.
-        public var source: String
+        package var source: String
         /// The version it maps from, as ``CompiledMappingCorpus/makeBundle(in:corpus:)`` names it.
-        public var sourceVersion: String
+        package var sourceVersion: String
         /// The version it maps to.
-        public var destinationVersion: String
+        package var destinationVersion: String
 
         /// The project and the step, for test names.
 
-        public var description: String { "\(project.rawValue) \(sourceVersion) → \(destinationVersion)" }
+        package var description: String { "\(project.rawValue) \(sourceVersion) → \(destinationVersion)" }
     }
 
     /// Every compiled mapping model of the corpus with its source.
-    public static var pairs: [Pair] {
+    package static var pairs: [Pair] {
         allCases.flatMap(\.pairs)
     }
 
     /// The project's name.
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 
     /// The project's compiled mapping models with their sources.
-    public var pairs: [Pair] {
+    package var pairs: [Pair] {
         switch self {
         case .coreDataPlus:
             let folder = "compiled/richardpiazza-CoreDataPlus/Tests/CoreDataPlusTests/Resources/"
@@ -71,15 +71,15 @@ public enum CompiledMappingCorpus: String, CaseIterable, Sendable, CustomStringC
     /// ``makeCompiledBundle(in:corpus:)`` give it, its `.xcdatamodel` folder in the corpus, and
     /// the folder of the `.momd` Xcode compiled it into (`*.momd_precompiled`, one version
     /// each, all under the project's model name).
-    public struct Version: Sendable {
-        public var name: String
-        public var source: String
-        public var compiledFolder: String
-        public var modelName: String
+    package struct Version: Sendable {
+        package var name: String
+        package var source: String
+        package var compiledFolder: String
+        package var modelName: String
     }
 
     /// The project's versions, oldest first.
-    public var versionTable: [Version] {
+    package var versionTable: [Version] {
         switch self {
         case .coreDataPlus:
             return ["1.0", "1.1"].map { number in
@@ -104,13 +104,13 @@ public enum CompiledMappingCorpus: String, CaseIterable, Sendable, CustomStringC
     }
 
     /// The project's versions, oldest first: each one's name and `.xcdatamodel` folder.
-    public var versions: [(name: String, path: String)] {
+    package var versions: [(name: String, path: String)] {
         versionTable.map { ($0.name, $0.source) }
     }
 
     /// The project's compiled versions, oldest first: each one's name, `.momd` folder and
     /// model name.
-    public var compiledVersions: [(name: String, folder: String, model: String)] {
+    package var compiledVersions: [(name: String, folder: String, model: String)] {
         versionTable.map { ($0.name, $0.compiledFolder, $0.modelName) }
     }
 
@@ -121,7 +121,7 @@ public enum CompiledMappingCorpus: String, CaseIterable, Sendable, CustomStringC
     /// - parameters:
     ///   - directory: An existing folder of yours; the `.momd` is made in it.
     ///   - corpus: The corpus the compiled versions are copied from (never edited).
-    public func makeCompiledBundle(in directory: URL, corpus: Corpus) throws -> URL {
+    package func makeCompiledBundle(in directory: URL, corpus: Corpus) throws -> URL {
         let bundle = directory.appendingPathComponent("\(rawValue).momd")
         try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
         var hashes: [String: Any] = [:]
@@ -149,7 +149,7 @@ public enum CompiledMappingCorpus: String, CaseIterable, Sendable, CustomStringC
     /// - parameters:
     ///   - directory: An existing folder of yours; the bundle is made in it.
     ///   - corpus: The corpus the versions are copied from (never edited).
-    public func makeBundle(in directory: URL, corpus: Corpus) throws -> URL {
+    package func makeBundle(in directory: URL, corpus: Corpus) throws -> URL {
         let bundle = directory.appendingPathComponent("\(rawValue).xcdatamodeld")
         for (name, path) in versions {
             let version = bundle.appendingPathComponent("\(name).xcdatamodel")

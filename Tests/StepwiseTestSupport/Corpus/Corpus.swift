@@ -11,13 +11,13 @@ import Foundation
 ///
 /// ``CorpusStore`` and ``CorpusBundle`` list the corpus's stores and model bundles, and the
 /// version that wrote each store; the methods of `Corpus` that take them read and copy them.
-public struct Corpus: Sendable {
+package struct Corpus: Sendable {
     /// The corpus root folder.
-    public let root: URL
+    package let root: URL
 
     /// The corpus beside the package whose root is `packageRoot`, if it exists.
     /// - throws: ``CorpusError/required`` when it is absent and `STEPWISE_CORPUS_REQUIRED=1`.
-    public static func locate(packageRoot: URL = Corpus.packageRoot) throws -> Corpus? {
+    package static func locate(packageRoot: URL = Corpus.packageRoot) throws -> Corpus? {
         let root = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
         if FileManager.default.fileExists(atPath: root.appendingPathComponent("README.md").path) {
             return Corpus(root: root.standardizedFileURL)
@@ -31,12 +31,12 @@ public struct Corpus: Sendable {
     /// Whether corpus tests should run: the corpus is present, or it is required
     /// (`STEPWISE_CORPUS_REQUIRED=1`), in which case its absence fails the test.
     /// Use it as `@Test(.enabled(if: Corpus.shouldRunTests, "needs ../shared/corpus"))`.
-    public static var shouldRunTests: Bool {
+    package static var shouldRunTests: Bool {
         (try? locate()) != nil || ProcessInfo.processInfo.environment["STEPWISE_CORPUS_REQUIRED"] == "1"
     }
 
     /// The corpus, or a thrown error (for use inside corpus tests, after ``shouldRunTests``).
-    public static func required() throws -> Corpus {
+    package static func required() throws -> Corpus {
         guard let corpus = try locate() else {
             throw CorpusError.required(
                 packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus").path)
@@ -45,19 +45,19 @@ public struct Corpus: Sendable {
     }
 
     /// The package root, found from this source file's location (`Tests/StepwiseTestSupport/Corpus/`).
-    public static var packageRoot: URL {
+    package static var packageRoot: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
     }
 
     /// A file or folder inside the corpus.
-    public func url(_ relativePath: String) -> URL {
+    package func url(_ relativePath: String) -> URL {
         root.appendingPathComponent(relativePath)
     }
 
     /// Copies a corpus store and its `-wal`/`-shm` (when present) into `directory`,
     /// returning the copy's URL. The copy is writable; the original is never opened.
-    public func copyStore(_ relativePath: String, to directory: URL) throws -> URL {
+    package func copyStore(_ relativePath: String, to directory: URL) throws -> URL {
         let source = url(relativePath)
         let destination = directory.appendingPathComponent(source.lastPathComponent)
         for suffix in ["", "-wal", "-shm"] {
@@ -74,7 +74,7 @@ public struct Corpus: Sendable {
 }
 
 /// The corpus, or something asked of it, can't be found.
-public enum CorpusError: Error, CustomStringConvertible {
+package enum CorpusError: Error, CustomStringConvertible {
     /// The corpus is required (`STEPWISE_CORPUS_REQUIRED=1`) but absent from this path.
     case required(String)
     /// No corpus bundle holds a version with this name (a typo in a test table).
@@ -85,7 +85,7 @@ public enum CorpusError: Error, CustomStringConvertible {
     case missingResource(String)
 
     /// What went wrong, and for ``required(_:)`` how to fix it.
-    public var description: String {
+    package var description: String {
         switch self {
         case .required(let path):
             return "STEPWISE_CORPUS_REQUIRED=1 but the corpus is not at \(path). Put ../shared beside the package."

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Each bundle's versions are named after it, oldest first: `Moody`, `Moody 2` … `Moody 6`.
 /// Read one with ``Corpus/modelBundle(_:)`` or a single version with ``Corpus/readVersion(_:)``.
-public enum CorpusBundle: String, CaseIterable, Sendable, CustomStringConvertible {
+package enum CorpusBundle: String, CaseIterable, Sendable, CustomStringConvertible {
     /// apptentive-ios's `ATDataModel`, versions 1 to 6.
     case apptentive = "apptentive-ios/model/ATDataModel.xcdatamodeld"
     /// objc.io's `Moody`, versions 1 to 6.
@@ -13,45 +13,45 @@ public enum CorpusBundle: String, CaseIterable, Sendable, CustomStringConvertibl
     case wibosco = "wibosco-migration-example/model/CoreDataMigration_Example.xcdatamodeld"
 
     /// The bundle's path inside the corpus.
-    public var path: String { rawValue }
+    package var path: String { rawValue }
 
     /// The bundle's name without its extension, which is also its first version's name.
-    public var baseName: String {
+    package var baseName: String {
         URL(fileURLWithPath: rawValue).deletingPathExtension().lastPathComponent
     }
 
     /// How many versions the bundle holds.
-    public var versionCount: Int {
+    package var versionCount: Int {
         self == .wibosco ? 4 : 6
     }
 
     /// The name of version `number`, counting from 1: ``baseName`` alone, then `"<baseName> 2"`…
-    public func versionName(_ number: Int) -> String {
+    package func versionName(_ number: Int) -> String {
         number == 1 ? baseName : "\(baseName) \(number)"
     }
 
     /// The version names, oldest first.
-    public var versionNames: [String] {
+    package var versionNames: [String] {
         (1...versionCount).map(versionName)
     }
 
     /// The version `.xccurrentversion` names: the newest one.
-    public var currentVersionName: String {
+    package var currentVersionName: String {
         versionName(versionCount)
     }
 
     /// The bundle holding the version with this name, if any.
-    public static func containing(_ versionName: String) -> CorpusBundle? {
+    package static func containing(_ versionName: String) -> CorpusBundle? {
         allCases.first { $0.versionNames.contains(versionName) }
     }
 
     /// All 16 version names of the corpus, bundle by bundle, oldest first.
-    public static var allVersionNames: [String] {
+    package static var allVersionNames: [String] {
         allCases.flatMap(\.versionNames)
     }
 
     /// The bundle's folder name, such as `Moody.xcdatamodeld`.
-    public var description: String {
+    package var description: String {
         URL(fileURLWithPath: rawValue).lastPathComponent
     }
 }

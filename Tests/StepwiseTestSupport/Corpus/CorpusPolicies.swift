@@ -5,10 +5,10 @@ import StepwiseStore
 /// objc.io Moody 5 → 6 (`Migrations.Country5ToCountry6Policy`, corpus README §3): after the
 /// default creation of a Country, reuse the Continent with the source's `isoContinent` code
 /// or create one with only that code set, and link it. A nil code links nothing.
-public final class Country5ToCountry6Policy: EntityMigrationPolicy {
+package final class Country5ToCountry6Policy: EntityMigrationPolicy {
     static let cacheKey = "Country5ToCountry6Policy.continents"
 
-    public override func createDestinationInstances(
+    package override func createDestinationInstances(
         forSource source: StoredObject, in mapping: EntityMapping, manager: MigrationManager
     ) throws {
         let country = try manager.createDestinationInstance(forSource: source, in: mapping, policy: self)
@@ -25,8 +25,8 @@ public final class Country5ToCountry6Policy: EntityMigrationPolicy {
 /// after the default creation of a Post, insert a new Color for every post, with a fresh
 /// random UUID string as `colorID` and the source's `hexColor` as `hex`, and link it.
 /// No de-duplication, as in the original.
-public final class Post2ToPost3MigrationPolicy: EntityMigrationPolicy {
-    public override func createDestinationInstances(
+package final class Post2ToPost3MigrationPolicy: EntityMigrationPolicy {
+    package override func createDestinationInstances(
         forSource source: StoredObject, in mapping: EntityMapping, manager: MigrationManager
     ) throws {
         let post = try manager.createDestinationInstance(forSource: source, in: mapping, policy: self)

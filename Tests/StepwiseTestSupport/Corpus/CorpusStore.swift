@@ -8,18 +8,18 @@ import Foundation
 /// the half-migrated 2C (``corrupt``) has the tables of one version and the hashes of the next.
 ///
 /// Corpus stores must never be opened in place: copy one with `corpus.copyStore(store, to: directory)`.
-public struct CorpusStore: Hashable, Sendable, CustomStringConvertible {
+package struct CorpusStore: Hashable, Sendable, CustomStringConvertible {
     /// The short name used by the corpus README: v1…v6, 2W, 3W, 2C, M1…M5, W1…W3, WW.
-    public let shortName: String
+    package let shortName: String
     /// The store's path inside the corpus.
-    public let path: String
+    package let path: String
     /// The bundle holding the versions that wrote the store.
-    public let bundle: CorpusBundle
+    package let bundle: CorpusBundle
     /// The model version whose tables the store has.
-    public let version: String
+    package let version: String
     /// The model version whose entity hashes the store's metadata holds
     /// (`NSStoreModelVersionHashes`): ``version``, except for an inconsistent store.
-    public let hashVersion: String
+    package let hashVersion: String
 
     /// A store written by version `number` of `bundle`, with the metadata of version `hashNumber`.
     private init(
@@ -33,19 +33,19 @@ public struct CorpusStore: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Whether the store's hashes and tables name the same version.
-    public var isConsistent: Bool {
+    package var isConsistent: Bool {
         version == hashVersion
     }
 
     /// The short name, the path and the version, such as `M2: objcio-moody/stores/Moody 2.moody (Moody 2)`;
     /// parameterized tests use it to name their cases.
-    public var description: String {
+    package var description: String {
         let versions = isConsistent ? version : "tables \(version), hashes \(hashVersion)"
         return "\(shortName): \(path) (\(versions))"
     }
 
     /// Every store of the corpus, in the README's order (v1…v6, 2W, 3W, 2C, M1…M5, W1…W3, WW).
-    public static let all: [CorpusStore] = {
+    package static let all: [CorpusStore] = {
         var stores = (1...6).map { number in
             CorpusStore(
                 "v\(number)", "apptentive-ios/stores/ATDataModelv\(number).sqlite", .apptentive, version: number)
@@ -75,30 +75,30 @@ public struct CorpusStore: Hashable, Sendable, CustomStringConvertible {
 
     /// 2C, the half-migrated Apptentive store: the tables of `ATDataModel 2` under the metadata
     /// (entity hashes) of `ATDataModel 3`. It must be flagged, not migrated.
-    public static let corrupt = CorpusStore(
+    package static let corrupt = CorpusStore(
         "2C", "apptentive-ios/stores/v2CorruptDatabase/ATDataModel.sqlite", .apptentive, version: 2, hashes: 3)
 
     /// The 17 stores whose entity hashes match their tables: every store but 2C.
-    public static let consistent: [CorpusStore] = all.filter(\.isConsistent)
+    package static let consistent: [CorpusStore] = all.filter(\.isConsistent)
 
     /// The stores whose entity hashes don't match their tables: 2C alone.
-    public static let inconsistent: [CorpusStore] = all.filter { !$0.isConsistent }
+    package static let inconsistent: [CorpusStore] = all.filter { !$0.isConsistent }
 
     /// The first consistent store of each version that has one (2W and 3W repeat v2's and v3's
     /// versions): v1…v6, M1…M5, W1…W3 and WW.
-    public static let onePerVersion: [CorpusStore] = {
+    package static let onePerVersion: [CorpusStore] = {
         var seen: Set<String> = []
         return consistent.filter { seen.insert($0.version).inserted }
     }()
 
     /// The stores written by versions of `bundle`, 2C included.
-    public static func stores(in bundle: CorpusBundle) -> [CorpusStore] {
+    package static func stores(in bundle: CorpusBundle) -> [CorpusStore] {
         all.filter { $0.bundle == bundle }
     }
 
     /// The store with this README short name.
     /// - throws: ``CorpusError/unknownStore(_:)`` when no store has it.
-    public static func named(_ shortName: String) throws -> CorpusStore {
+    package static func named(_ shortName: String) throws -> CorpusStore {
         guard let store = all.first(where: { $0.shortName == shortName }) else {
             throw CorpusError.unknownStore(shortName)
         }

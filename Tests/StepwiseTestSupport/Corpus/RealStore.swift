@@ -18,28 +18,28 @@ import StepwiseStore
 /// has a nil ``version`` and a ``whyNoModel``.
 ///
 /// Corpus stores must never be opened in place: ``withCopy(_:)`` reads a copy.
-public struct RealStore: Sendable, CustomStringConvertible {
+package struct RealStore: Sendable, CustomStringConvertible {
     /// The store's path inside the corpus.
-    public let path: String
+    package let path: String
     /// The store's main file.
-    public let url: URL
+    package let url: URL
     /// The bundle holding ``version``, if found.
-    public let bundle: URL?
+    package let bundle: URL?
     /// Every `.xcdatamodeld` of the store's project, searched for ``version``.
-    public let projectBundles: [URL]
+    package let projectBundles: [URL]
     /// The version whose hashes the store's metadata holds, if the corpus has its source.
-    public let version: ObjectModel?
+    package let version: ObjectModel?
     /// Why ``version`` is nil.
-    public let whyNoModel: String?
+    package let whyNoModel: String?
     /// The store's metadata.
-    public let metadata: StoreMetadata
+    package let metadata: StoreMetadata
 
-    public var description: String {
+    package var description: String {
         "\(path) (\(version?.name ?? "no model"), \(metadata.release))"
     }
 
     /// Runs `body` on a fresh copy of the store (with its -wal and -shm) in a temporary folder.
-    public func withCopy<T>(_ body: (DatabaseQueue, URL) throws -> T) throws -> T {
+    package func withCopy<T>(_ body: (DatabaseQueue, URL) throws -> T) throws -> T {
         let directory = try TemporaryDirectory()
         let copy = directory.url.appendingPathComponent(url.lastPathComponent)
         for suffix in ["", "-wal", "-shm"] {
@@ -57,7 +57,7 @@ public struct RealStore: Sendable, CustomStringConvertible {
 
 extension Corpus {
     /// Every store of the corpus (see ``RealStore``), sorted by path. Bundles are read once each.
-    public func realStores() throws -> [RealStore] {
+    package func realStores() throws -> [RealStore] {
         var bundles = BundleCache()
         var stores: [RealStore] = []
         for url in try storeFiles() {

@@ -22,9 +22,9 @@ import StepwiseStore
 ///     try CoreDataPrivateTablesFixture.mirror(entity: recipe.number, primaryKey: 1, recordName: "Recipe:Pancakes", in: db)
 /// }
 /// ```
-public enum CoreDataPrivateTablesFixture {
+package enum CoreDataPrivateTablesFixture {
     /// The Core Data release whose history tables to write.
-    public enum Release: Sendable {
+    package enum Release: Sendable {
         /// macOS 10.13, High Sierra (framework 851): `ACHANGE` with tombstones, `ATRANSACTION` with the
         /// strings in its own columns, no `ATRANSACTIONSTRING`.
         case highSierra
@@ -33,7 +33,7 @@ public enum CoreDataPrivateTablesFixture {
     }
 
     /// `ACHANGE.ZCHANGETYPE`: `NSPersistentHistoryChangeType`'s raw values.
-    public enum ChangeType: Int, Sendable {
+    package enum ChangeType: Int, Sendable {
         /// An object inserted (no mask).
         case insert = 0
         /// An object updated: the mask says which properties.
@@ -43,23 +43,23 @@ public enum CoreDataPrivateTablesFixture {
     }
 
     /// One row of `ACHANGE`.
-    public struct Change: Sendable, Hashable {
+    package struct Change: Sendable, Hashable {
         /// The changed object's `Z_ENT` (`ZENTITY`).
-        public var entity: Int
+        package var entity: Int
         /// The changed object's `Z_PK` (`ZENTITYPK`).
-        public var primaryKey: Int64
-        public var type: ChangeType
+        package var primaryKey: Int64
+        package var type: ChangeType
         /// The update mask (``/StepwiseStore/HistoryChangeMask``); nil for inserts and deletes.
-        public var columns: [UInt8]?
+        package var columns: [UInt8]?
 
         /// A change of the object `primaryKey` of entity `entity`.
-        public init(entity: Int, primaryKey: Int64, type: ChangeType, columns: [UInt8]? = nil) {
+        package init(entity: Int, primaryKey: Int64, type: ChangeType, columns: [UInt8]? = nil) {
             (self.entity, self.primaryKey, self.type, self.columns) = (entity, primaryKey, type, columns)
         }
     }
 
     /// The history tables and indexes of `release`, as Core Data writes them.
-    public static func historyStatements(_ release: Release) -> [String] {
+    package static func historyStatements(_ release: Release) -> [String] {
         switch release {
         case .highSierra:
             return [
@@ -87,7 +87,7 @@ public enum CoreDataPrivateTablesFixture {
     }
 
     /// The CloudKit mirroring tables and indexes that hold record metadata.
-    public static let cloudKitStatements = [
+    package static let cloudKitStatements = [
         "CREATE TABLE ANSCKRECORDMETADATA ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZENTITYID INTEGER, ZENTITYPK INTEGER, ZLASTEXPORTEDTRANSACTIONNUMBER INTEGER, ZNEEDSCLOUDDELETE INTEGER, ZNEEDSLOCALDELETE INTEGER, ZNEEDSUPLOAD INTEGER, ZPENDINGEXPORTCHANGETYPENUMBER INTEGER, ZPENDINGEXPORTTRANSACTIONNUMBER INTEGER, ZENCODEDRECORDASSET INTEGER, ZRECORDZONE INTEGER, ZSYSTEMFIELDSASSET INTEGER, ZCKRECORDNAME VARCHAR )",
         "CREATE UNIQUE INDEX Z_NSCKRecordMetadata_UNIQUE_entityId_entityPK ON ANSCKRECORDMETADATA (ZENTITYID COLLATE BINARY ASC, ZENTITYPK COLLATE BINARY ASC)",
         "CREATE UNIQUE INDEX Z_NSCKRecordMetadata_UNIQUE_ckRecordName_recordZone ON ANSCKRECORDMETADATA (ZCKRECORDNAME COLLATE BINARY ASC, ZRECORDZONE COLLATE BINARY ASC)",
@@ -97,7 +97,7 @@ public enum CoreDataPrivateTablesFixture {
     /// Adds the history tables of `release` (and, with `cloudKit`, the CloudKit tables) to the
     /// store open in `db`, empty, with their `Z_PRIMARYKEY` rows (and one CloudKit metadata
     /// entry, as a store that mirrors has).
-    public static func addTables(to db: Database, release: Release = .swiftData, cloudKit: Bool = true) throws {
+    package static func addTables(to db: Database, release: Release = .swiftData, cloudKit: Bool = true) throws {
         for statement in historyStatements(release) { try db.execute(sql: statement) }
         var rows: [(Int, String)] = [(16001, "CHANGE"), (16002, "TRANSACTION")]
         if release == .swiftData { rows.append((16003, "TRANSACTIONSTRING")) }
@@ -122,7 +122,7 @@ public enum CoreDataPrivateTablesFixture {
 
     /// Records one transaction whose author is `author`, with `changes`; returns its number.
     @discardableResult
-    public static func recordTransaction(_ changes: [Change], author: String, in db: Database) throws -> Int64 {
+    package static func recordTransaction(_ changes: [Change], author: String, in db: Database) throws -> Int64 {
         let transaction = try nextKey(16002, in: db)
         let columns = try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info('ATRANSACTION')")
         if columns.contains("ZAUTHORTS") {
@@ -159,7 +159,7 @@ public enum CoreDataPrivateTablesFixture {
     }
 
     /// Adds CloudKit record metadata for one object.
-    public static func mirror(
+    package static func mirror(
         entity: Int, primaryKey: Int64, recordName: String, needsCloudDelete: Bool = false, in db: Database
     ) throws {
         try db.execute(
@@ -173,7 +173,7 @@ public enum CoreDataPrivateTablesFixture {
 
     /// Every history change, in `ACHANGE` order: its entity, key, type, mask and its
     /// transaction's author.
-    public static func changes(in db: Database) throws -> [(change: Change, author: String?)] {
+    package static func changes(in db: Database) throws -> [(change: Change, author: String?)] {
         let hasStrings = try db.tableExists("ATRANSACTIONSTRING")
         let author =
             hasStrings

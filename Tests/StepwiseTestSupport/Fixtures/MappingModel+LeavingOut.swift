@@ -4,7 +4,7 @@ import StepwiseMapping
 extension MappingModel {
     /// The mapping without `entity`'s entity mappings, nor the relationship mappings that
     /// name them: what a team that forgot the entity would have written.
-    public func leavingOut(entity: String) -> MappingModel {
+    package func leavingOut(entity: String) -> MappingModel {
         var model = self
         let names = Set(entityMappings.filter { $0.sourceEntity == entity }.map(\.name))
         model.entityMappings = entityMappings.filter { $0.sourceEntity != entity }.map { mapping in

@@ -8,13 +8,13 @@ import StepwiseModel
 /// | Notes | Notes 2 as shipped | Notes 2 now | Notes 3 |
 /// | --- | --- | --- | --- |
 /// | Note(title) | Note(title, body, words: Integer 16) | + rating (default 3), words: Integer 32 | + pinned (default NO) |
-public enum EditedNotesHistory {
-    public static let v1 = ObjectModel("Notes") {
+package enum EditedNotesHistory {
+    package static let v1 = ObjectModel("Notes") {
         Entity("Note") { Attribute("title", .string) }
     }
 
     /// Notes 2 as it shipped.
-    public static let v2Shipped = ObjectModel("Notes 2") {
+    package static let v2Shipped = ObjectModel("Notes 2") {
         Entity("Note") {
             Attribute("title", .string)
             Attribute("body", .string)
@@ -23,7 +23,7 @@ public enum EditedNotesHistory {
     }
 
     /// Notes 2 after an edit in place: `rating` added with a default, `words` widened.
-    public static let v2Edited = ObjectModel("Notes 2") {
+    package static let v2Edited = ObjectModel("Notes 2") {
         Entity("Note") {
             Attribute("title", .string)
             Attribute("body", .string)
@@ -32,7 +32,7 @@ public enum EditedNotesHistory {
         }
     }
 
-    public static let v3 = ObjectModel("Notes 3") {
+    package static let v3 = ObjectModel("Notes 3") {
         Entity("Note") {
             Attribute("title", .string)
             Attribute("body", .string)
@@ -43,16 +43,16 @@ public enum EditedNotesHistory {
     }
 
     /// The history as it is now: Notes, the edited Notes 2, Notes 3.
-    public static let history = VersionHistory([v1, v2Edited, v3])
+    package static let history = VersionHistory([v1, v2Edited, v3])
 
     /// Notes 2's record as it shipped.
-    public static let record = ShippedVersion(
+    package static let record = ShippedVersion(
         model: v2Shipped, contents: XcodeModelWriter.contents(of: v2Shipped), shippedAt: Date(timeIntervalSince1970: 0))
 
     /// Writes `Notes.xcdatamodeld` in `folder` holding `versions`, the last one current, over
     /// what is there: call it again to edit a version in place.
     @discardableResult
-    public static func writeBundle(_ versions: [ObjectModel], in folder: URL) throws -> URL {
+    package static func writeBundle(_ versions: [ObjectModel], in folder: URL) throws -> URL {
         let url = folder.appendingPathComponent("Notes.xcdatamodeld")
         try XcodeModelWriter.writeBundle(versions, current: versions.last?.name ?? "", to: url)
         return url

@@ -5,14 +5,14 @@ import StepwiseModel
 /// - v1: Event(timeStamp: Date).
 /// - v2: TimeStampEvent(timeStamp: Double, seconds since 1970) and
 ///   PrintedDateEvent(printedDate: String, medium date style, en_US_POSIX, UTC).
-public enum EventsHistory {
-    public static let v1 = ObjectModel("Events") {
+package enum EventsHistory {
+    package static let v1 = ObjectModel("Events") {
         Entity("Event") {
             Attribute("timeStamp", .date)
         }
     }
 
-    public static let v2 = ObjectModel("Events 2") {
+    package static let v2 = ObjectModel("Events 2") {
         Entity("PrintedDateEvent") {
             Attribute("printedDate", .string)
         }
@@ -21,5 +21,5 @@ public enum EventsHistory {
         }
     }
 
-    public static let history = VersionHistory([v1, v2])
+    package static let history = VersionHistory([v1, v2])
 }

@@ -9,11 +9,11 @@ import StepwiseStore
 /// try StoreCreator.createStore(at: url, model: EventsHistory.v1)
 /// try EventsSeed.seed(at: url)
 /// ```
-public enum EventsSeed {
+package enum EventsSeed {
     /// The default time stamps, in insertion (and so primary-key) order: the reference date of
     /// Core Data's dates (2001-01-01T00:00:00Z), the Unix epoch, a leap day with a time of day,
     /// one before 1970, and one without a time stamp.
-    public static let timeStamps: [Date?] = [
+    package static let timeStamps: [Date?] = [
         Date(timeIntervalSince1970: 978_307_200),
         Date(timeIntervalSince1970: 0),
         Date(timeIntervalSince1970: 1_709_210_096),
@@ -24,7 +24,7 @@ public enum EventsSeed {
     /// Inserts one Event per time stamp into an existing Events v1 store and returns how many
     /// rows it inserted.
     @discardableResult
-    public static func seed(at url: URL, timeStamps: [Date?] = timeStamps) throws -> Int {
+    package static func seed(at url: URL, timeStamps: [Date?] = timeStamps) throws -> Int {
         let layout = try StoreLayout(model: EventsHistory.v1)
         let queue = try DatabaseQueue(path: url.path, configuration: .withCoreDataTriggerFunctions)
         defer { try? queue.close() }

@@ -14,9 +14,9 @@ import StepwiseStore
 /// Every step infers, but inferring `Pets → Pets 3` directly would drop every row: `Keeper`'s
 /// renaming identifier is `Owner`, which `Pets` doesn't have. Only composing the two steps
 /// carries the rows over in one pass.
-public enum RenameChainHistory {
+package enum RenameChainHistory {
     /// v1: people and their pets.
-    public static let v1 = ObjectModel("Pets", versionIdentifiers: ["1"]) {
+    package static let v1 = ObjectModel("Pets", versionIdentifiers: ["1"]) {
         Entity("Person") {
             Attribute("name", .string).required()
             Attribute("nickname", .string)
@@ -30,7 +30,7 @@ public enum RenameChainHistory {
     }
 
     /// v2: Person → Owner (name → fullName, pets → animals), Pet → Animal (name → petName).
-    public static let v2 = ObjectModel("Pets 2", versionIdentifiers: ["2"]) {
+    package static let v2 = ObjectModel("Pets 2", versionIdentifiers: ["2"]) {
         Entity("Animal") {
             Attribute("age", .integer16)
             Attribute("petName", .string).required().renamed(from: "name")
@@ -45,7 +45,7 @@ public enum RenameChainHistory {
 
     /// v3: Owner → Keeper (fullName → displayName, animals → creatures), Animal → Creature
     /// (petName → label, owner → keeper).
-    public static let v3 = ObjectModel("Pets 3", versionIdentifiers: ["3"]) {
+    package static let v3 = ObjectModel("Pets 3", versionIdentifiers: ["3"]) {
         Entity("Creature") {
             Attribute("age", .integer16)
             Attribute("label", .string).required().renamed(from: "petName")
@@ -58,15 +58,15 @@ public enum RenameChainHistory {
         }.renamed(from: "Owner")
     }
 
-    public static let history = VersionHistory([v1, v2, v3])
+    package static let history = VersionHistory([v1, v2, v3])
 
     /// A person of the seed and the names and ages of their pets.
-    public struct Person: Sendable, Hashable {
-        public var name: String
-        public var nickname: String?
-        public var pets: [Pet]
+    package struct Person: Sendable, Hashable {
+        package var name: String
+        package var nickname: String?
+        package var pets: [Pet]
 
-        public init(name: String, nickname: String?, pets: [Pet]) {
+        package init(name: String, nickname: String?, pets: [Pet]) {
             self.name = name
             self.nickname = nickname
             self.pets = pets
@@ -74,11 +74,11 @@ public enum RenameChainHistory {
     }
 
     /// A pet of the seed.
-    public struct Pet: Sendable, Hashable {
-        public var name: String
-        public var age: Int?
+    package struct Pet: Sendable, Hashable {
+        package var name: String
+        package var age: Int?
 
-        public init(name: String, age: Int?) {
+        package init(name: String, age: Int?) {
             self.name = name
             self.age = age
         }
@@ -86,17 +86,17 @@ public enum RenameChainHistory {
 
     /// The seed's people, in insertion order: pets with and without an age, a person without
     /// a nickname, a person without pets.
-    public static let people: [Person] = [
+    package static let people: [Person] = [
         Person(name: "Ada Lovelace", nickname: "Ada", pets: [Pet(name: "Rex", age: 3), Pet(name: "Tom", age: nil)]),
         Person(name: "Grace Hopper", nickname: nil, pets: [Pet(name: "Mia", age: 7)]),
         Person(name: "Alan Turing", nickname: "Prof", pets: []),
     ]
 
     /// A pet without an owner.
-    public static let stray = Pet(name: "Stray", age: 1)
+    package static let stray = Pet(name: "Stray", age: 1)
 
     /// Creates a store at `v1` at `url` holding ``people`` and the ``stray``.
-    public static func seed(at url: URL) throws {
+    package static func seed(at url: URL) throws {
         try StoreCreator.createStore(at: url, model: v1)
         let queue = try DatabaseQueue(path: url.path, configuration: .withCoreDataTriggerFunctions)
         defer { try? queue.close() }

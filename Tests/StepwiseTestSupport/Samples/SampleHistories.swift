@@ -5,12 +5,12 @@ import StepwiseModel
 
 /// The sample model histories kept in `Versions/`, defined in Swift so tests and the demo can
 /// run without any file on disk.
-public enum SampleHistories {
+package enum SampleHistories {
     /// A sample history and the bundle name it is written under in `Versions/`.
-    public typealias Sample = SampleHistory
+    package typealias Sample = SampleHistory
 
     /// Every sample, in the order the demo presents them.
-    public static let all: [Sample] = [
+    package static let all: [Sample] = [
         DemoHistory.recipes,
         Sample(
             name: "University", history: UniversityHistory.history,
@@ -28,7 +28,7 @@ public enum SampleHistories {
 
     /// Writes every sample as `<directory>/<name>.xcdatamodeld`, its `<name>.history` file
     /// and its mappings.
-    public static func write(to directory: URL) throws -> [URL] {
+    package static func write(to directory: URL) throws -> [URL] {
         try all.map { try $0.write(to: directory) }
     }
 }

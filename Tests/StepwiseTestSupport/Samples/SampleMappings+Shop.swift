@@ -5,7 +5,7 @@ extension SampleMappings {
     /// Shop 2 → 3: Customer copied as is (listed first, so its instances exist when Order's
     /// policy runs), Order's status turned into a code by ``ShopOrderPolicy``, which also
     /// rewrites each customer's `orderCount`.
-    public static let shop2to3 = """
+    package static let shop2to3 = """
         {
           "source": "Shop 2",
           "destination": "Shop 3",

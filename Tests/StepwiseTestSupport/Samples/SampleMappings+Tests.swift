@@ -1,7 +1,7 @@
 /// The University and Events histories' mapping files (the Recipes ones are in StepwiseDemo).
 extension SampleMappings {
     /// University 2 → 3: `estYear` from `estDate`.
-    public static let university2to3 = """
+    package static let university2to3 = """
         {
           "source": "University 2",
           "destination": "University 3",
@@ -20,7 +20,7 @@ extension SampleMappings {
         """
 
     /// University 3 → 4: one Country per distinct name.
-    public static let university3to4 = """
+    package static let university3to4 = """
         {
           "source": "University 3",
           "destination": "University 4",
@@ -32,7 +32,7 @@ extension SampleMappings {
         """
 
     /// Events 1 → 2, first of two mapping models of the step: time stamps as seconds since 1970.
-    public static let events1to2TimeStamps = """
+    package static let events1to2TimeStamps = """
         {
           "name": "Events → Events 2, step one: time stamps",
           "source": "Events",
@@ -53,7 +53,7 @@ extension SampleMappings {
         """
 
     /// Events 1 → 2, second mapping model of the same step: printed dates.
-    public static let events1to2PrintedDates = """
+    package static let events1to2PrintedDates = """
         {
           "name": "Events → Events 2, step two: printed dates",
           "source": "Events",

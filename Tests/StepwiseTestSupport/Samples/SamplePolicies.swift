@@ -5,8 +5,8 @@ import StepwiseMapping
 ///
 /// The test tool (`stepwise-test-tool`) registers these so the CLI tests can run the mappings
 /// in `Versions/` and the corpus; an app registers its own in code.
-public enum SamplePolicies {
-    public static var registry: PolicyRegistry {
+package enum SamplePolicies {
+    package static var registry: PolicyRegistry {
         var registry = DemoPolicies.registry
         registry.register("UniversityEstYearPolicy") { UniversityEstYearPolicy() }
         registry.register("CountryNormalizationPolicy") { CountryNormalizationPolicy() }

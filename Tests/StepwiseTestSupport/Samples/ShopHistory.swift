@@ -20,9 +20,9 @@ import StepwiseModel
 /// What Shop 3 asks of the data, the app always ensured but Shop and Shop 2 don't say: every
 /// order has a customer, order numbers are unique, and a status is `open`, `shipped` or
 /// `delivered`. A seeded store holds none of that unless told (``/StepwiseMatrix/SeedingConstraints``).
-public enum ShopHistory {
+package enum ShopHistory {
     /// v1: customers and their orders.
-    public static let v1 = ObjectModel("Shop", versionIdentifiers: ["1"]) {
+    package static let v1 = ObjectModel("Shop", versionIdentifiers: ["1"]) {
         Entity("Customer") {
             Attribute("name", .string).required()
             Relationship("orders", to: "Order", inverse: "customer").toMany()
@@ -35,7 +35,7 @@ public enum ShopHistory {
     }
 
     /// v2: Customer gains a stored `orderCount`.
-    public static let v2 = ObjectModel("Shop 2", versionIdentifiers: ["2"]) {
+    package static let v2 = ObjectModel("Shop 2", versionIdentifiers: ["2"]) {
         Entity("Customer") {
             Attribute("name", .string).required()
             Attribute("orderCount", .integer32).required().defaultValue("0")
@@ -49,7 +49,7 @@ public enum ShopHistory {
     }
 
     /// v3: Order's status becomes a code, its number unique, its customer required.
-    public static let v3 = ObjectModel("Shop 3", versionIdentifiers: ["3"]) {
+    package static let v3 = ObjectModel("Shop 3", versionIdentifiers: ["3"]) {
         Entity("Customer") {
             Attribute("name", .string).required()
             Attribute("orderCount", .integer32).required().defaultValue("0")
@@ -63,11 +63,11 @@ public enum ShopHistory {
         }
     }
 
-    public static let history = VersionHistory([v1, v2, v3])
+    package static let history = VersionHistory([v1, v2, v3])
 
     /// `Shop 2` as edited after it shipped (Customer gained `email`): with `Shop 2` recorded as
     /// shipped first, `stepwise check` finds ``/Stepwise/HistoryFinding/Kind/shippedVersionEdited``.
-    public static let v2EditedAfterShipping = ObjectModel("Shop 2", versionIdentifiers: ["2"]) {
+    package static let v2EditedAfterShipping = ObjectModel("Shop 2", versionIdentifiers: ["2"]) {
         Entity("Customer") {
             Attribute("name", .string).required()
             Attribute("orderCount", .integer32).required().defaultValue("0")
@@ -83,7 +83,7 @@ public enum ShopHistory {
 
     /// Writes the sample to `directory`, records `Shop 2` as shipped, then writes it again with
     /// ``v2EditedAfterShipping``; returns the bundle.
-    public static func writeWithShippedVersionEdited(to directory: URL) throws -> URL {
+    package static func writeWithShippedVersionEdited(to directory: URL) throws -> URL {
         let bundle = try sample.write(to: directory)
         _ = try ShippedRecords.record(v2.name, of: bundle)
         var edited = sample
@@ -92,7 +92,7 @@ public enum ShopHistory {
     }
 
     /// The explicit step's mapping model, as it would be read from its file.
-    public static var mappings: [MappingDirectory.StepKey: [MappingModel]] {
+    package static var mappings: [MappingDirectory.StepKey: [MappingModel]] {
         get throws {
             let model = try MappingFile.decode(Data(SampleMappings.shop2to3.utf8), source: v2, destination: v3)
             return [MappingDirectory.StepKey(v2.name, v3.name): [model]]
@@ -100,6 +100,6 @@ public enum ShopHistory {
     }
 
     /// The sample as a bundle with its mapping file, for `write(to:)`.
-    public static let sample = SampleHistory(
+    package static let sample = SampleHistory(
         name: "Shop", history: history, mappingFiles: ["Shop 2 to Shop 3.json": SampleMappings.shop2to3])
 }

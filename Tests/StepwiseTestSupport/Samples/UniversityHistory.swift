@@ -8,8 +8,8 @@ import StepwiseModel
 /// - v3: `estYear` (a String such as "1636") replaces `estDate`, through
 ///   `FUNCTION($entityPolicy, "transformEstDateToEstYear:", $source.estDate)`.
 /// - v4: `country` becomes a Country entity, one per distinct name.
-public enum UniversityHistory {
-    public static let v1 = ObjectModel("University") {
+package enum UniversityHistory {
+    package static let v1 = ObjectModel("University") {
         Entity("University") {
             Attribute("country", .string)
             Attribute("domain", .string)
@@ -18,7 +18,7 @@ public enum UniversityHistory {
         }
     }
 
-    public static let v2 = ObjectModel("University 2") {
+    package static let v2 = ObjectModel("University 2") {
         Entity("University") {
             Attribute("country", .string)
             Attribute("domain", .string)
@@ -28,7 +28,7 @@ public enum UniversityHistory {
         }
     }
 
-    public static let v3 = ObjectModel("University 3") {
+    package static let v3 = ObjectModel("University 3") {
         Entity("University") {
             Attribute("country", .string)
             Attribute("domain", .string)
@@ -38,7 +38,7 @@ public enum UniversityHistory {
         }
     }
 
-    public static let v4 = ObjectModel("University 4") {
+    package static let v4 = ObjectModel("University 4") {
         Entity("Country") {
             Attribute("name", .string).required()
             Relationship("universities", to: "University", inverse: "country").toMany()
@@ -53,5 +53,5 @@ public enum UniversityHistory {
         }
     }
 
-    public static let history = VersionHistory([v1, v2, v3, v4])
+    package static let history = VersionHistory([v1, v2, v3, v4])
 }

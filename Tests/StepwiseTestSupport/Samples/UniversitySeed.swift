@@ -14,17 +14,17 @@ import StepwiseStore
 /// try StoreCreator.createStore(at: url, model: UniversityHistory.v2)
 /// try UniversitySeed.seed(at: url, model: UniversityHistory.v2)
 /// ```
-public enum UniversitySeed {
+package enum UniversitySeed {
     /// One university, as every version can store it.
-    public struct University: Sendable, Hashable {
-        public var name: String
-        public var domain: String?
-        public var country: String?
-        public var website: String?
+    package struct University: Sendable, Hashable {
+        package var name: String
+        package var domain: String?
+        package var country: String?
+        package var website: String?
         /// The establishment date, stored only by versions that have `estDate` (v2).
-        public var established: Date?
+        package var established: Date?
 
-        public init(
+        package init(
             name: String, domain: String? = nil, country: String? = nil, website: String? = nil,
             established: Date? = nil
         ) {
@@ -37,7 +37,7 @@ public enum UniversitySeed {
     }
 
     /// The default rows, in insertion (and so primary-key) order.
-    public static let universities: [University] = [
+    package static let universities: [University] = [
         University(
             name: "Harvard University", domain: "harvard.edu", country: "United States",
             website: "https://www.harvard.edu", established: utc(1636, 9, 8)),
@@ -61,7 +61,7 @@ public enum UniversitySeed {
     /// Inserts `universities` into an existing University store at `model`'s version and
     /// returns how many rows it inserted. Each property is written only when the version has it.
     @discardableResult
-    public static func seed(
+    package static func seed(
         at url: URL, model: ObjectModel = UniversityHistory.v1, universities: [University] = universities
     ) throws -> Int {
         let layout = try StoreLayout(model: model)
@@ -82,7 +82,7 @@ public enum UniversitySeed {
     }
 
     /// A date at a time of day in UTC, on the Gregorian calendar.
-    public static func utc(_ year: Int, _ month: Int, _ day: Int, hour: Int = 0, minute: Int = 0) -> Date {
+    package static func utc(_ year: Int, _ month: Int, _ day: Int, hour: Int = 0, minute: Int = 0) -> Date {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
         let components = DateComponents(year: year, month: month, day: day, hour: hour, minute: minute)

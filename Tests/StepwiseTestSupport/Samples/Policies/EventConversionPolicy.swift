@@ -5,8 +5,8 @@ import StepwiseMapping
 ///
 /// - `"secondsSince1970:"`: the date as seconds since 1970-01-01 UTC (a Double);
 /// - `"mediumDateString:"`: the date in the medium date style, en_US_POSIX, UTC ("Jan 2, 2001").
-public final class EventConversionPolicy: EntityMigrationPolicy {
-    public override func function(named selector: String, arguments: [MappingValue], manager: MigrationManager) throws
+package final class EventConversionPolicy: EntityMigrationPolicy {
+    package override func function(named selector: String, arguments: [MappingValue], manager: MigrationManager) throws
         -> MappingValue
     {
         switch selector {
@@ -22,7 +22,7 @@ public final class EventConversionPolicy: EntityMigrationPolicy {
     }
 
     /// Pass 2 keeps the default hook: its links may be written as set-based SQL.
-    public override var createsRelationshipsByDefault: Bool { true }
+    package override var createsRelationshipsByDefault: Bool { true }
 
     /// A formatter per call: `DateFormatter` is `Sendable` in some Foundations and not in
     /// others, so a shared one needs an annotation that one of them warns about. A sample

@@ -12,12 +12,12 @@ import StepwiseStore
 /// value to this policy. Open so that a test can take the declaration away.
 open class ShopOrderPolicy: EntityMigrationPolicy {
     /// The status words and their codes.
-    public static let codes: [String: Int64] = ["open": 0, "shipped": 1, "delivered": 2]
+    package static let codes: [String: Int64] = ["open": 0, "shipped": 1, "delivered": 2]
 
     /// A status word Shop 3 has no code for.
-    public struct StatusError: LocalizedError, Sendable {
-        public var status: String?
-        public var errorDescription: String? {
+    package struct StatusError: LocalizedError, Sendable {
+        package var status: String?
+        package var errorDescription: String? {
             "the order status \(status.map { "'\($0)'" } ?? "nil") is none of \(ShopOrderPolicy.codes.keys.sorted().joined(separator: ", "))"
         }
     }

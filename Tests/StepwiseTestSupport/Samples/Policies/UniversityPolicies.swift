@@ -4,8 +4,8 @@ import StepwiseStore
 
 /// University 2 → 3: `FUNCTION($entityPolicy, "transformEstDateToEstYear:", $source.estDate)`
 /// gives the establishment year, in UTC, as a string ("1636").
-public final class UniversityEstYearPolicy: EntityMigrationPolicy {
-    public override func function(named selector: String, arguments: [MappingValue], manager: MigrationManager) throws
+package final class UniversityEstYearPolicy: EntityMigrationPolicy {
+    package override func function(named selector: String, arguments: [MappingValue], manager: MigrationManager) throws
         -> MappingValue
     {
         guard selector == "transformEstDateToEstYear:" else {
@@ -18,14 +18,14 @@ public final class UniversityEstYearPolicy: EntityMigrationPolicy {
     }
 
     /// Pass 2 keeps the default hook: its links may be written as set-based SQL.
-    public override var createsRelationshipsByDefault: Bool { true }
+    package override var createsRelationshipsByDefault: Bool { true }
 }
 
 /// University 3 → 4: the `country` string becomes a Country entity, one per distinct name.
-public final class CountryNormalizationPolicy: EntityMigrationPolicy {
+package final class CountryNormalizationPolicy: EntityMigrationPolicy {
     static let cacheKey = "CountryNormalizationPolicy.countries"
 
-    public override func createDestinationInstances(
+    package override func createDestinationInstances(
         forSource source: StoredObject, in mapping: EntityMapping, manager: MigrationManager
     ) throws {
         let country = try source.string("country").map {
@@ -36,5 +36,5 @@ public final class CountryNormalizationPolicy: EntityMigrationPolicy {
     }
 
     /// Pass 2 keeps the default hook: its links may be written as set-based SQL.
-    public override var createsRelationshipsByDefault: Bool { true }
+    package override var createsRelationshipsByDefault: Bool { true }
 }
