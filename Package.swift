@@ -14,12 +14,11 @@ let package = Package(
     // `Regex` and `ContinuousClock` are (macOS 13 and its siblings).
     platforms: [.iOS(.v16), .macOS(.v13), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
+        // Three products, one per audience: the app, its tests, its own tool. The modules
+        // underneath (Model, Store, Mapping, Matrix) reach apps only through these; what they
+        // share with the CLI, the bench and the tests alone is `package`.
         .library(name: "Stepwise", targets: ["Stepwise"]),
-        .library(name: "StepwiseModel", targets: ["StepwiseModel"]),
-        .library(name: "StepwiseStore", targets: ["StepwiseStore"]),
-        .library(name: "StepwiseMapping", targets: ["StepwiseMapping"]),
         .library(name: "StepwiseTesting", targets: ["StepwiseTesting"]),
-        .library(name: "StepwiseMatrix", targets: ["StepwiseMatrix"]),
         .library(name: "StepwiseCommandLine", targets: ["StepwiseCommandLine"]),
         .executable(name: "stepwise", targets: ["stepwise"]),
     ],

@@ -32,8 +32,8 @@ import StepwiseModel
 /// It is still reported, marked with its reason, and doesn't fail the check; an accepted entry
 /// that matches nothing is reported as ``HistoryFinding/Kind/staleAcceptance``.
 ///
-/// The check plans with the upgrader's own machinery: ``UpgradePlanner`` for paths,
-/// ``/StepwiseMapping/MappingInference`` and ``/StepwiseMapping/DroppedData`` for inferred
+/// The check plans with the upgrader's own machinery: `UpgradePlanner` for paths,
+/// `MappingInference` and ``/StepwiseMapping/DroppedData`` for inferred
 /// steps, ``/StepwiseMapping/MappingDirectory`` for mapping models. What it reports is what an
 /// upgrade would meet.
 public struct HistoryCheck: Sendable {

@@ -15,7 +15,7 @@ public struct PlannedStep: Sendable, Hashable, CustomStringConvertible {
     public var mappingModels: [MappingModel]
     /// The versions a merged step passes through without writing them, oldest first:
     /// `["Recipes 3"]` for a step `Recipes 2 → Recipes 4` whose inferred mappings were
-    /// composed into one pass (``/StepwiseMapping/MappingComposition``). Empty for a step between
+    /// composed into one pass (`MappingComposition`). Empty for a step between
     /// two versions the planner didn't merge.
     public var via: [String]
 

@@ -1,7 +1,7 @@
 import StepwiseMapping
 
 /// The steps that carry a store from one model version to another, as planned by
-/// ``UpgradePlanner``.
+/// `UpgradePlanner`.
 public struct UpgradePlan: Sendable {
     /// The store's version.
     public var from: String

@@ -6,7 +6,7 @@ extension Upgrader {
     /// the version that wrote it, the plan to ``targetVersion``, and what each step drops,
     /// counted in the store.
     ///
-    /// The store is read through a private copy (``/StepwiseStore/StoreSnapshot``) that
+    /// The store is read through a private copy (`StoreSnapshot`) that
     /// includes its `-wal`; the store itself is never opened. The plan comes from the same
     /// phase the upgrade runs, with the same refusals, so it is the plan an upgrade would run.
     ///

@@ -16,13 +16,13 @@ public struct StoreIdentification: Sendable {
         /// No version's hashes match, but a shipped record's do, and the tables agree: the store
         /// was written by that version as it shipped, before the version was edited in place.
         /// The matched version is the recorded model, named `"<Version> (as shipped)"`
-        /// (``/StepwiseModel/ShippedVersion/asShippedName(_:)``).
+        /// (`ShippedVersion/asShippedName(_:)`).
         case shippedRecord
         /// No version of the bundle matches, but the store's own model cache (`Z_MODELCACHE`,
-        /// ``/StepwiseStore/ModelCache``) has the metadata's hashes, and the tables agree: the
+        /// `ModelCache`) has the metadata's hashes, and the tables agree: the
         /// store was written by a version the bundle no longer holds. The matched version is the
         /// cached model, named `"<store file>'s model cache"`
-        /// (``/StepwiseStore/ModelCache/modelName(forStoreAt:)``); Core Data migrates such a store
+        /// (`ModelCache/modelName(forStoreAt:)`); Core Data migrates such a store
         /// from the same model.
         case modelCache
     }

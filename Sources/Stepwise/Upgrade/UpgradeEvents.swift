@@ -8,7 +8,7 @@ import StepwiseStore
 /// Each iteration runs its own upgrade, which starts with the first `next()`: making the
 /// sequence does nothing. The last element is always ``UpgradeEvent/finished(_:)``, unless the
 /// upgrade throws. Stopping the iteration early, or cancelling the iterating task, cancels the
-/// upgrade (``/StepwiseMapping/StepCancellation``), which leaves the store as it was.
+/// upgrade (`StepCancellation`), which leaves the store as it was.
 public struct UpgradeEvents: AsyncSequence, Sendable {
     public typealias Element = UpgradeEvent
 

@@ -5,16 +5,24 @@ import StepwiseModel
 import StepwiseStore
 
 /// One call of ``Upgrader/upgradeIfNeeded(storeAt:)`` that found work to do. Each phase lives
-/// in the file named after it:
+/// in the file named after it, and takes what the one before it made, never the ``Upgrader``:
 ///
-/// 1. ``UpgradeRecovery``: finish or discard what an earlier, interrupted run left.
-/// 2. `UpgradeRun+Start`: check free space, copy the store and its `-wal` into the work
-///    directory when they must be copied, and plan the path (``UpgradePreparation``); or
-///    `UpgradeRun+Resume`: pick up the checkpoints of an interrupted run with the same plan.
-/// 3. `UpgradeRun+Steps`: run each step into its own subdirectory, journaled and
-///    checksummed.
-/// 4. `UpgradeRun+Swap`: verify the result (``StoreVerification``), then swap it in
-///    (``GenerationSwap``) and keep or drop the old generation.
+/// 0. In: the ``ModelHistory`` (every version, mapping and shipped record, read and checked
+///    when the upgrader was made), its ``UpgradePlanner``, the policies, stages and options,
+///    and the store's ``StoreFiles``.
+/// 1. ``UpgradeRecovery``: finish or discard what an earlier, interrupted run left
+///    (its ``UpgradeJournal``).
+/// 2. Identify and plan, in ``UpgradePreparation`` (called by `UpgradeRun+Start`): the store's
+///    metadata and tables → a ``StoreIdentification`` and the store's ``ObjectModel`` → an
+///    ``UpgradePlan`` whose ``PlannedStep``s hold their source and destination models and
+///    mapping models → checked policies, layouts and drops: a ``PreparedUpgrade``. The journal
+///    records one fingerprint per planned step. Or `UpgradeRun+Resume`: an interrupted run's
+///    journal whose fingerprints match the plan made again → its checkpoints are kept.
+/// 3. `UpgradeRun+Steps`: each ``PlannedStep`` runs into its own subdirectory, reading the
+///    previous step's output; the journal keeps, per step, its `StepReport` and output
+///    checksum (`UpgradeJournal.CompletedStep`): the checkpoint a crash resumes from.
+/// 4. `UpgradeRun+Swap`: the last output and the target model → ``StoreVerification`` →
+///    ``GenerationSwap`` (the commit point) → the ``UpgradeReport`` the caller gets.
 final class UpgradeRun {
     /// The versions the run may go through.
     let history: ModelHistory

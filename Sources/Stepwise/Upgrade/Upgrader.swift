@@ -147,7 +147,7 @@ public struct Upgrader: Sendable {
     /// ```
     ///
     /// **Cancellation.** Cancelling the task stops the upgrade at the next step boundary, row
-    /// batch (every ``/StepwiseMapping/StepCancellation/rowInterval`` rows) or SQL statement, and throws
+    /// batch (every `StepCancellation/rowInterval` rows) or SQL statement, and throws
     /// `CancellationError`. The store is left byte-identical; the steps completed so far stay
     /// checkpointed, and the next call resumes after them. Once the swap has begun (the commit
     /// point), the upgrade finishes instead. A task cancelled before the call starts never

@@ -15,7 +15,7 @@ import StepwiseModel
 /// ```
 ///
 /// What is worked out from it later is worked out once and shared by every copy of the value:
-/// the inferred mapping of each pair of versions (``UpgradePlanner`` asks for them).
+/// the inferred mapping of each pair of versions (`UpgradePlanner` asks for them).
 public struct ModelHistory: Sendable {
     /// The versions, oldest first.
     public let versions: VersionHistory
@@ -24,7 +24,7 @@ public struct ModelHistory: Sendable {
     /// The records of versions as they shipped (`stepwise ship`).
     public let shipped: [ShippedVersion]
     /// The shipped models of versions edited since they shipped, each named
-    /// `"<Version> (as shipped)"` (``/StepwiseModel/ShippedVersion/asShippedVersions(_:in:)``): a
+    /// `"<Version> (as shipped)"` (`ShippedVersion/asShippedVersions(_:in:)`): a
     /// store one of them wrote is upgraded from it, through a first step to the edited version.
     public let asShipped: [ObjectModel]
     /// The version upgrades go to unless ``UpgradeOptions/targetVersion`` says otherwise: the

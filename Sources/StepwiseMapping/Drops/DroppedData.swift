@@ -19,7 +19,6 @@ import StepwiseModel
 /// per entity that holds it.
 ///
 /// ## Topics
-/// - ``planned(by:from:to:)``
 /// - ``Reason``
 /// - ``Kind``
 public struct DroppedData: Sendable, Hashable, Codable, CustomStringConvertible {

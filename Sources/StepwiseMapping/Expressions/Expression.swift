@@ -15,14 +15,8 @@ import StepwiseStore
 /// A bare key path (`name`, `chef.name`) is rooted at the evaluated object
 /// (``ExpressionVariable/evaluatedObject``), as in predicates.
 ///
-/// ``ExpressionParser/parseExpression(_:)`` reads this syntax; ``description`` writes it
-/// back, so that parsing the description of a parsed expression gives the same expression.
-///
-/// ## Topics
-/// ### Reading and running
-/// - ``ExpressionParser``
-/// - ``ExpressionEvaluator``
-/// - ``SQLExpressionCompiler``
+/// Stepwise reads this syntax from mapping models; ``description`` writes it back, so that
+/// parsing the description of a parsed expression gives the same expression.
 public indirect enum Expression: Sendable, Hashable, CustomStringConvertible {
     /// A variable followed by zero or more key-path components. Components that start with
     /// `@` are collection operators (`@distinctUnionOfSets`, `@count`).
@@ -53,7 +47,7 @@ public indirect enum Expression: Sendable, Hashable, CustomStringConvertible {
         .keyPath(root: .evaluatedObject, path: path)
     }
 
-    /// The expression in Core Data's syntax, parseable by ``ExpressionParser``.
+    /// The expression in Core Data's syntax, parseable by `ExpressionParser`.
     public var description: String {
         switch self {
         case .keyPath(.evaluatedObject, let path):

@@ -8,14 +8,8 @@
 /// - nil checks: `name == nil`, `name != nil`.
 ///
 /// `NOT` binds tighter than `AND`, which binds tighter than `OR`. Keywords are
-/// case-insensitive. ``ExpressionParser/parsePredicate(_:)`` reads this syntax and
-/// ``description`` writes it back.
-///
-/// ## Topics
-/// ### Reading and running
-/// - ``ExpressionParser``
-/// - ``ExpressionEvaluator``
-/// - ``SQLExpressionCompiler``
+/// case-insensitive. Stepwise reads this syntax from mapping models, and ``description``
+/// writes it back.
 public indirect enum Predicate: Sendable, Hashable, CustomStringConvertible {
     /// `lhs OP[options] rhs`. For ``ComparisonOperator/in``, `rhs` is the list.
     case comparison(Expression, ComparisonOperator, Expression, options: ComparisonOptions = [])
@@ -33,7 +27,7 @@ public indirect enum Predicate: Sendable, Hashable, CustomStringConvertible {
         .comparison(lhs, .in, .aggregate(values), options: options)
     }
 
-    /// The predicate in Core Data's syntax, parseable by ``ExpressionParser``.
+    /// The predicate in Core Data's syntax, parseable by `ExpressionParser`.
     ///
     /// Parentheses are written where the structure needs them, and around an `AND` inside an
     /// `OR` for the reader.
@@ -94,7 +88,7 @@ public enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {
 /// The `[c]`, `[d]` and `[cd]` modifiers of a comparison.
 ///
 /// Both fold strings before comparing them, the same way in Swift and in SQL
-/// (``SQLExpressionCompiler/registerFunctions(in:)``): see ``fold(_:)``.
+/// (`SQLExpressionCompiler/registerFunctions(in:)`): see `fold(_:)`.
 public struct ComparisonOptions: OptionSet, Sendable, Hashable {
     public let rawValue: Int
 

@@ -2,7 +2,7 @@ import StepwiseModel
 
 /// One reason a mapping can't be inferred between two model versions, with what would fix it.
 ///
-/// ``MappingInference/inferMapping(from:to:)`` collects every problem of a step before it
+/// `MappingInference/inferMapping(from:to:)` collects every problem of a step before it
 /// throws, so one run lists all the entities and properties that need attention:
 ///
 /// ```

@@ -104,7 +104,7 @@ public struct TypeWidening: Sendable, Hashable, Codable, CustomStringConvertible
     /// `"ZRATING"` or `t."ZRATING"`) to the destination type: the reference for the migration
     /// engine, tested against SQLite. Conversions of a Double, Float or Decimal to String call
     /// `stepwise_double_text`: run them on a connection with
-    /// ``SQLExpressionCompiler/registerFunctions(in:)``.
+    /// `SQLExpressionCompiler/registerFunctions(in:)`.
     public func sqlExpression(converting column: String) -> String {
         let x = column
         switch (source, destination) {

@@ -2,10 +2,10 @@ import Foundation
 import StepwiseModel
 
 /// The mapping models of a model history, by the step they serve: Stepwise's JSON mapping files
-/// (``MappingFile``), Xcode's `.xcmappingmodel` folders (``XcodeMappingModel``) and the `.cdm`
-/// files Xcode compiles from them (``CompiledMappingModel``).
+/// (`MappingFile`), Xcode's `.xcmappingmodel` folders (`XcodeMappingModel`) and the `.cdm`
+/// files Xcode compiles from them (`CompiledMappingModel`).
 ///
-/// ``init(bundleAt:mappingsAt:history:)`` finds them where a team keeps them:
+/// `init(bundleAt:mappingsAt:history:)` finds them where a team keeps them:
 /// - `*.xcmappingmodel` beside the `.xcdatamodeld` bundle, where Xcode puts them;
 /// - `*.cdm` beside the bundle, where an app ships them beside its compiled `.momd`;
 /// - `<Name>.mappings/` beside the bundle, or the folder given instead: JSON files,

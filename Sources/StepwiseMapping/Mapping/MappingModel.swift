@@ -5,8 +5,8 @@
 /// Several mapping models may form one step: they run in sequence into the same destination
 /// (the "StepOne/StepTwo" way of splitting a big migration).
 ///
-/// Write one in Swift, load one from a JSON file (``MappingFile``) or an Xcode mapping model
-/// (``XcodeMappingModel``), or infer one from two versions (``MappingInference``).
+/// Write one in Swift, load one from a JSON file (`MappingFile`) or an Xcode mapping model
+/// (`XcodeMappingModel`), or infer one from two versions (`MappingInference`).
 public struct MappingModel: Sendable, Hashable {
     /// A name for messages; defaults to "<source> → <destination>".
     public var name: String

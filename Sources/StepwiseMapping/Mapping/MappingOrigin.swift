@@ -3,11 +3,11 @@
 public struct MappingOrigin: Sendable, Hashable, Codable {
     /// A mapping file's format.
     public enum Format: String, Sendable, Hashable, Codable {
-        /// Stepwise's JSON mapping file (``MappingFile``).
+        /// Stepwise's JSON mapping file (`MappingFile`).
         case json
-        /// Xcode's mapping model, a `.xcmappingmodel` folder (``XcodeMappingModel``).
+        /// Xcode's mapping model, a `.xcmappingmodel` folder (`XcodeMappingModel`).
         case xcmappingmodel
-        /// Xcode's compiled mapping model, a `.cdm` file (``CompiledMappingModel``).
+        /// Xcode's compiled mapping model, a `.cdm` file (`CompiledMappingModel`).
         case cdm
     }
 

@@ -37,7 +37,7 @@ public struct StepReport: Sendable, Hashable, Codable {
     /// it dropped nothing.
     public var drops: [DroppedData] = []
     /// The tables a step that rebuilt only what its mappings change kept as they were, rows,
-    /// keys and pages untouched (``MigrationStep``'s partial rebuild): the tables of entities
+    /// keys and pages untouched (`MigrationStep`'s partial rebuild): the tables of entities
     /// whose mapping is a plain copy. Empty for a step that built a new file or altered the
     /// source in place.
     public var keptTables: [String] = []
@@ -48,7 +48,7 @@ public struct StepReport: Sendable, Hashable, Codable {
     /// checkpoint; nil otherwise.
     public var earlierRunSeconds: Double?
 
-    /// A step's report; ``MigrationStep/run(source:destination:access:)`` makes them.
+    /// A step's report; `MigrationStep/run(source:destination:access:)` makes them.
     public init(
         from: String, to: String, kind: StepKind, mappingModels: [String], entityMappings: [EntityMappingReport],
         rows: Int, objects: Int, seconds: Double, inPlace: Bool, drops: [DroppedData] = [], resumed: Bool = false

@@ -5,12 +5,12 @@ import StepwiseStore
 
 extension MappingValue {
     /// A Date as Core Data stores it: seconds since 2001-01-01 00:00 UTC.
-    package static func date(_ date: Date) -> MappingValue {
+    public static func date(_ date: Date) -> MappingValue {
         .double(date.timeIntervalSinceReferenceDate)
     }
 
     /// A Boolean as Core Data stores it: 1 or 0.
-    package static func bool(_ value: Bool) -> MappingValue {
+    public static func bool(_ value: Bool) -> MappingValue {
         .integer(value ? 1 : 0)
     }
 

@@ -28,7 +28,9 @@ extension UpgradeMatrix {
     ///   store of each first version and carries it one stop further for the next pair that
     ///   extends its stops, instead of starting again from the seeded store. A pair with one
     ///   step keeps its upgraded store as that path's first stop.
-    /// - **Plans and layouts**, by pair and by version.
+    /// - **Plans and layouts**, by pair and by version; and the inferred mapping of each pair
+    ///   of versions, which every planner and ``Upgrader`` of the matrix shares through its
+    ///   one ``/Stepwise/ModelHistory``.
     ///
     /// Checked in ``UpgradeMatrix/cases`` order (each first version's pairs by later version),
     /// a pair costs one upgrade all at once and one more step of the path; checked in another

@@ -119,35 +119,51 @@ public struct UpgradeMatrix: Sendable {
     public let unreachable: [Pair]
     /// The plan of each of ``cases``, made once while finding them.
     let casePlans: [Pair: UpgradePlan]
+    /// The history every planner and ``Upgrader`` of this matrix is made from: one value, so
+    /// that the inferred mapping of each pair of versions is worked out once for the whole
+    /// matrix rather than once per upgrade.
+    let modelHistory: ModelHistory
+    /// The history with the versions as shipped after it, for looking versions up by name.
+    let planningHistory: VersionHistory
 
     /// A matrix for a history given in code.
     ///
     /// - parameters:
     ///   - history: The model versions, oldest first.
     ///   - mappings: Explicit mapping models by step (``MappingDirectory/steps``).
-    ///   - shipped: The records of versions as they shipped; a record whose contents can't be
-    ///     read is left out (the bundle initializer throws for it).
+    ///   - shipped: The records of versions as they shipped.
     ///   - policies: The policies the mappings name.
     ///   - stages: Custom work around particular steps, as given to ``Upgrader``.
     ///   - ignoredProperties: `"Entity.property"` names left out of the path comparison.
     ///   - allowedDrops: Entities whose rows may be dropped although both ends of a pair have
     ///     them (see ``allowedDrops``).
+    /// - throws: What ``/Stepwise/ModelHistory/init(versions:mappings:shipped:)`` throws: a
+    ///   shipped record whose model can't be read, which ``Upgrader`` would refuse too.
     public init(
         history: VersionHistory, mappings: [MappingDirectory.StepKey: [MappingModel]] = [:],
         shipped: [ShippedVersion] = [], policies: PolicyRegistry = PolicyRegistry(), stages: [MigrationStage] = [],
         ignoring ignoredProperties: Set<String> = [], allowingDrops allowedDrops: Set<String> = []
+    ) throws {
+        self.init(
+            modelHistory: try ModelHistory(versions: history, mappings: mappings, shipped: shipped), policies: policies,
+            stages: stages, ignoring: ignoredProperties, allowingDrops: allowedDrops)
+    }
+
+    private init(
+        modelHistory: ModelHistory, policies: PolicyRegistry, stages: [MigrationStage],
+        ignoring ignoredProperties: Set<String>, allowingDrops allowedDrops: Set<String>
     ) {
-        self.history = history
-        self.shipped = shipped
-        let asShipped = (try? ShippedVersion.asShippedVersions(shipped, in: history)) ?? []
-        self.asShipped = asShipped
-        self.mappings = mappings
+        self.modelHistory = modelHistory
+        history = modelHistory.versions
+        shipped = modelHistory.shipped
+        asShipped = modelHistory.asShipped
+        mappings = modelHistory.mappings
+        planningHistory = VersionHistory(modelHistory.versions.versions + modelHistory.asShipped)
         self.policies = policies
         self.stages = stages
         self.ignoredProperties = ignoredProperties
         self.allowedDrops = allowedDrops
-        let planner = UpgradePlanner(
-            history: history, mappings: mappings, stepsKeptApart: Set(stages.map(\.step)), shipped: asShipped)
+        let planner = modelHistory.planner(stepsKeptApart: Set(stages.map(\.step)))
         var pairs: [Pair] = []
         let names = history.names
         for (index, from) in names.enumerated() {
@@ -187,34 +203,28 @@ public struct UpgradeMatrix: Sendable {
         allowingDrops allowedDrops: Set<String> = []
     ) throws {
         // Read as the upgrader reads it, with the same errors.
-        let bundle = try ModelHistory(bundleAt: bundleURL, mappingsAt: mappingsURL)
         self.init(
-            history: bundle.versions, mappings: bundle.mappings, shipped: bundle.shipped, policies: policies,
+            modelHistory: try ModelHistory(bundleAt: bundleURL, mappingsAt: mappingsURL), policies: policies,
             stages: stages, ignoring: ignoredProperties, allowingDrops: allowedDrops)
     }
 
     /// The planner ``Upgrader`` uses for these mappings and stages.
     package var planner: UpgradePlanner {
-        UpgradePlanner(
-            history: history, mappings: mappings, stepsKeptApart: Set(stages.map(\.step)), shipped: asShipped)
-    }
-
-    /// The history with the versions as shipped after it, for looking versions up by name.
-    var planningHistory: VersionHistory {
-        VersionHistory(history.versions + asShipped)
+        modelHistory.planner(stepsKeptApart: Set(stages.map(\.step)))
     }
 
     /// The same planner without merging: one step per pair of versions it passes.
     var unmergedPlanner: UpgradePlanner {
-        UpgradePlanner(
-            history: history, mappings: mappings, mergesInferredSteps: false, stepsKeptApart: Set(stages.map(\.step)),
-            shipped: asShipped)
+        var planner = planner
+        planner.mergesInferredSteps = false
+        return planner
     }
 
-    /// An upgrader to `target` that runs the full `integrity_check` before its swap.
-    func upgrader(to target: String) throws -> Upgrader {
-        try Upgrader(
-            history: history, mappings: mappings, shipped: shipped, policies: policies, stages: stages,
+    /// An upgrader to `target` that runs the full `integrity_check` before its swap, made
+    /// from the matrix's one ``modelHistory``.
+    func upgrader(to target: String) -> Upgrader {
+        Upgrader(
+            history: modelHistory, policies: policies, stages: stages,
             options: UpgradeOptions(targetVersion: target, verification: .full, lockTimeout: .seconds(30)))
     }
 }

@@ -86,6 +86,21 @@ package enum SeededEdgeCases {
         "x-coredata://6C1A0B48-9D86-4C54-A9F5-6C1F0B6E9B43/Recipe/p1",
     ]
 
+    /// The size past which a value no longer fits in one page of Core Data's stores (4096
+    /// bytes) and spills into overflow pages.
+    static let pageSize = 4_096
+
+    /// Whether an edge case is text or a blob larger than ``pageSize`` bytes: the cases that
+    /// test overflow pages, and that make up nearly all of a store's size when they repeat.
+    /// ``SeededValues`` seeds each of them once per attribute, not on every round.
+    static func isLarge(_ value: DatabaseValue) -> Bool {
+        switch value.storage {
+        case .string(let text): text.utf8.count > pageSize
+        case .blob(let bytes): bytes.count > pageSize
+        case .null, .int64, .double: false
+        }
+    }
+
     /// The edge cases for one attribute type, as column values (before SQLite's rules).
     package static func values(for type: AttributeType) -> [DatabaseValue] {
         byType[type] ?? []

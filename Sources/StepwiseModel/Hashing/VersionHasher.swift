@@ -159,7 +159,7 @@ extension Data {
 extension ObjectModel {
     /// The version hash of every entity, keyed by entity name: what Core Data stores as
     /// `NSStoreModelVersionHashes` in a store's metadata.
-    package var entityVersionHashes: [String: Data] {
+    public var entityVersionHashes: [String: Data] {
         VersionHasher.entityHashes(of: self)
     }
 

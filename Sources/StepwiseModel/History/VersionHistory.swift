@@ -2,7 +2,7 @@
 ///
 /// A `.xcdatamodeld` bundle stores no order, so a history comes from one of:
 /// - an explicit list in code: ``init(_:)``;
-/// - a history file beside the bundle (see ``ModelBundle``);
+/// - a history file beside the bundle (see `ModelBundle`);
 /// - by default, ``naturalOrder(_:)``: "Model" < "Model 2" < "Model 10", "v1.1.2" < "v1.2.0".
 ///
 /// An order that can't be told from the names is reported, never guessed.

@@ -3,7 +3,7 @@ extension Attribute {
     /// spells it, `additionalAttributes.cameraCaptureDevice` or `count:(items)`.
     ///
     /// Doesn't throw: an expression Stepwise can't read is kept as written and refused by
-    /// ``ObjectModel/validate(file:)`` with ``ModelProblem/unsupportedDerivation(entity:attribute:expression:)``,
+    /// `ObjectModel/validate(file:)` with ``ModelProblem/unsupportedDerivation(entity:attribute:expression:)``,
     /// as when it is read from a model file; validation also checks the key path resolves.
     public static func derived(_ name: String, _ type: AttributeType, _ expression: String, isOptional: Bool = true)
         -> Attribute

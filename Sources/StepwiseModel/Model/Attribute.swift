@@ -2,7 +2,7 @@
 ///
 /// Only `name`, `type`, `isOptional`, `isTransient`, `versionHashModifier`,
 /// `allowsExternalBinaryDataStorage` and `preservesValueInHistoryOnDeletion` take part in the
-/// version hash (``VersionHasher``); a derived attribute is hashed by its ``derivation``'s
+/// version hash (`VersionHasher`); a derived attribute is hashed by its ``derivation``'s
 /// expression alone. The rest (defaults, indexes, min/max, user info) can
 /// change freely between model versions without making a store incompatible.
 public struct Attribute: Sendable, Hashable {

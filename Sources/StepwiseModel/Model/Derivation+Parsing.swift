@@ -23,7 +23,7 @@ extension Derivation {
     }
 
     /// The expression as `-[NSExpression predicateFormat]` prints it, which Core Data mixes into
-    /// the attribute's version hash (``VersionHasher``): a key path as written, a function as
+    /// the attribute's version hash (`VersionHasher`): a key path as written, a function as
     /// `name:(arguments)`, `now()`.
     public var predicateFormat: String {
         switch kind {

@@ -1,7 +1,7 @@
 /// One version of a managed object model: Core Data's `NSManagedObjectModel`.
 ///
 /// A model is a value. Build one in Swift with ``ObjectModel/init(_:versionIdentifiers:entities:)-(_,_,()->[Entity])``,
-/// or read one from Xcode's files with ``XcodeModelReader``. Call ``validate(file:)`` before
+/// or read one from Xcode's files with `XcodeModelReader`. Call `validate(file:)` before
 /// relying on relationships and inheritance being consistent.
 ///
 /// ```swift

@@ -189,7 +189,7 @@ public struct SQLiteSchema: Sendable, Hashable, CustomStringConvertible {
 
     // MARK: - Equality
 
-    /// Equal when ``differences(from:ignoringTables:)`` finds none (Core Data's private tables
+    /// Equal when `differences(from:ignoringTables:)` finds none (Core Data's private tables
     /// take no part).
     public static func == (lhs: SQLiteSchema, rhs: SQLiteSchema) -> Bool {
         lhs.differences(from: rhs).isEmpty

@@ -31,7 +31,7 @@ struct UpgradeMatrixCorpusTests {
         let key = MappingDirectory.StepKey("ATDataModel 4", "ATDataModel 5")
         var mappings = matrix.mappings
         mappings[key] = try #require(mappings[key]).map { $0.leavingOut(entity: "ATMessageSender") }
-        let edited = UpgradeMatrix(
+        let edited = try UpgradeMatrix(
             history: matrix.history, mappings: mappings, policies: matrix.policies, ignoring: Self.ignored)
         for pair in [("ATDataModel 4", "ATDataModel 5"), ("ATDataModel 2", "ATDataModel 6")] {
             let failure = try #require(

@@ -26,7 +26,7 @@ struct UpgradeMatrixCrossEntityPolicyTests {
     static func matrix(declaring: Bool = true) throws -> UpgradeMatrix {
         var policies = SamplePolicies.registry
         if !declaring { policies.register("ShopOrderPolicy") { UndeclaredShopOrderPolicy() } }
-        return UpgradeMatrix(history: ShopHistory.history, mappings: try ShopHistory.mappings, policies: policies)
+        return try UpgradeMatrix(history: ShopHistory.history, mappings: try ShopHistory.mappings, policies: policies)
     }
 
     @Test func unconstrainedSeedingFailsTheExplicitStep() throws {

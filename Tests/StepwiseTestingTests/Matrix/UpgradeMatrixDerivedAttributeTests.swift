@@ -33,7 +33,7 @@ struct UpgradeMatrixDerivedAttributeTests {
         }
     }
 
-    static let matrix = UpgradeMatrix(history: VersionHistory([v1, v2, v3]))
+    static let matrix = Result { try UpgradeMatrix(history: VersionHistory([v1, v2, v3])) }
 
     static func count(at url: URL, _ sql: String) throws -> Int? {
         let queue = try DatabaseQueue(path: url.path)
@@ -57,9 +57,9 @@ struct UpgradeMatrixDerivedAttributeTests {
         #expect(problems.first?.reason == "now() value is missing (2 rows)")
     }
 
-    @Test(arguments: matrix.cases)
+    @Test(arguments: try matrix.get().cases)
     func everyPairKeepsTheStamps(_ pair: UpgradeMatrix.Pair) throws {
-        let result = try Self.matrix.check(pair, rows: 20)
+        let result = try Self.matrix.get().check(pair, rows: 20)
         #expect(result.pair == pair)
         #expect(result.copiedEntities.contains("Note"))
         #expect(result.valuesCompared > 0)

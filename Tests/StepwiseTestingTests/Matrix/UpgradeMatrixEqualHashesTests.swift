@@ -44,7 +44,7 @@ struct UpgradeMatrixEqualHashesTests {
 
     @Test(arguments: [false, true])
     func everyPairPasses(identifiers: Bool) throws {
-        let matrix = UpgradeMatrix(history: Self.history(identifiers: identifiers))
+        let matrix = try UpgradeMatrix(history: Self.history(identifiers: identifiers))
         #expect(
             matrix.cases.map(\.description) == ["Blog → Blog 2", "Blog → Blog 3", "Blog 2 → Blog 3"])
         #expect(matrix.unreachable.isEmpty)

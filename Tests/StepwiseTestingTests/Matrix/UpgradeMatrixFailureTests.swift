@@ -18,7 +18,8 @@ struct UpgradeMatrixFailureTests {
     ) throws -> UpgradeMatrix {
         let folder = Corpus.packageRoot.appendingPathComponent("Versions/Recipes.mappings")
         let mappings = try MappingDirectory(contentsOf: folder, history: RecipesHistory.history).steps
-        return UpgradeMatrix(history: RecipesHistory.history, mappings: mappings, policies: policies, stages: stages)
+        return try UpgradeMatrix(
+            history: RecipesHistory.history, mappings: mappings, policies: policies, stages: stages)
     }
 
     func failureOf(_ body: () throws -> Void) -> UpgradeMatrixFailure? {
@@ -131,14 +132,14 @@ struct UpgradeMatrixFailureTests {
             ])
         let mappings = [MappingDirectory.StepKey("Tickets", "Tickets 2"): [mapping]]
         let pair = UpgradeMatrix.Pair(from: "Tickets", to: "Tickets 3")
-        let matrix = UpgradeMatrix(history: history, mappings: mappings, policies: policies)
+        let matrix = try UpgradeMatrix(history: history, mappings: mappings, policies: policies)
         let failure = try #require(failureOf { try matrix.check(pair) })
         #expect(failure.check == .pathIndependence)
         #expect(failure.entity == "Ticket")
         #expect(failure.property == "serial")
         #expect(failure.description.contains("stopping at Tickets 2 gives"))
 
-        let ignoring = UpgradeMatrix(
+        let ignoring = try UpgradeMatrix(
             history: history, mappings: mappings, policies: policies, ignoring: ["Ticket.serial"])
         let result = try ignoring.check(pair)
         #expect(result.pathsCompared == 2)
@@ -155,7 +156,7 @@ struct UpgradeMatrixFailureTests {
             models[0].entityMappings.append(EntityMapping(kind: .remove, source: "Cuisine", destination: nil))
         }
         mappings[key] = models
-        return UpgradeMatrix(
+        return try UpgradeMatrix(
             history: RecipesHistory.history, mappings: mappings, policies: SamplePolicies.registry,
             allowingDrops: allowing)
     }
@@ -191,7 +192,7 @@ struct UpgradeMatrixFailureTests {
 
     @Test("a pair outside the matrix is refused")
     func unknownPair() throws {
-        let matrix = UpgradeMatrix(history: RecipesHistory.history)
+        let matrix = try UpgradeMatrix(history: RecipesHistory.history)
         // Without mapping files only the inferable step is left.
         #expect(matrix.cases.map(\.description) == ["Recipes 3 → Recipes 4"])
         #expect(matrix.unreachable.count == 5)

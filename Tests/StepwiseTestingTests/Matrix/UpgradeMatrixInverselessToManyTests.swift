@@ -43,7 +43,7 @@ struct UpgradeMatrixInverselessToManyTests {
         }
     }
 
-    static let matrix = UpgradeMatrix(history: VersionHistory([v1, v2, v3]))
+    static let matrix = Result { try UpgradeMatrix(history: VersionHistory([v1, v2, v3])) }
 
     @Test func seededStoresFillTheHiddenKeyOnceForEachFile() throws {
         let directory = try TemporaryDirectory(prefix: "stepwise-matrix-inverseless")
@@ -79,19 +79,19 @@ struct UpgradeMatrixInverselessToManyTests {
         #expect(problems.first?.reason.contains("999") == true)
     }
 
-    @Test(arguments: matrix.cases)
+    @Test(arguments: try matrix.get().cases)
     func everyPairKeepsEachFoldersFiles(_ pair: UpgradeMatrix.Pair) throws {
-        let result = try Self.matrix.check(pair, rows: 20)
+        let result = try Self.matrix.get().check(pair, rows: 20)
         #expect(result.pair == pair)
         #expect(result.copiedEntities.contains("Folder"))
         #expect(result.valuesCompared > 0)
     }
 
-    @Test func theMatrixCoversEveryPair() {
+    @Test func theMatrixCoversEveryPair() throws {
         #expect(
-            Self.matrix.cases.map(\.description) == [
+            try Self.matrix.get().cases.map(\.description) == [
                 "Folders → Folders 2", "Folders → Folders 3", "Folders 2 → Folders 3",
             ])
-        #expect(Self.matrix.unreachable.isEmpty)
+        #expect(try Self.matrix.get().unreachable.isEmpty)
     }
 }

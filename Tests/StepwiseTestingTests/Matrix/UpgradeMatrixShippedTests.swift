@@ -10,7 +10,7 @@ struct UpgradeMatrixShippedTests {
     typealias Notes = EditedNotesHistory
 
     @Test func everyShippedRecordIsACase() throws {
-        let matrix = UpgradeMatrix(history: Notes.history, shipped: [Notes.record])
+        let matrix = try UpgradeMatrix(history: Notes.history, shipped: [Notes.record])
         let shippedPair = UpgradeMatrix.Pair(from: "Notes 2 (as shipped)", to: "Notes 3")
         #expect(matrix.cases.count == 4)
         #expect(matrix.cases.last == shippedPair)
@@ -19,6 +19,16 @@ struct UpgradeMatrixShippedTests {
         #expect(result.steps.first?.hasPrefix("Notes 2 (as shipped) → ") == true)
         #expect(result.copiedEntities == ["Note"])
         #expect(result.seededRows > 0)
+    }
+
+    /// The matrix makes its upgraders from the same history value, so a record the upgrader
+    /// would refuse is refused here, when the matrix is made, rather than left out of the cases.
+    @Test func aShippedRecordThatCantBeReadIsRefusedWhenTheMatrixIsMade() {
+        var broken = Notes.record
+        broken.contents = "not a model file"
+        #expect(throws: ModelError.self) {
+            try UpgradeMatrix(history: Notes.history, shipped: [broken])
+        }
     }
 
     @Test func aBundleMatrixReadsTheShippedFolder() throws {

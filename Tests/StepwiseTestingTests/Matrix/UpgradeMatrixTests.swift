@@ -67,7 +67,7 @@ struct UpgradeMatrixTests {
 
     @Test("a rename chain is checked through its renames, merged and step by step")
     func renameChain() throws {
-        let matrix = UpgradeMatrix(history: RenameChainHistory.history)
+        let matrix = try UpgradeMatrix(history: RenameChainHistory.history)
         #expect(matrix.cases.map(\.description) == ["Pets → Pets 2", "Pets → Pets 3", "Pets 2 → Pets 3"])
         let result = try matrix.check(UpgradeMatrix.Pair(from: "Pets", to: "Pets 3"), rows: 20)
         #expect(result.steps == ["Pets → Pets 3 (inferred)"], "one merged pass")
@@ -79,7 +79,7 @@ struct UpgradeMatrixTests {
 
     @Test("the same seed gives the same result; the seed and row count are the caller's")
     func seedAndRows() throws {
-        let matrix = UpgradeMatrix(history: RenameChainHistory.history)
+        let matrix = try UpgradeMatrix(history: RenameChainHistory.history)
         let pair = UpgradeMatrix.Pair(from: "Pets", to: "Pets 2")
         let small = try matrix.check(pair, rows: 3, seed: 99)
         #expect(small.seededRows == 6)

@@ -65,7 +65,7 @@ struct ExternalDataSeedingTests {
 
     @Test("Every upgrade path of a history that moves values in and out of external storage passes the matrix")
     func matrixPasses() throws {
-        let matrix = UpgradeMatrix(history: Self.history)
+        let matrix = try UpgradeMatrix(history: Self.history)
         #expect(matrix.cases.count == 3)
         for pair in matrix.cases {
             try matrix.check(pair, rows: 12)
