@@ -12,7 +12,7 @@ public func testOneInput(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
 /// Fuzzes the `.xcdatamodel` reader the way `ModelBundle` uses it: parse the XML, validate the
 /// model, and compute Core Data's entity version hashes of a valid one.
 ///
-/// Any input may be rejected with a typed error (`XcodeModelError`, `ModelValidationError`);
+/// Any input may be rejected with a typed error (`ModelError`, `ModelError`);
 /// a crash, a hang, a leak or memory misuse is a finding.
 @main
 enum ModelFuzzTarget {

@@ -51,7 +51,7 @@ public final class StoreAccess: @unchecked Sendable {
     /// - parameters:
     ///   - url: The store (its main file). It needn't exist yet.
     ///   - timeout: How long to wait for a running upgrade.
-    /// - throws: ``StoreAccessError``: ``StoreAccessError/Kind/upgradeRunning(seconds:)``
+    /// - throws: ``UpgradeError``: ``UpgradeError/Kind/upgradeRunning(seconds:)``
     ///   after the timeout, or a file-system error for the lock file.
     public init(storeAt url: URL, timeout: Duration = .seconds(10)) throws {
         let timeout = timeout.nonNegativeSeconds
@@ -61,9 +61,9 @@ public final class StoreAccess: @unchecked Sendable {
             held = try AccessLock(
                 files.accessLockFile, mode: .shared, timeout: timeout, site: "access.shared", fileSystem: FileSystem())
         } catch is AccessLock.Timeout {
-            throw StoreAccessError(.upgradeRunning(seconds: timeout), storePath: url.path)
+            throw UpgradeError(.upgradeRunning(seconds: timeout), storePath: url.path)
         } catch let error as FileSystemError {
-            throw StoreAccessError(.fileSystem(reason: "\(error)"), storePath: url.path)
+            throw UpgradeError(.accessLockFailed(reason: "\(error)"), storePath: url.path)
         }
     }
 
@@ -76,42 +76,5 @@ public final class StoreAccess: @unchecked Sendable {
     /// the claim is also released when the object is deallocated.
     public func close() {
         guardLock.withLock { held = nil }
-    }
-}
-
-/// Why a ``StoreAccess`` or a database opened through ``Upgrader/openDatabasePool(storeAt:configuration:)``
-/// wasn't granted.
-public struct StoreAccessError: Error, Sendable, ReportableError {
-    public enum Kind: Sendable, Equatable {
-        /// An upgrade or rollback of the store ran for longer than the timeout.
-        case upgradeRunning(seconds: Double)
-        /// The store is at an older version than the upgrader's target: call
-        /// ``Upgrader/upgradeIfNeeded(storeAt:)`` first (in the app), or show "Open the
-        /// app to finish updating" (in an extension).
-        case needsUpgrade(target: String)
-        /// The access lock file couldn't be opened or locked.
-        case fileSystem(reason: String)
-    }
-
-    public var kind: Kind
-    /// The store concerned.
-    public var storePath: String
-
-    public init(_ kind: Kind, storePath: String) {
-        self.kind = kind
-        self.storePath = storePath
-    }
-
-    public var description: String {
-        switch kind {
-        case .upgradeRunning(let seconds):
-            return
-                "\(storePath): an upgrade of this store is running and didn't finish within \(seconds) s. Wait for it (or show that the app is updating its data), then open the store again."
-        case .needsUpgrade(let target):
-            return
-                "\(storePath): the store needs an upgrade to '\(target)' before it can be opened. Call upgradeIfNeeded(storeAt:) first; in an app extension, show \"Open the app to finish updating\" instead."
-        case .fileSystem(let reason):
-            return "\(storePath): the store's access lock couldn't be taken: \(reason). Check the folder's permissions."
-        }
     }
 }

@@ -26,8 +26,8 @@ extension Upgrader {
     /// - parameters:
     ///   - url: The store.
     ///   - configuration: GRDB's configuration for the pool.
-    /// - throws: ``StoreAccessError``: ``StoreAccessError/Kind/needsUpgrade(target:)`` when
-    ///   the store is older than the target, ``StoreAccessError/Kind/upgradeRunning(seconds:)``
+    /// - throws: ``UpgradeError``: ``UpgradeError/Kind/needsUpgrade(target:)`` when
+    ///   the store is older than the target, ``UpgradeError/Kind/upgradeRunning(seconds:)``
     ///   when an upgrade held it for longer than ``UpgradeOptions/lockTimeout``; GRDB's errors
     ///   when the pool can't open.
     public func openDatabasePool(storeAt url: URL, configuration: Configuration = Configuration()) throws
@@ -66,7 +66,7 @@ extension Upgrader {
         try createIfMissing(url)
         if try needsUpgrade(storeAt: url) {
             access.close()
-            throw StoreAccessError(
+            throw UpgradeError(
                 .needsUpgrade(target: targetVersion ?? history.versions.names.last ?? "?"), storePath: url.path)
         }
         var configuration = configuration.registeringCoreDataTriggerFunctions()

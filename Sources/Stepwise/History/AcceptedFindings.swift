@@ -114,27 +114,28 @@ public struct AcceptedFindings: Sendable, Hashable {
     /// Reads an accepted-findings file.
     ///
     /// - parameter url: The file: `{"accepted": [{"kind", "version", "entity", "property", "reason"}]}`.
-    /// - throws: ``AcceptedFindingsError`` naming the file and, for a malformed one, the entry
+    /// - throws: ``UpgradeError`` (``UpgradeError/Kind/malformedAcceptedFindings(path:reason:)``) naming the file and, for a malformed one, the entry
     ///   and key at fault.
-    public init(contentsOf url: URL) throws(AcceptedFindingsError) {
+    public init(contentsOf url: URL) throws(UpgradeError) {
         let data: Data
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw AcceptedFindingsError(path: url.path, kind: .unreadable(ErrorText.describe(error)))
+            throw UpgradeError(.unreadableAcceptedFindings(path: url.path, reason: ErrorText.describe(error)))
         }
         let file: File
         do {
             file = try JSONDecoder().decode(File.self, from: data)
         } catch let error as DecodingError {
-            throw AcceptedFindingsError(path: url.path, kind: .malformed(Self.explain(error)))
+            throw UpgradeError(.malformedAcceptedFindings(path: url.path, reason: Self.explain(error)))
         } catch {
-            throw AcceptedFindingsError(path: url.path, kind: .malformed(ErrorText.describe(error)))
+            throw UpgradeError(.malformedAcceptedFindings(path: url.path, reason: ErrorText.describe(error)))
         }
         for (index, entry) in file.accepted.enumerated()
         where entry.reason.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-            throw AcceptedFindingsError(
-                path: url.path, kind: .malformed("entry \(index + 1) (\(entry.kind.rawValue)) has an empty reason"))
+            throw UpgradeError(
+                .malformedAcceptedFindings(
+                    path: url.path, reason: "entry \(index + 1) (\(entry.kind.rawValue)) has an empty reason"))
         }
         self.init(file.accepted, url: url)
     }

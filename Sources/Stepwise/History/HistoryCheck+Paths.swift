@@ -3,7 +3,7 @@ import StepwiseModel
 
 extension HistoryCheck {
     /// ``HistoryFinding/Kind/noPath``: one finding per missing step, naming the older versions
-    /// it cuts off from the current one, as ``PlanningError/Kind/noPath(from:to:gap:problems:)``
+    /// it cuts off from the current one, as ``UpgradeError/Kind/noPath(from:to:gap:problems:)``
     /// finds the step.
     /// - parameter edges: The planner's steps (``UpgradePlanner/edges()``).
     func pathFindings(_ edges: [PlannedStep]) -> [HistoryFinding] {

@@ -88,9 +88,9 @@ extension HistoryCheck {
 
     /// ``HistoryFinding/Kind/ambiguousOrder`` for the error that stopped a bundle's versions
     /// being ordered.
-    static func orderFinding(for error: VersionHistoryError, bundle: URL) -> HistoryFinding {
+    static func orderFinding(for error: ModelError, bundle: URL) -> HistoryFinding {
         let historyFile = ModelBundle.historyFileURL(for: bundle).lastPathComponent
-        switch error {
+        switch error.kind {
         case .ambiguousOrder(let names, let reason):
             return HistoryFinding(
                 .ambiguousOrder, version: nil,
@@ -99,17 +99,21 @@ extension HistoryCheck {
                 fix:
                     "List every version oldest first, one per line, in \(historyFile) beside the bundle; paths and steps are checked once the order is known."
             )
-        case .historyFileMismatch(let file, let unknown, let missing):
+        case .historyFileMismatch(let unknown, let missing):
             var parts: [String] = []
             if !unknown.isEmpty { parts.append("names versions the bundle lacks (\(unknown.joined(separator: ", ")))") }
             if !missing.isEmpty { parts.append("leaves out \(missing.joined(separator: ", "))") }
-            let name = URL(fileURLWithPath: file).lastPathComponent
+            let name = URL(fileURLWithPath: error.path ?? "").lastPathComponent
             return HistoryFinding(
                 .ambiguousOrder, version: nil,
                 message: "\(name) \(parts.joined(separator: " and ")), so the versions' order can't be told.",
                 fix:
                     "List every version of the bundle in \(name), oldest first, one per line; paths and steps are checked once the order is known."
             )
+        default:
+            return HistoryFinding(
+                .ambiguousOrder, version: nil, message: error.description,
+                fix: "List every version oldest first, one per line, in \(historyFile) beside the bundle.")
         }
     }
 }

@@ -94,9 +94,9 @@ public struct HistoryCheck: Sendable {
     ///   - policies: The policies the mappings may name; nil leaves them unchecked.
     ///   - acceptedURL: The accepted-findings file (``AcceptedFindings``); by default
     ///     `<Name>.accepted-findings.json` beside the bundle, when there is one.
-    /// - throws: ``/StepwiseModel/XcodeModelError`` or ``/StepwiseModel/ModelValidationError``
-    ///   for a bundle or a model file that can't be read; ``/StepwiseModel/ShippedRecordError``
-    ///   for a shipped record that can't be read; ``AcceptedFindingsError`` for an accepted-findings
+    /// - throws: ``/StepwiseModel/ModelError`` or ``/StepwiseModel/ModelError``
+    ///   for a bundle or a model file that can't be read; ``/StepwiseModel/ModelError``
+    ///   for a shipped record that can't be read; ``UpgradeError`` for an accepted-findings
     ///   file that can't be read (or is missing, when `acceptedURL` names it).
     public init(
         bundleAt bundleURL: URL, mappingsAt mappingsURL: URL? = nil, policies: PolicyRegistry? = nil,
@@ -111,7 +111,7 @@ public struct HistoryCheck: Sendable {
         let bundle: ModelBundle
         do {
             bundle = try ModelBundle(contentsOf: bundleURL)
-        } catch let error as VersionHistoryError {
+        } catch let error as ModelError where error.isAboutVersionOrder {
             // Without an order only the versions themselves can be checked.
             self = try Self.unordered(bundleAt: bundleURL, orderError: error, policies: policies)
             mappingFolderName = folder.lastPathComponent
@@ -165,7 +165,7 @@ public struct HistoryCheck: Sendable {
 
     /// A check of the versions alone, when their order can't be told.
     private static func unordered(
-        bundleAt bundleURL: URL, orderError: VersionHistoryError, policies: PolicyRegistry?
+        bundleAt bundleURL: URL, orderError: ModelError, policies: PolicyRegistry?
     ) throws -> HistoryCheck {
         let bundle = try ModelBundleListing.modelURL(bundleURL)
         let names = try ModelBundleListing.unorderedVersionNames(inBundleAt: bundle)

@@ -68,7 +68,7 @@ package struct StoreInspection: Sendable, Encodable {
     package var notes: [String]
 
     /// The error that kept the store from being matched, if any (not encoded; see `problem`).
-    package var identificationError: RegistryError?
+    package var identificationError: UpgradeError?
 
     enum CodingKeys: String, CodingKey {
         case store, storeType, storeUUID, versionIdentifiers, modelVersionName, entityHashes, otherMetadata
@@ -94,7 +94,7 @@ package struct StoreInspection: Sendable, Encodable {
             }
         } catch let error as StoreError {
             throw error
-        } catch let error as RegistryError {
+        } catch let error as UpgradeError {
             throw error
         } catch {
             throw StoreError(path: url.path, wrapping: error)
@@ -143,7 +143,7 @@ package struct StoreInspection: Sendable, Encodable {
             inspection.consistent = identification.isConsistent
             inspection.problem = identification.problem
             inspection.notes += identification.notes
-        } catch let error as RegistryError {
+        } catch let error as UpgradeError {
             inspection.problem = error.description
             inspection.identificationError = error
         }

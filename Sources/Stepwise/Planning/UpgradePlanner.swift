@@ -80,17 +80,17 @@ package struct UpgradePlanner: Sendable {
         return planner
     }
 
-    /// The plan from `from` to `to`, or a ``PlanningError``.
+    /// The plan from `from` to `to`, or an ``UpgradeError``.
     package func plan(from: String, to: String) throws -> UpgradePlan {
         for name in [from, to] where version(named: name) == nil {
-            throw PlanningError(.unknownVersion(name, available: history.names))
+            throw UpgradeError(.unknownVersion(name, available: history.names))
         }
         guard from != to else { return UpgradePlan(from: from, to: to, steps: []) }
         if let path = cheapestPath(from: from, to: to) {
             return UpgradePlan(from: from, to: to, steps: mergesInferredSteps ? mergingInferredSteps(path) : path)
         }
         let gap = firstGap(from: from, to: to)
-        throw PlanningError(
+        throw UpgradeError(
             .noPath(
                 from: from, to: to, gap: gap?.step.map { ($0.source, $0.destination) }, problems: gap?.problems ?? []))
     }
@@ -105,7 +105,7 @@ package struct UpgradePlanner: Sendable {
     }
 
     /// Why no plan leads from `from` to `to`, or nil when one does: what
-    /// ``PlanningError/Kind/noPath(from:to:gap:problems:)`` would say, as data.
+    /// ``UpgradeError/Kind/noPath(from:to:gap:problems:)`` would say, as data.
     func missingStep(from: String, to: String) -> MissingStep? {
         guard from != to, cheapestPath(from: from, to: to) == nil else { return nil }
         return firstGap(from: from, to: to) ?? MissingStep(step: nil, problems: [])

@@ -37,8 +37,8 @@ public struct PreparedUpgrade: Sendable {
         public var file: String?
 
         /// The error ``Upgrader/plan(forStoreAt:)`` and an upgrade throw for it.
-        public var error: PlanningError {
-            PlanningError(.unregisteredPolicy(name: policy, mappingModel: mappingModel, entityMapping: entityMapping))
+        public var error: UpgradeError {
+            UpgradeError(.unregisteredPolicy(name: policy, mappingModel: mappingModel, entityMapping: entityMapping))
         }
     }
 
@@ -88,7 +88,7 @@ struct UpgradePreparation {
     }
 
     /// The store's version, or the registry's error (newer than known, no match,
-    /// inconsistent), or ``PlanningError/Kind/laterThanTarget(storeVersion:target:)``.
+    /// inconsistent), or ``UpgradeError/Kind/laterThanTarget(storeVersion:target:)``.
     private func identify(_ db: Database) throws -> (StoreIdentification, ObjectModel) {
         let identification: StoreIdentification
         do {
@@ -96,7 +96,7 @@ struct UpgradePreparation {
                 history: history.versions, shipped: history.asShipped, logger: logger, layouts: history.layouts
             )
             .identify(db, path: storePath)
-        } catch let error as RegistryError {
+        } catch let error as UpgradeError {
             throw error
         } catch let error as StoreError {
             throw error
@@ -104,7 +104,7 @@ struct UpgradePreparation {
             throw StoreError(path: storePath, wrapping: error)
         }
         guard let version = identification.version else {
-            throw RegistryError(path: storePath, kind: .inconsistent(problem: identification.problem ?? ""))
+            throw UpgradeError(path: storePath, kind: .inconsistent(problem: identification.problem ?? ""))
         }
         let versions = history.versions
         if let index = versions.index(of: version.name), let targetIndex = versions.index(of: target),
@@ -112,7 +112,7 @@ struct UpgradePreparation {
         {
             // A later version than the target with no mapping written to go back: the store was
             // written by a newer build. Never "migrate" it down by inference.
-            throw PlanningError(.laterThanTarget(storeVersion: version.name, target: target))
+            throw UpgradeError(.laterThanTarget(storeVersion: version.name, target: target))
         }
         return (identification, version)
     }

@@ -18,8 +18,8 @@ extension Upgrader {
     /// - parameter url: The store's main file.
     /// - returns: The identification, the plan (no steps when the store is at the target) and
     ///   the drops of each step.
-    /// - throws: ``RegistryError`` for a store no version matches, or newer than every known
-    ///   version; ``PlanningError`` for a store later than the target, no path, an unknown
+    /// - throws: ``UpgradeError`` for a store no version matches, or newer than every known
+    ///   version; ``UpgradeError`` for a store later than the target, no path, an unknown
     ///   target, two stages for one step, or an unregistered policy; ``/StepwiseStore/StoreError``
     ///   for a missing or unreadable store.
     public func plan(forStoreAt url: URL) throws -> PreparedUpgrade {
@@ -36,13 +36,13 @@ extension Upgrader {
     /// - parameters:
     ///   - url: The store's main file.
     ///   - refusingUnregisteredPolicies: Whether an unregistered policy is thrown
-    ///     (``PlanningError/Kind/unregisteredPolicy(name:mappingModel:entityMapping:)``), as by
+    ///     (``UpgradeError/Kind/unregisteredPolicy(name:mappingModel:entityMapping:)``), as by
     ///     ``plan(forStoreAt:)``, or listed.
     /// - returns: The identification, the plan, the drops of each step, and the missing policies.
     /// - throws: What ``plan(forStoreAt:)`` throws, but for unregistered policies when they are listed.
     public func plan(forStoreAt url: URL, refusingUnregisteredPolicies: Bool) throws -> PreparedUpgrade {
         guard let target = targetVersion else {
-            throw RegistryError(path: url.path, kind: .emptyHistory)
+            throw UpgradeError(path: url.path, kind: .emptyHistory)
         }
         try checkStages()
         let snapshot = try StoreSnapshot(of: url)

@@ -71,9 +71,9 @@ package struct VersionRegistry: Sendable {
         defer { snapshot.close() }
         do {
             return try snapshot.database.read { db in try identify(db, path: url.path) }
-        } catch let error as RegistryError {
+        } catch let error as UpgradeError {
             throw error
-        } catch let error as UnsupportedFeatureError {
+        } catch let error as ModelError where error.isUnsupportedFeature {
             throw error
         } catch {
             throw StoreError(path: url.path, wrapping: error)
@@ -85,7 +85,7 @@ package struct VersionRegistry: Sendable {
     /// A history built in code with a composite attribute is refused here, as a bundle is when
     /// read (``/StepwiseModel/CompositeAttributeSupport``).
     package func identify(_ db: Database, path: String) throws -> StoreIdentification {
-        guard let latest = history.latest else { throw RegistryError(path: path, kind: .emptyHistory) }
+        guard let latest = history.latest else { throw UpgradeError(path: path, kind: .emptyHistory) }
         for version in history.versions + shipped {
             try CompositeAttributeSupport.check(version)
         }
@@ -163,7 +163,7 @@ package struct VersionRegistry: Sendable {
         let closestIsLatest = closest?.version.name == latest.name
         let onlyAdditions = closest?.differences.allSatisfy(\.isAddition) ?? false
         if namesLaterVersion || (closestIsLatest && onlyAdditions) {
-            throw RegistryError(
+            throw UpgradeError(
                 path: path,
                 kind: .newerThanKnownVersions(
                     storeVersionName: namedVersion, latest: latest.name, differences: closest?.differences ?? []))
@@ -172,7 +172,7 @@ package struct VersionRegistry: Sendable {
         // the store carries; so does Stepwise, when that model's hashes are the metadata's.
         let cache = modelCacheMatch(db, metadata: metadata, actual: actual, path: path)
         if let identification = cache.identification { return identification }
-        var error = RegistryError(
+        var error = UpgradeError(
             path: path,
             kind: .noMatchingVersion(closest: closest?.version.name, differences: closest?.differences ?? []))
         error.modelCacheNote = cache.whyNotUsed

@@ -24,8 +24,13 @@ extension UpgradeError {
         case .dropsData:
             return true
         case .lockTimeout, .storeInUse, .storeChangedDuringUpgrade, .insufficientSpace, .verificationFailed,
-            .fileSystem, .noBackup:
+            .fileSystem, .noBackup, .upgradeRunning, .accessLockFailed:
             return false
+        case .newerThanKnownVersions, .noMatchingVersion, .inconsistent, .emptyHistory, .unknownVersion, .noPath,
+            .laterThanTarget, .unregisteredPolicy, .duplicateStage, .needsUpgrade, .unreadableAcceptedFindings,
+            .malformedAcceptedFindings:
+            // Nothing ran: the same store, bundle and options are refused the same way.
+            return true
         }
     }
 }

@@ -2,14 +2,68 @@ import Foundation
 import StepwiseMapping
 import StepwiseModel
 
-/// An upgrade that stopped. The store is then exactly as it was before the call (or, when
-/// the error came after the swap's commit point, fully upgraded): never half of each.
+/// An upgrade that can't start or that stopped, a store that can't be opened while an upgrade
+/// runs or is needed, or an accepted-findings file that can't be read. When an upgrade stops,
+/// the store is exactly as it was before the call (or, when the error came after the swap's
+/// commit point, fully upgraded): never half of each.
 ///
-/// Errors from reading the store (``/StepwiseStore/StoreError``), identifying it (``RegistryError``) and
-/// planning (``PlanningError``) are thrown as they are; this type covers the rest.
-public struct UpgradeError: Error, Sendable, ReportableError {
+/// Switch on ``kind`` to tell the cases apart; ``description`` is the sentence to show.
+/// Errors from reading the store (``/StepwiseStore/StoreError``), its models
+/// (``/StepwiseModel/ModelError``) and its mappings (``/StepwiseMapping/MappingError``) are
+/// thrown as they are.
+public struct UpgradeError: Error, Sendable, LocalizedError, ReportableError {
     /// What went wrong.
     public enum Kind: Sendable {
+        // Identifying the store (``VersionRegistry``).
+
+        /// The store was written by a model newer than every version in the history,
+        /// e.g. by a later app build. Downgrading is not supported.
+        case newerThanKnownVersions(storeVersionName: String?, latest: String, differences: [SchemaDifference])
+        /// Neither hashes nor tables match any version (see also ``UpgradeError/modelCacheNote``).
+        case noMatchingVersion(closest: String?, differences: [SchemaDifference])
+        /// The metadata and the tables disagree (see ``StoreIdentification/problem``).
+        case inconsistent(problem: String)
+        /// The history has no versions.
+        case emptyHistory
+
+        // Planning the upgrade, before any step runs.
+
+        /// A version name the history doesn't have.
+        case unknownVersion(String, available: [String])
+        /// No chain of mappings leads from `from` to `to`. `gap` is the first consecutive pair
+        /// on the way that has neither a mapping file nor an inferable mapping, with the
+        /// reasons inference gave.
+        case noPath(from: String, to: String, gap: (from: String, to: String)?, problems: [InferenceProblem])
+        /// The store is at a version later than the target, and no mapping leads back from it:
+        /// a store written by a newer build is never migrated down by inference.
+        case laterThanTarget(storeVersion: String, target: String)
+        /// A mapping on the path names a policy the upgrader has no registration for: found
+        /// while planning, before any step runs.
+        case unregisteredPolicy(name: String, mappingModel: String, entityMapping: String)
+        /// Two ``/StepwiseMapping/MigrationStage``s were given for the same step.
+        case duplicateStage(from: String, to: String)
+
+        // Opening the store (``StoreAccess``, ``Upgrader/openDatabasePool(storeAt:configuration:)``).
+
+        /// An upgrade or rollback of the store ran for longer than the timeout.
+        case upgradeRunning(seconds: Double)
+        /// The store is at an older version than the upgrader's target: call
+        /// ``Upgrader/upgradeIfNeeded(storeAt:)`` first (in the app), or show "Open the
+        /// app to finish updating" (in an extension).
+        case needsUpgrade(target: String)
+        /// The store's access lock file couldn't be opened or locked.
+        case accessLockFailed(reason: String)
+
+        // Reading an accepted-findings file (``AcceptedFindings``).
+
+        /// The file at `path` can't be read (missing, unreadable).
+        case unreadableAcceptedFindings(path: String, reason: String)
+        /// The file at `path` isn't an accepted-findings file: bad JSON, an unknown kind, a key
+        /// missing, an empty reason. `reason` names the entry and the key.
+        case malformedAcceptedFindings(path: String, reason: String)
+
+        // Running the upgrade.
+
         /// Another process (or another upgrader in this one) held the store's upgrade lock
         /// for longer than ``UpgradeOptions/lockTimeout``.
         case lockTimeout(seconds: Double)
@@ -42,7 +96,12 @@ public struct UpgradeError: Error, Sendable, ReportableError {
     /// The store concerned, when known.
     public var storePath: String?
     /// The internal call site of a file-system error ("swap.out.rename"), for bug reports.
-    public var site: String?
+    package var site: String?
+    /// Why the store's own model cache (``StoreIdentification/MatchKind/modelCache``) wasn't
+    /// used instead, for a store no version matches (``Kind/noMatchingVersion(closest:differences:)``):
+    /// it has none, its hashes differ from the metadata, or it can't be read. Added to
+    /// ``description``.
+    public var modelCacheNote: String?
     /// The work folder beside the store that the failed upgrade kept, with the checkpoints
     /// of its completed steps, so that the next call resumes after them. It takes about the
     /// store's size; ``Upgrader/discardInterruptedUpgrade(storeAt:options:)`` deletes it.
@@ -51,10 +110,22 @@ public struct UpgradeError: Error, Sendable, ReportableError {
     /// The size of ``leftoverWorkDirectory`` when the error was made.
     public var leftoverBytes: Int64?
 
-    public init(_ kind: Kind, storePath: String? = nil, site: String? = nil) {
+    /// An error of `kind` about the store at `storePath`, if any.
+    public init(_ kind: Kind, storePath: String? = nil) {
+        self.kind = kind
+        self.storePath = storePath
+    }
+
+    /// An error with the internal call site of a file-system error, for bug reports.
+    package init(_ kind: Kind, storePath: String? = nil, site: String?) {
         self.kind = kind
         self.storePath = storePath
         self.site = site
+    }
+
+    /// An error of `kind` about the store at `path`.
+    package init(path: String, kind: Kind) {
+        self.init(kind, storePath: path)
     }
 
     /// A failed file-system call, reported against the store.
@@ -89,64 +160,13 @@ public struct UpgradeError: Error, Sendable, ReportableError {
             the next upgrade resumes from there; Upgrader.discardInterruptedUpgrade(storeAt:) deletes it.
             """
     }
-
-    private var kindDescription: String {
-        let store = storePath.map { "\($0): " } ?? ""
-        switch kind {
-        case .lockTimeout(let seconds):
-            return
-                "\(store)another upgrade of this store is running and didn't finish within \(Self.format(seconds)) s. Wait for it, or raise the lock timeout (UpgradeOptions.lockTimeout)."
-        case .storeInUse(let pids, let seconds, let bare):
-            let who =
-                pids.isEmpty
-                ? "another process"
-                : "\(pids.count == 1 ? "process" : "processes") \(pids.map(String.init).joined(separator: ", "))"
-            if bare {
-                return
-                    "\(store)the store is open in \(who) through a SQLite connection that doesn't hold StoreAccess, and it didn't close within \(Self.format(seconds)) s: swapping the store under it would leave it reading and writing a file that is no longer the store. The store was not changed. Close that connection, open the store through StoreAccess (Upgrader.openDatabasePool), and run the upgrade again."
-            }
-            return
-                "\(store)the store is in use by \(who) (holding StoreAccess), which didn't close it within \(Self.format(seconds)) s. The store was not changed. Close the store in those processes (an app extension or helper), or raise the lock timeout (UpgradeOptions.lockTimeout), and run the upgrade again."
-        case .storeChangedDuringUpgrade:
-            return
-                "\(store)the store changed while it was being upgraded: a process wrote to it without holding StoreAccess, and the upgraded copy would have lost those writes. It was discarded and the store was not changed. Open the store only through StoreAccess, then run the upgrade again."
-        case .insufficientSpace(let needed, let available):
-            return
-                "\(store)the upgrade needs about \(Self.megabytes(needed)) free beside the store but only \(Self.megabytes(available)) is available. Free some space and try again; the store was not changed."
-        case .stepFailed(let index, let count, let from, let to, let underlying):
-            return
-                "\(store)step \(index) of \(count) ('\(from)' → '\(to)') failed: \(underlying). The store was not changed; "
-                + (failsTheSameWayAgain
-                    ? "the step fails the same way on every run, so fix the mapping, the policy or the data first, then run the upgrade again."
-                    : "run the upgrade again.")
-        case .dropsData(let index, let count, let from, let to, let drops):
-            let list = drops.map(\.description).joined(separator: "; ")
-            return
-                "\(store)step \(index) of \(count) ('\(from)' → '\(to)') would drop data no mapping declares: \(list). Strict mode refused the upgrade; the store was not changed. To keep the data, write an explicit mapping for this step that carries it (the inferred mapping, MappingInference, shows what the step does now). To drop it on purpose, leave the attribute out of that explicit mapping, or give the entity an entity mapping with no destination. Or turn strict mode off (UpgradeOptions.strict) to let the step drop it."
-        case .verificationFailed(let reason):
-            return
-                "\(store)the upgraded store failed verification (\(reason)); it was discarded and the store was not changed. Please report this with the store's model versions."
-        case .fileSystem(let operation, let path, let reason):
-            return
-                "\(store)\(operation) failed on \(path): \(reason). Check permissions and free space, then run the upgrade again: it resumes where it stopped."
-        case .noBackup(let backupDirectory):
-            return
-                "\(store)there is no backup to roll back to (looked for \(backupDirectory.path)). Backups are kept only when the upgrade ran with UpgradeOptions.keepBackup."
-        }
-    }
-
-    private static func format(_ seconds: Double) -> String {
-        seconds == seconds.rounded() ? String(Int(seconds)) : String(format: "%.1f", seconds)
-    }
-
-    private static func megabytes(_ bytes: Int64) -> String {
-        String(format: "%.1f MB", Double(bytes) / 1_000_000)
-    }
 }
 
 extension UpgradeError {
-    /// The kind's case name (`lockTimeout`), for tools: `{"kind": …}` in the CLI's JSON.
-    public var caseName: String {
+    /// The kind's case name (`lockTimeout`), for tools (the names the folded types had:
+    /// `fileSystem` for ``Kind/accessLockFailed(reason:)``, `unreadable` and `malformed` for an
+    /// accepted-findings file): `{"kind": …}` in the CLI's JSON.
+    package var caseName: String {
         switch kind {
         case .lockTimeout: "lockTimeout"
         case .storeInUse: "storeInUse"
@@ -157,9 +177,43 @@ extension UpgradeError {
         case .verificationFailed: "verificationFailed"
         case .fileSystem: "fileSystem"
         case .noBackup: "noBackup"
+        case .newerThanKnownVersions: "newerThanKnownVersions"
+        case .noMatchingVersion: "noMatchingVersion"
+        case .inconsistent: "inconsistent"
+        case .emptyHistory: "emptyHistory"
+        case .unknownVersion: "unknownVersion"
+        case .noPath: "noPath"
+        case .laterThanTarget: "laterThanTarget"
+        case .unregisteredPolicy: "unregisteredPolicy"
+        case .duplicateStage: "duplicateStage"
+        case .upgradeRunning: "upgradeRunning"
+        case .needsUpgrade: "needsUpgrade"
+        case .accessLockFailed: "fileSystem"
+        case .unreadableAcceptedFindings: "unreadable"
+        case .malformedAcceptedFindings: "malformed"
         }
     }
 
-    /// The file the error is about.
-    public var subjectPath: String? { storePath }
+    public var errorDescription: String? { description }
+
+    /// The file the error is about: the accepted-findings file, else the store.
+    package var subjectPath: String? {
+        switch kind {
+        case .unreadableAcceptedFindings(let path, _), .malformedAcceptedFindings(let path, _): path
+        default: storePath
+        }
+    }
+
+    /// Whether the upgrade itself stopped (a lock, space, a step, verification, the file
+    /// system, a rollback), as opposed to being refused before it started (identifying,
+    /// planning) or the store not being opened: only such a failure can leave a work folder.
+    package var isRunFailure: Bool {
+        switch kind {
+        case .lockTimeout, .storeInUse, .storeChangedDuringUpgrade, .insufficientSpace, .stepFailed, .dropsData,
+            .verificationFailed, .fileSystem, .noBackup:
+            true
+        default:
+            false
+        }
+    }
 }

@@ -31,7 +31,7 @@ extension UpgradeRun {
             do {
                 try fileSystem.remove(directory, site: "step.remove-unfinished")
                 try fileSystem.createDirectory(directory, site: "step.mkdir")
-                report = try makeStep(planned, index: index, isLast: index == count).run(
+                report = try makeStep(planned, index: index, isLast: index == count).runReportingFileSystemErrors(
                     source: source, destination: output, access: sourceAccess(forStep: index, planned, journal))
                 // Step 1 ran beside the damaged-store check of the original: nothing is
                 // journaled before it has answered.

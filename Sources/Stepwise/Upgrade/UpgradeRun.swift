@@ -70,7 +70,7 @@ final class UpgradeRun {
         -> Bool
     {
         guard let version = history.version(named: target) else {
-            throw PlanningError(.unknownVersion(target, available: history.names))
+            throw UpgradeError(.unknownVersion(target, available: history.names))
         }
         guard !fileSystem.exists(files.workDirectory),
             let metadata = StoreMetadata.readFromMainFile(at: files.store)

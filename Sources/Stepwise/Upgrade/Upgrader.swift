@@ -64,7 +64,7 @@ public struct Upgrader: Sendable {
     /// An upgrader for versions and mappings given in code: ``init(history:policies:stages:options:)``
     /// with ``ModelHistory/init(versions:mappings:shipped:)``.
     ///
-    /// - throws: ``/StepwiseModel/XcodeModelError`` for a shipped record whose model can't be read.
+    /// - throws: ``/StepwiseModel/ModelError`` for a shipped record whose model can't be read.
     public init(
         history versions: VersionHistory, mappings: [MappingDirectory.StepKey: [MappingModel]] = [:],
         shipped: [ShippedVersion] = [], policies: PolicyRegistry = PolicyRegistry(), stages: [MigrationStage] = [],
@@ -122,8 +122,8 @@ public struct Upgrader: Sendable {
     /// - returns: ``UpgradeReport/noStore(at:)`` when there is no store at `url` (an app's first
     ///   launch: create it at ``targetVersion``), ``UpgradeReport/upToDate(at:)`` when nothing
     ///   was needed, else what ran.
-    /// - throws: ``RegistryError`` when the store is newer than every known version, matches
-    ///   none, or is inconsistent; ``PlanningError`` when no chain of mappings reaches the
+    /// - throws: ``UpgradeError`` when the store is newer than every known version, matches
+    ///   none, or is inconsistent; ``UpgradeError`` when no chain of mappings reaches the
     ///   target; ``UpgradeError`` for a failed step, a failed verification, a lock timeout,
     ///   too little disk space or a file-system error; ``/StepwiseStore/StoreError`` for an unreadable store.
     ///   In every case the store is as it was before the call.
@@ -200,8 +200,8 @@ public struct Upgrader: Sendable {
     ///
     /// `false` for a missing store: there is nothing to upgrade.
     /// - throws: The errors ``upgradeIfNeededSynchronously(storeAt:)`` throws before it takes the lock:
-    ///   ``/StepwiseStore/StoreError`` for an unreadable store, ``PlanningError`` for an unknown
-    ///   target version, ``RegistryError`` for an empty history.
+    ///   ``/StepwiseStore/StoreError`` for an unreadable store, ``UpgradeError`` for an unknown
+    ///   target version, ``UpgradeError`` for an empty history.
     public func needsUpgrade(storeAt url: URL) throws -> Bool {
         let files = StoreFiles(store: url)
         return try UpgradeError.reportingFileSystemErrors(of: files) {
@@ -215,7 +215,7 @@ public struct Upgrader: Sendable {
     /// before a lock file is created beside it.
     private func startingCheck(_ files: StoreFiles) throws -> (target: String, outcome: UpgradeReport.Outcome) {
         guard let target = targetVersion else {
-            throw RegistryError(path: files.store.path, kind: .emptyHistory)
+            throw UpgradeError(path: files.store.path, kind: .emptyHistory)
         }
         // A first launch: the app creates its store at the target version.
         if files.isMissing { return (target, .noStore) }
@@ -236,10 +236,10 @@ public struct Upgrader: Sendable {
         var seen: Set<MappingDirectory.StepKey> = []
         for stage in stages {
             for name in [stage.from, stage.to] where history.versions.version(named: name) == nil {
-                throw PlanningError(.unknownVersion(name, available: history.versions.names))
+                throw UpgradeError(.unknownVersion(name, available: history.versions.names))
             }
             guard seen.insert(stage.step).inserted else {
-                throw PlanningError(.duplicateStage(from: stage.from, to: stage.to))
+                throw UpgradeError(.duplicateStage(from: stage.from, to: stage.to))
             }
         }
     }
@@ -273,7 +273,7 @@ public struct Upgrader: Sendable {
                     return report
                 }
             }
-        } catch let error as UpgradeError {
+        } catch let error as UpgradeError where error.isRunFailure {
             throw error.naming(leftoversOf: files, fileSystem: options.fileSystem)
         }
         options.progress?(.finished(report))

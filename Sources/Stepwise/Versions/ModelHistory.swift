@@ -46,9 +46,9 @@ public struct ModelHistory: Sendable {
     ///   - mappingsURL: The folder of mapping files (JSON files, `.xcmappingmodel` folders or
     ///     both); defaults to `<Name>.mappings` beside the bundle, and may be missing when every
     ///     step can be inferred. `.xcmappingmodel` folders beside the bundle are read too.
-    /// - throws: ``/StepwiseModel/XcodeModelError`` or ``/StepwiseModel/ModelValidationError`` for
-    ///   a version that can't be read; ``/StepwiseModel/VersionHistoryError`` when the versions
-    ///   can't be ordered; ``/StepwiseModel/ShippedRecordError`` for a shipped record, and
+    /// - throws: ``/StepwiseModel/ModelError`` or ``/StepwiseModel/ModelError`` for
+    ///   a version that can't be read; ``/StepwiseModel/ModelError`` when the versions
+    ///   can't be ordered; ``/StepwiseModel/ModelError`` for a shipped record, and
     ///   ``/StepwiseMapping/MappingError`` for a mapping model, that can't be read.
     public init(bundleAt bundleURL: URL, mappingsAt mappingsURL: URL? = nil) throws {
         let bundle = try ModelBundle(contentsOf: bundleURL)
@@ -69,7 +69,7 @@ public struct ModelHistory: Sendable {
     ///   - versions: The versions, oldest first. The newest is the current version.
     ///   - mappings: Mapping models by step; the steps they leave out are inferred where they can be.
     ///   - shipped: The records of versions as they shipped; none by default.
-    /// - throws: ``/StepwiseModel/XcodeModelError`` for a shipped record whose model can't be read.
+    /// - throws: ``/StepwiseModel/ModelError`` for a shipped record whose model can't be read.
     public init(
         versions: VersionHistory, mappings: [MappingDirectory.StepKey: [MappingModel]] = [:],
         shipped: [ShippedVersion] = []

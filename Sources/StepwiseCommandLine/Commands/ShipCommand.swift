@@ -48,9 +48,9 @@ struct ShipCommand: ParsableCommand {
         let recording: ShippedRecords.Recording
         do {
             recording = try ShippedRecords.record(version, of: bundleOptions.url, force: force)
-        } catch let error as ShippedRecordError {
+        } catch let error as ModelError {
             guard case .changedSinceShipped(let name, let differences) = error.kind else { throw error }
-            try refuse(name, differences: differences, file: error.path)
+            try refuse(name, differences: differences, file: error.path ?? "")
             throw ExitCode.failure
         }
         let record = recording.record

@@ -7,8 +7,6 @@ enum FailureHint {
     static func hint(for error: any Error, tool: String) -> String? {
         switch error {
         case let error as UpgradeError: hint(for: error, tool: tool)
-        case let error as PlanningError: hint(for: error)
-        case let error as RegistryError: hint(for: error)
         case let error as StoreError: hint(for: error, tool: tool)
         case let error as MappingError: hint(for: error, tool: tool)
         default: nil
@@ -48,22 +46,11 @@ enum FailureHint {
             "Run `\(tool) upgrade` with --keep-backup to keep one."
         case .stepFailed(_, _, _, _, let underlying):
             hint(for: underlying, tool: tool)
-        case .storeInUse, .storeChangedDuringUpgrade, .insufficientSpace, .verificationFailed, .fileSystem:
-            nil
-        }
-    }
-
-    private static func hint(for error: PlanningError) -> String? {
-        guard case .unregisteredPolicy = error.kind else { return nil }
-        return
+        case .unregisteredPolicy:
             "This tool knows only the policies it was built with. To run your own, build your own tool: a StepwiseTool (StepwiseCommandLine) that registers them; see the Command-line tool article."
-    }
-
-    private static func hint(for error: RegistryError) -> String? {
-        switch error.kind {
         case .noMatchingVersion, .newerThanKnownVersions:
             "Check --models: it must be the model bundle of the app that wrote the store."
-        case .inconsistent, .emptyHistory:
+        default:
             nil
         }
     }

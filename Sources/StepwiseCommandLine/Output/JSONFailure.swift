@@ -41,7 +41,7 @@ struct JSONFailure: Encodable {
     var message: String
     /// What to try next with this tool's flags, as printed on standard error after `Hint:`.
     var hint: String?
-    /// The error's type: `UpgradeError`, `MappingError`, `StoreError`, `PlanningError`, …
+    /// The error's type: `UpgradeError`, `MappingError`, `StoreError`, `UpgradeError`, …
     var type: String
     /// The error's case (``ReportableError/caseName``), such as `stepFailed` or `unknownVersion`.
     var kind: String?

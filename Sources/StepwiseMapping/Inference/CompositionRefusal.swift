@@ -1,12 +1,9 @@
-/// Why `MappingComposition` won't merge two inferred steps into one pass, naming the entity
-/// and property concerned.
-///
-/// A refusal is not a failure: the two steps still run one after the other. It says which
-/// rule of the composition would have changed what the store ends up holding (or whether a
-/// step fails), so the planner keeps them apart.
-public struct CompositionRefusal: Error, Sendable, Hashable, CustomStringConvertible {
-    /// What can't be composed exactly.
-    public enum Reason: Sendable, Hashable {
+extension MappingError {
+    /// Why `MappingComposition` won't merge two inferred steps into one pass
+    /// (``Kind/notComposable(_:)``): which rule of the composition would have changed what the
+    /// store ends up holding (or whether a step fails). A refusal is not a failure: the two
+    /// steps still run one after the other.
+    public indirect enum CompositionReason: Sendable, Hashable {
         /// A mapping was written, not inferred: only inferred mappings are composed.
         case notInferred(mappingModel: String)
         /// The mappings don't chain: the first doesn't end where the second starts, or the
@@ -41,26 +38,12 @@ public struct CompositionRefusal: Error, Sendable, Hashable, CustomStringConvert
         /// The composed mapping fails the checks a mapping file gets against the two versions.
         case invalidComposition(MappingError)
     }
+}
 
-    public var reason: Reason
-    /// The destination entity concerned (the intermediate one for intermediate constraints).
-    public var entity: String?
-    /// The destination property concerned.
-    public var property: String?
-
-    public init(_ reason: Reason, entity: String? = nil, property: String? = nil) {
-        self.reason = reason
-        self.entity = entity
-        self.property = property
-    }
-
-    public var description: String {
-        let place = entity.map { entity in property.map { "\(entity).\($0): " } ?? "\(entity): " } ?? ""
-        return place + explanation
-    }
-
-    private var explanation: String {
-        switch reason {
+extension MappingError.CompositionReason {
+    /// The reason in words, after the entity and property.
+    package var explanation: String {
+        switch self {
         case .notInferred(let name):
             return "the mapping '\(name)' is explicit; only inferred steps are merged"
         case .versionsDontChain(let first, let second):
@@ -94,4 +77,31 @@ public struct CompositionRefusal: Error, Sendable, Hashable, CustomStringConvert
     private static func spell(_ defaultValue: String?) -> String {
         defaultValue.map { "the default \"\($0)\"" } ?? "no value"
     }
+}
+
+/// Why `MappingComposition` won't merge two inferred steps, naming the entity and property
+/// concerned, while the composition runs. ``MappingComposition/compose(_:_:source:intermediate:destination:)``
+/// reports it to callers as a ``MappingError`` (``mappingError``).
+package struct CompositionRefusal: Error, Sendable, Hashable, CustomStringConvertible {
+    package typealias Reason = MappingError.CompositionReason
+
+    package var reason: Reason
+    /// The destination entity concerned (the intermediate one for intermediate constraints).
+    package var entity: String?
+    /// The destination property concerned.
+    package var property: String?
+
+    package init(_ reason: Reason, entity: String? = nil, property: String? = nil) {
+        self.reason = reason
+        self.entity = entity
+        self.property = property
+    }
+
+    /// The refusal as the error `MappingComposition` throws: ``MappingError/Kind/notComposable(_:)``
+    /// naming the entity and property.
+    package var mappingError: MappingError {
+        MappingError(.notComposable(reason), entity: entity, property: property)
+    }
+
+    package var description: String { mappingError.description }
 }

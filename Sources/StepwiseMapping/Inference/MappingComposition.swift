@@ -37,7 +37,7 @@ import StepwiseModel
 /// ## Refusals
 /// Composition is conservative: whenever one pass could store other values, keep other
 /// objects, or succeed where the two steps fail (or the reverse), it throws a
-/// ``CompositionRefusal`` instead of guessing. Among the refusals: both steps widen a type;
+/// ``MappingError`` (``MappingError/Kind/notComposable(_:)``) instead of guessing. Among the refusals: both steps widen a type;
 /// the intermediate version stores a default the destination wouldn't; it narrows a to-many
 /// to a to-one, or forgets an order, that the destination restores; it bounds a relationship's
 /// count, or adds a uniqueness constraint, that neither end implies; and any mapping that
@@ -49,7 +49,7 @@ import StepwiseModel
 ///
 /// ## Topics
 /// - ``compose(_:_:source:intermediate:destination:)``
-/// - ``CompositionRefusal``
+/// - ``MappingError/CompositionReason``
 package enum MappingComposition {
     /// The inferred mapping from `source` to `destination` that does what `first` then
     /// `second` do.
@@ -61,9 +61,23 @@ package enum MappingComposition {
     ///   - intermediate: The version `B` the composed step skips.
     ///   - destination: The version `C` the composed step writes.
     /// - returns: A ``MappingModel`` with ``MappingModel/isInferred`` set, named `"A → C"`.
-    /// - throws: ``CompositionRefusal`` naming the entity and property that can't be composed
-    ///   exactly; the two steps should then run one after the other.
+    /// - throws: ``MappingError`` with ``MappingError/Kind/notComposable(_:)``, naming the
+    ///   entity and property that can't be composed exactly; the two steps should then run one
+    ///   after the other.
     package static func compose(
+        _ first: MappingModel, _ second: MappingModel, source: ObjectModel, intermediate: ObjectModel,
+        destination: ObjectModel
+    ) throws(MappingError) -> MappingModel {
+        do {
+            return try composeOrRefuse(
+                first, second, source: source, intermediate: intermediate, destination: destination)
+        } catch {
+            throw error.mappingError
+        }
+    }
+
+    /// ``compose(_:_:source:intermediate:destination:)``, throwing the refusal itself.
+    package static func composeOrRefuse(
         _ first: MappingModel, _ second: MappingModel, source: ObjectModel, intermediate: ObjectModel,
         destination: ObjectModel
     ) throws(CompositionRefusal) -> MappingModel {

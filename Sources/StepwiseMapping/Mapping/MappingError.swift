@@ -1,9 +1,12 @@
+import Foundation
 import StepwiseModel
 import StepwiseStore
 
 /// A mapping that can't be read, inferred or run, naming the file, mapping, entity,
 /// property and source row concerned.
-public struct MappingError: Error, Sendable, Hashable, ReportableError {
+///
+/// Switch on ``kind`` to tell the cases apart; ``description`` is the sentence to show.
+public struct MappingError: Error, Sendable, Hashable, LocalizedError, ReportableError {
     public enum Kind: Sendable, Hashable {
         /// Expression or predicate syntax error at a 1-based line and column.
         case syntax(message: String, line: Int, column: Int)
@@ -54,6 +57,10 @@ public struct MappingError: Error, Sendable, Hashable, ReportableError {
             difference: String?)
         /// Anything else the step reports.
         case failed(String)
+        /// `MappingComposition` won't merge two inferred steps into one pass; the error's
+        /// entity and property name where. Not a failure of the upgrade: the planner runs the
+        /// two steps one after the other.
+        case notComposable(CompositionReason)
     }
 
     public var kind: Kind
@@ -161,8 +168,12 @@ public struct MappingError: Error, Sendable, Hashable, ReportableError {
                 """
         case .failed(let reason):
             return "\(prefix)\(reason)"
+        case .notComposable(let reason):
+            return "\(prefix)\(reason.explanation)"
         }
     }
+
+    public var errorDescription: String? { description }
 }
 
 extension MappingError {
@@ -213,7 +224,7 @@ extension MappingError {
 
 extension MappingError {
     /// The kind's case name (`syntax`), for tools: `{"kind": …}` in the CLI's JSON.
-    public var caseName: String {
+    package var caseName: String {
         switch kind {
         case .syntax: "syntax"
         case .invalidFile: "invalidFile"
@@ -233,11 +244,12 @@ extension MappingError {
         case .notInferable: "notInferable"
         case .overlappingMappingModels: "overlappingMappingModels"
         case .failed: "failed"
+        case .notComposable: "notComposable"
         }
     }
 
     /// The file the error is about.
-    public var subjectPath: String? { file }
+    package var subjectPath: String? { file }
 }
 
 extension MappingError {

@@ -115,14 +115,28 @@ package struct MigrationStep: Sendable {
     ///   - destination: Where to write the new store; nothing may exist there.
     ///   - access: How the step may use `source` (``SourceAccess``).
     /// - throws: ``MappingError`` naming the mapping, entity, property and source row;
-    ///   ``/StepwiseStore/StoreError`` for unreadable stores.
+    ///   ``/StepwiseStore/StoreError`` for unreadable stores, or a file the step can't write.
     package func run(source: URL, destination: URL, access: SourceAccess = .copy) throws -> StepReport {
+        do {
+            return try runReportingFileSystemErrors(source: source, destination: destination, access: access)
+        } catch let error as FileSystemError {
+            // A package type: an app sees the failed call as an error about that file.
+            throw StoreError(path: error.path, wrapping: error)
+        }
+    }
+
+    /// ``run(source:destination:access:)``, throwing a failed file-system call as the
+    /// `FileSystemError` it is, call site included: the upgrader reports it as an
+    /// `UpgradeError` naming the store.
+    package func runReportingFileSystemErrors(
+        source: URL, destination: URL, access: SourceAccess = .copy
+    ) throws -> StepReport {
         if externalData == nil {
             // The files of a store's external values sit beside it (ExternalDataFolder); name
             // that folder before anything reads a copy of the store elsewhere.
             var step = self
             step.externalData = ExternalDataFolder(store: source)
-            return try step.run(source: source, destination: destination, access: access)
+            return try step.runReportingFileSystemErrors(source: source, destination: destination, access: access)
         }
         let started = Date()
         // Refuse an existing destination before anything else: on failure the step deletes

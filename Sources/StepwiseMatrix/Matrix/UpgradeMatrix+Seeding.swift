@@ -7,9 +7,9 @@ extension UpgradeMatrix {
     /// read as the attribute's type).
     ///
     /// - parameter seeding: The constraints ``check(_:seeding:seed:)`` will be given.
-    /// - throws: ``SeedingError`` naming the constraint, the entity or property and the version
+    /// - throws: ``UpgradeMatrixFailure`` naming the constraint, the entity or property and the version
     ///   (the newest, when no version has it).
-    package func validate(_ seeding: SeedingConstraints) throws(SeedingError) {
+    package func validate(_ seeding: SeedingConstraints) throws(UpgradeMatrixFailure) {
         let versions = planningHistory.versions
         for version in versions {
             try seeding.restricted(to: version).validate(for: version)

@@ -1,5 +1,12 @@
+import Foundation
+import StepwiseModel
+
 /// A matrix cell that failed, naming the pair, the check, and where possible the entity, the
-/// seeded store's row (`Z_PK`) and the property.
+/// seeded store's row (`Z_PK`) and the property; or a seeded store that can't be generated
+/// (the model asks for something the row counts can't give, or a seeding constraint names
+/// what the model lacks).
+///
+/// Switch on ``kind`` to tell the cases apart; ``description`` is the sentence to show.
 ///
 /// ```
 /// Recipes 3 → Recipes 4: value check failed for Recipe, source row Z_PK 3, property 'name':
@@ -9,7 +16,32 @@
 /// Unlike the library's errors, messages show values: they come from generated stores, never
 /// from a user's. Text is quoted with what can't be seen escaped (`"e\u{301}cole"`), so two
 /// strings that look alike but differ in their bytes read differently.
-public struct UpgradeMatrixFailure: Error, Sendable, CustomStringConvertible {
+public struct UpgradeMatrixFailure: Error, Sendable, Hashable, LocalizedError, ReportableError {
+    /// What went wrong.
+    public enum Kind: Sendable, Hashable {
+        /// The invariant `check` didn't hold for ``UpgradeMatrixFailure/pair``: `detail` says how.
+        case checkFailed(Check, detail: String)
+
+        // A seeded store that can't be generated (``SeededStore``, ``SeedingConstraints``).
+
+        /// A row count below zero, or for an entity the model doesn't have or that is abstract.
+        case invalidRowCount(entity: String, count: Int)
+        /// The model's rules can't all hold with these row counts: a required to-one whose
+        /// destination has no rows, a to-many whose minimum count exceeds the rows available, a
+        /// unique Boolean on more than two rows…
+        case unsatisfiable(entity: String, property: String, reason: String)
+        /// A seeding constraint (``SeedingConstraints``) names an entity the version doesn't have.
+        case unknownEntity(entity: String, version: String, constraint: String)
+        /// A seeding constraint names a property the entity doesn't have, or one of the wrong
+        /// kind (`every` takes a relationship; `unique` and `values` an attribute).
+        case unknownProperty(entity: String, property: String, version: String, constraint: String, reason: String)
+        /// A listed value (``SeedingConstraints/values``) that doesn't read as its attribute's
+        /// type, an empty list, or a list for a unique attribute.
+        case invalidValue(entity: String, property: String, value: String, reason: String)
+        /// A seeding constraints file that can't be read or isn't the expected JSON.
+        case unreadableConstraints(reason: String)
+    }
+
     /// The invariant that didn't hold.
     public enum Check: String, Sendable, Hashable, Codable, CaseIterable {
         /// The pair isn't a case of the matrix (no plan reaches `to` from `from`).
@@ -32,8 +64,9 @@ public struct UpgradeMatrixFailure: Error, Sendable, CustomStringConvertible {
         case pathIndependence
     }
 
-    public var pair: UpgradeMatrix.Pair
-    public var check: Check
+    public var kind: Kind
+    /// The pair whose cell failed; nil for a seeded store made outside the matrix.
+    public var pair: UpgradeMatrix.Pair?
     /// The entity concerned: in the seeded store's version for ``Check/rowCount`` and
     /// ``Check/value``, in the target version otherwise.
     public var entity: String?
@@ -41,28 +74,69 @@ public struct UpgradeMatrixFailure: Error, Sendable, CustomStringConvertible {
     public var sourcePrimaryKey: Int64?
     /// The property concerned.
     public var property: String?
-    /// What went wrong.
-    public var detail: String
+    /// The seeded store being generated, or the seeding constraints file, when known.
+    public var path: String?
 
     public init(
         pair: UpgradeMatrix.Pair, check: Check, entity: String? = nil, sourcePrimaryKey: Int64? = nil,
         property: String? = nil, detail: String
     ) {
+        self.kind = .checkFailed(check, detail: detail)
         self.pair = pair
-        self.check = check
         self.entity = entity
         self.sourcePrimaryKey = sourcePrimaryKey
         self.property = property
-        self.detail = detail
+    }
+
+    /// A seeded store that can't be generated: `kind` is one of the seeding cases, `path` the
+    /// store or the constraints file.
+    public init(_ kind: Kind, path: String? = nil) {
+        self.kind = kind
+        self.path = path
+    }
+
+    /// The check that failed, for a matrix cell.
+    public var check: Check? {
+        if case .checkFailed(let check, _) = kind { return check }
+        return nil
     }
 
     public var description: String {
+        let store = path.map { "\($0): " } ?? ""
+        switch kind {
+        case .checkFailed(let check, let detail):
+            return cellDescription(check, detail: detail)
+        case .invalidRowCount(let entity, let count):
+            return
+                "\(store)can't seed \(count) rows of '\(entity)': give 0 or more rows, to concrete entities of the model."
+        case .unsatisfiable(let entity, let property, let reason):
+            return
+                "\(store)can't seed \(entity).\(property): \(reason). Give the entities involved more (or fewer) rows, or drop a seeding constraint."
+        case .unknownEntity(let entity, let version, let constraint):
+            return
+                "\(store)the seeding constraint '\(constraint)' names the entity '\(entity)', which '\(version)' doesn't have. Check its spelling (entity names are case-sensitive)."
+        case .unknownProperty(let entity, let property, let version, let constraint, let reason):
+            return
+                "\(store)the seeding constraint '\(constraint)' names '\(entity).\(property)' in '\(version)': \(reason)."
+        case .invalidValue(let entity, let property, let value, let reason):
+            return
+                "\(store)can't seed \(entity).\(property) from the listed value '\(value)': \(reason). Fix the value list."
+        case .unreadableConstraints(let reason):
+            return
+                "\(store)not a seeding constraints file: \(reason). Expected {\"defaultRows\": n, \"rows\": {\"Entity\": n}, \"every\": [\"Entity.relationship\"], \"unique\": [\"Entity.attribute\"], \"values\": {\"Entity.attribute\": [\"…\"]}}, every key optional."
+        }
+    }
+
+    public var errorDescription: String? { description }
+
+    private func cellDescription(_ check: Check, detail: String) -> String {
         var place: [String] = []
         if let entity { place.append("for \(entity)") }
         if let sourcePrimaryKey { place.append("source row Z_PK \(sourcePrimaryKey)") }
         if let property { place.append("property '\(property)'") }
         let location = place.isEmpty ? "" : " " + place.joined(separator: ", ")
-        return "\(pair): \(Self.names[check] ?? check.rawValue) failed\(location): \(detail)"
+        let pair = self.pair.map { "\($0): " } ?? ""
+        return "\(pair)\(Self.names[check] ?? check.rawValue) failed\(location): \(detail)"
     }
 
     private static let names: [Check: String] = [
@@ -71,4 +145,21 @@ public struct UpgradeMatrixFailure: Error, Sendable, CustomStringConvertible {
         .droppedRows: "dropped rows check",
         .pathIndependence: "path independence check",
     ]
+
+    /// The check's name (`value`) for a cell, else the seeding case's (`unsatisfiable`), for
+    /// tools: `{"kind": …}` in the CLI's JSON.
+    package var caseName: String {
+        switch kind {
+        case .checkFailed(let check, _): check.rawValue
+        case .invalidRowCount: "invalidRowCount"
+        case .unsatisfiable: "unsatisfiable"
+        case .unknownEntity: "unknownEntity"
+        case .unknownProperty: "unknownProperty"
+        case .invalidValue: "invalidValue"
+        case .unreadableConstraints: "unreadableConstraints"
+        }
+    }
+
+    /// The seeded store or constraints file, when the error names one.
+    package var subjectPath: String? { path }
 }

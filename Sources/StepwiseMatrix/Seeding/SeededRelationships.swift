@@ -19,7 +19,7 @@ import StepwiseStore
 ///   Core Data 1241), all rows together link each destination once at most.
 ///
 /// Counts the rows can't satisfy (a required to-one to an entity without rows, a one-to-one
-/// required on both sides between entities of different sizes…) throw ``SeedingError``.
+/// required on both sides between entities of different sizes…) throw ``UpgradeMatrixFailure``.
 struct SeededRelationships {
     let store: SeededStore
     let model: ObjectModel
@@ -206,7 +206,7 @@ struct SeededRelationships {
         return keys
     }
 
-    private func unsatisfiable(_ side: Side, _ reason: String) -> SeedingError {
-        SeedingError(.unsatisfiable(entity: side.entity.name, property: side.relationship.name, reason: reason))
+    private func unsatisfiable(_ side: Side, _ reason: String) -> UpgradeMatrixFailure {
+        UpgradeMatrixFailure(.unsatisfiable(entity: side.entity.name, property: side.relationship.name, reason: reason))
     }
 }

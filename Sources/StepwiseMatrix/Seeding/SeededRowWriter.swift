@@ -19,7 +19,7 @@ struct SeededRowWriter {
     /// from its row's key before the row is inserted.
     func insertRows(of entity: EntityLayout, count: Int) throws -> SeededStore.Segment {
         guard let modelEntity = model[entity: entity.name], let root = layout.entity(named: entity.rootName) else {
-            throw SeedingError(.invalidRowCount(entity: entity.name, count: count))
+            throw UpgradeMatrixFailure(.invalidRowCount(entity: entity.name, count: count))
         }
         let attributes = model.allAttributes(of: modelEntity).filter { !$0.isTransient }
         let unique = uniqueAttributes(of: modelEntity).union(
@@ -29,7 +29,7 @@ struct SeededRowWriter {
             listed[attribute.name] = try constraints.listedValues(of: attribute.name, of: modelEntity, in: model)
             // A model's uniqueness constraint and a list can't both hold once rows outnumber values.
             if let list = listed[attribute.name], unique.contains(attribute.name), count > list.count {
-                throw SeedingError(
+                throw UpgradeMatrixFailure(
                     .invalidValue(
                         entity: entity.name, property: attribute.name, value: "\(list.count) values",
                         reason:
@@ -62,7 +62,7 @@ struct SeededRowWriter {
                     }
                     let id = try objects.insert(entity.name, rowValues)
                     guard id.primaryKey == key else {
-                        throw SeedingError(
+                        throw UpgradeMatrixFailure(
                             .unsatisfiable(
                                 entity: entity.name, property: "Z_PK",
                                 reason:

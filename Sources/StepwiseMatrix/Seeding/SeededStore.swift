@@ -39,7 +39,7 @@ import StepwiseStore
 /// - ``SeededValues``
 /// - ``SeededEdgeCases``
 /// - ``RowCounts``
-/// - ``SeedingError``
+/// - ``UpgradeMatrixFailure``
 public struct SeededStore: Sendable {
     /// The rows of one concrete entity: `count` rows whose primary keys run from
     /// `firstPrimaryKey` up, in row order.
@@ -89,8 +89,8 @@ public struct SeededStore: Sendable {
     ///   - rows: Rows per concrete entity: a number for all (20 by default), or counts by
     ///     entity name (see ``RowCounts``).
     /// - returns: Where each entity's rows are.
-    /// - throws: ``SeedingError`` when the row counts can't satisfy the model (a required
-    ///   to-one to an entity without rows…), `ModelValidationError` or ``StoreError`` for a
+    /// - throws: ``UpgradeMatrixFailure`` when the row counts can't satisfy the model (a required
+    ///   to-one to an entity without rows…), `ModelError` or ``StoreError`` for a
     ///   model that can't be laid out or a store that can't be written. A failed generation
     ///   leaves a partial store behind: delete it.
     @discardableResult
@@ -110,7 +110,7 @@ public struct SeededStore: Sendable {
     ///   - seeding: Rows per entity and constraints on the data (``SeedingConstraints``); every
     ///     name must exist in `model` (``SeedingConstraints/restricted(to:)`` drops the others).
     /// - returns: Where each entity's rows are.
-    /// - throws: ``SeedingError`` for a constraint naming what `model` lacks, or one the model
+    /// - throws: ``UpgradeMatrixFailure`` for a constraint naming what `model` lacks, or one the model
     ///   and row counts can't satisfy; otherwise as ``create(at:model:seed:rows:)``.
     @discardableResult
     public static func create(at url: URL, model: ObjectModel, seed: UInt64 = 1, seeding: SeedingConstraints) throws
@@ -148,7 +148,7 @@ public struct SeededStore: Sendable {
             try queue.write { db in try DerivedValues.computeValues(layout, in: db) }
             try queue.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
             return store
-        } catch var error as SeedingError {
+        } catch var error as UpgradeMatrixFailure {
             error.path = url.path
             throw error
         }
@@ -156,11 +156,11 @@ public struct SeededStore: Sendable {
 
     private static func check(_ rows: RowCounts, layout: StoreLayout, path: String) throws {
         if rows.defaultCount < 0 {
-            throw SeedingError(.invalidRowCount(entity: "every entity", count: rows.defaultCount), path: path)
+            throw UpgradeMatrixFailure(.invalidRowCount(entity: "every entity", count: rows.defaultCount), path: path)
         }
         for (name, count) in rows.counts.sorted(by: { $0.key < $1.key }) {
             guard let entity = layout.entity(named: name), !entity.isAbstract || count == 0, count >= 0 else {
-                throw SeedingError(.invalidRowCount(entity: name, count: count), path: path)
+                throw UpgradeMatrixFailure(.invalidRowCount(entity: name, count: count), path: path)
             }
         }
     }

@@ -42,7 +42,7 @@ package struct SeededValues: Sendable {
     ///   - isUnique: Whether the attribute must be unique across its table (it is part of a
     ///     uniqueness constraint): the value is then derived from `primaryKey`, which is
     ///     unique per table, and is never nil.
-    /// - throws: ``SeedingError`` when a unique value can't be made (a Boolean, or bounds
+    /// - throws: ``UpgradeMatrixFailure`` when a unique value can't be made (a Boolean, or bounds
     ///   narrower than the number of rows).
     package func value(
         of attribute: Attribute, entity: String, row: Int, primaryKey: Int64, isUnique: Bool = false
@@ -133,8 +133,8 @@ package struct SeededValues: Sendable {
     private func uniqueValue(
         of attribute: Attribute, entity: String, primaryKey key: Int64, bounds: Bounds
     ) throws -> DatabaseValue {
-        func unsatisfiable(_ reason: String) -> SeedingError {
-            SeedingError(.unsatisfiable(entity: entity, property: attribute.name, reason: reason))
+        func unsatisfiable(_ reason: String) -> UpgradeMatrixFailure {
+            UpgradeMatrixFailure(.unsatisfiable(entity: entity, property: attribute.name, reason: reason))
         }
         switch attribute.type {
         case .integer16, .integer32, .integer64:

@@ -72,14 +72,14 @@ public struct SeedingConstraints: Sendable, Hashable, Encodable {
     /// Reads constraints from a JSON file (the format above).
     ///
     /// - parameter url: The file.
-    /// - throws: ``SeedingError`` (``SeedingError/Kind/unreadableConstraints(reason:)``) naming
+    /// - throws: ``UpgradeMatrixFailure`` (``UpgradeMatrixFailure/Kind/unreadableConstraints(reason:)``) naming
     ///   the file and what is wrong in it.
-    public init(contentsOf url: URL) throws(SeedingError) {
+    public init(contentsOf url: URL) throws(UpgradeMatrixFailure) {
         let data: Data
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw SeedingError(.unreadableConstraints(reason: ErrorText.describe(error)), path: url.path)
+            throw UpgradeMatrixFailure(.unreadableConstraints(reason: ErrorText.describe(error)), path: url.path)
         }
         do {
             let file = try JSONDecoder().decode(File.self, from: data)
@@ -88,9 +88,9 @@ public struct SeedingConstraints: Sendable, Hashable, Encodable {
                 every: Set(file.every ?? []), unique: Set(file.unique ?? []),
                 values: (file.values ?? [:]).mapValues { $0.map(\.text) })
         } catch let error as DecodingError {
-            throw SeedingError(.unreadableConstraints(reason: Self.explain(error)), path: url.path)
+            throw UpgradeMatrixFailure(.unreadableConstraints(reason: Self.explain(error)), path: url.path)
         } catch {
-            throw SeedingError(.unreadableConstraints(reason: ErrorText.describe(error)), path: url.path)
+            throw UpgradeMatrixFailure(.unreadableConstraints(reason: ErrorText.describe(error)), path: url.path)
         }
     }
 
@@ -112,15 +112,15 @@ public struct SeedingConstraints: Sendable, Hashable, Encodable {
     /// value reads as the attribute's type.
     ///
     /// - parameter model: The version the store is seeded at.
-    /// - throws: ``SeedingError`` naming the constraint, the entity or property, and the version.
-    public func validate(for model: ObjectModel) throws(SeedingError) {
+    /// - throws: ``UpgradeMatrixFailure`` naming the constraint, the entity or property, and the version.
+    public func validate(for model: ObjectModel) throws(UpgradeMatrixFailure) {
         for (name, count) in rows.counts.sorted(by: { $0.key < $1.key }) {
             guard let entity = model[entity: name] else {
-                throw SeedingError(
+                throw UpgradeMatrixFailure(
                     .unknownEntity(entity: name, version: model.name, constraint: "rows \(name)=\(count)"))
             }
             if entity.isAbstract && count != 0 || count < 0 {
-                throw SeedingError(.invalidRowCount(entity: name, count: count))
+                throw UpgradeMatrixFailure(.invalidRowCount(entity: name, count: count))
             }
         }
         for name in every.sorted() { _ = try relationship(name, in: model) }
@@ -128,7 +128,7 @@ public struct SeedingConstraints: Sendable, Hashable, Encodable {
         for (name, list) in values.sorted(by: { $0.key < $1.key }) {
             let attribute = try attribute(name, in: model, constraint: "values \(name)")
             if unique.contains(name) {
-                throw SeedingError(
+                throw UpgradeMatrixFailure(
                     .invalidValue(
                         entity: attribute.entity, property: attribute.property, value: list.joined(separator: ","),
                         reason: "it is also constrained unique: give it one or the other"))
@@ -140,7 +140,7 @@ public struct SeedingConstraints: Sendable, Hashable, Encodable {
     // MARK: - Resolution, for the writers
 
     /// The declaring entity's key (`Entity.relationship`) of each `every` relationship of `model`.
-    func alwaysLinkedKeys(in model: ObjectModel) throws(SeedingError) -> Set<String> {
+    func alwaysLinkedKeys(in model: ObjectModel) throws(UpgradeMatrixFailure) -> Set<String> {
         var keys: Set<String> = []
         for name in every { keys.insert(try relationship(name, in: model)) }
         return keys
@@ -153,7 +153,7 @@ public struct SeedingConstraints: Sendable, Hashable, Encodable {
 
     /// The list `attribute` of the concrete entity `entity` takes its values from, as column
     /// values, if there is one.
-    func listedValues(of attribute: String, of entity: Entity, in model: ObjectModel) throws(SeedingError)
+    func listedValues(of attribute: String, of entity: Entity, in model: ObjectModel) throws(UpgradeMatrixFailure)
         -> [DatabaseValue]?
     {
         for owner in [entity] + model.ancestors(of: entity) where values["\(owner.name).\(attribute)"] != nil {
@@ -170,30 +170,30 @@ public struct SeedingConstraints: Sendable, Hashable, Encodable {
         return (String(parts[0]), String(parts[1]))
     }
 
-    private func entity(_ name: String, in model: ObjectModel, constraint: String) throws(SeedingError)
+    private func entity(_ name: String, in model: ObjectModel, constraint: String) throws(UpgradeMatrixFailure)
         -> (Entity, String)
     {
         guard let (entityName, property) = Self.split(name) else {
-            throw SeedingError(
+            throw UpgradeMatrixFailure(
                 .unknownProperty(
                     entity: name, property: "", version: model.name, constraint: constraint,
                     reason: "name it as Entity.property"))
         }
         guard let entity = model[entity: entityName] else {
-            throw SeedingError(.unknownEntity(entity: entityName, version: model.name, constraint: constraint))
+            throw UpgradeMatrixFailure(.unknownEntity(entity: entityName, version: model.name, constraint: constraint))
         }
         return (entity, property)
     }
 
     /// The declaring entity's key of the relationship `name` names.
-    private func relationship(_ name: String, in model: ObjectModel) throws(SeedingError) -> String {
+    private func relationship(_ name: String, in model: ObjectModel) throws(UpgradeMatrixFailure) -> String {
         let constraint = "every \(name)"
         let (entity, property) = try self.entity(name, in: model, constraint: constraint)
         let relationships = model.allRelationships(of: entity).filter { !$0.isTransient }
         guard relationships.contains(where: { $0.name == property }),
             let declaring = model.declaringEntity(ofProperty: property, from: entity)
         else {
-            throw SeedingError(
+            throw UpgradeMatrixFailure(
                 .unknownProperty(
                     entity: entity.name, property: property, version: model.name, constraint: constraint,
                     reason:
@@ -203,13 +203,13 @@ public struct SeedingConstraints: Sendable, Hashable, Encodable {
         return "\(declaring.name).\(property)"
     }
 
-    private func attribute(_ name: String, in model: ObjectModel, constraint: String) throws(SeedingError)
+    private func attribute(_ name: String, in model: ObjectModel, constraint: String) throws(UpgradeMatrixFailure)
         -> (entity: String, property: String, attribute: Attribute)
     {
         let (entity, property) = try self.entity(name, in: model, constraint: constraint)
         let attributes = model.allAttributes(of: entity).filter { !$0.isTransient }
         guard let attribute = attributes.first(where: { $0.name == property }) else {
-            throw SeedingError(
+            throw UpgradeMatrixFailure(
                 .unknownProperty(
                     entity: entity.name, property: property, version: model.name, constraint: constraint,
                     reason:
@@ -220,19 +220,19 @@ public struct SeedingConstraints: Sendable, Hashable, Encodable {
     }
 
     /// The listed values of `name` as column values of its attribute's type.
-    private func columnValues(_ name: String, in model: ObjectModel) throws(SeedingError)
+    private func columnValues(_ name: String, in model: ObjectModel) throws(UpgradeMatrixFailure)
         -> [DatabaseValue]
     {
         let (entity, property, attribute) = try self.attribute(name, in: model, constraint: "values \(name)")
         let list = values[name] ?? []
         guard !list.isEmpty else {
-            throw SeedingError(
+            throw UpgradeMatrixFailure(
                 .invalidValue(entity: entity, property: property, value: "", reason: "the list is empty"))
         }
         var converted: [DatabaseValue] = []
         for text in list {
             guard let value = SeededValues.columnValue(text, for: attribute) else {
-                throw SeedingError(
+                throw UpgradeMatrixFailure(
                     .invalidValue(
                         entity: entity, property: property, value: text,
                         reason: "it doesn't read as \(attribute.type.rawValue) (in '\(model.name)')"))

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Typed access to the values of a keyed archive, turning every malformed value into
-/// ``XcodeModelError/Kind/unreadableCompiledModel(_:)`` naming `origin`. Values come as
+/// ``ModelError/Kind/unreadableCompiledModel(_:)`` naming `origin`. Values come as
 /// ``BinaryPropertyList/Value``s: a reference (`.uid`) is resolved here, `$null` reads as nil.
 struct ArchiveAccess {
     typealias Value = BinaryPropertyList.Value
@@ -10,12 +10,12 @@ struct ArchiveAccess {
     /// What errors name: a `.mom` file's path, or a store's model cache.
     let origin: String
 
-    func unreadable(_ reason: String) -> XcodeModelError {
-        XcodeModelError(path: origin, kind: .unreadableCompiledModel(reason))
+    func unreadable(_ reason: String) -> ModelError {
+        ModelError(path: origin, kind: .unreadableCompiledModel(reason))
     }
 
     /// Runs an archive access, its format error made an `unreadableCompiledModel`.
-    func read<T>(_ body: () throws(BinaryPropertyList.FormatError) -> T) throws(XcodeModelError) -> T {
+    func read<T>(_ body: () throws(BinaryPropertyList.FormatError) -> T) throws(ModelError) -> T {
         do {
             return try body()
         } catch {
@@ -24,14 +24,14 @@ struct ArchiveAccess {
     }
 
     /// What `value` stands for: a reference resolved (nil for `$null`), anything else itself.
-    func resolved(_ value: Value?) throws(XcodeModelError) -> Value? {
+    func resolved(_ value: Value?) throws(ModelError) -> Value? {
         guard let value else { return nil }
         guard case .uid(let uid) = value else { return value }
         return try read { () throws(BinaryPropertyList.FormatError) in try archive.value(uid) }
     }
 
     /// The archived object `value` refers to; nil when there is none or it is `$null`.
-    func object(_ value: Value?, _ what: @autoclosure () -> String) throws(XcodeModelError) -> KeyedArchive.Object? {
+    func object(_ value: Value?, _ what: @autoclosure () -> String) throws(ModelError) -> KeyedArchive.Object? {
         guard let value else { return nil }
         guard case .uid(let uid) = value else { throw unreadable("\(what()) is not a reference to an object") }
         return try read { () throws(BinaryPropertyList.FormatError) in try archive.object(uid) }
@@ -39,7 +39,7 @@ struct ArchiveAccess {
 
     /// The string `value` is or refers to (a plain string, or an archived `NSString` or
     /// `NSMutableString`); nil when absent.
-    func string(_ value: Value?, _ what: @autoclosure () -> String) throws(XcodeModelError) -> String? {
+    func string(_ value: Value?, _ what: @autoclosure () -> String) throws(ModelError) -> String? {
         switch try resolved(value) {
         case nil: return nil
         case .string(let text)?: return text
@@ -53,7 +53,7 @@ struct ArchiveAccess {
     }
 
     /// The integer `value` is or refers to; nil when absent.
-    func integer(_ value: Value?, _ what: @autoclosure () -> String) throws(XcodeModelError) -> Int? {
+    func integer(_ value: Value?, _ what: @autoclosure () -> String) throws(ModelError) -> Int? {
         switch try resolved(value) {
         case nil: return nil
         case .integer(let number)?: return Int(number)
@@ -62,7 +62,7 @@ struct ArchiveAccess {
     }
 
     /// Whether a flag is set: written as a boolean (`NSIsOptional`), only when true.
-    func flag(_ value: Value?) throws(XcodeModelError) -> Bool {
+    func flag(_ value: Value?) throws(ModelError) -> Bool {
         switch try resolved(value) {
         case .bool(let flag)?: return flag
         case .integer(let number)?: return number != 0
@@ -72,7 +72,7 @@ struct ArchiveAccess {
 
     /// The elements of the archived array or set `value` refers to (references, unresolved);
     /// empty when absent.
-    func elements(_ value: Value?, _ what: @autoclosure () -> String) throws(XcodeModelError) -> [Value] {
+    func elements(_ value: Value?, _ what: @autoclosure () -> String) throws(ModelError) -> [Value] {
         guard let collection = try object(value, what()) else { return [] }
         let kinds: Set<String> = [
             "NSArray", "NSMutableArray", "NSSet", "NSMutableSet", "NSOrderedSet", "NSMutableOrderedSet",
@@ -88,7 +88,7 @@ struct ArchiveAccess {
     /// The entries of the archived dictionary `value` refers to, keyed by string, values
     /// unresolved; empty when absent. Reads `NSDictionary`, `NSMutableDictionary` and the
     /// `NSKnownKeysDictionary1` Core Data archives some models' entities in (Screen Time, Photos).
-    func dictionary(_ value: Value?, _ what: @autoclosure () -> String) throws(XcodeModelError)
+    func dictionary(_ value: Value?, _ what: @autoclosure () -> String) throws(ModelError)
         -> [(key: String, value: Value)]
     {
         guard let dictionary = try object(value, what()) else { return [] }
@@ -133,7 +133,7 @@ struct ArchiveAccess {
     /// them, so the model equals the one read from the source. A value Xcode can't write, such
     /// as the array Photos keeps under `_NSLocationAttributeDerivedComponents`, is left out: user
     /// info has no part in a store's schema or hashes.
-    func strings(_ value: Value?, _ what: @autoclosure () -> String) throws(XcodeModelError) -> [String: String] {
+    func strings(_ value: Value?, _ what: @autoclosure () -> String) throws(ModelError) -> [String: String] {
         var result: [String: String] = [:]
         for entry in try dictionary(value, what()) {
             switch try resolved(entry.value) {

@@ -10,7 +10,7 @@ struct ArchivedDefaultValue {
     /// The attribute, for errors.
     let what: String
 
-    func text(_ value: BinaryPropertyList.Value?, type: AttributeType) throws(XcodeModelError) -> String? {
+    func text(_ value: BinaryPropertyList.Value?, type: AttributeType) throws(ModelError) -> String? {
         switch type {
         case .binary, .transformable, .objectID, .undefined, .composite: return nil
         default: break
@@ -37,7 +37,7 @@ struct ArchivedDefaultValue {
         return type == .float ? String(Float(number)) : String(number)
     }
 
-    private func text(_ object: KeyedArchive.Object) throws(XcodeModelError) -> String? {
+    private func text(_ object: KeyedArchive.Object) throws(ModelError) -> String? {
         switch object.className {
         case "NSString", "NSMutableString":
             return try access.string(object.fields["NS.string"], "the default value of \(what)")
@@ -64,7 +64,7 @@ struct ArchivedDefaultValue {
     /// An archived `NSDecimalNumber`: `NS.mantissa` (16 bytes, 16-bit words, least significant
     /// first, little-endian when `NS.mantissa.bo` is 1) of which `NS.length` words count,
     /// `NS.exponent` and `NS.negative`.
-    private func decimal(_ object: KeyedArchive.Object) throws(XcodeModelError) -> String {
+    private func decimal(_ object: KeyedArchive.Object) throws(ModelError) -> String {
         let exponent = try access.integer(object.fields["NS.exponent"], "the exponent of \(what)") ?? 0
         let length = try access.integer(object.fields["NS.length"], "the length of \(what)") ?? 0
         let isNegative = try access.flag(object.fields["NS.negative"])
@@ -105,8 +105,8 @@ struct ArchivedDefaultValue {
         return digits.isEmpty ? "0" : String(digits.reversed())
     }
 
-    private func invalid(_ value: String) -> XcodeModelError {
-        XcodeModelError(
+    private func invalid(_ value: String) -> ModelError {
+        ModelError(
             path: access.origin, kind: .invalidValue(element: what, attribute: "NSDefaultValue", value: value))
     }
 }

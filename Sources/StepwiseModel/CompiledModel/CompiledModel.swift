@@ -37,16 +37,16 @@ package enum CompiledModel {
     ///   - archive: The archive's bytes: a `.mom` file, or a model cache once inflated.
     ///   - name: The version name to give the model, such as the `.mom` file's base name.
     ///   - origin: What to name in errors ("Model.momd/Model 2.mom", "Z_MODELCACHE of Notes.sqlite").
-    /// - throws: ``XcodeModelError`` naming `origin`, with
-    ///   ``XcodeModelError/Kind/unreadableCompiledModel(_:)`` when the bytes are not a model
-    ///   archive, or ``XcodeModelError/Kind/invalidValue(element:attribute:value:)`` for a value
+    /// - throws: ``ModelError`` naming `origin`, with
+    ///   ``ModelError/Kind/unreadableCompiledModel(_:)`` when the bytes are not a model
+    ///   archive, or ``ModelError/Kind/invalidValue(element:attribute:value:)`` for a value
     ///   Stepwise doesn't know (an attribute type code, a delete rule).
-    package static func read(archive: Data, name: String, origin: String) throws(XcodeModelError) -> ObjectModel {
+    package static func read(archive: Data, name: String, origin: String) throws(ModelError) -> ObjectModel {
         let keyedArchive: KeyedArchive
         do {
             keyedArchive = try KeyedArchive(archive)
         } catch {
-            throw XcodeModelError(path: origin, kind: .unreadableCompiledModel(error.reason))
+            throw ModelError(path: origin, kind: .unreadableCompiledModel(error.reason))
         }
         return try CompiledModelReader(archive: keyedArchive, origin: origin).model(named: name)
     }

@@ -17,7 +17,7 @@ extension CompiledModelReader {
     ///   - name: The attribute's name.
     ///   - depth: How many composites enclose it.
     func compositeElements(_ object: KeyedArchive.Object, entity: String, name: String, depth: Int)
-        throws(XcodeModelError) -> [Attribute]
+        throws(ModelError) -> [Attribute]
     {
         let what = "the elements of attribute '\(entity).\(name)'"
         guard depth < Self.compositeDepthLimit else {

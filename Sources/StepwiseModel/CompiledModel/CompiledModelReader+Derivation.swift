@@ -9,13 +9,13 @@ extension CompiledModelReader {
     /// `NSFunctionExpression` (type 4) with `NSSelectorName` (`count:`, `now`) and
     /// `NSArguments`: from Foundation's archiving of NSExpression, not shown by a corpus store.
     /// Any other expression reads as a description naming its class, which validation refuses.
-    func derivationText(_ object: KeyedArchive.Object, what: String) throws(XcodeModelError) -> String? {
+    func derivationText(_ object: KeyedArchive.Object, what: String) throws(ModelError) -> String? {
         guard let expression = try access.object(object.fields["NSDerivationExpression"], "the derivation of \(what)")
         else { return nil }
         return try text(of: expression, what: "the derivation of \(what)", depth: 0)
     }
 
-    private func text(of expression: KeyedArchive.Object, what: String, depth: Int) throws(XcodeModelError) -> String {
+    private func text(of expression: KeyedArchive.Object, what: String, depth: Int) throws(ModelError) -> String {
         // Real derivations nest one level (a function of a key path); this bounds a self-referring archive.
         guard depth < 8 else { throw access.unreadable("\(what) nests expressions more than 8 deep") }
         switch expression.className {

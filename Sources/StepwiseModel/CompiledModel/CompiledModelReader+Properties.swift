@@ -3,12 +3,12 @@ import Foundation
 extension CompiledModelReader {
     /// An `NSAttributeDescription`, a derived one (`NSDerivedAttributeDescription`, with its
     /// expression) or a composite one.
-    func attribute(_ object: KeyedArchive.Object, entity: String, depth: Int = 0) throws(XcodeModelError) -> Attribute {
+    func attribute(_ object: KeyedArchive.Object, entity: String, depth: Int = 0) throws(ModelError) -> Attribute {
         let name = try requiredString(object, "NSPropertyName", "an attribute of entity '\(entity)'")
         let what = "attribute '\(entity).\(name)'"
         let code = try access.integer(object.fields["NSAttributeType"], "the type of \(what)") ?? 0
         guard let type = Self.attributeTypes[code] else {
-            throw XcodeModelError(
+            throw ModelError(
                 path: access.origin, kind: .invalidValue(element: what, attribute: "NSAttributeType", value: "\(code)"))
         }
         // `NSFlagsKey`: bit 2 (4) external storage, bit 4 (16) preserved after deletion, as the
@@ -45,7 +45,7 @@ extension CompiledModelReader {
     }
 
     /// An `NSRelationshipDescription`.
-    func relationship(_ object: KeyedArchive.Object, entity: String) throws(XcodeModelError) -> Relationship {
+    func relationship(_ object: KeyedArchive.Object, entity: String) throws(ModelError) -> Relationship {
         let name = try requiredString(object, "NSPropertyName", "a relationship of entity '\(entity)'")
         let what = "relationship '\(entity).\(name)'"
         // The destination and the inverse are archived both as objects and as names; the object
@@ -55,7 +55,7 @@ extension CompiledModelReader {
             destination = try requiredString(entity, "NSEntityName", "the destination of \(what)")
         }
         guard let destination, !destination.isEmpty else {
-            throw XcodeModelError(
+            throw ModelError(
                 path: access.origin, kind: .invalidValue(element: what, attribute: "NSDestinationEntity", value: nil))
         }
         var inverse = try access.string(object.fields["_NSInverseRelationshipName"], "the inverse of \(what)")
@@ -64,14 +64,14 @@ extension CompiledModelReader {
         }
         let ruleCode = try access.integer(object.fields["NSDeleteRule"], "the delete rule of \(what)") ?? 1
         guard let rule = Self.deletionRules[ruleCode] else {
-            throw XcodeModelError(
+            throw ModelError(
                 path: access.origin, kind: .invalidValue(element: what, attribute: "NSDeleteRule", value: "\(ruleCode)")
             )
         }
         let minCount = try access.integer(object.fields["NSMinCount"], "the minimum count of \(what)") ?? 0
         let maxCount = try access.integer(object.fields["NSMaxCount"], "the maximum count of \(what)") ?? 0
         guard minCount >= 0, maxCount >= 0 else {
-            throw XcodeModelError(
+            throw ModelError(
                 path: access.origin,
                 kind: .invalidValue(
                     element: what, attribute: minCount < 0 ? "NSMinCount" : "NSMaxCount",

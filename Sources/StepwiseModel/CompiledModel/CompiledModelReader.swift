@@ -11,7 +11,7 @@ struct CompiledModelReader {
         access = ArchiveAccess(archive: archive, origin: origin)
     }
 
-    func model(named name: String) throws(XcodeModelError) -> ObjectModel {
+    func model(named name: String) throws(ModelError) -> ObjectModel {
         guard let root = try access.object(access.archive.top["root"].map(Value.uid), "the archive's root") else {
             throw access.unreadable("the archive has no root object")
         }
@@ -38,7 +38,7 @@ struct CompiledModelReader {
     }
 
     /// The entity `object`, `key` being its name in the model's entity dictionary.
-    private func entity(_ object: KeyedArchive.Object, key: String) throws(XcodeModelError) -> Entity {
+    private func entity(_ object: KeyedArchive.Object, key: String) throws(ModelError) -> Entity {
         try expect(object, "NSEntityDescription", "entity '\(key)'")
         let name = try requiredString(object, "NSEntityName", "entity '\(key)'")
         let parent = try access.object(object.fields["NSSuperentity"], "the superentity of entity '\(name)'")
@@ -75,7 +75,7 @@ struct CompiledModelReader {
             case "_NSPropertyDescriptionProxy", "NSFetchedPropertyDescription", "NSExpressionDescription":
                 continue
             default:
-                throw XcodeModelError(
+                throw ModelError(
                     path: access.origin,
                     kind: .invalidValue(element: what, attribute: "$classname", value: property.className))
             }
@@ -99,19 +99,19 @@ struct CompiledModelReader {
     }
 
     /// Names of the properties an entity archives, inherited ones included.
-    private func propertyNames(_ object: KeyedArchive.Object) throws(XcodeModelError) -> [String] {
+    private func propertyNames(_ object: KeyedArchive.Object) throws(ModelError) -> [String] {
         try access.dictionary(object.fields["NSProperties"], "the properties of a superentity").map(\.key)
     }
 
     /// `NSClassNameForEntity`, nil for Core Data's default class, which the source leaves unnamed.
-    private func className(_ object: KeyedArchive.Object, entity: String) throws(XcodeModelError) -> String? {
+    private func className(_ object: KeyedArchive.Object, entity: String) throws(ModelError) -> String? {
         let name = try access.string(object.fields["NSClassNameForEntity"], "the class name of entity '\(entity)'")
         return name == "NSManagedObject" ? nil : name
     }
 
     /// `NSRenamingIdentifier`, nil when it is the element's own name: the archive always writes
     /// one, the source only for a rename (`elementID`).
-    func renamingIdentifier(_ object: KeyedArchive.Object, name: String, what: String) throws(XcodeModelError)
+    func renamingIdentifier(_ object: KeyedArchive.Object, name: String, what: String) throws(ModelError)
         -> String?
     {
         let identifier = try access.string(object.fields["NSRenamingIdentifier"], "the renaming identifier of \(what)")
@@ -120,7 +120,7 @@ struct CompiledModelReader {
 
     /// Lists of property names (uniqueness constraints, compound indexes): arrays whose
     /// elements are names or property descriptions.
-    private func propertyLists(_ value: Value?, _ what: String) throws(XcodeModelError) -> [[String]] {
+    private func propertyLists(_ value: Value?, _ what: String) throws(ModelError) -> [[String]] {
         var lists: [[String]] = []
         for list in try access.elements(value, what) {
             var names: [String] = []
@@ -139,7 +139,7 @@ struct CompiledModelReader {
 
     /// `NSFetchIndexDescriptions`. An element on an expression (Photos' `expression1`) is left
     /// out, as the source reader leaves out an element without a `property`.
-    private func fetchIndexes(_ object: KeyedArchive.Object, entity: String) throws(XcodeModelError) -> [FetchIndex] {
+    private func fetchIndexes(_ object: KeyedArchive.Object, entity: String) throws(ModelError) -> [FetchIndex] {
         var indexes: [FetchIndex] = []
         for value in try access.elements(object.fields["NSFetchIndexDescriptions"], "the fetch indexes of '\(entity)'")
         {
@@ -166,7 +166,7 @@ struct CompiledModelReader {
                 case 0: kind = "Binary"
                 case 1: kind = "R-Tree"
                 case let code:
-                    throw XcodeModelError(
+                    throw ModelError(
                         path: access.origin,
                         kind: .invalidValue(
                             element: elementWhat, attribute: "NSFetchIndexElementType", value: "\(code)"))
@@ -182,18 +182,18 @@ struct CompiledModelReader {
     }
 
     /// Checks an object's class.
-    func expect(_ object: KeyedArchive.Object, _ className: String, _ what: String) throws(XcodeModelError) {
+    func expect(_ object: KeyedArchive.Object, _ className: String, _ what: String) throws(ModelError) {
         guard object.className == className else {
             throw access.unreadable("\(what) is an \(object.className), not an \(className)")
         }
     }
 
     /// A string the object must have, not empty.
-    func requiredString(_ object: KeyedArchive.Object, _ key: String, _ what: String) throws(XcodeModelError)
+    func requiredString(_ object: KeyedArchive.Object, _ key: String, _ what: String) throws(ModelError)
         -> String
     {
         guard let text = try access.string(object.fields[key], "\(key) of \(what)"), !text.isEmpty else {
-            throw XcodeModelError(path: access.origin, kind: .invalidValue(element: what, attribute: key, value: nil))
+            throw ModelError(path: access.origin, kind: .invalidValue(element: what, attribute: key, value: nil))
         }
         return text
     }

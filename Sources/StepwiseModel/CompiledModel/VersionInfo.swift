@@ -19,20 +19,20 @@ package struct VersionInfo: Sendable, Hashable {
     package var hashes: [String: [String: Data]]
 
     /// Reads the `VersionInfo.plist` of the compiled folder `folder`.
-    /// - throws: ``XcodeModelError/Kind/versionInfoMismatch(_:)`` when the file is missing or
+    /// - throws: ``ModelError/Kind/versionInfoMismatch(_:)`` when the file is missing or
     ///   malformed, naming the folder.
-    package init(inFolder folder: URL) throws(XcodeModelError) {
+    package init(inFolder folder: URL) throws(ModelError) {
         let file = folder.appendingPathComponent(Self.fileName)
         guard let data = try? Data(contentsOf: file) else {
-            throw XcodeModelError(path: folder.path, kind: .versionInfoMismatch("it has no readable \(Self.fileName)"))
+            throw ModelError(path: folder.path, kind: .versionInfoMismatch("it has no readable \(Self.fileName)"))
         }
         try self.init(data, folder: folder)
     }
 
     /// Reads the bytes of a `VersionInfo.plist`; `folder` is named in errors.
-    package init(_ data: Data, folder: URL) throws(XcodeModelError) {
-        func malformed(_ reason: String) -> XcodeModelError {
-            XcodeModelError(path: folder.path, kind: .versionInfoMismatch("its \(Self.fileName) \(reason)"))
+    package init(_ data: Data, folder: URL) throws(ModelError) {
+        func malformed(_ reason: String) -> ModelError {
+            ModelError(path: folder.path, kind: .versionInfoMismatch("its \(Self.fileName) \(reason)"))
         }
         let plist: BinaryPropertyList.Value
         do {
@@ -68,18 +68,18 @@ package struct VersionInfo: Sendable, Hashable {
     }
 
     /// Checks that the file lists exactly the versions of the folder's `.mom` files.
-    /// - throws: ``XcodeModelError/Kind/versionInfoMismatch(_:)`` naming the first version (by
+    /// - throws: ``ModelError/Kind/versionInfoMismatch(_:)`` naming the first version (by
     ///   name) that only one side has.
-    func checkListsExactly(_ versions: [String], in folder: URL) throws(XcodeModelError) {
+    func checkListsExactly(_ versions: [String], in folder: URL) throws(ModelError) {
         let files = Set(versions)
         if let missing = Set(hashes.keys).subtracting(files).min() {
-            throw XcodeModelError(
+            throw ModelError(
                 path: folder.path,
                 kind: .versionInfoMismatch(
                     "its \(Self.fileName) names version '\(missing)', which has no \(missing).mom"))
         }
         if let unlisted = files.subtracting(hashes.keys).min() {
-            throw XcodeModelError(
+            throw ModelError(
                 path: folder.path,
                 kind: .versionInfoMismatch("\(unlisted).mom is not a version its \(Self.fileName) lists"))
         }
@@ -88,16 +88,16 @@ package struct VersionInfo: Sendable, Hashable {
     /// Checks that `model`'s entity hashes, computed from its `.mom`, are the ones recorded for
     /// its version: a difference means a damaged file, or a reader that misreads it.
     /// - parameter file: The `.mom` file, named in errors.
-    /// - throws: ``XcodeModelError/Kind/versionHashMismatch(version:entity:)`` naming the first
+    /// - throws: ``ModelError/Kind/versionHashMismatch(version:entity:)`` naming the first
     ///   entity (by name) whose hash differs or that only one side has.
-    func check(_ model: ObjectModel, file: String) throws(XcodeModelError) {
+    func check(_ model: ObjectModel, file: String) throws(ModelError) {
         guard let recorded = hashes[model.name] else {
-            throw XcodeModelError(
+            throw ModelError(
                 path: file, kind: .versionInfoMismatch("\(Self.fileName) has no hashes for version '\(model.name)'"))
         }
         let computed = VersionHasher.entityHashes(of: model)
         for entity in Set(recorded.keys).union(computed.keys).sorted() where recorded[entity] != computed[entity] {
-            throw XcodeModelError(path: file, kind: .versionHashMismatch(version: model.name, entity: entity))
+            throw ModelError(path: file, kind: .versionHashMismatch(version: model.name, entity: entity))
         }
     }
 }

@@ -44,15 +44,15 @@ public enum ShippedRecords {
 
     /// Every record of the bundle at `bundle`, by version name; none when there is no
     /// `.shipped` folder.
-    /// - throws: ``ShippedRecordError`` naming the file that can't be read.
-    public static func load(forBundleAt bundle: URL) throws(ShippedRecordError) -> [ShippedVersion] {
+    /// - throws: ``ModelError`` naming the file that can't be read.
+    public static func load(forBundleAt bundle: URL) throws(ModelError) -> [ShippedVersion] {
         let folder = folderURL(forBundleAt: bundle)
         guard FileManager.default.fileExists(atPath: folder.path) else { return [] }
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
         } catch {
-            throw ShippedRecordError(path: folder.path, kind: .unreadable(error.localizedDescription))
+            throw ModelError(path: folder.path, kind: .unreadableShippedRecord(error.localizedDescription))
         }
         var records: [ShippedVersion] = []
         for name in names.sorted() where name.hasSuffix(".json") {
@@ -63,13 +63,13 @@ public enum ShippedRecords {
 
     /// The record in the file at `url`, whose name must be its version's, and whose contents
     /// must be a readable model.
-    /// - throws: ``ShippedRecordError`` naming `url`.
-    public static func read(_ url: URL) throws(ShippedRecordError) -> ShippedVersion {
+    /// - throws: ``ModelError`` naming `url`.
+    public static func read(_ url: URL) throws(ModelError) -> ShippedVersion {
         let data: Data
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw ShippedRecordError(path: url.path, kind: .unreadable(error.localizedDescription))
+            throw ModelError(path: url.path, kind: .unreadableShippedRecord(error.localizedDescription))
         }
         let record: ShippedVersion
         do {
@@ -77,12 +77,13 @@ public enum ShippedRecords {
             decoder.dateDecodingStrategy = .iso8601
             record = try decoder.decode(ShippedVersion.self, from: data)
         } catch {
-            throw ShippedRecordError(path: url.path, kind: .malformed(String(describing: error)))
+            throw ModelError(path: url.path, kind: .malformedShippedRecord(String(describing: error)))
         }
         let expected = url.deletingPathExtension().lastPathComponent
         guard record.name == expected else {
-            throw ShippedRecordError(
-                path: url.path, kind: .malformed("it records '\(record.name)', but the file is named for '\(expected)'")
+            throw ModelError(
+                path: url.path,
+                kind: .malformedShippedRecord("it records '\(record.name)', but the file is named for '\(expected)'")
             )
         }
         // Parsed once here, so a broken model is reported against this file rather than
@@ -90,8 +91,9 @@ public enum ShippedRecords {
         do {
             _ = try record.model(file: url.path)
         } catch {
-            throw ShippedRecordError(
-                path: url.path, kind: .malformed("its contents are not a readable model (\(error.description))"))
+            throw ModelError(
+                path: url.path,
+                kind: .malformedShippedRecord("its contents are not a readable model (\(error.description))"))
         }
         return record
     }
@@ -108,15 +110,15 @@ public enum ShippedRecords {
     }
 
     /// Writes `record` to its file in the bundle's `.shipped` folder, creating the folder.
-    /// - throws: ``ShippedRecordError`` naming the file.
-    public static func write(_ record: ShippedVersion, forBundleAt bundle: URL) throws(ShippedRecordError) {
+    /// - throws: ``ModelError`` naming the file.
+    public static func write(_ record: ShippedVersion, forBundleAt bundle: URL) throws(ModelError) {
         let file = fileURL(forVersion: record.name, bundleAt: bundle)
         do {
             try FileManager.default.createDirectory(
                 at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             try encoded(record).write(to: file, options: .atomic)
         } catch {
-            throw ShippedRecordError(path: file.path, kind: .unwritable(error.localizedDescription))
+            throw ModelError(path: file.path, kind: .unwritableShippedRecord(error.localizedDescription))
         }
     }
 
@@ -131,7 +133,7 @@ public enum ShippedRecords {
     ///   - bundle: The `.xcdatamodeld` bundle (or single `.xcdatamodel`).
     ///   - force: Whether to replace a record whose model has changed.
     ///   - now: The date a new record gets (whole seconds, as the file keeps it).
-    /// - throws: ``ShippedRecordError`` (``ShippedRecordError/Kind/changedSinceShipped(version:differences:)``
+    /// - throws: ``ModelError`` (``ModelError/Kind/changedSinceShipped(version:differences:)``
     ///   for a changed model), and the bundle's reading errors.
     public static func record(_ name: String? = nil, of bundle: URL, force: Bool = false, now: Date = Date()) throws
         -> Recording
@@ -144,7 +146,7 @@ public enum ShippedRecords {
         do {
             contents = try String(contentsOf: contentsFile, encoding: .utf8)
         } catch {
-            throw XcodeModelError(path: contentsFile.path, kind: .malformed(error.localizedDescription))
+            throw ModelError(path: contentsFile.path, kind: .malformed(error.localizedDescription))
         }
         let file = fileURL(forVersion: version, bundleAt: bundle)
         let date = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
@@ -161,7 +163,7 @@ public enum ShippedRecords {
         }
         let differences = ModelDifference.between(recordedModel, model)
         guard force else {
-            throw ShippedRecordError(
+            throw ModelError(
                 path: file.path, kind: .changedSinceShipped(version: version, differences: differences))
         }
         let record = ShippedVersion(model: model, contents: contents, shippedAt: existing.shippedAt)

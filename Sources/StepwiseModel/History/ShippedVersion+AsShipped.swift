@@ -21,7 +21,7 @@ extension ShippedVersion {
     /// A record whose model writes the same version hashes as its version in `history` is left
     /// out: its stores are that version's already. So is a record of a version `history`
     /// doesn't have, since no step leads from it.
-    /// - throws: ``XcodeModelError`` for a record whose contents can't be read.
+    /// - throws: ``ModelError`` for a record whose contents can't be read.
     package static func asShippedVersions(_ records: [ShippedVersion], in history: VersionHistory) throws
         -> [ObjectModel]
     {

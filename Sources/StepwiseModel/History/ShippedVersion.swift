@@ -35,8 +35,8 @@ public struct ShippedVersion: Codable, Sendable, Equatable {
 
     /// The recorded model, parsed from ``contents`` with the `.xcdatamodel` reader.
     /// - parameter file: The record's file, named in errors; `<memory>` by default.
-    /// - throws: ``XcodeModelError`` naming `file` when the contents can't be read.
-    public func model(file: String = "<memory>") throws(XcodeModelError) -> ObjectModel {
+    /// - throws: ``ModelError`` naming `file` when the contents can't be read.
+    public func model(file: String = "<memory>") throws(ModelError) -> ObjectModel {
         try XcodeModelReader.parse(Data(contents.utf8), versionName: name, path: file)
     }
 

@@ -42,9 +42,9 @@ public struct VersionHistory: Sendable, Hashable {
     /// Sorts version names naturally: digit runs compare as numbers, an unversioned name
     /// ("Model") comes before its numbered versions ("Model 2").
     ///
-    /// Throws ``VersionHistoryError/ambiguousOrder(_:reason:)`` when names don't share a
+    /// Throws ``ModelError/Kind/ambiguousOrder(_:reason:)`` when names don't share a
     /// stem ("Foo 2" and "Bar 3") or two names sort equal ("Model 2" and "Model 02").
-    public static func naturalOrder(_ names: [String]) throws(VersionHistoryError) -> [String] {
+    public static func naturalOrder(_ names: [String]) throws(ModelError) -> [String] {
         let stems = Set(names.map(stem))
         if stems.count > 1 {
             throw .ambiguousOrder(
@@ -172,26 +172,5 @@ struct NaturalKey: Comparable {
 
     static func < (lhs: NaturalKey, rhs: NaturalKey) -> Bool {
         lhs.runs.lexicographicallyPrecedes(rhs.runs)
-    }
-}
-
-/// A version history that can't be built.
-public enum VersionHistoryError: Error, Sendable, Hashable, ReportableError {
-    /// The order can't be told from the names.
-    case ambiguousOrder([String], reason: String)
-    /// The history file names a version the bundle doesn't have, or leaves one out.
-    case historyFileMismatch(file: String, unknown: [String], missing: [String])
-
-    public var description: String {
-        switch self {
-        case .ambiguousOrder(let names, let reason):
-            return
-                "can't order the model versions \(names.map { "'\($0)'" }.joined(separator: ", ")): \(reason). List them oldest first, one per line, in a history file beside the bundle (<Bundle>.history), or pass an explicit order."
-        case .historyFileMismatch(let file, let unknown, let missing):
-            var parts: [String] = []
-            if !unknown.isEmpty { parts.append("names unknown versions \(unknown.joined(separator: ", "))") }
-            if !missing.isEmpty { parts.append("leaves out \(missing.joined(separator: ", "))") }
-            return "\(file) \(parts.joined(separator: " and ")). List every version in the bundle, oldest first."
-        }
     }
 }

@@ -31,18 +31,18 @@ package enum CompositeAttributeSupport {
     /// - parameters:
     ///   - model: The model version.
     ///   - file: The file it was read from, named in the error.
-    /// - throws: ``UnsupportedFeatureError`` naming the version and the first composite
+    /// - throws: ``ModelError`` naming the version and the first composite
     ///   attribute, in model order.
-    package static func check(_ model: ObjectModel, file: String? = nil) throws(UnsupportedFeatureError) {
+    package static func check(_ model: ObjectModel, file: String? = nil) throws(ModelError) {
         try check(model, file: file, isEnabled: isAccepted)
     }
 
     /// ``check(_:file:)`` with the switch given: for tests of both sides of it.
-    package static func check(_ model: ObjectModel, file: String?, isEnabled: Bool) throws(UnsupportedFeatureError) {
+    package static func check(_ model: ObjectModel, file: String?, isEnabled: Bool) throws(ModelError) {
         guard !isEnabled else { return }
         for entity in model.entities {
             if let attribute = entity.attributes.first(where: { $0.type == .composite }) {
-                throw UnsupportedFeatureError(
+                throw ModelError(
                     .compositeAttributes, version: model.name, file: file, entity: entity.name,
                     property: attribute.name)
             }

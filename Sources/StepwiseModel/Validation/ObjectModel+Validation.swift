@@ -18,12 +18,12 @@ extension ObjectModel {
         return problems
     }
 
-    /// Throws a ``ModelValidationError`` listing every problem, if there is any.
+    /// Throws a ``ModelError`` listing every problem, if there is any.
     /// - parameter file: The file the model was read from, named in the error.
-    package func validate(file: String? = nil) throws(ModelValidationError) {
+    package func validate(file: String? = nil) throws(ModelError) {
         let problems = problems()
         if !problems.isEmpty {
-            throw ModelValidationError(version: name, file: file, problems: problems)
+            throw ModelError(version: name, file: file, problems: problems)
         }
     }
 

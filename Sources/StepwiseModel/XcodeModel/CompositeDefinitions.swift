@@ -46,15 +46,15 @@ struct CompositeDefinitions {
     ///   - enclosing: The definitions being read around this one, outermost first.
     ///   - path: The file named in errors.
     ///   - read: Reads one element's `<attribute>` within the definition `name`.
-    /// - throws: ``XcodeModelError/Kind/invalidValue(element:attribute:value:)`` for a missing or
+    /// - throws: ``ModelError/Kind/invalidValue(element:attribute:value:)`` for a missing or
     ///   unknown definition, or one that contains itself.
     func elements(
         of attribute: XMLElementTree.Element, what: String, enclosing: [String], path: String,
-        read: (_ element: XMLElementTree.Element, _ definition: String) throws(XcodeModelError) -> Attribute
-    ) throws(XcodeModelError) -> (name: String, elements: [Attribute]) {
+        read: (_ element: XMLElementTree.Element, _ definition: String) throws(ModelError) -> Attribute
+    ) throws(ModelError) -> (name: String, elements: [Attribute]) {
         let name = attribute.string("composite")
         guard let name, let definition = definitions[name], !enclosing.contains(name) else {
-            throw XcodeModelError(path: path, kind: .invalidValue(element: what, attribute: "composite", value: name))
+            throw ModelError(path: path, kind: .invalidValue(element: what, attribute: "composite", value: name))
         }
         var elements: [Attribute] = []
         for child in definition.elements(forName: "attribute") {

@@ -57,15 +57,15 @@ package struct ModelBundle: Sendable {
         self.history = VersionHistory(order.compactMap { models[$0] })
         let currentName = try ModelBundleListing.currentName(in: standardized, names: names, order: order)
         guard let current = models[currentName] else {
-            throw XcodeModelError(path: standardized.path, kind: .unknownCurrentVersion(currentName))
+            throw ModelError(path: standardized.path, kind: .unknownCurrentVersion(currentName))
         }
         self.current = current
     }
 
     /// The version with this name, or an error listing the available ones.
-    package func version(named name: String) throws(XcodeModelError) -> ObjectModel {
+    package func version(named name: String) throws(ModelError) -> ObjectModel {
         guard let model = history.version(named: name) else {
-            throw XcodeModelError(path: url.path, kind: .unknownVersion(name, available: history.names))
+            throw ModelError(path: url.path, kind: .unknownVersion(name, available: history.names))
         }
         return model
     }

@@ -61,11 +61,11 @@ package struct ModelBundleListing: Sendable, Hashable {
 
     /// Parses and validates one version, as ``ModelBundle/init(contentsOf:)`` does each.
     ///
-    /// - throws: ``XcodeModelError`` with ``XcodeModelError/Kind/unknownVersion(_:available:)``
+    /// - throws: ``ModelError`` with ``ModelError/Kind/unknownVersion(_:available:)``
     ///   when the bundle has no such version; the reader's and the validation's errors otherwise.
     package func readVersion(named name: String) throws -> ObjectModel {
         guard names.contains(name) else {
-            throw XcodeModelError(path: url.path, kind: .unknownVersion(name, available: names))
+            throw ModelError(path: url.path, kind: .unknownVersion(name, available: names))
         }
         return try Self.readValidatedVersion(at: versionURL(named: name), layout: layout)
     }
@@ -74,9 +74,9 @@ package struct ModelBundleListing: Sendable, Hashable {
 
     /// `url` standardized, once it is known to be a `.xcdatamodeld` or `.xcdatamodel` folder, a
     /// compiled model folder (`.momd`) or a `.mom` file.
-    /// - throws: ``XcodeModelError`` with ``XcodeModelError/Kind/notFound`` or
-    ///   ``XcodeModelError/Kind/notAModel``, as ``ModelBundle/init(contentsOf:)`` does.
-    package static func modelURL(_ url: URL) throws(XcodeModelError) -> URL {
+    /// - throws: ``ModelError`` with ``ModelError/Kind/notFound`` or
+    ///   ``ModelError/Kind/notAModel``, as ``ModelBundle/init(contentsOf:)`` does.
+    package static func modelURL(_ url: URL) throws(ModelError) -> URL {
         try checkedModelURL(url)
     }
 
@@ -134,18 +134,18 @@ package struct ModelBundleListing: Sendable, Hashable {
 
     /// `url` standardized, once it is known to be a model: a `.xcdatamodeld` or `.xcdatamodel`
     /// folder, a compiled model folder or a `.mom` file (``layout(of:)``).
-    static func checkedModelURL(_ url: URL) throws(XcodeModelError) -> URL {
+    static func checkedModelURL(_ url: URL) throws(ModelError) -> URL {
         let standardized = url.standardizedFileURL
         guard FileManager.default.fileExists(atPath: standardized.path) else {
-            throw XcodeModelError(path: standardized.path, kind: .notFound)
+            throw ModelError(path: standardized.path, kind: .notFound)
         }
         _ = try layout(of: standardized)
         return standardized
     }
 
     /// What the model at `url` is.
-    /// - throws: ``XcodeModelError/Kind/notAModel`` for anything else.
-    static func layout(of url: URL) throws(XcodeModelError) -> ModelLayout {
+    /// - throws: ``ModelError/Kind/notAModel`` for anything else.
+    static func layout(of url: URL) throws(ModelError) -> ModelLayout {
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
         switch (exists, isDirectory.boolValue, url.pathExtension) {
@@ -158,7 +158,7 @@ package struct ModelBundleListing: Sendable, Hashable {
         case (true, true, _)
         where FileManager.default.fileExists(atPath: url.appendingPathComponent(VersionInfo.fileName).path):
             return .compiledFolder
-        default: throw XcodeModelError(path: url.path, kind: .notAModel)
+        default: throw ModelError(path: url.path, kind: .notAModel)
         }
     }
 
@@ -174,7 +174,7 @@ package struct ModelBundleListing: Sendable, Hashable {
                 children.map { versionName($0, in: bundle) }, in: bundle)
         }
         guard !children.isEmpty else {
-            throw XcodeModelError(path: bundle.path, kind: .emptyBundle)
+            throw ModelError(path: bundle.path, kind: .emptyBundle)
         }
         return children
     }
@@ -211,7 +211,7 @@ package struct ModelBundleListing: Sendable, Hashable {
             do {
                 data = try Data(contentsOf: versionURL)
             } catch {
-                throw XcodeModelError(path: versionURL.path, kind: .unreadableCompiledModel(error.localizedDescription))
+                throw ModelError(path: versionURL.path, kind: .unreadableCompiledModel(error.localizedDescription))
             }
             let name = versionName(versionURL.lastPathComponent, in: versionURL.deletingLastPathComponent())
             let model = try CompiledModel.read(archive: data, name: name, origin: versionURL.path)
@@ -244,7 +244,7 @@ package struct ModelBundleListing: Sendable, Hashable {
         let unknown = listed.filter { !known.contains($0) }
         let missing = names.filter { !listedSet.contains($0) }.sorted()
         guard unknown.isEmpty, missing.isEmpty, listedSet.count == listed.count else {
-            throw VersionHistoryError.historyFileMismatch(file: file.path, unknown: unknown, missing: missing)
+            throw ModelError.historyFileMismatch(file: file.path, unknown: unknown, missing: missing)
         }
         return listed
     }
@@ -255,19 +255,19 @@ package struct ModelBundleListing: Sendable, Hashable {
         if try layout(of: bundle) == .compiledFolder {
             let declared = try VersionInfo(inFolder: bundle).currentName
             if let declared, !names.contains(declared) {
-                throw XcodeModelError(
+                throw ModelError(
                     path: bundle.path,
                     kind: .versionInfoMismatch(
                         "its VersionInfo.plist names the current version '\(declared)', which has no .mom file"))
             }
             guard let current = declared ?? order.last else {
-                throw XcodeModelError(path: bundle.path, kind: .emptyBundle)
+                throw ModelError(path: bundle.path, kind: .emptyBundle)
             }
             return current
         }
         let currentName = try currentVersionName(in: bundle) ?? order.last
         guard let currentName, names.contains(currentName) else {
-            throw XcodeModelError(path: bundle.path, kind: .unknownCurrentVersion(currentName ?? ""))
+            throw ModelError(path: bundle.path, kind: .unknownCurrentVersion(currentName ?? ""))
         }
         return currentName
     }
@@ -279,7 +279,7 @@ package struct ModelBundleListing: Sendable, Hashable {
             let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any],
             let name = plist["_XCCurrentVersionName"] as? String
         else {
-            throw XcodeModelError(path: file.path, kind: .malformed("no _XCCurrentVersionName string"))
+            throw ModelError(path: file.path, kind: .malformed("no _XCCurrentVersionName string"))
         }
         return name.hasSuffix(".xcdatamodel") ? String(name.dropLast(".xcdatamodel".count)) : name
     }

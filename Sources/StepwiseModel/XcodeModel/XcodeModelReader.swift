@@ -16,7 +16,7 @@ package enum XcodeModelReader {
     /// `appendingPathComponent(_:)` asks the file system whether the result is a folder. A
     /// `contents` file that reads means a model folder; only a failed read asks the file system
     /// why, with the same checks in the same order as ever.
-    package static func readVersion(at url: URL) throws(XcodeModelError) -> ObjectModel {
+    package static func readVersion(at url: URL) throws(ModelError) -> ObjectModel {
         let path = url.path
         let contents = url.appending(path: "contents", directoryHint: .notDirectory)
         let contentsPath = contents.path
@@ -26,16 +26,16 @@ package enum XcodeModelReader {
         } catch {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                throw XcodeModelError(path: path, kind: .notFound)
+                throw ModelError(path: path, kind: .notFound)
             }
             guard isDirectory.boolValue else {
-                throw XcodeModelError(path: path, kind: .notAModel)
+                throw ModelError(path: path, kind: .notAModel)
             }
             // No `contents` file: Xcode's old binary format.
             guard FileManager.default.fileExists(atPath: contentsPath) else {
-                throw XcodeModelError(path: path, kind: .legacyBinaryFormat)
+                throw ModelError(path: path, kind: .legacyBinaryFormat)
             }
-            throw XcodeModelError(path: contentsPath, kind: .malformed(error.localizedDescription))
+            throw ModelError(path: contentsPath, kind: .malformed(error.localizedDescription))
         }
         return try parse(data, versionName: versionName(of: url), path: contentsPath)
     }
@@ -56,17 +56,17 @@ package enum XcodeModelReader {
     ///   - data: The file's bytes.
     ///   - versionName: The model version's name.
     ///   - path: The file named in errors.
-    package static func parse(_ data: Data, versionName: String, path: String = "<memory>") throws(XcodeModelError)
+    package static func parse(_ data: Data, versionName: String, path: String = "<memory>") throws(ModelError)
         -> ObjectModel
     {
         let root: XMLElementTree.Element
         do {
             root = try XMLElementTree.parse(data, allowsDocumentType: false)
         } catch {
-            throw XcodeModelError(path: path, kind: .malformed(error.reason))
+            throw ModelError(path: path, kind: .malformed(error.reason))
         }
         guard root.name == "model" else {
-            throw XcodeModelError(path: path, kind: .malformed("the root element is not <model>"))
+            throw ModelError(path: path, kind: .malformed("the root element is not <model>"))
         }
         let reader = ElementReader(path: path, composites: CompositeDefinitions(model: root))
         var entities: [Entity] = []
@@ -86,7 +86,7 @@ private struct ElementReader {
     /// The composite definitions being read around the current attribute, outermost first.
     var enclosingComposites: [String] = []
 
-    func entity(_ element: XMLElementTree.Element) throws(XcodeModelError) -> Entity {
+    func entity(_ element: XMLElementTree.Element) throws(ModelError) -> Entity {
         let name = try required(element, "name")
         var entity = Entity(
             name,
@@ -121,14 +121,14 @@ private struct ElementReader {
         return entity
     }
 
-    func attribute(_ element: XMLElementTree.Element, entity: String) throws(XcodeModelError) -> Attribute {
+    func attribute(_ element: XMLElementTree.Element, entity: String) throws(ModelError) -> Attribute {
         let name = try required(element, "name")
         // Xcode writes no `attributeType` for its *Undefined* type (Wire's 1,434 transient
         // attributes, zmessaging 1.27 to 2.101): that is `.undefined`, which validation
         // accepts on transient attributes only.
         let typeName = element.string("attributeType") ?? AttributeType.undefined.rawValue
         guard let type = AttributeType(rawValue: typeName) else {
-            throw XcodeModelError(
+            throw ModelError(
                 path: path,
                 kind: .invalidValue(
                     element: "attribute '\(entity).\(name)'", attribute: "attributeType", value: typeName))
@@ -152,7 +152,7 @@ private struct ElementReader {
         if type == .composite {
             let (definition, elements) = try composites.elements(
                 of: element, what: "attribute '\(entity).\(name)'", enclosing: enclosingComposites, path: path
-            ) { child, definition throws(XcodeModelError) in
+            ) { child, definition throws(ModelError) in
                 var inner = self
                 inner.enclosingComposites.append(definition)
                 return try inner.attribute(child, entity: "\(entity).\(name)")
@@ -168,17 +168,17 @@ private struct ElementReader {
         return attribute
     }
 
-    func relationship(_ element: XMLElementTree.Element, entity: String) throws(XcodeModelError) -> Relationship {
+    func relationship(_ element: XMLElementTree.Element, entity: String) throws(ModelError) -> Relationship {
         let name = try required(element, "name")
         guard let destination = element.string("destinationEntity") else {
-            throw XcodeModelError(
+            throw ModelError(
                 path: path,
                 kind: .invalidValue(
                     element: "relationship '\(entity).\(name)'", attribute: "destinationEntity", value: nil))
         }
         let ruleName = element.string("deletionRule") ?? DeletionRule.nullify.rawValue
         guard let rule = DeletionRule(rawValue: ruleName) else {
-            throw XcodeModelError(
+            throw ModelError(
                 path: path,
                 kind: .invalidValue(
                     element: "relationship '\(entity).\(name)'", attribute: "deletionRule", value: ruleName))
@@ -199,12 +199,12 @@ private struct ElementReader {
             userInfo: userInfo(element))
     }
 
-    private func count(_ element: XMLElementTree.Element, _ attribute: String, entity: String) throws(XcodeModelError)
+    private func count(_ element: XMLElementTree.Element, _ attribute: String, entity: String) throws(ModelError)
         -> Int?
     {
         guard let text = element.string(attribute) else { return nil }
         guard let value = Int(text), value >= 0 else {
-            throw XcodeModelError(
+            throw ModelError(
                 path: path,
                 kind: .invalidValue(
                     element: "relationship '\(entity).\(element.string("name") ?? "?")'", attribute: attribute,
@@ -221,9 +221,9 @@ private struct ElementReader {
         return info
     }
 
-    private func required(_ element: XMLElementTree.Element, _ attribute: String) throws(XcodeModelError) -> String {
+    private func required(_ element: XMLElementTree.Element, _ attribute: String) throws(ModelError) -> String {
         guard let value = element.string(attribute), !value.isEmpty else {
-            throw XcodeModelError(
+            throw ModelError(
                 path: path, kind: .invalidValue(element: "<\(element.name)>", attribute: attribute, value: nil))
         }
         return value

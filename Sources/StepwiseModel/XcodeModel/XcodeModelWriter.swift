@@ -28,7 +28,7 @@ package enum XcodeModelWriter {
 
     /// Writes `model` as a `.xcdatamodel` folder at `url` (created if needed).
     ///
-    /// - Throws: ``ModelValidationError`` if `model` breaks a rule of ``ObjectModel/problems()``,
+    /// - Throws: ``ModelError`` if `model` breaks a rule of ``ObjectModel/problems()``,
     ///   before anything is written: Xcode and every reader would refuse the file.
     package static func writeVersion(_ model: ObjectModel, to url: URL) throws {
         try writeVersion(model, to: url, validating: true)
@@ -46,8 +46,8 @@ package enum XcodeModelWriter {
     ///
     /// Every version is validated and `current` checked before anything is written, so a
     /// refusal leaves no bundle behind.
-    /// - Throws: ``ModelValidationError`` for the first invalid version, or ``XcodeModelError``
-    ///   (``XcodeModelError/Kind/unknownVersion(_:available:)``) if no version is named `current`.
+    /// - Throws: ``ModelError`` for the first invalid version, or ``ModelError``
+    ///   (``ModelError/Kind/unknownVersion(_:available:)``) if no version is named `current`.
     package static func writeBundle(_ versions: [ObjectModel], current: String, to url: URL) throws {
         try writeBundle(versions, current: current, to: url, validating: true)
     }
@@ -62,7 +62,7 @@ package enum XcodeModelWriter {
                 try version.validate(file: contentsFile(in: versionFolder(of: version, in: url)).path)
             }
             guard versions.contains(where: { $0.name == current }) else {
-                throw XcodeModelError(
+                throw ModelError(
                     path: url.path, kind: .unknownVersion(current, available: versions.map(\.name)))
             }
         }

@@ -88,11 +88,13 @@ public struct ValueTransformerRegistry: Sendable {
         return transforms[String(name[name.index(after: dot)...])]
     }
 
-    /// Why a value could not be transformed.
-    public struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Why a value could not be transformed. Thrown only by the package's own
+    /// ``data(for:transformerName:)``, whose callers report it as a `StoreError` or a
+    /// `MappingError` naming the attribute.
+    package struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
         /// What went wrong and what to do.
-        public var reason: String
+        package var reason: String
         init(_ reason: String) { self.reason = reason }
-        public var description: String { reason }
+        package var description: String { reason }
     }
 }

@@ -27,7 +27,7 @@ package enum StoreCreator {
     ///     or `-journal` file beside it, which SQLite would otherwise take as part of it).
     ///   - model: The model version.
     ///   - uuid: The store's UUID; a migration passes the source store's.
-    /// - throws: `ModelValidationError` for an invalid model; ``StoreError`` with kind
+    /// - throws: `ModelError` for an invalid model; ``StoreError`` with kind
     ///   ``StoreError/Kind/alreadyExists``, ``StoreError/Kind/unsupportedModel(_:)``,
     ///   ``StoreError/Kind/sqlite(code:message:)`` or ``StoreError/Kind/io(_:)`` otherwise.
     @discardableResult

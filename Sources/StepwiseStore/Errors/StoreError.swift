@@ -1,11 +1,12 @@
 import Foundation
 import StepwiseModel
 
-/// A store file that can't be used, naming the file (and entity, property or row) at fault.
+/// A store file that can't be read, written or created, naming the file (and entity,
+/// property or row) at fault.
 ///
-/// Every case says what to do next in its ``description``. Values from the store's rows
-/// are never included, so errors are safe to log.
-public struct StoreError: Error, Sendable, ReportableError {
+/// Switch on ``kind`` to tell the cases apart. Every case says what to do next in its
+/// ``description``. Values from the store's rows are never included, so errors are safe to log.
+public struct StoreError: Error, Sendable, Hashable, LocalizedError, ReportableError {
     /// What went wrong.
     public enum Kind: Sendable, Hashable {
         /// Nothing exists at the path.
@@ -44,6 +45,21 @@ public struct StoreError: Error, Sendable, ReportableError {
         /// The model uses something Stepwise can't lay out in SQLite (for example a to-many
         /// relationship in an index). `path` names the model version instead of a file.
         case unsupportedModel(String)
+
+        // The store's `Z_MODELCACHE` (Core Data's compressed copy of the model that wrote the
+        // store) can't be read. The cache is never needed to read a store's rows: a caller that
+        // hits one of these can still inspect the store, or upgrade it with a bundle holding
+        // its version.
+
+        /// `Z_CONTENT` is not raw deflate, or is damaged; `reason` is zlib's.
+        case notDeflate(String)
+        /// `Z_CONTENT` ends before its deflate stream does.
+        case modelCacheTruncated
+        /// The inflated model would be larger than `limit` bytes (a damaged or crafted store:
+        /// Photos' model, the largest known, inflates to 350 KB).
+        case tooLarge(limit: Int)
+        /// The inflated bytes are not a model archive Stepwise can read; `reason` says why.
+        case unreadableModel(String)
     }
 
     /// The store file at fault.
@@ -99,13 +115,29 @@ public struct StoreError: Error, Sendable, ReportableError {
                 "\(path) already exists (or has a -wal, -shm or -journal file beside it). Stepwise never creates a store over an existing file; pick a new path or delete the old files."
         case .unsupportedModel(let reason):
             return "\(path) can't be laid out as a Core Data SQLite store: \(reason). Change the model."
+        case .notDeflate(let reason):
+            return "\(path): the model cache (Z_MODELCACHE) is not raw deflate (\(reason)). \(Self.modelCacheAdvice)"
+        case .modelCacheTruncated:
+            return "\(path): the model cache (Z_MODELCACHE) is cut off before its end. \(Self.modelCacheAdvice)"
+        case .tooLarge(let limit):
+            return
+                "\(path): the model cache (Z_MODELCACHE) inflates to more than \(limit) bytes; it was not read. \(Self.modelCacheAdvice)"
+        case .unreadableModel(let reason):
+            return
+                "\(path): the model cache (Z_MODELCACHE) holds no readable model: \(reason). \(Self.modelCacheAdvice)"
         }
     }
+
+    private static let modelCacheAdvice =
+        "The store's rows are unaffected; upgrade it with a model bundle that holds the version that wrote it."
+
+    public var errorDescription: String? { description }
 }
 
 extension StoreError {
-    /// The kind's case name (`notFound`), for tools: `{"kind": …}` in the CLI's JSON.
-    public var caseName: String {
+    /// The kind's case name (`notFound`; `truncated` for ``Kind/modelCacheTruncated``, the
+    /// name it had on its own type), for tools: `{"kind": …}` in the CLI's JSON.
+    package var caseName: String {
         switch kind {
         case .notFound: "notFound"
         case .isDirectory: "isDirectory"
@@ -124,9 +156,13 @@ extension StoreError {
         case .io: "io"
         case .alreadyExists: "alreadyExists"
         case .unsupportedModel: "unsupportedModel"
+        case .notDeflate: "notDeflate"
+        case .modelCacheTruncated: "truncated"
+        case .tooLarge: "tooLarge"
+        case .unreadableModel: "unreadableModel"
         }
     }
 
     /// The file the error is about.
-    public var subjectPath: String? { path }
+    package var subjectPath: String? { path }
 }

@@ -166,8 +166,10 @@ package struct SimulatedCrash: Error, Sendable {
 }
 
 /// A file-system call that failed during an upgrade or a step: which call (`site`, for bug
-/// reports), on which path, and the system's reason. `Upgrader` reports it as an
-/// `UpgradeError` naming the store.
+/// reports), on which path, and the system's reason.
+///
+/// Only ``FileSystem`` (a package type) throws it, and never to an app: `Upgrader` and
+/// `StoreAccess` report it as an `UpgradeError` naming the store, so it stays a package type.
 package struct FileSystemError: Error, Sendable, Hashable, ReportableError {
     /// `write`, `fsync`, `rename`…
     package var operation: String

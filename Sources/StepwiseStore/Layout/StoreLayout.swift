@@ -141,10 +141,10 @@ package struct StoreLayout: Sendable, Hashable {
     ///     by no rule of the model (which side of a self-referential many-to-many names its join
     ///     table, and the order of its columns). Everything else comes from the model and the
     ///     release. Nil, the default, lays out a new store.
-    /// - throws: `ModelValidationError` when the model is invalid (checked first), and
+    /// - throws: `ModelError` when the model is invalid (checked first), and
     ///   ``StoreError`` with kind ``StoreError/Kind/unsupportedModel(_:)`` when it can't be
     ///   laid out (a to-many or transient property in an index or uniqueness constraint,
-    ///   two tables, columns or indexes whose names collide), or `UnsupportedFeatureError` for
+    ///   two tables, columns or indexes whose names collide), or `ModelError` for
     ///   a model with a composite attribute (`CompositeAttributeSupport`).
     package init(model: ObjectModel, release: CoreDataRelease = .newest, matching existing: SQLiteSchema? = nil)
         throws

@@ -39,7 +39,7 @@ package enum ModelCache {
     ///   - db: The store, or a copy of it.
     ///   - path: The store's path, named in errors.
     ///   - limit: The most bytes the inflated archive may have (``defaultLimit``).
-    /// - throws: ``ModelCacheError`` for content that isn't raw deflate, is cut off or inflates
+    /// - throws: ``StoreError`` for content that isn't raw deflate, is cut off or inflates
     ///   past `limit`; ``StoreError`` when SQLite can't read the table.
     package static func archive(in db: Database, path: String, limit: Int = defaultLimit) throws -> Data? {
         guard let content = try content(in: db, path: path) else { return nil }
@@ -52,17 +52,17 @@ package enum ModelCache {
     ///   - content: Raw deflate.
     ///   - path: The store's path, named in errors.
     ///   - limit: The most bytes the inflated archive may have (``defaultLimit``).
-    /// - throws: ``ModelCacheError``.
+    /// - throws: ``StoreError``.
     package static func archive(fromContent content: Data, path: String, limit: Int = defaultLimit)
-        throws(ModelCacheError) -> Data
+        throws(StoreError) -> Data
     {
         do {
             return try RawDeflate.inflate(content, limit: limit)
         } catch {
             switch error {
-            case .malformed(let reason): throw ModelCacheError(path: path, kind: .notDeflate(reason))
-            case .truncated: throw ModelCacheError(path: path, kind: .truncated)
-            case .tooLarge(let limit): throw ModelCacheError(path: path, kind: .tooLarge(limit: limit))
+            case .malformed(let reason): throw StoreError(path: path, kind: .notDeflate(reason))
+            case .truncated: throw StoreError(path: path, kind: .modelCacheTruncated)
+            case .tooLarge(let limit): throw StoreError(path: path, kind: .tooLarge(limit: limit))
             }
         }
     }

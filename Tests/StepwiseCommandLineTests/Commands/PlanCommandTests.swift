@@ -128,7 +128,7 @@ struct PlanCommandTests {
         #expect(plan.status == 1 && upgrade.status == 1)
         let planError = try #require(try plan.json()["error"] as? [String: Any])
         let upgradeError = try #require(try upgrade.json()["error"] as? [String: Any])
-        #expect(planError["type"] as? String == "PlanningError")
+        #expect(planError["type"] as? String == "UpgradeError")
         #expect(planError["kind"] as? String == kind)
         #expect(upgradeError["type"] as? String == planError["type"] as? String)
         #expect(upgradeError["kind"] as? String == kind)

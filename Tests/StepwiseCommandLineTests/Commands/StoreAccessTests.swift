@@ -174,10 +174,14 @@ struct StoreAccessTests {
     func openDatabasePoolAfterTheUpgrade() throws {
         let fixture = try RecipesStoreFixture()
         let upgrader = try upgrader(fixture, timeout: 1)
-        let error = try #require(throws: StoreAccessError.self) {
+        let error = try #require(throws: UpgradeError.self) {
             try upgrader.openDatabasePool(storeAt: fixture.store)
         }
-        #expect(error.kind == .needsUpgrade(target: "Recipes 4"))
+        guard case .needsUpgrade(let target) = error.kind else {
+            Issue.record("expected needsUpgrade, got \(error)")
+            return
+        }
+        #expect(target == "Recipes 4")
         #expect("\(error)".contains("upgradeIfNeeded"))
         _ = try upgrader.upgradeIfNeededSynchronously(storeAt: fixture.store)
         var pool: DatabasePool? = try upgrader.openDatabasePool(storeAt: fixture.store)

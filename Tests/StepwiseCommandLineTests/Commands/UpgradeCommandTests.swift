@@ -97,7 +97,7 @@ struct UpgradeCommandTests {
         #expect(result.status == 1)
         // Standard output holds only the error object; the message is on standard error too.
         let error = try #require(try result.json()["error"] as? [String: Any])
-        #expect(error["type"] as? String == "PlanningError")
+        #expect(error["type"] as? String == "UpgradeError")
         #expect(error["kind"] as? String == "laterThanTarget")
         #expect((error["message"] as? String)?.contains("'Recipes 4'") == true)
         #expect(result.standardError.contains("'Recipes 4'"))

@@ -10,14 +10,14 @@ struct JSONFailureTests {
     static let store = "/x/Store.sqlite"
     static let cases: [(error: any Error, keys: Set<String>, kind: String)] = [
         (
-            VersionHistoryError.ambiguousOrder(["A", "B"], reason: "no common stem"),
+            ModelError.ambiguousOrder(["A", "B"], reason: "no common stem"),
             ["message", "type", "kind"], "ambiguousOrder"
         ),
         (
-            XcodeModelError(path: "/x/Model.xcdatamodel", kind: .legacyBinaryFormat),
+            ModelError(path: "/x/Model.xcdatamodel", kind: .legacyBinaryFormat),
             ["message", "type", "kind", "path"], "legacyBinaryFormat"
         ),
-        (ModelValidationError(version: "Notes 2", problems: []), ["message", "type", "kind"], "invalidModel"),
+        (ModelError(version: "Notes 2", problems: []), ["message", "type", "kind"], "invalidModel"),
         (StoreError(path: store, kind: .notFound), ["message", "type", "kind", "path"], "notFound"),
         (
             FileSystemError(operation: "copy", path: store, reason: "No space left on device", site: "copy.file"),
@@ -27,9 +27,9 @@ struct JSONFailureTests {
             MappingError(.unknownPolicy("TitlePolicy"), entityMapping: "NoteToNote"),
             ["message", "type", "kind", "mapping"], "unknownPolicy"
         ),
-        (RegistryError(path: store, kind: .emptyHistory), ["message", "type", "kind", "path"], "emptyHistory"),
+        (UpgradeError(path: store, kind: .emptyHistory), ["message", "type", "kind", "path"], "emptyHistory"),
         (
-            StoreAccessError(.needsUpgrade(target: "Notes 3"), storePath: store),
+            UpgradeError(.needsUpgrade(target: "Notes 3"), storePath: store),
             ["message", "type", "kind", "path"], "needsUpgrade"
         ),
         (
@@ -45,7 +45,7 @@ struct JSONFailureTests {
             ["message", "type", "kind", "path", "processIDs"], "storeInUse"
         ),
         (
-            PlanningError(.unknownVersion("Notes 9", available: ["Notes"])), ["message", "type", "kind"],
+            UpgradeError(.unknownVersion("Notes 9", available: ["Notes"])), ["message", "type", "kind"],
             "unknownVersion"
         ),
     ]
@@ -73,7 +73,7 @@ struct JSONFailureTests {
         #expect(try Self.encoded(JSONFailure(timeout, hint: hint))["hint"] as? String == hint)
         let missing = StoreError(path: Self.store, kind: .missingMetadataTable)
         #expect(FailureHint.hint(for: missing, tool: "notes-upgrade")?.contains("`notes-upgrade create") == true)
-        let unregistered = PlanningError(
+        let unregistered = UpgradeError(
             .unregisteredPolicy(name: "TitlePolicy", mappingModel: "Notes → Notes 2", entityMapping: "NoteToNote"))
         #expect(FailureHint.hint(for: unregistered, tool: "stepwise")?.contains("StepwiseTool") == true)
         #expect(FailureHint.hint(for: StoreError(path: Self.store, kind: .notFound), tool: "stepwise") == nil)

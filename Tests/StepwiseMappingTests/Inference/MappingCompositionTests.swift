@@ -117,10 +117,10 @@ struct MappingCompositionTests {
 
     @Test(arguments: NonComposableChain.all)
     func refusesAChainThatOnePassWouldNotMigrateExactly(_ chain: NonComposableChain) throws {
-        let error = #expect(throws: CompositionRefusal.self) {
+        let error = #expect(throws: MappingError.self) {
             try Self.compose(chain.versions[0], chain.versions[1], chain.versions[2])
         }
-        #expect(error == chain.refusal)
+        #expect(error == chain.refusal.mappingError)
         #expect(error?.description.hasPrefix("\(chain.refusal.entity ?? "")") == true)
     }
 
@@ -147,15 +147,17 @@ struct MappingCompositionTests {
         let second = try MappingInference.inferMapping(from: v2, to: v3)
         var written = second
         written.isInferred = false
-        #expect(throws: CompositionRefusal(.notInferred(mappingModel: "Pets 2 → Pets 3"))) {
+        #expect(throws: MappingError(.notComposable(.notInferred(mappingModel: "Pets 2 → Pets 3")))) {
             try MappingComposition.compose(first, written, source: v1, intermediate: v2, destination: v3)
         }
-        #expect(throws: CompositionRefusal(.versionsDontChain(first: "Pets 2 → Pets 3", second: "Pets → Pets 2"))) {
+        #expect(
+            throws: MappingError(.notComposable(.versionsDontChain(first: "Pets 2 → Pets 3", second: "Pets → Pets 2")))
+        ) {
             try MappingComposition.compose(second, first, source: v1, intermediate: v2, destination: v3)
         }
         var filtered = second
         filtered.entityMappings[0].filter = .constant(true)
-        let error = #expect(throws: CompositionRefusal.self) {
+        let error = #expect(throws: MappingError.self) {
             try MappingComposition.compose(first, filtered, source: v1, intermediate: v2, destination: v3)
         }
         #expect(error?.entity == "Creature")
@@ -168,10 +170,10 @@ struct MappingCompositionTests {
         let animal = try #require(first.entityMappings.firstIndex { $0.name == "PetToAnimal" })
         let petName = try #require(first.entityMappings[animal].attributeMappings.firstIndex { $0.name == "petName" })
         first.entityMappings[animal].attributeMappings[petName].valueExpression = .source("nickname")
-        let error = #expect(throws: CompositionRefusal.self) {
+        let error = #expect(throws: MappingError.self) {
             try MappingComposition.compose(first, second, source: v1, intermediate: v2, destination: v3)
         }
-        guard case .invalidComposition(let mappingError)? = error?.reason else {
+        guard case .notComposable(.invalidComposition(let mappingError))? = error?.kind else {
             Issue.record("expected invalidComposition, got \(String(describing: error))")
             return
         }

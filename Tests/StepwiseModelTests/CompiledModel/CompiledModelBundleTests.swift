@@ -90,7 +90,7 @@ struct CompiledModelBundleTests {
         let bytes = try Data(contentsOf: file)
         for damaged in [bytes.prefix(bytes.count / 2), Data("garbage".utf8)] {
             try damaged.write(to: file)
-            let error = #expect(throws: XcodeModelError.self) { try ModelBundle(contentsOf: folder) }
+            let error = #expect(throws: ModelError.self) { try ModelBundle(contentsOf: folder) }
             #expect(error?.path == file.path)
             #expect(error?.caseName == "unreadableCompiledModel")
             #expect(error?.description.contains("is not a readable compiled Core Data model") == true)
@@ -102,7 +102,7 @@ struct CompiledModelBundleTests {
         let directory = try TemporaryDirectory()
         let folder = try Self.copy(Self.sampleModel3.compiledPath, to: directory)
         try FileManager.default.removeItem(at: folder.appendingPathComponent("SampleModel3_v3.mom"))
-        let expected = XcodeModelError(
+        let expected = ModelError(
             path: folder.path,
             kind: .versionInfoMismatch(
                 "its VersionInfo.plist names version 'SampleModel3_v3', which has no SampleModel3_v3.mom"))
@@ -118,7 +118,7 @@ struct CompiledModelBundleTests {
         info.hashes["SampleModel3_v2"]?["Pet"] = Data(repeating: 7, count: 32)
         try Self.write(info, to: folder)
         let file = folder.appendingPathComponent("SampleModel3_v2.mom")
-        let expected = XcodeModelError(
+        let expected = ModelError(
             path: file.path, kind: .versionHashMismatch(version: "SampleModel3_v2", entity: "Pet"))
         #expect(throws: expected) { try ModelBundle(contentsOf: folder) }
         #expect(throws: expected) { try ModelBundleListing(contentsOf: folder).readVersion(named: "SampleModel3_v2") }
@@ -132,14 +132,14 @@ struct CompiledModelBundleTests {
         info.currentName = "SampleModel3_v9"
         try Self.write(info, to: folder)
         #expect(
-            throws: XcodeModelError(
+            throws: ModelError(
                 path: folder.path,
                 kind: .versionInfoMismatch(
                     "its VersionInfo.plist names the current version 'SampleModel3_v9', which has no .mom file"))
         ) { try ModelBundle(contentsOf: folder) }
 
         try Data("bplist00 and then nothing".utf8).write(to: folder.appendingPathComponent("VersionInfo.plist"))
-        let error = #expect(throws: XcodeModelError.self) { try ModelBundle(contentsOf: folder) }
+        let error = #expect(throws: ModelError.self) { try ModelBundle(contentsOf: folder) }
         #expect(error?.caseName == "versionInfoMismatch")
         #expect(error?.path == folder.path)
     }
@@ -170,7 +170,7 @@ struct CompiledModelBundleTests {
         let directory = try TemporaryDirectory()
         let folder = directory.path("Model.bundle")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let error = #expect(throws: XcodeModelError.self) { try ModelBundle(contentsOf: folder) }
+        let error = #expect(throws: ModelError.self) { try ModelBundle(contentsOf: folder) }
         #expect(error?.kind == .notAModel)
         #expect(error?.description.contains(".momd") == true)
     }

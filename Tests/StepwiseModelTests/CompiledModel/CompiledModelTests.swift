@@ -195,7 +195,7 @@ struct CompiledModelTests {
             BinaryPropertyList.encode(.dictionary(["$objects": .array([]), "$top": .dictionary([:])])),
         ])
     func refusesNonArchives(_ data: Data) {
-        let error = #expect(throws: XcodeModelError.self) {
+        let error = #expect(throws: ModelError.self) {
             try CompiledModel.read(archive: data, name: "Model", origin: "Model.momd/Model.mom")
         }
         #expect(error?.path == "Model.momd/Model.mom")
@@ -206,7 +206,7 @@ struct CompiledModelTests {
     func refusesTruncatedArchives() {
         let archive = Self.inheritanceArchive()
         for length in stride(from: 0, to: archive.count, by: 7) {
-            #expect(throws: XcodeModelError.self) {
+            #expect(throws: ModelError.self) {
                 try CompiledModel.read(archive: archive.prefix(length), name: "Model", origin: "Model.mom")
             }
         }
@@ -230,7 +230,7 @@ struct CompiledModelTests {
     func namesWhatIsWrong() throws {
         var notAModel = ArchiveBuilder()
         let root = notAModel.object("NSDictionary", ["NS.keys": .array([]), "NS.objects": .array([])])
-        let error = #expect(throws: XcodeModelError.self) {
+        let error = #expect(throws: ModelError.self) {
             try CompiledModel.read(archive: notAModel.data(root: root), name: "Model", origin: "Model.mom")
         }
         #expect(
@@ -249,7 +249,7 @@ struct CompiledModelTests {
             ])
         let model = composite.object(
             "NSManagedObjectModel", ["NSEntities": composite.dictionary([("Box", .uid(entity))])])
-        let typeError = #expect(throws: XcodeModelError.self) {
+        let typeError = #expect(throws: ModelError.self) {
             try CompiledModel.read(archive: composite.data(root: model), name: "Model", origin: "Model.mom")
         }
         #expect(

@@ -44,7 +44,7 @@ struct ShippedRecordsTests {
         let bytes = try Data(contentsOf: recorded.file)
         try Notes.writeBundle([Notes.v1, Notes.v2Edited], in: directory.url)
 
-        let error = #expect(throws: ShippedRecordError.self) { try ShippedRecords.record("Notes 2", of: bundle) }
+        let error = #expect(throws: ModelError.self) { try ShippedRecords.record("Notes 2", of: bundle) }
         guard case .changedSinceShipped(let version, let differences)? = error?.kind else {
             Issue.record("expected changedSinceShipped, got \(String(describing: error))")
             return
@@ -75,7 +75,7 @@ struct ShippedRecordsTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let file = folder.appendingPathComponent("Notes.json")
         try Data("{".utf8).write(to: file)
-        let error = #expect(throws: ShippedRecordError.self) { try ShippedRecords.load(forBundleAt: bundle) }
+        let error = #expect(throws: ModelError.self) { try ShippedRecords.load(forBundleAt: bundle) }
         #expect(error?.path == file.path)
         #expect(error?.caseName == "malformed")
 
@@ -84,7 +84,7 @@ struct ShippedRecordsTests {
         broken.name = "Notes"
         broken.contents = "<model><entity/></model>"
         try ShippedRecords.encoded(broken).write(to: file)
-        let unreadable = #expect(throws: ShippedRecordError.self) { try ShippedRecords.load(forBundleAt: bundle) }
+        let unreadable = #expect(throws: ModelError.self) { try ShippedRecords.load(forBundleAt: bundle) }
         #expect(unreadable?.path == file.path)
         #expect(unreadable?.description.contains("its contents are not a readable model") == true)
     }

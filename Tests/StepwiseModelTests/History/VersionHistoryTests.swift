@@ -57,7 +57,7 @@ struct VersionHistoryTests {
 
     @Test("Names without a common stem are ambiguous")
     func namesWithoutCommonStemAreAmbiguous() {
-        let error = #expect(throws: VersionHistoryError.self) { try VersionHistory.naturalOrder(["Foo 2", "Bar 3"]) }
+        let error = #expect(throws: ModelError.self) { try VersionHistory.naturalOrder(["Foo 2", "Bar 3"]) }
         #expect(
             error
                 == .ambiguousOrder(
@@ -69,8 +69,8 @@ struct VersionHistoryTests {
     @Test("Names that compare equal are ambiguous")
     func equalKeysAreAmbiguous() throws {
         let error = try #require(
-            #expect(throws: VersionHistoryError.self) { try VersionHistory.naturalOrder(["Model 2", "Model 02"]) })
-        guard case .ambiguousOrder(let names, let reason) = error else {
+            #expect(throws: ModelError.self) { try VersionHistory.naturalOrder(["Model 2", "Model 02"]) })
+        guard case .ambiguousOrder(let names, let reason) = error.kind else {
             Issue.record("expected ambiguousOrder, got \(error)")
             return
         }
@@ -81,10 +81,10 @@ struct VersionHistoryTests {
     @Test("Equal keys are found among other versions")
     func equalKeysAmongOthersAreAmbiguous() throws {
         let error = try #require(
-            #expect(throws: VersionHistoryError.self) {
+            #expect(throws: ModelError.self) {
                 try VersionHistory.naturalOrder(["Model 3", "Model", "Model 03", "Model 2"])
             })
-        guard case .ambiguousOrder(let names, _) = error else {
+        guard case .ambiguousOrder(let names, _) = error.kind else {
             Issue.record("expected ambiguousOrder, got \(error)")
             return
         }
@@ -105,7 +105,7 @@ struct VersionHistoryTests {
 
     @Test("A history-file mismatch names the unknown and missing versions")
     func historyFileMismatchDescription() {
-        let error = VersionHistoryError.historyFileMismatch(file: "/m/R.history", unknown: ["R 9"], missing: ["R 2"])
+        let error = ModelError.historyFileMismatch(file: "/m/R.history", unknown: ["R 9"], missing: ["R 2"])
         #expect(
             error.description
                 == "/m/R.history names unknown versions R 9 and leaves out R 2. List every version in the bundle, oldest first."

@@ -84,7 +84,7 @@ struct DerivationTests {
         #expect(problem.description.contains("'Customer.meanAge'"))
         #expect(problem.description.contains("'average:(friends.age)'"))
         #expect(problem.description.contains("count:(toMany)"))
-        #expect(throws: ModelValidationError.self) { try model.validate(file: "Shop.xcdatamodel") }
+        #expect(throws: ModelError.self) { try model.validate(file: "Shop.xcdatamodel") }
     }
 
     /// Key paths that don't resolve as Core Data's triggers need, and what each problem says.

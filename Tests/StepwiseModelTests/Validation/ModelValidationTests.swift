@@ -210,8 +210,8 @@ struct ModelValidationTests {
             .emptyName(entity: "Book"),
         ]
         #expect(model.problems() == expected)
-        let error = #expect(throws: ModelValidationError.self) { try model.validate(file: "/m/Library 3/contents") }
-        #expect(error == ModelValidationError(version: "Library 3", file: "/m/Library 3/contents", problems: expected))
+        let error = #expect(throws: ModelError.self) { try model.validate(file: "/m/Library 3/contents") }
+        #expect(error == ModelError(version: "Library 3", file: "/m/Library 3/contents", problems: expected))
         let lines = error?.description.split(separator: "\n").map(String.init) ?? []
         #expect(lines.first == "model version 'Library 3' (/m/Library 3/contents) is invalid:")
         #expect(lines.count == expected.count + 2)

@@ -69,7 +69,7 @@ struct CompositeAttributeModelTests {
         ])
     func aCompositeWithoutADefinitionIsRefusedByName(_ reference: String, _ shown: String) throws {
         let xml = Self.sourceXML.replacingOccurrences(of: #"composite="Author""#, with: reference)
-        let error = #expect(throws: XcodeModelError.self) {
+        let error = #expect(throws: ModelError.self) {
             try XcodeModelReader.parse(Data(xml.utf8), versionName: "Library", path: "Library.xcdatamodel/contents")
         }
         #expect(
@@ -80,7 +80,7 @@ struct CompositeAttributeModelTests {
 
     @Test func aDefinitionThatContainsItselfIsRefused() throws {
         let xml = Self.sourceXML.replacingOccurrences(of: #"composite="Birth""#, with: #"composite="Author""#)
-        let error = #expect(throws: XcodeModelError.self) {
+        let error = #expect(throws: ModelError.self) {
             try XcodeModelReader.parse(Data(xml.utf8), versionName: "Library")
         }
         #expect(
@@ -212,12 +212,12 @@ struct CompositeAttributeModelTests {
         let bundle = directory.path("Library.xcdatamodeld")
         let first = ObjectModel("Library") { Entity("Book") { Attribute("title", .string) } }
         try XcodeModelWriter.writeBundle([first, Self.library], current: "Library 2", to: bundle)
-        let error = #expect(throws: UnsupportedFeatureError.self) { try ModelBundle(contentsOf: bundle) }
-        let file = try #require(error?.file)
+        let error = #expect(throws: ModelError.self) { try ModelBundle(contentsOf: bundle) }
+        let file = try #require(error?.path)
         #expect(file.hasSuffix("/Library.xcdatamodeld/Library 2.xcdatamodel/contents"))
         #expect(
             error
-                == UnsupportedFeatureError(
+                == ModelError(
                     .compositeAttributes, version: "Library 2", file: file, entity: "Book", property: "author"))
         #expect(error?.caseName == "unsupportedFeature")
         #expect(
@@ -229,7 +229,7 @@ struct CompositeAttributeModelTests {
 
     @Test func theGateOpensWithItsSwitch() throws {
         #expect(CompositeAttributeSupport.isEnabled == false)
-        #expect(throws: UnsupportedFeatureError.self) { try CompositeAttributeSupport.check(Self.library) }
+        #expect(throws: ModelError.self) { try CompositeAttributeSupport.check(Self.library) }
         try CompositeAttributeSupport.check(Self.library, file: nil, isEnabled: true)
         try CompositeAttributeSupport.check(ObjectModel("Plain") { Entity("Book") { Attribute("title", .string) } })
     }

@@ -49,7 +49,7 @@ struct ModelBundleListingTests {
         let listing = try ModelBundleListing(contentsOf: url)
         #expect(listing.names == ["Recipes", "Recipes 2", "Recipes 3"])
         #expect(try listing.readVersion(named: "Recipes 3").entities[0].attributes.count == 3)
-        let error = try #require(throws: XcodeModelError.self) { try listing.readVersion(named: "Recipes 2") }
+        let error = try #require(throws: ModelError.self) { try listing.readVersion(named: "Recipes 2") }
         #expect(error.path == url.appendingPathComponent("Recipes 2.xcdatamodel/contents").path)
         guard case .malformed = error.kind else {
             Issue.record("expected a malformed-model error, got \(error.kind)")
@@ -65,7 +65,7 @@ struct ModelBundleListingTests {
         let url = try writeRecipes(in: directory)
         let listing = try ModelBundleListing(contentsOf: url)
         #expect(
-            throws: XcodeModelError(
+            throws: ModelError(
                 path: listing.url.path, kind: .unknownVersion("Recipes 9", available: listing.names))
         ) { try listing.readVersion(named: "Recipes 9") }
     }
@@ -75,26 +75,26 @@ struct ModelBundleListingTests {
         let directory = try TemporaryDirectory(prefix: "listing")
         let empty = directory.path("Empty.xcdatamodeld")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: false)
-        #expect(throws: XcodeModelError(path: empty.path, kind: .emptyBundle)) {
+        #expect(throws: ModelError(path: empty.path, kind: .emptyBundle)) {
             try ModelBundleListing(contentsOf: empty)
         }
         let missing = directory.path("Missing.xcdatamodeld")
-        #expect(throws: XcodeModelError(path: missing.path, kind: .notFound)) {
+        #expect(throws: ModelError(path: missing.path, kind: .notFound)) {
             try ModelBundleListing(contentsOf: missing)
         }
 
         let url = try writeRecipes(in: directory, current: "Recipes 7", validating: false)
-        #expect(throws: XcodeModelError(path: url.path, kind: .unknownCurrentVersion("Recipes 7"))) {
+        #expect(throws: ModelError(path: url.path, kind: .unknownCurrentVersion("Recipes 7"))) {
             try ModelBundleListing(contentsOf: url)
         }
-        #expect(throws: XcodeModelError(path: url.path, kind: .unknownCurrentVersion("Recipes 7"))) {
+        #expect(throws: ModelError(path: url.path, kind: .unknownCurrentVersion("Recipes 7"))) {
             try ModelBundle(contentsOf: url)
         }
 
         try XcodeModelWriter.writeBundle(ModelBundleTests.recipes, current: "Recipes 3", to: url)
         let history = ModelBundle.historyFileURL(for: url)
         try Data("Recipes\nRecipes 2\nRecipes 3\nRecipes 4\n".utf8).write(to: history)
-        let mismatch = VersionHistoryError.historyFileMismatch(file: history.path, unknown: ["Recipes 4"], missing: [])
+        let mismatch = ModelError.historyFileMismatch(file: history.path, unknown: ["Recipes 4"], missing: [])
         #expect(throws: mismatch) { try ModelBundleListing(contentsOf: url) }
         #expect(throws: mismatch) { try ModelBundle(contentsOf: url) }
     }

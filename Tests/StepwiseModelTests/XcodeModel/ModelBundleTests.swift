@@ -86,7 +86,7 @@ struct ModelBundleTests {
     func unknownVersionListsAvailable() throws {
         let url = try Corpus.required().url(CorpusBundle.wibosco)
         let bundle = try ModelBundle(contentsOf: url)
-        let error = #expect(throws: XcodeModelError.self) { try bundle.version(named: "CoreDataMigration_Example 5") }
+        let error = #expect(throws: ModelError.self) { try bundle.version(named: "CoreDataMigration_Example 5") }
         #expect(
             error?.kind
                 == .unknownVersion(
@@ -141,7 +141,7 @@ struct ModelBundleTests {
         let url = directory.path("Shop.xcdatamodeld")
         let versions = ["Launch", "Spring Sale", "Holiday"].map { ObjectModel($0, entities: [Entity("Item")]) }
         try XcodeModelWriter.writeBundle(versions, current: "Holiday", to: url)
-        let ambiguous = #expect(throws: VersionHistoryError.self) { try ModelBundle(contentsOf: url) }
+        let ambiguous = #expect(throws: ModelError.self) { try ModelBundle(contentsOf: url) }
         #expect(
             ambiguous
                 == .ambiguousOrder(
@@ -162,7 +162,7 @@ struct ModelBundleTests {
     func historyFileMismatchIsReported(_ history: String, _ unknown: [String], _ missing: [String]) throws {
         let directory = try TemporaryDirectory()
         let url = try Self.writeRecipes(in: directory, history: history)
-        let error = #expect(throws: VersionHistoryError.self) { try ModelBundle(contentsOf: url) }
+        let error = #expect(throws: ModelError.self) { try ModelBundle(contentsOf: url) }
         let file = ModelBundle.historyFileURL(for: url.standardizedFileURL).path
         #expect(error == .historyFileMismatch(file: file, unknown: unknown, missing: missing))
     }
@@ -173,14 +173,14 @@ struct ModelBundleTests {
     func missingPathIsNotFound() throws {
         let directory = try TemporaryDirectory()
         let url = directory.path("Nothing.xcdatamodeld")
-        let error = #expect(throws: XcodeModelError.self) { try ModelBundle(contentsOf: url) }
-        #expect(error == XcodeModelError(path: url.standardizedFileURL.path, kind: .notFound))
+        let error = #expect(throws: ModelError.self) { try ModelBundle(contentsOf: url) }
+        #expect(error == ModelError(path: url.standardizedFileURL.path, kind: .notFound))
     }
 
     @Test("A folder that is not a model is rejected")
     func otherFolderIsNotAModel() throws {
         let directory = try TemporaryDirectory()
-        let error = #expect(throws: XcodeModelError.self) { try ModelBundle(contentsOf: directory.url) }
+        let error = #expect(throws: ModelError.self) { try ModelBundle(contentsOf: directory.url) }
         #expect(error?.kind == .notAModel)
     }
 
@@ -189,7 +189,7 @@ struct ModelBundleTests {
         let directory = try TemporaryDirectory()
         let url = directory.path("Empty.xcdatamodeld")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        let error = #expect(throws: XcodeModelError.self) { try ModelBundle(contentsOf: url) }
+        let error = #expect(throws: ModelError.self) { try ModelBundle(contentsOf: url) }
         #expect(error?.kind == .emptyBundle)
     }
 
@@ -197,7 +197,7 @@ struct ModelBundleTests {
     func unknownCurrentVersionIsReported() throws {
         let directory = try TemporaryDirectory()
         let url = try Self.writeRecipes(in: directory, current: "Recipes 7", validating: false)
-        let error = #expect(throws: XcodeModelError.self) { try ModelBundle(contentsOf: url) }
+        let error = #expect(throws: ModelError.self) { try ModelBundle(contentsOf: url) }
         #expect(error?.kind == .unknownCurrentVersion("Recipes 7"))
     }
 
@@ -210,8 +210,8 @@ struct ModelBundleTests {
         try Data("bplist00".utf8).write(to: legacy.appendingPathComponent("elements"))
         try Data("bplist00".utf8).write(to: legacy.appendingPathComponent("layout"))
         for target in [url, legacy] {
-            let error = try #require(#expect(throws: XcodeModelError.self) { try ModelBundle(contentsOf: target) })
-            #expect(error == XcodeModelError(path: legacy.standardizedFileURL.path, kind: .legacyBinaryFormat))
+            let error = try #require(#expect(throws: ModelError.self) { try ModelBundle(contentsOf: target) })
+            #expect(error == ModelError(path: legacy.standardizedFileURL.path, kind: .legacyBinaryFormat))
             #expect(error.description.contains("pre-Xcode 4 binary model format ('elements'/'layout')"))
         }
     }
@@ -222,7 +222,7 @@ struct ModelBundleTests {
         let url = try Self.writeRecipes(in: directory)
         let contents = url.appendingPathComponent("Recipes 2.xcdatamodel/contents")
         try Data("<model><entity name=\"Recipe\">".utf8).write(to: contents)
-        let error = try #require(#expect(throws: XcodeModelError.self) { try ModelBundle(contentsOf: url) })
+        let error = try #require(#expect(throws: ModelError.self) { try ModelBundle(contentsOf: url) })
         #expect(error.path == contents.standardizedFileURL.path)
         guard case .malformed = error.kind else {
             Issue.record("expected .malformed, got \(error.kind)")
@@ -237,10 +237,10 @@ struct ModelBundleTests {
         let contents = url.appendingPathComponent("Recipes 3.xcdatamodel/contents")
         let xml = #"<model><entity name="Recipe"><attribute name="field1" attributeType="Text"/></entity></model>"#
         try Data(xml.utf8).write(to: contents)
-        let error = try #require(#expect(throws: XcodeModelError.self) { try ModelBundle(contentsOf: url) })
+        let error = try #require(#expect(throws: ModelError.self) { try ModelBundle(contentsOf: url) })
         #expect(
             error
-                == XcodeModelError(
+                == ModelError(
                     path: contents.standardizedFileURL.path,
                     kind: .invalidValue(element: "attribute 'Recipe.field1'", attribute: "attributeType", value: "Text")
                 ))
@@ -254,10 +254,10 @@ struct ModelBundleTests {
         let broken = ObjectModel(
             "Broken", entities: [Entity("A", relationships: [Relationship("b", destination: "B")])])
         try XcodeModelWriter.writeBundle([broken], current: "Broken", to: url, validating: false)
-        let error = #expect(throws: ModelValidationError.self) { try ModelBundle(contentsOf: url) }
+        let error = #expect(throws: ModelError.self) { try ModelBundle(contentsOf: url) }
         #expect(
             error
-                == ModelValidationError(
+                == ModelError(
                     version: "Broken",
                     file: url.standardizedFileURL.appendingPathComponent("Broken.xcdatamodel/contents").path,
                     problems: [.unknownDestination(entity: "A", relationship: "b", destination: "B")]))

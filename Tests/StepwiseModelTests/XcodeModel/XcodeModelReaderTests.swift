@@ -411,8 +411,8 @@ struct XcodeModelReaderTests {
     func missingPathIsNotFound() throws {
         let directory = try TemporaryDirectory()
         let url = directory.path("Missing.xcdatamodel")
-        let error = #expect(throws: XcodeModelError.self) { try XcodeModelReader.readVersion(at: url) }
-        #expect(error == XcodeModelError(path: url.path, kind: .notFound))
+        let error = #expect(throws: ModelError.self) { try XcodeModelReader.readVersion(at: url) }
+        #expect(error == ModelError(path: url.path, kind: .notFound))
         #expect(error?.description.contains("no model at \(url.path)") == true)
     }
 
@@ -421,7 +421,7 @@ struct XcodeModelReaderTests {
         let directory = try TemporaryDirectory()
         let url = directory.path("Model.xcdatamodel")
         try Data("hello".utf8).write(to: url)
-        let error = #expect(throws: XcodeModelError.self) { try XcodeModelReader.readVersion(at: url) }
+        let error = #expect(throws: ModelError.self) { try XcodeModelReader.readVersion(at: url) }
         #expect(error?.kind == .notAModel)
     }
 
@@ -432,7 +432,7 @@ struct XcodeModelReaderTests {
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         try Data([0x62, 0x70, 0x6c, 0x69, 0x73, 0x74]).write(to: url.appendingPathComponent("elements"))
         try Data([0x62, 0x70, 0x6c, 0x69, 0x73, 0x74]).write(to: url.appendingPathComponent("layout"))
-        let error = try #require(#expect(throws: XcodeModelError.self) { try XcodeModelReader.readVersion(at: url) })
+        let error = try #require(#expect(throws: ModelError.self) { try XcodeModelReader.readVersion(at: url) })
         #expect(error.kind == .legacyBinaryFormat)
         #expect(error.path == url.path)
         #expect(error.description.contains("pre-Xcode 4 binary model format"))
@@ -446,7 +446,7 @@ struct XcodeModelReaderTests {
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         let contents = url.appendingPathComponent("contents")
         try Data("<model><entity name=\"A\"></model>".utf8).write(to: contents)
-        let error = try #require(#expect(throws: XcodeModelError.self) { try XcodeModelReader.readVersion(at: url) })
+        let error = try #require(#expect(throws: ModelError.self) { try XcodeModelReader.readVersion(at: url) })
         #expect(error.path == contents.path)
         guard case .malformed(let reason) = error.kind else {
             Issue.record("expected .malformed, got \(error.kind)")
@@ -466,7 +466,7 @@ struct XcodeModelReaderTests {
             #"<model><entity name="A"/></model><model/>"#,
         ])
     func truncatedXMLIsMalformed(_ xml: String) {
-        let error = #expect(throws: XcodeModelError.self) {
+        let error = #expect(throws: ModelError.self) {
             try XcodeModelReader.parse(Data(xml.utf8), versionName: "M", path: "p")
         }
         guard case .malformed(let reason) = error?.kind else {
@@ -482,7 +482,7 @@ struct XcodeModelReaderTests {
         "A contents file without any element is malformed, not a crash",
         arguments: [Data(), Data([0]), Data([0xEF, 0xBB, 0xBF])])
     func fileWithoutElementIsMalformed(_ data: Data) {
-        let expected = XcodeModelError(path: "/x/contents", kind: .malformed("not well-formed XML (no root element)"))
+        let expected = ModelError(path: "/x/contents", kind: .malformed("not well-formed XML (no root element)"))
         #expect(throws: expected) {
             try XcodeModelReader.parse(data, versionName: "M", path: "/x/contents")
         }
@@ -499,7 +499,7 @@ struct XcodeModelReaderTests {
         ])
     func nonUTF8FileIsMalformed(_ data: Data, offset: Int) {
         let reason = "not UTF-8 at byte offset \(offset) (Xcode writes model files in UTF-8)"
-        #expect(throws: XcodeModelError(path: "/x/contents", kind: .malformed(reason))) {
+        #expect(throws: ModelError(path: "/x/contents", kind: .malformed(reason))) {
             try XcodeModelReader.parse(data, versionName: "M", path: "/x/contents")
         }
     }
@@ -515,7 +515,7 @@ struct XcodeModelReaderTests {
             (#"<!DOCTYPE model [<!ENTITY e "x">]><model name="&e;"/>"#, "a document type declaration at byte offset 0"),
         ])
     func processingInstructionsAndDTDsAreMalformed(_ xml: String, _ what: String) {
-        let expected = XcodeModelError(
+        let expected = ModelError(
             path: "/x/contents", kind: .malformed("\(what) (Xcode writes none in a model file)"))
         #expect(throws: expected) {
             try XcodeModelReader.parse(Data(xml.utf8), versionName: "M", path: "/x/contents")
@@ -534,21 +534,21 @@ struct XcodeModelReaderTests {
 
     @Test("XML whose root is not <model> is malformed")
     func wrongRootElementIsMalformed() {
-        let error = #expect(throws: XcodeModelError.self) {
+        let error = #expect(throws: ModelError.self) {
             try XcodeModelReader.parse(Data("<plist/>".utf8), versionName: "M", path: "/x/contents")
         }
-        #expect(error == XcodeModelError(path: "/x/contents", kind: .malformed("the root element is not <model>")))
+        #expect(error == ModelError(path: "/x/contents", kind: .malformed("the root element is not <model>")))
     }
 
     @Test("An unknown attribute type is an invalid value naming the entity and property")
     func unknownAttributeTypeNamesTheProperty() {
         let xml = #"<model><entity name="Post"><attribute name="colour" attributeType="Colour"/></entity></model>"#
-        let error = #expect(throws: XcodeModelError.self) {
+        let error = #expect(throws: ModelError.self) {
             try XcodeModelReader.parse(Data(xml.utf8), versionName: "M", path: "/x/contents")
         }
         #expect(
             error
-                == XcodeModelError(
+                == ModelError(
                     path: "/x/contents",
                     kind: .invalidValue(element: "attribute 'Post.colour'", attribute: "attributeType", value: "Colour")
                 ))
@@ -585,7 +585,7 @@ struct XcodeModelReaderTests {
         arguments: [
             (
                 #"<relationship name="r" deletionRule="Nullify"/>"#,
-                XcodeModelError.Kind.invalidValue(
+                ModelError.Kind.invalidValue(
                     element: "relationship 'A.r'", attribute: "destinationEntity", value: nil)
             ),
             (
@@ -605,9 +605,9 @@ struct XcodeModelReaderTests {
                 .invalidValue(element: "<relationship>", attribute: "name", value: nil)
             ),
         ])
-    func invalidRelationshipValuesAreReported(_ relationship: String, _ kind: XcodeModelError.Kind) {
+    func invalidRelationshipValuesAreReported(_ relationship: String, _ kind: ModelError.Kind) {
         let xml = #"<model><entity name="A">\#(relationship)</entity></model>"#
-        let error = #expect(throws: XcodeModelError.self) {
+        let error = #expect(throws: ModelError.self) {
             try XcodeModelReader.parse(Data(xml.utf8), versionName: "M", path: "p")
         }
         #expect(error?.kind == kind)
@@ -615,7 +615,7 @@ struct XcodeModelReaderTests {
 
     @Test("An entity without a name is an invalid value")
     func entityWithoutNameIsInvalid() {
-        let error = #expect(throws: XcodeModelError.self) {
+        let error = #expect(throws: ModelError.self) {
             try XcodeModelReader.parse(Data(#"<model><entity name=""/></model>"#.utf8), versionName: "M", path: "p")
         }
         #expect(error?.kind == .invalidValue(element: "<entity>", attribute: "name", value: nil))

@@ -243,22 +243,30 @@ struct XcodeModelWriterTests {
         let directory = try TemporaryDirectory()
         let bundle = directory.path("Notes.xcdatamodeld")
         let valid = ObjectModel("Notes", entities: [Entity("Note", attributes: [Attribute("text", .string)])])
-        let expected = ModelValidationError(
+        let expected = ModelError(
             version: "Notes 2", file: bundle.appendingPathComponent("Notes 2.xcdatamodel/contents").path,
             problems: [.inverseMismatch(entity: "Note", relationship: "tags", inverseEntity: "Tag", inverse: "notes")])
         // The valid version comes first: it must not be written either.
-        let bundleError = #expect(throws: ModelValidationError.self) {
+        let bundleError = #expect(throws: ModelError.self) {
             try XcodeModelWriter.writeBundle([valid, Self.wrongInverse], current: "Notes 2", to: bundle)
         }
         #expect(bundleError == expected)
         #expect(!FileManager.default.fileExists(atPath: bundle.path))
 
         let version = directory.path("Notes 2.xcdatamodel")
-        let versionError = #expect(throws: ModelValidationError.self) {
+        let versionError = #expect(throws: ModelError.self) {
             try XcodeModelWriter.writeVersion(Self.wrongInverse, to: version)
         }
-        #expect(versionError?.file == version.appendingPathComponent("contents").path)
-        #expect(versionError?.problems == expected.problems)
+        #expect(
+            versionError
+                == ModelError(
+                    path: version.appendingPathComponent("contents").path,
+                    kind: .invalidModel(
+                        version: "Notes 2",
+                        problems: [
+                            .inverseMismatch(
+                                entity: "Note", relationship: "tags", inverseEntity: "Tag", inverse: "notes")
+                        ])))
         #expect(!FileManager.default.fileExists(atPath: version.path))
     }
 
@@ -267,12 +275,12 @@ struct XcodeModelWriterTests {
         let directory = try TemporaryDirectory()
         let bundle = directory.path("Notes.xcdatamodeld")
         let versions = [ObjectModel("Notes", entities: []), ObjectModel("Notes 2", entities: [])]
-        let error = #expect(throws: XcodeModelError.self) {
+        let error = #expect(throws: ModelError.self) {
             try XcodeModelWriter.writeBundle(versions, current: "Notes 3", to: bundle)
         }
         #expect(
             error
-                == XcodeModelError(
+                == ModelError(
                     path: bundle.path, kind: .unknownVersion("Notes 3", available: ["Notes", "Notes 2"])))
         #expect(!FileManager.default.fileExists(atPath: bundle.path))
     }

@@ -63,8 +63,12 @@ struct CompositeLayoutTests {
     }
 
     @Test func theStoreLayoutOfTheLibraryRefusesAComposite() throws {
-        let error = #expect(throws: UnsupportedFeatureError.self) { try StoreLayout(model: Self.library) }
-        #expect(error?.entity == "Book")
-        #expect(error?.property == "author")
+        let error = #expect(throws: ModelError.self) { try StoreLayout(model: Self.library) }
+        guard case .unsupportedFeature(_, _, let entity, let property)? = error?.kind else {
+            Issue.record("expected unsupportedFeature, got \(String(describing: error))")
+            return
+        }
+        #expect(entity == "Book")
+        #expect(property == "author")
     }
 }

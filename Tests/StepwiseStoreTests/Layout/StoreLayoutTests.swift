@@ -380,7 +380,7 @@ struct StoreLayoutTests {
         let model = ObjectModel("Broken") {
             Entity("Item") { Relationship("owner", to: "Nobody") }
         }
-        #expect(throws: ModelValidationError.self) { try StoreLayout(model: model) }
+        #expect(throws: ModelError.self) { try StoreLayout(model: model) }
     }
 
     @Test func namesDifferingOnlyByCaseAreRejected() throws {

@@ -63,12 +63,12 @@ struct ModelCacheTests {
         #expect {
             try ModelCache.archive(fromContent: Data([0x07, 0x00, 0x00]), path: "/tmp/App.sqlite")
         } throws: { error in
-            guard let error = error as? ModelCacheError, case .notDeflate = error.kind else { return false }
+            guard let error = error as? StoreError, case .notDeflate = error.kind else { return false }
             return error.path == "/tmp/App.sqlite" && error.description.contains("/tmp/App.sqlite")
                 && error.caseName == "notDeflate"
         }
         // A stored block whose length and complement disagree.
-        #expect(throws: ModelCacheError(path: "App.sqlite", kind: .notDeflate("invalid stored block lengths"))) {
+        #expect(throws: StoreError(path: "App.sqlite", kind: .notDeflate("invalid stored block lengths"))) {
             try ModelCache.archive(fromContent: Data([0x01, 0x03, 0x00, 0x00, 0x00, 1, 2, 3]), path: "App.sqlite")
         }
     }
@@ -76,7 +76,7 @@ struct ModelCacheTests {
     @Test(arguments: [0, 1, 5, 50])
     func contentCutOffIsTruncated(keeping count: Int) {
         let content = Self.storedBlock(Array(repeating: 7, count: 100))
-        #expect(throws: ModelCacheError(path: "App.sqlite", kind: .truncated)) {
+        #expect(throws: StoreError(path: "App.sqlite", kind: .modelCacheTruncated)) {
             try ModelCache.archive(fromContent: content.prefix(count), path: "App.sqlite")
         }
     }
@@ -84,7 +84,7 @@ struct ModelCacheTests {
     @Test func anOutputPastTheLimitIsRefusedNotGrown() throws {
         let content = Self.storedBlock(Array(repeating: 7, count: 1000))
         #expect(try ModelCache.archive(fromContent: content, path: "App.sqlite", limit: 1000).count == 1000)
-        #expect(throws: ModelCacheError(path: "App.sqlite", kind: .tooLarge(limit: 999))) {
+        #expect(throws: StoreError(path: "App.sqlite", kind: .tooLarge(limit: 999))) {
             try ModelCache.archive(fromContent: content, path: "App.sqlite", limit: 999)
         }
     }
@@ -103,7 +103,7 @@ struct ModelCacheTests {
         bits.writeHuffman(0, count: 7)  // end of block (256)
         let content = bits.data
         #expect(try ModelCache.archive(fromContent: content, path: "App.sqlite").count == 1 + 258_000)
-        #expect(throws: ModelCacheError(path: "App.sqlite", kind: .tooLarge(limit: 100_000))) {
+        #expect(throws: StoreError(path: "App.sqlite", kind: .tooLarge(limit: 100_000))) {
             try ModelCache.archive(fromContent: content, path: "App.sqlite", limit: 100_000)
         }
     }

@@ -80,12 +80,12 @@ struct UpgradeMatrixCrossEntityPolicyTests {
 
     @Test func aConstraintNoVersionHasIsATypedErrorNamingItAndTheVersion() throws {
         let matrix = try Self.matrix()
-        let entity = try #require(throws: SeedingError.self) {
+        let entity = try #require(throws: UpgradeMatrixFailure.self) {
             try matrix.validate(SeedingConstraints(every: ["Invoice.customer"]))
         }
         #expect(
             entity.kind == .unknownEntity(entity: "Invoice", version: "Shop 3", constraint: "every Invoice.customer"))
-        let property = try #require(throws: SeedingError.self) {
+        let property = try #require(throws: UpgradeMatrixFailure.self) {
             try matrix.validate(SeedingConstraints(unique: ["Order.customer"]))
         }
         guard case .unknownProperty(let name, let attribute, let version, _, let reason) = property.kind else {

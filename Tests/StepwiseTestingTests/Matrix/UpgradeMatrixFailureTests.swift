@@ -31,6 +31,25 @@ struct UpgradeMatrixFailureTests {
         }
     }
 
+    @Test("a failure's kind, check and localized description")
+    func kindAndLocalizedDescription() {
+        let seeding = UpgradeMatrixFailure(.invalidRowCount(entity: "Tag", count: -1), path: "/x/Seed.sqlite")
+        #expect(seeding.check == nil && seeding.pair == nil)
+        #expect(seeding.caseName == "invalidRowCount")
+        #expect(seeding.subjectPath == "/x/Seed.sqlite")
+        #expect(
+            seeding.localizedDescription
+                == "/x/Seed.sqlite: can't seed -1 rows of 'Tag': give 0 or more rows, to concrete entities of the model."
+        )
+        let pair = UpgradeMatrix.Pair(from: "Recipes 3", to: "Recipes 4")
+        let cell = UpgradeMatrixFailure(pair: pair, check: .value, entity: "Recipe", detail: "differs")
+        #expect(cell.kind == .checkFailed(.value, detail: "differs"))
+        #expect(cell.check == .value)
+        #expect(cell.caseName == "value")
+        #expect(cell.localizedDescription == cell.description)
+        #expect(cell.description == "Recipes 3 → Recipes 4: value check failed for Recipe: differs")
+    }
+
     @Test("a stage that rewrites a copied value fails the value check, naming the row and property")
     func changedValue() throws {
         let matrix = try recipes(stages: [

@@ -36,7 +36,8 @@ struct UpgradeMatrixSessionTests {
             } catch let error as UpgradeMatrixFailure {
                 result = nil
                 failure = [
-                    error.pair.description, error.check.rawValue, error.entity, error.sourcePrimaryKey.map { "\($0)" },
+                    error.pair?.description, error.check?.rawValue, error.entity,
+                    error.sourcePrimaryKey.map { "\($0)" },
                     error.property,
                 ]
             } catch {

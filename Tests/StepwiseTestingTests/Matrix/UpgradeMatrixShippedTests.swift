@@ -26,7 +26,7 @@ struct UpgradeMatrixShippedTests {
     @Test func aShippedRecordThatCantBeReadIsRefusedWhenTheMatrixIsMade() {
         var broken = Notes.record
         broken.contents = "not a model file"
-        #expect(throws: XcodeModelError.self) {
+        #expect(throws: ModelError.self) {
             try UpgradeMatrix(history: Notes.history, shipped: [broken])
         }
     }

@@ -182,13 +182,13 @@ struct SeededStoreTests {
         #expect {
             try seed(rows: RowCounts(default: 5, ["Person": 0]))
         } throws: { error in
-            guard let error = error as? SeedingError,
+            guard let error = error as? UpgradeMatrixFailure,
                 case .unsatisfiable(let entity, let property, _) = error.kind
             else { return false }
             return entity == "Item" && property == "owner" && "\(error)".contains("Item.owner")
         }
-        #expect(throws: SeedingError.self) { try seed("Bad.sqlite", rows: ["Tag": -1]) }
-        #expect(throws: SeedingError.self) { try seed("Abstract.sqlite", rows: ["Item": 3]) }
+        #expect(throws: UpgradeMatrixFailure.self) { try seed("Bad.sqlite", rows: ["Tag": -1]) }
+        #expect(throws: UpgradeMatrixFailure.self) { try seed("Abstract.sqlite", rows: ["Item": 3]) }
     }
 
     @Test(

@@ -82,7 +82,7 @@ struct SeedingConstraintsTests {
 
     /// Shop 3 makes Order.number unique: a list shorter than the rows can't satisfy it.
     @Test func aListForAnAttributeTheModelMakesUniqueMustCoverTheRows() throws {
-        let error = try #require(throws: SeedingError.self) {
+        let error = try #require(throws: UpgradeMatrixFailure.self) {
             try seed(SeedingConstraints(rows: 5, values: ["Order.number": ["1", "2"]]), model: ShopHistory.v3)
         }
         #expect(error.description.contains("Order.number"), "\(error)")
@@ -120,7 +120,7 @@ struct SeedingConstraintsTests {
     @Test func aMalformedFileNamesItselfAndThePlace() throws {
         let url = directory.path("bad.json")
         try Data(#"{"every": "Order.customer"}"#.utf8).write(to: url)
-        let error = try #require(throws: SeedingError.self) { try SeedingConstraints(contentsOf: url) }
+        let error = try #require(throws: UpgradeMatrixFailure.self) { try SeedingConstraints(contentsOf: url) }
         #expect(error.path == url.path)
         #expect(error.description.contains("'every'"), "\(error)")
     }
@@ -139,7 +139,7 @@ struct SeedingConstraintsTests {
         (SeedingConstraints(rows: ["Invoice": 3]), "'Invoice', which 'Shop 2' doesn't have"),
     ])
     func aNameTheVersionLacksIsATypedError(_ seeding: SeedingConstraints, _ expected: String) throws {
-        let error = try #require(throws: SeedingError.self) { try seed(seeding) }
+        let error = try #require(throws: UpgradeMatrixFailure.self) { try seed(seeding) }
         #expect(error.description.contains(expected), "\(error)")
         #expect(error.path != nil, "names the store")
     }

@@ -34,7 +34,7 @@ extension BadInputCatalogue {
             // the store at Recipes needs one, and is refused before the lock is taken.
             act: { try $0.upgradeStore() },
             expect: .error { workspace in
-                XcodeModelError(
+                ModelError(
                     path: workspace.contents(of: "Recipes 2").path,
                     kind: .invalidValue(
                         element: "attribute 'Recipe.directions'", attribute: "attributeType", value: "Text"))
@@ -51,7 +51,7 @@ extension BadInputCatalogue {
             },
             act: { try ModelBundle(contentsOf: $0.bundle) },
             expect: .error { workspace in
-                XcodeModelError(
+                ModelError(
                     path: workspace.contents(of: "Recipes 2").path,
                     kind: .invalidValue(
                         element: "relationship 'Recipe.chef'", attribute: "destinationEntity", value: nil))
@@ -66,7 +66,7 @@ extension BadInputCatalogue {
             },
             act: { try ModelBundle(contentsOf: $0.bundle) },
             expect: .error { workspace in
-                XcodeModelError(
+                ModelError(
                     path: workspace.contents(of: "Recipes 2").path,
                     kind: .invalidValue(element: "<entity>", attribute: "name", value: nil))
             }
@@ -82,7 +82,7 @@ extension BadInputCatalogue {
             },
             act: { try ModelBundle(contentsOf: $0.bundle) },
             expect: .error { workspace in
-                ModelValidationError(
+                ModelError(
                     version: "Recipes 2", file: workspace.contents(of: "Recipes 2").path,
                     problems: [
                         .inverseMismatch(
@@ -104,7 +104,7 @@ extension BadInputCatalogue {
             },
             act: { try ModelBundle(contentsOf: $0.path("Cycle.xcdatamodeld")) },
             expect: .error { workspace in
-                ModelValidationError(
+                ModelError(
                     version: "Cycle", file: workspace.path("Cycle.xcdatamodeld/Cycle.xcdatamodel/contents").path,
                     problems: [.inheritanceCycle(["Animal", "Pet", "Animal"])])
             }
@@ -116,7 +116,7 @@ extension BadInputCatalogue {
                     at: workspace.path("Empty.xcdatamodeld"), withIntermediateDirectories: false)
             },
             act: { try ModelBundle(contentsOf: $0.path("Empty.xcdatamodeld")) },
-            expect: .error { XcodeModelError(path: $0.path("Empty.xcdatamodeld").path, kind: .emptyBundle) }
+            expect: .error { ModelError(path: $0.path("Empty.xcdatamodeld").path, kind: .emptyBundle) }
         ),
         BadInputCase(
             .model, "a version in the pre-Xcode 4 binary format",
@@ -128,7 +128,7 @@ extension BadInputCatalogue {
             },
             act: { try ModelBundle(contentsOf: $0.bundle) },
             expect: .error { workspace in
-                XcodeModelError(
+                ModelError(
                     path: workspace.bundle.appendingPathComponent("Recipes 3.xcdatamodel").path,
                     kind: .legacyBinaryFormat)
             }
@@ -143,7 +143,7 @@ extension BadInputCatalogue {
             // Making the upgrader reads and orders every version, even with a current one declared.
             act: { _ = try $0.upgrader(bundle: $0.path("Mixed.xcdatamodeld")) },
             expect: .error { _ in
-                VersionHistoryError.ambiguousOrder(
+                ModelError.ambiguousOrder(
                     ["Bar 3", "Foo 2"], reason: "the names don't share a common stem ('Bar', 'Foo')")
             }
         ),
@@ -155,7 +155,7 @@ extension BadInputCatalogue {
             },
             act: { try ModelBundle(contentsOf: $0.path("Model.xcdatamodeld")) },
             expect: .error { _ in
-                VersionHistoryError.ambiguousOrder(
+                ModelError.ambiguousOrder(
                     ["Model 02", "Model 2"], reason: "'Model 02' and 'Model 2' name the same version number")
             }
         ),
@@ -168,7 +168,7 @@ extension BadInputCatalogue {
             },
             act: { try ModelBundle(contentsOf: $0.bundle) },
             expect: .error { workspace in
-                VersionHistoryError.historyFileMismatch(
+                ModelError.historyFileMismatch(
                     file: workspace.path("Recipes.history").path, unknown: ["Recipes 5"], missing: [])
             }
         ),
@@ -181,7 +181,7 @@ extension BadInputCatalogue {
                     with: "Recipes 9.xcdatamodel")
             },
             act: { try ModelBundle(contentsOf: $0.bundle) },
-            expect: .error { XcodeModelError(path: $0.bundle.path, kind: .unknownCurrentVersion("Recipes 9")) }
+            expect: .error { ModelError(path: $0.bundle.path, kind: .unknownCurrentVersion("Recipes 9")) }
         ),
     ]
 }

@@ -8,7 +8,7 @@ import Testing
 @testable import Stepwise
 
 /// Store files that can't be upgraded: not a store, a damaged one, or one of an unknown or
-/// later version. Each is refused with its `StoreError` or `RegistryError`, byte-identical.
+/// later version. Each is refused with its `StoreError` or `UpgradeError`, byte-identical.
 extension BadInputCatalogue {
     static let stores: [BadInputCase] = [
         BadInputCase(

@@ -45,10 +45,10 @@ struct BadInputExpectation: Sendable {
         }
     }
 
-    /// A ``PlanningError`` refusing a policy no registration names, found before any step.
+    /// A ``UpgradeError`` refusing a policy no registration names, found before any step.
     static func unregisteredPolicy(name: String, mappingModel: String, entityMapping: String) -> BadInputExpectation {
         BadInputExpectation { outcome, _, location in
-            guard let error = thrown(PlanningError.self, outcome, at: location) else { return }
+            guard let error = thrown(UpgradeError.self, outcome, at: location) else { return }
             guard case .unregisteredPolicy(let gotName, let gotModel, let gotMapping) = error.kind else {
                 Issue.record("expected unregisteredPolicy, got \(error)", sourceLocation: location)
                 return
@@ -102,7 +102,7 @@ struct BadInputExpectation: Sendable {
     /// A model file that isn't well-formed: the reason's wording after `prefix` is the XML parser's.
     static func malformedModel(at file: String, reasonPrefix prefix: String) -> BadInputExpectation {
         BadInputExpectation { outcome, workspace, location in
-            guard let error = thrown(XcodeModelError.self, outcome, at: location) else { return }
+            guard let error = thrown(ModelError.self, outcome, at: location) else { return }
             #expect(error.path == workspace.path(file).path, sourceLocation: location)
             guard case .malformed(let reason) = error.kind else {
                 Issue.record("expected a malformed model, got \(error.kind)", sourceLocation: location)
@@ -127,18 +127,18 @@ struct BadInputExpectation: Sendable {
         }
     }
 
-    /// What a ``RegistryError`` must say.
+    /// What a ``UpgradeError`` must say.
     enum Registry: Sendable {
         case newerThanKnownVersions(storeVersionName: String?, latest: String, differences: [String])
         case noMatchingVersion(closest: String?, differences: [String])
         case inconsistent(problemPrefix: String)
     }
 
-    /// A ``RegistryError`` about the workspace store `file`; differences compare by description.
+    /// A ``UpgradeError`` about the workspace store `file`; differences compare by description.
     static func registryError(at file: String, _ expected: Registry) -> BadInputExpectation {
         BadInputExpectation { outcome, workspace, location in
-            guard let error = thrown(RegistryError.self, outcome, at: location) else { return }
-            #expect(error.path == workspace.path(file).path, sourceLocation: location)
+            guard let error = thrown(UpgradeError.self, outcome, at: location) else { return }
+            #expect(error.storePath == workspace.path(file).path, sourceLocation: location)
             switch (error.kind, expected) {
             case (
                 .newerThanKnownVersions(let name, let latest, let differences),

@@ -83,10 +83,6 @@ struct CorruptedStoreTests {
             outcome = .upgraded
         } catch let error as StoreError {
             outcome = .refused("\(error)")
-        } catch let error as RegistryError {
-            outcome = .refused("\(error)")
-        } catch let error as PlanningError {
-            outcome = .refused("\(error)")
         } catch let error as UpgradeError {
             outcome = .refused("\(error)")
         } catch {

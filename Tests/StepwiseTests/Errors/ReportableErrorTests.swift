@@ -12,18 +12,18 @@ import Testing
 @Suite("Errors an app can show")
 struct ReportableErrorTests {
     static let errors: [any ReportableError] = [
-        VersionHistoryError.ambiguousOrder(["A", "B"], reason: "the names don't share a common stem"),
-        XcodeModelError(path: "/x/Model.xcdatamodel", kind: .legacyBinaryFormat),
-        ModelValidationError(version: "Model 2", problems: []),
+        ModelError.ambiguousOrder(["A", "B"], reason: "the names don't share a common stem"),
+        ModelError(path: "/x/Model.xcdatamodel", kind: .legacyBinaryFormat),
+        ModelError(version: "Model 2", problems: []),
         StoreError(path: "/x/Store.sqlite", kind: .notFound),
         FileSystemError(
             operation: "copy", path: "/x/Store.sqlite", reason: "No space left on device", site: "copy.file"),
         MappingError(.unknownPolicy("TitlePolicy"), entityMapping: "NoteToNote"),
-        RegistryError(path: "/x/Store.sqlite", kind: .emptyHistory),
-        StoreAccessError(.needsUpgrade(target: "Notes 3"), storePath: "/x/Store.sqlite"),
+        UpgradeError(path: "/x/Store.sqlite", kind: .emptyHistory),
+        UpgradeError(.needsUpgrade(target: "Notes 3"), storePath: "/x/Store.sqlite"),
         UpgradeError(.verificationFailed("a dangling key"), storePath: "/x/Store.sqlite"),
-        PlanningError(.unknownVersion("Notes 9", available: ["Notes", "Notes 2"])),
-        ShippedRecordError(path: "/x/Notes.shipped/Notes 2.json", kind: .malformed("no 'contents' key")),
+        UpgradeError(.unknownVersion("Notes 9", available: ["Notes", "Notes 2"])),
+        ModelError(path: "/x/Notes.shipped/Notes 2.json", kind: .malformedShippedRecord("no 'contents' key")),
     ]
 
     @Test("localizedDescription is the error's description, for every Stepwise error type")

@@ -146,10 +146,10 @@ struct AcceptedFindingsTests {
     ])
     func aMalformedFileIsATypedErrorNamingTheFileAndTheEntry(_ json: String, _ expected: String) throws {
         let url = try writeAccepted(json)
-        let error = try #require(throws: AcceptedFindingsError.self) {
+        let error = try #require(throws: UpgradeError.self) {
             try HistoryCheck(bundleAt: bundle, policies: SamplePolicies.registry)
         }
-        #expect(error.path == url.path)
+        #expect(error.subjectPath == url.path)
         #expect(error.caseName == "malformed")
         #expect(error.description.contains(expected), "\(error)")
         #expect(error.description.contains("\"reason\""), "says what an entry needs")
@@ -157,10 +157,10 @@ struct AcceptedFindingsTests {
 
     @Test func aNamedFileThatIsMissingIsAnError() throws {
         let missing = directory.path("ci/accepted.json")
-        let error = try #require(throws: AcceptedFindingsError.self) {
+        let error = try #require(throws: UpgradeError.self) {
             try HistoryCheck(bundleAt: bundle, acceptedFindingsAt: missing)
         }
         #expect(error.caseName == "unreadable")
-        #expect(error.path == missing.path)
+        #expect(error.subjectPath == missing.path)
     }
 }

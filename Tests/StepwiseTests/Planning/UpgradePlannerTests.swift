@@ -51,7 +51,7 @@ struct UpgradePlannerTests {
         let (history, mappings) = try Self.mappings("Recipes")
         var withoutFirst = mappings
         withoutFirst[MappingDirectory.StepKey("Recipes", "Recipes 2")] = nil
-        let error = try #require(throws: PlanningError.self) {
+        let error = try #require(throws: UpgradeError.self) {
             try UpgradePlanner(history: history, mappings: withoutFirst).plan(from: "Recipes", to: "Recipes 4")
         }
         guard case .noPath(let from, let to, let gap, let problems) = error.kind else {
@@ -77,7 +77,7 @@ struct UpgradePlannerTests {
 
     @Test func aDowngradeNeedsAnExplicitMapping() throws {
         let (history, mappings) = try Self.mappings("University")
-        #expect(throws: PlanningError.self) {
+        #expect(throws: UpgradeError.self) {
             try UpgradePlanner(history: history, mappings: mappings).plan(from: "University 2", to: "University")
         }
         var withDowngrade = mappings
@@ -91,7 +91,7 @@ struct UpgradePlannerTests {
 
     @Test func anUnknownVersionListsTheAvailableOnes() throws {
         let (history, mappings) = try Self.mappings("Events")
-        let error = try #require(throws: PlanningError.self) {
+        let error = try #require(throws: UpgradeError.self) {
             try UpgradePlanner(history: history, mappings: mappings).plan(from: "Events", to: "Events 9")
         }
         #expect(error.description.contains("Events 9"))

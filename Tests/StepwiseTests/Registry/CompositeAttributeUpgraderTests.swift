@@ -21,22 +21,25 @@ struct CompositeAttributeUpgraderTests {
         try XcodeModelWriter.writeBundle([first, second], current: "Library 2", to: bundle)
         try StoreCreator.createStore(at: store, model: first)
 
-        let upgrade = #expect(throws: UnsupportedFeatureError.self) {
+        let upgrade = #expect(throws: ModelError.self) {
             try Upgrader(bundleAt: bundle).upgradeIfNeededSynchronously(storeAt: store)
         }
-        #expect(upgrade?.feature == .compositeAttributes)
-        #expect(upgrade?.version == "Library 2")
-        #expect(upgrade?.entity == "Book")
-        #expect(upgrade?.property == "author")
-        #expect(throws: UnsupportedFeatureError.self) { try ModelBundle(contentsOf: bundle) }
+        #expect(
+            upgrade?.kind
+                == .unsupportedFeature(.compositeAttributes, version: "Library 2", entity: "Book", property: "author"))
+        #expect(throws: ModelError.self) { try ModelBundle(contentsOf: bundle) }
         // A history built in code is refused by the registry.
         let registry = VersionRegistry(history: VersionHistory([first, second]))
-        let identification = #expect(throws: UnsupportedFeatureError.self) {
+        let identification = #expect(throws: ModelError.self) {
             try registry.identify(storeAt: store)
         }
-        #expect(identification?.version == "Library 2")
+        guard case .unsupportedFeature(_, let version, _, _)? = identification?.kind else {
+            Issue.record("expected unsupportedFeature, got \(String(describing: identification))")
+            return
+        }
+        #expect(version == "Library 2")
         // A model built in code meets the same refusal when a store is laid out for it.
-        #expect(throws: UnsupportedFeatureError.self) {
+        #expect(throws: ModelError.self) {
             try StoreCreator.createStore(at: directory.path("New.sqlite"), model: second)
         }
         #expect(!FileManager.default.fileExists(atPath: directory.path("New.sqlite").path))

@@ -117,7 +117,7 @@ struct VersionRegistryTests {
         let url = try createStore(RecipesHistory.v3)
         let before = bytes(url)
         let olderHistory = VersionHistory([RecipesHistory.v1, RecipesHistory.v2])
-        let error = try #require(throws: RegistryError.self) {
+        let error = try #require(throws: UpgradeError.self) {
             try VersionRegistry(history: olderHistory).identify(storeAt: url)
         }
         guard case .newerThanKnownVersions(let name, let latest, _) = error.kind else {
@@ -134,7 +134,7 @@ struct VersionRegistryTests {
         let url = try createStore(RecipesHistory.v4)
         try editMetadata(url) { $0.modelVersionName = nil }
         let olderHistory = VersionHistory([RecipesHistory.v1, RecipesHistory.v2, RecipesHistory.v3])
-        let error = try #require(throws: RegistryError.self) {
+        let error = try #require(throws: UpgradeError.self) {
             try VersionRegistry(history: olderHistory).identify(storeAt: url)
         }
         guard case .newerThanKnownVersions(nil, "Recipes 3", let differences) = error.kind else {
@@ -150,7 +150,7 @@ struct VersionRegistryTests {
         }
         let url = try createStore(other)
         let before = bytes(url)
-        let error = try #require(throws: RegistryError.self) {
+        let error = try #require(throws: UpgradeError.self) {
             try VersionRegistry(history: history).identify(storeAt: url)
         }
         guard case .noMatchingVersion(let closest, let differences) = error.kind else {

@@ -119,7 +119,7 @@ struct ModelCacheUpgradeTests {
         }
         let bytes = try Data(contentsOf: store)
 
-        let error = #expect(throws: RegistryError.self) {
+        let error = #expect(throws: UpgradeError.self) {
             try Upgrader(bundleAt: bundle).upgradeIfNeededSynchronously(storeAt: store)
         }
         guard case .noMatchingVersion? = error?.kind else {
@@ -138,7 +138,7 @@ struct ModelCacheUpgradeTests {
         try DatabaseQueue(path: store.path).write { db in
             try db.execute(sql: #"UPDATE "Z_MODELCACHE" SET "Z_CONTENT" = x'07000000'"#)
         }
-        let error = #expect(throws: RegistryError.self) {
+        let error = #expect(throws: UpgradeError.self) {
             try Upgrader(bundleAt: bundle).plan(forStoreAt: store)
         }
         #expect(error?.modelCacheNote?.contains("can't be read") == true)

@@ -73,7 +73,7 @@ struct ShippedVersionUpgradeTests {
     @Test func withoutTheRecordTheStoreIsRefusedNamingTheClosestVersion() throws {
         let (bundle, store) = try shippedThenEdited(recording: false)
         let before = try Data(contentsOf: store)
-        let error = #expect(throws: RegistryError.self) {
+        let error = #expect(throws: UpgradeError.self) {
             try Upgrader(bundleAt: bundle).upgradeIfNeededSynchronously(storeAt: store)
         }
         guard case .noMatchingVersion(let closest, _)? = error?.kind else {

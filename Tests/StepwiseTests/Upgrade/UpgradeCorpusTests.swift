@@ -113,7 +113,7 @@ struct UpgradeCorpusTests {
         let upgrader = try Upgrader(
             bundleAt: corpus.url(.apptentive),
             policies: SamplePolicies.registry)
-        let error = try #require(throws: RegistryError.self) {
+        let error = try #require(throws: UpgradeError.self) {
             try upgrader.upgradeIfNeededSynchronously(storeAt: copy)
         }
         guard case .inconsistent(let problem) = error.kind else {

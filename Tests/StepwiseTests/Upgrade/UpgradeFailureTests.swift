@@ -54,7 +54,7 @@ struct UpgradeFailureTests {
         policies.register("CuisinePolicy") { CuisinePolicy() }
         let recorder = UpgradeRecorder()
         let upgrader = try fixture.upgrader(policies: policies, progress: recorder.record)
-        let error = try #require(throws: PlanningError.self) {
+        let error = try #require(throws: UpgradeError.self) {
             try upgrader.upgradeIfNeededSynchronously(storeAt: fixture.store)
         }
         guard case .unregisteredPolicy(let name, let mappingModel, let entityMapping) = error.kind else {
@@ -128,7 +128,7 @@ struct UpgradeFailureTests {
         var policies = PolicyRegistry()
         policies.register("ChefNamePolicy") { ChefNamePolicy() }
         policies.register("CuisinePolicy") { CuisinePolicy() }
-        let error = try #require(throws: PlanningError.self) {
+        let error = try #require(throws: UpgradeError.self) {
             try fixture.upgrader(policies: policies).upgradeIfNeededSynchronously(storeAt: fixture.store)
         }
         guard case .unregisteredPolicy(let name, _, _) = error.kind else {

@@ -18,7 +18,7 @@ struct UpgradeRefusalTests {
         let before = StoreBytes(fixture.store)
         // An older app build knows only Recipes … Recipes 3.
         let older = try Upgrader(history: VersionHistory(Array(fixture.history.versions.prefix(3))))
-        let error = try #require(throws: RegistryError.self) {
+        let error = try #require(throws: UpgradeError.self) {
             try older.upgradeIfNeededSynchronously(storeAt: fixture.store)
         }
         guard case .newerThanKnownVersions(let name, let latest, _) = error.kind else {
@@ -36,7 +36,7 @@ struct UpgradeRefusalTests {
         let fixture = try UpgradeFixture("University")
         _ = try fixture.upgrader().upgradeIfNeededSynchronously(storeAt: fixture.store)
         let before = StoreBytes(fixture.store)
-        let error = try #require(throws: PlanningError.self) {
+        let error = try #require(throws: UpgradeError.self) {
             try fixture.upgrader(to: "University 2").upgradeIfNeededSynchronously(storeAt: fixture.store)
         }
         guard case .laterThanTarget(let storeVersion, let target) = error.kind else {
@@ -54,7 +54,7 @@ struct UpgradeRefusalTests {
         let before = StoreBytes(fixture.store)
         // Without its mapping files, Recipes → Recipes 2 can't be inferred.
         let bare = try Upgrader(history: fixture.history, policies: SamplePolicies.registry)
-        let error = try #require(throws: PlanningError.self) {
+        let error = try #require(throws: UpgradeError.self) {
             try bare.upgradeIfNeededSynchronously(storeAt: fixture.store)
         }
         guard case .noPath(let from, let to, let gap, let problems) = error.kind else {
@@ -72,7 +72,7 @@ struct UpgradeRefusalTests {
     @Test("an unknown target version is a planning error naming the available ones")
     func unknownTarget() throws {
         let fixture = try UpgradeFixture("Recipes")
-        let error = try #require(throws: PlanningError.self) {
+        let error = try #require(throws: UpgradeError.self) {
             try fixture.upgrader(to: "Recipes 9").upgradeIfNeededSynchronously(storeAt: fixture.store)
         }
         #expect("\(error)".contains("Recipes 9") && "\(error)".contains("Recipes 4"))

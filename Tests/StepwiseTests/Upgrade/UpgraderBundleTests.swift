@@ -27,8 +27,8 @@ struct UpgraderBundleTests {
         try Data("not a model".utf8).write(to: Self.contents(of: "Recipes 2", in: fixture))
         let before = StoreBytes(fixture.store)
         let listingBefore = fixture.directoryListing()
-        let expected = try #require(throws: XcodeModelError.self) { try ModelBundle(contentsOf: fixture.bundle) }
-        let error = try #require(throws: XcodeModelError.self) { try fixture.upgrader() }
+        let expected = try #require(throws: ModelError.self) { try ModelBundle(contentsOf: fixture.bundle) }
+        let error = try #require(throws: ModelError.self) { try fixture.upgrader() }
         #expect(error == expected)
         #expect(error.path == Self.contents(of: "Recipes 2", in: fixture).path)
         #expect(StoreBytes(fixture.store) == before)
@@ -50,7 +50,7 @@ struct UpgraderBundleTests {
         let report = try fixture.upgrader(to: "Recipes 2").upgradeIfNeededSynchronously(storeAt: fixture.store)
         #expect(report.to == "Recipes 2")
         let unknown = try fixture.upgrader(to: "Recipes 9")
-        let error = try #require(throws: PlanningError.self) {
+        let error = try #require(throws: UpgradeError.self) {
             try unknown.upgradeIfNeededSynchronously(storeAt: fixture.store)
         }
         guard case .unknownVersion(let name, let available) = error.kind else {
@@ -134,7 +134,7 @@ struct UpgraderTargetTests {
     func unorderedVersionsRefused() throws {
         let directory = try TemporaryDirectory(prefix: "launch-target")
         let bundle = try Self.unorderedBundle(in: directory, current: "Bar 3")
-        let expected = try #require(throws: VersionHistoryError.self) { try ModelBundle(contentsOf: bundle) }
+        let expected = try #require(throws: ModelError.self) { try ModelBundle(contentsOf: bundle) }
         #expect(throws: expected) { try Upgrader(bundleAt: bundle) }
     }
 
@@ -156,7 +156,7 @@ struct UpgraderTargetTests {
         let text = try String(contentsOf: file, encoding: .utf8)
         try Data(text.replacingOccurrences(of: "Recipes 4.xcdatamodel", with: "Recipes 9.xcdatamodel").utf8)
             .write(to: file)
-        let expected = XcodeModelError(
+        let expected = ModelError(
             path: fixture.bundle.standardizedFileURL.path, kind: .unknownCurrentVersion("Recipes 9"))
         #expect(throws: expected) { try ModelBundle(contentsOf: fixture.bundle) }
         #expect(throws: expected) { try fixture.upgrader() }

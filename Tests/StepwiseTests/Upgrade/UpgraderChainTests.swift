@@ -233,7 +233,7 @@ struct UpgradeStageTests {
         let before = StoreBytes(store)
         let once = MigrationStage(from: "Pets", to: "Pets 2", didMigrate: { _, _ in })
         let twice = try Upgrader(history: RenameChainHistory.history, stages: [once, once])
-        let duplicate = try #require(throws: PlanningError.self) {
+        let duplicate = try #require(throws: UpgradeError.self) {
             try twice.upgradeIfNeededSynchronously(storeAt: store)
         }
         guard case .duplicateStage("Pets", "Pets 2") = duplicate.kind else {
@@ -242,7 +242,7 @@ struct UpgradeStageTests {
         }
         let unknown = try Upgrader(
             history: RenameChainHistory.history, stages: [MigrationStage(from: "Pets", to: "Pets 9")])
-        let error = try #require(throws: PlanningError.self) {
+        let error = try #require(throws: UpgradeError.self) {
             try unknown.upgradeIfNeededSynchronously(storeAt: store)
         }
         guard case .unknownVersion("Pets 9", _) = error.kind else {
@@ -278,7 +278,7 @@ struct UpgraderPlanTests {
     @Test("a plan naming an unregistered policy is refused, as the upgrade refuses it")
     func unregisteredPolicyIsRefusedByThePlan() throws {
         let fixture = try UpgradeFixture("Recipes")
-        let error = try #require(throws: PlanningError.self) {
+        let error = try #require(throws: UpgradeError.self) {
             try fixture.upgrader(policies: PolicyRegistry()).plan(forStoreAt: fixture.store)
         }
         guard case .unregisteredPolicy = error.kind else {
