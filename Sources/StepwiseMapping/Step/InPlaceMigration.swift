@@ -46,6 +46,23 @@ enum InPlaceMigration {
         }
     }
 
+    /// Throws ``Rejected`` unless the store rewritten in `db` has exactly the schema
+    /// `destination` lays out: the last check of both rewrites in place, this one and
+    /// ``PartialRebuild``.
+    ///
+    /// The derived-attribute triggers are left out: the step removed the source's before its
+    /// first statement and creates the destination's, exactly as the layout states them, once
+    /// the values are computed (`DerivedValues`).
+    static func checkRewrittenSchema(in db: Database, matches destination: StoreLayout) throws {
+        let differences = try SQLiteSchema.read(from: db).removingDerivedAttributeTriggers()
+            .differences(
+                from: SQLiteSchema(expectedFor: destination).removingDerivedAttributeTriggers(),
+                ignoringTables: StoreLayout.optionalTableNames)
+        if !differences.isEmpty {
+            throw Rejected(differences: differences)
+        }
+    }
+
     /// Runs `plan` on an empty in-memory database holding `source`'s schema (tables, indexes,
     /// views, triggers; no rows). Returns false when SQLite refuses a statement or the result
     /// isn't exactly the destination's schema: the step must then rebuild instead.
@@ -184,15 +201,6 @@ enum InPlaceMigration {
         try InPlaceIndexes.reconcile(with: destination, in: db)
         try rewritePrimaryKeyRows(for: destination, in: db)
         try PrivateTableInPlace.apply(plan.privateTables, in: db)
-        // The derived-attribute triggers are left out: the step removed the source's before its
-        // first statement and creates the destination's, exactly as the layout states them, once
-        // the values are computed (`DerivedValues`).
-        let differences = try SQLiteSchema.read(from: db).removingDerivedAttributeTriggers()
-            .differences(
-                from: SQLiteSchema(expectedFor: destination).removingDerivedAttributeTriggers(),
-                ignoringTables: StoreLayout.optionalTableNames)
-        if !differences.isEmpty {
-            throw Rejected(differences: differences)
-        }
+        try checkRewrittenSchema(in: db, matches: destination)
     }
 }

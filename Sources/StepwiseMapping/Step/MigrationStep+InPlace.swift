@@ -51,12 +51,10 @@ extension MigrationStep {
             // (`step.in-place-sync`), and syncing it here would write every page twice.
             try fileSystem.copyFile(source, to: destination, site: "step.in-place-copy", syncing: false)
         }
-        var configuration = Configuration.withCoreDataTriggerFunctions
-        configuration.prepareDatabase { db in SQLExpressionCompiler.registerFunctions(in: db) }
         var reports: [StepReport.EntityMappingReport] = []
         var objects = 0
         do {
-            let queue = try DatabaseQueue(path: destination.path, configuration: configuration)
+            let queue = try DatabaseQueue(path: destination.path, configuration: .forMigrationStep)
             defer { try? queue.close() }
             // A didMigrate stage is the app's code: it may catch a failed statement and go on,
             // which needs the statement undone. It gets a rollback journal.

@@ -46,12 +46,10 @@ extension MigrationStep {
         } else {
             try fileSystem.copyFile(source, to: destination, site: "step.partial-copy", syncing: false)
         }
-        var configuration = Configuration.withCoreDataTriggerFunctions
-        configuration.prepareDatabase { db in SQLExpressionCompiler.registerFunctions(in: db) }
         var reports: [StepReport.EntityMappingReport] = []
         var objects = 0
         do {
-            let queue = try DatabaseQueue(path: destination.path, configuration: configuration)
+            let queue = try DatabaseQueue(path: destination.path, configuration: .forMigrationStep)
             defer { try? queue.close() }
             let journalMode = try useScratchJournal("MEMORY", on: queue)
             // The replaced tables' pages are freed unzeroed: the next step's tables overwrite

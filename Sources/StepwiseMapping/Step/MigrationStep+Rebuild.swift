@@ -11,11 +11,7 @@ extension MigrationStep {
         into destination: URL, from source: URL, readOnly: Bool, models: [MappingModel], sourceLayout: StoreLayout,
         destinationLayout: StoreLayout, metadata: StoreMetadata
     ) throws -> (reports: [StepReport.EntityMappingReport], objects: Int) {
-        var configuration = Configuration.withCoreDataTriggerFunctions
-        configuration.prepareDatabase { db in
-            SQLExpressionCompiler.registerFunctions(in: db)
-        }
-        let queue = try DatabaseQueue(path: destination.path, configuration: configuration)
+        let queue = try DatabaseQueue(path: destination.path, configuration: .forMigrationStep)
         defer { try? queue.close() }
         var reports: [StepReport.EntityMappingReport] = []
         try interruptible(queue) {

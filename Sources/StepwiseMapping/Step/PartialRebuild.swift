@@ -69,16 +69,7 @@ enum PartialRebuild {
         }
         try InPlaceIndexes.reconcile(with: destination, in: db)
         try PrivateTableInPlace.apply(plan.privateTables, in: db)
-        // The derived-attribute triggers are left out: the step removed the source's before its
-        // first statement and creates the destination's, exactly as the layout states them, once
-        // the values are computed (`DerivedValues`).
-        let differences = try SQLiteSchema.read(from: db).removingDerivedAttributeTriggers()
-            .differences(
-                from: SQLiteSchema(expectedFor: destination).removingDerivedAttributeTriggers(),
-                ignoringTables: StoreLayout.optionalTableNames)
-        if !differences.isEmpty {
-            throw InPlaceMigration.Rejected(differences: differences)
-        }
+        try InPlaceMigration.checkRewrittenSchema(in: db, matches: destination)
     }
 
     /// Runs ``prepare(_:in:destination:)`` and ``finish(_:in:destination:)`` on an empty

@@ -1,0 +1,14 @@
+import GRDB
+import StepwiseStore
+
+extension Configuration {
+    /// The connection a step writes its destination through, on every path (rebuild, in place,
+    /// partial rebuild): Core Data's trigger functions, which the destination's derived-attribute
+    /// triggers call, and the functions compiled expressions call
+    /// (`SQLExpressionCompiler.registerFunctions(in:)`). One home, so the paths can't drift apart.
+    static var forMigrationStep: Configuration {
+        var configuration = Configuration.withCoreDataTriggerFunctions
+        configuration.prepareDatabase { db in SQLExpressionCompiler.registerFunctions(in: db) }
+        return configuration
+    }
+}
