@@ -26,9 +26,14 @@ extension UpgradePlanner {
             !stepsKeptApart.contains(MappingDirectory.StepKey(first.from, first.to)),
             !stepsKeptApart.contains(MappingDirectory.StepKey(second.from, second.to)),
             first.mappingModels.count == 1, second.mappingModels.count == 1,
-            let composed = try? MappingComposition.compose(
-                first.mappingModels[0], second.mappingModels[0], source: first.source, intermediate: first.destination,
-                destination: second.destination)
+            let composed = inferences.composedMapping(
+                through: [first.from] + first.via + [first.to] + second.via + [second.to], from: first.source,
+                to: second.destination,
+                {
+                    try? MappingComposition.compose(
+                        first.mappingModels[0], second.mappingModels[0], source: first.source,
+                        intermediate: first.destination, destination: second.destination)
+                })
         else { return nil }
         return PlannedStep(
             from: first.source, to: second.destination, kind: .inferred, mappingModels: [composed],

@@ -92,10 +92,7 @@ struct UpgradePreparation {
     private func identify(_ db: Database) throws -> (StoreIdentification, ObjectModel) {
         let identification: StoreIdentification
         do {
-            identification = try VersionRegistry(
-                history: history.versions, shipped: history.asShipped, logger: logger, layouts: history.layouts
-            )
-            .identify(db, path: storePath)
+            identification = try history.registry(logger: logger).identify(db, path: storePath)
         } catch let error as UpgradeError {
             throw error
         } catch let error as StoreError {
@@ -142,7 +139,7 @@ struct UpgradePreparation {
     private func checkLayouts(of plan: UpgradePlan) throws {
         guard !plan.steps.isEmpty else { return }
         for step in plan.steps {
-            _ = try StoreLayout(model: step.destination)
+            try history.layouts.checkLayout(of: step.destination)
         }
     }
 

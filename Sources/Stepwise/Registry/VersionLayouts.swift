@@ -30,7 +30,15 @@ final class VersionLayouts: @unchecked Sendable {
     private struct Version {
         var model: ObjectModel
         var scope: LayoutChoices.Scope
-        var schemas: [Key: Result<SQLiteSchema, any Error>] = [:]
+        var schemas: [Key: Result<LaidOut, any Error>] = [:]
+        /// The layout of a new store of this version (``checkLayout(of:)``).
+        var newStore: Result<StoreLayout, any Error>?
+    }
+
+    /// A version laid out for one release and choices, and the schema that layout expects.
+    struct LaidOut {
+        var layout: StoreLayout
+        var schema: SQLiteSchema
     }
 
     /// What a layout depends on besides the model.
@@ -45,13 +53,13 @@ final class VersionLayouts: @unchecked Sendable {
     func tableDifferences(of actual: SQLiteSchema, from version: ObjectModel, release: CoreDataRelease) throws
         -> [SchemaDifference]
     {
-        try actual.tableDifferences(fromExpected: expectedSchema(of: version, release: release, matching: actual))
+        try actual.tableDifferences(fromExpected: laidOut(version, release: release, matching: actual).schema)
     }
 
-    /// The schema `version`'s layout expects of a store of `release` like `actual`.
-    private func expectedSchema(of version: ObjectModel, release: CoreDataRelease, matching actual: SQLiteSchema)
-        throws -> SQLiteSchema
-    {
+    /// `version` laid out for a store of `release` like `actual`, and the schema it expects:
+    /// what ``/StepwiseStore/StoreLayout/init(model:release:matching:)`` and
+    /// ``/StepwiseStore/SQLiteSchema/init(expectedFor:)`` give, worked out once.
+    func laidOut(_ version: ObjectModel, release: CoreDataRelease, matching actual: SQLiteSchema) throws -> LaidOut {
         // Copies of one model share their storage, so this comparison is quick when it holds.
         let known = lock.withLock { versions[version.name] }.flatMap { $0.model == version ? $0 : nil }
         let scope = known?.scope ?? LayoutChoices.Scope(model: version)
@@ -60,8 +68,9 @@ final class VersionLayouts: @unchecked Sendable {
             return try result.get()
         }
         // Laid out outside the lock: two threads may both lay out a version, and get the same schema.
-        let result = Result { () throws -> SQLiteSchema in
-            try SQLiteSchema(expectedFor: StoreLayout(model: version, release: release, choices: key.choices))
+        let result = Result { () throws -> LaidOut in
+            let layout = try StoreLayout(model: version, release: release, choices: key.choices)
+            return LaidOut(layout: layout, schema: try SQLiteSchema(expectedFor: layout))
         }
         lock.withLock {
             if versions[version.name]?.model != version {
@@ -71,6 +80,27 @@ final class VersionLayouts: @unchecked Sendable {
             layoutCounts[version.name, default: 0] += 1
         }
         return try result.get()
+    }
+
+    /// Throws what laying `version` out throws (an entity named like one of Core Data's tables,
+    /// two names differing only by case): what a plan checks of each of its versions. Whether a
+    /// model can be laid out doesn't depend on the release or the store's join tables, so any
+    /// layout already worked out answers; else a new store's layout is, once.
+    func checkLayout(of version: ObjectModel) throws {
+        let known = lock.withLock { versions[version.name] }.flatMap { $0.model == version ? $0 : nil }
+        if let result = known?.newStore ?? known?.schemas.values.first?.map(\.layout) {
+            _ = try result.get()
+            return
+        }
+        let result = Result { () throws -> StoreLayout in try StoreLayout(model: version) }
+        lock.withLock {
+            if versions[version.name]?.model != version {
+                versions[version.name] = Version(model: version, scope: LayoutChoices.Scope(model: version))
+            }
+            versions[version.name]?.newStore = result
+            layoutCounts[version.name, default: 0] += 1
+        }
+        _ = try result.get()
     }
 
     /// How many layouts have been worked out for each version, by name: for tests.

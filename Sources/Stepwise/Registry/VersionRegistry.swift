@@ -44,6 +44,8 @@ package struct VersionRegistry: Sendable {
     /// The schema each version's layout expects, worked out once per version: kept by the
     /// ``ModelHistory`` a registry is made from, else by this registry and its copies.
     let layouts: VersionLayouts
+    /// Each version's entity hashes, worked out once, kept like ``layouts``.
+    let hashes: VersionHashes
 
     /// - parameters:
     ///   - history: The known versions, oldest first.
@@ -52,16 +54,20 @@ package struct VersionRegistry: Sendable {
     ///   - logger: Receives a debug line per identification; the default discards everything,
     ///     because a library must not print.
     package init(history: VersionHistory, shipped: [ObjectModel] = [], logger: Logger = SilentLogger.logger) {
-        self.init(history: history, shipped: shipped, logger: logger, layouts: VersionLayouts())
+        self.init(
+            history: history, shipped: shipped, logger: logger, layouts: VersionLayouts(), hashes: VersionHashes())
     }
 
     /// A registry that keeps its versions' layouts in `layouts`, shared with the other
     /// registries made from one ``ModelHistory``.
-    init(history: VersionHistory, shipped: [ObjectModel], logger: Logger, layouts: VersionLayouts) {
+    init(
+        history: VersionHistory, shipped: [ObjectModel], logger: Logger, layouts: VersionLayouts, hashes: VersionHashes
+    ) {
         self.history = history
         self.shipped = shipped
         self.logger = logger
         self.layouts = layouts
+        self.hashes = hashes
     }
 
     /// Identifies the store at `url` by reading a private copy, so the original, its
@@ -99,7 +105,7 @@ package struct VersionRegistry: Sendable {
         // Only hash matches are laid out first: with a long history (Wire's 90 versions) laying
         // out every version is most of an identification's time, and a hash match settles it.
         let hashMatches = try history.versions
-            .filter { $0.isCompatible(withEntityHashes: metadata.versionHashes) }
+            .filter { hashes.isCompatible($0, withEntityHashes: metadata.versionHashes) }
             .map(candidate)
         var notes: [String] = []
 
@@ -184,7 +190,8 @@ package struct VersionRegistry: Sendable {
     private func shippedMatch(metadata: StoreMetadata, actual: SQLiteSchema, path: String) throws
         -> StoreIdentification?
     {
-        guard let match = shipped.last(where: { $0.isCompatible(withEntityHashes: metadata.versionHashes) }) else {
+        guard let match = shipped.last(where: { hashes.isCompatible($0, withEntityHashes: metadata.versionHashes) })
+        else {
             return nil
         }
         let differences = try layouts.tableDifferences(of: actual, from: match, release: metadata.release)

@@ -33,6 +33,9 @@ struct StoreVerification {
 
     var level: UpgradeOptions.Verification
     var scope: Scope = .rebuilt
+    /// The target's layout and hashes: the run's history's, worked out once per version.
+    var layouts = VersionLayouts()
+    var hashes = VersionHashes()
 
     func verify(_ url: URL, model: ObjectModel) throws {
         do {
@@ -48,13 +51,14 @@ struct StoreVerification {
                 if let row = try Row.fetchOne(db, sql: "PRAGMA foreign_key_check") {
                     throw fail("foreign_key_check: \(row)")
                 }
-                let layout = try StoreLayout(model: model)
-                if checksKeys { try checkToOneKeys(db, layout: layout) }
+                let actual = try SQLiteSchema.read(from: db)
+                let laidOut = try layouts.laidOut(model, release: .newest, matching: actual)
+                if checksKeys { try checkToOneKeys(db, layout: laidOut.layout) }
                 let metadata = try StoreMetadata.read(from: db, path: url.path)
-                guard model.isCompatible(withEntityHashes: metadata.versionHashes) else {
+                guard hashes.isCompatible(model, withEntityHashes: metadata.versionHashes) else {
                     throw fail("its metadata's entity hashes are not '\(model.name)''s")
                 }
-                let differences = try SQLiteSchema.read(from: db).tableDifferences(from: model)
+                let differences = actual.tableDifferences(fromExpected: laidOut.schema)
                 if let first = differences.first {
                     throw fail("its tables differ from '\(model.name)''s: \(first)")
                 }

@@ -24,8 +24,11 @@ extension UpgradeRun {
             let output = workDirectory.appendingPathComponent(last.output.file)
             emit(.verifying(options.verification))
             do {
-                try StoreVerification(level: options.verification, scope: .init(journal.completed))
-                    .verify(output, model: targetModel)
+                try StoreVerification(
+                    level: options.verification, scope: .init(journal.completed), layouts: history.layouts,
+                    hashes: history.hashes
+                )
+                .verify(output, model: targetModel)
             } catch let error as UpgradeError {
                 try? fileSystem.remove(output.deletingLastPathComponent(), site: "verify.remove-failed")
                 journal.completed.removeLast()

@@ -66,16 +66,16 @@ final class UpgradeRun {
 
     /// Whether the store is at `target` by the cheap test: its main file's metadata hashes
     /// (``StoreMetadata/readFromMainFile(at:)``), and no earlier run waiting to be finished.
-    static func isUpToDate(_ files: StoreFiles, target: String, history: VersionHistory, fileSystem: FileSystem) throws
+    static func isUpToDate(_ files: StoreFiles, target: String, history: ModelHistory, fileSystem: FileSystem) throws
         -> Bool
     {
-        guard let version = history.version(named: target) else {
-            throw UpgradeError(.unknownVersion(target, available: history.names))
+        guard let version = history.versions.version(named: target) else {
+            throw UpgradeError(.unknownVersion(target, available: history.versions.names))
         }
         guard !fileSystem.exists(files.workDirectory),
             let metadata = StoreMetadata.readFromMainFile(at: files.store)
         else { return false }
-        return version.isCompatible(withEntityHashes: metadata.versionHashes)
+        return history.hashes.isCompatible(version, withEntityHashes: metadata.versionHashes)
     }
 
     /// Takes the lock and does the work.
@@ -101,7 +101,7 @@ final class UpgradeRun {
         }
         // Another process may have finished the upgrade while this one waited for the lock.
         if resumable == nil,
-            try Self.isUpToDate(files, target: target, history: history.versions, fileSystem: fileSystem)
+            try Self.isUpToDate(files, target: target, history: history, fileSystem: fileSystem)
         {
             return .upToDate(at: target)
         }

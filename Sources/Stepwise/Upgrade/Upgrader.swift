@@ -245,7 +245,7 @@ public struct Upgrader: Sendable {
     }
 
     private func isUpToDate(_ files: StoreFiles, target: String) throws -> Bool {
-        try UpgradeRun.isUpToDate(files, target: target, history: history.versions, fileSystem: options.fileSystem)
+        try UpgradeRun.isUpToDate(files, target: target, history: history, fileSystem: options.fileSystem)
     }
 
     /// Every upgrade, synchronous or not, runs here, and this is the one place that emits

@@ -14,6 +14,14 @@ import StepwiseModel
 final class InferredMappings: @unchecked Sendable {
     private let lock = NSLock()
     private var results: [MappingDirectory.StepKey: Inference] = [:]
+    private var compositions: [[String]: Composition] = [:]
+
+    /// A run's composed mapping, with the models at its ends (checked on reuse, as a pair's).
+    private struct Composition {
+        var source: ObjectModel
+        var destination: ObjectModel
+        var mapping: MappingModel?
+    }
 
     private struct Inference {
         var source: ObjectModel
@@ -34,6 +42,27 @@ final class InferredMappings: @unchecked Sendable {
         }
         lock.withLock { results[key] = Inference(source: source, destination: destination, result: result) }
         return try result.get()
+    }
+
+    /// The one inferred mapping doing a run of consecutive inferred steps (`versions`, first to
+    /// last, by name), composed once per run: ``UpgradePlanner/merging(_:_:)`` composes the
+    /// same runs for every plan that passes them, and composing re-checks both mappings against
+    /// three models. `compose` makes it; nil when composition refuses, kept as such.
+    func composedMapping(
+        through versions: [String], from source: ObjectModel, to destination: ObjectModel,
+        _ compose: () -> MappingModel?
+    ) -> MappingModel? {
+        if let known = lock.withLock({ compositions[versions] }), known.source == source,
+            known.destination == destination
+        {
+            return known.mapping
+        }
+        // Composed outside the lock, like an inference.
+        let mapping = compose()
+        lock.withLock {
+            compositions[versions] = Composition(source: source, destination: destination, mapping: mapping)
+        }
+        return mapping
     }
 
     /// How many pairs have been inferred and kept.

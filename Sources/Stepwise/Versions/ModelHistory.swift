@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import StepwiseMapping
 import StepwiseModel
 
@@ -37,6 +38,8 @@ public struct ModelHistory: Sendable {
     /// The schema each version's store layout expects, worked out once per version for the
     /// registries that identify stores against this history.
     let layouts: VersionLayouts
+    /// Each version's entity hashes, worked out once (``VersionHashes``).
+    let hashes: VersionHashes
 
     /// Reads a model bundle and the mapping models and shipped records that go with it.
     ///
@@ -91,11 +94,18 @@ public struct ModelHistory: Sendable {
         self.currentVersion = currentVersion
         self.inferences = InferredMappings()
         self.layouts = VersionLayouts()
+        self.hashes = VersionHashes()
     }
 
     /// The version `name`, or the shipped model of that name (`"Recipes 2 (as shipped)"`).
     public func version(named name: String) -> ObjectModel? {
         versions.version(named: name) ?? asShipped.first { $0.name == name }
+    }
+
+    /// A registry of these versions and the versions as shipped, sharing this history's
+    /// layouts and hashes: every identification an upgrader, a matrix or a check makes.
+    package func registry(logger: Logger = SilentLogger.logger) -> VersionRegistry {
+        VersionRegistry(history: versions, shipped: asShipped, logger: logger, layouts: layouts, hashes: hashes)
     }
 
     /// The planner over this history. Steps in `stepsKeptApart` are never merged with their

@@ -116,15 +116,18 @@ extension UpgradeMatrix {
             let queue = try ReadOnlyStore.openQueue(at: store)
             defer { try? queue.close() }
             identification = try queue.read { db in
-                try VersionRegistry(history: history).identify(db, path: store.path)
+                try modelHistory.registry().identify(db, path: store.path)
             }
         } catch {
             throw UpgradeMatrixFailure(pair: pair, check: .metadata, detail: "\(error)\(via)")
         }
         // Versions with equal hashes are interchangeable for stores (HistoryCheck's
         // duplicateVersion warning): the result may be taken for the other one.
-        let sameHashes = identification.version.map { $0.entityVersionHashes == target.entityVersionHashes } ?? false
-        guard identification.matchedBy == .hash, identification.version?.name == target.name || sameHashes else {
+        let isTarget =
+            identification.version.map {
+                $0.name == target.name || $0.entityVersionHashes == target.entityVersionHashes
+            } ?? false
+        guard identification.matchedBy == .hash, isTarget else {
             let found = identification.version.map {
                 "'\($0.name)' (matched by \(identification.matchedBy?.rawValue ?? "?"))"
             }

@@ -12,58 +12,66 @@ extension UpgradeMatrix {
         pair: Pair
     ) throws -> Int {
         let (sourceLayout, targetLayout) = layouts
-        let before = try DatabaseQueue(path: seeded.path, configuration: .withCoreDataTriggerFunctions)
-        defer { try? before.close() }
-        let after = try DatabaseQueue(path: upgraded.path, configuration: .withCoreDataTriggerFunctions)
-        defer { try? after.close() }
+        // One connection, the seeded store attached, so that SQLite can compare an entity's
+        // rows of both stores in one query (IdenticalRows).
+        let queue = try DatabaseQueue(path: upgraded.path, configuration: .withCoreDataTriggerFunctions)
+        defer { try? queue.close() }
         var compared = 0
-        try before.read { sourceDB in
-            try after.read { targetDB in
-                for chain in copied {
-                    guard let from = sourceLayout.entity(named: chain.source),
-                        let to = targetLayout.entity(named: chain.destination)
-                    else { continue }
-                    compared += try compare(
-                        chain, from: from, sourceDB, to: to, targetDB, pair: pair,
-                        stores: (seeded, sourceLayout, upgraded, targetLayout))
-                }
+        try queue.inDatabase { db in
+            try db.execute(sql: "ATTACH DATABASE ? AS \"seeded\"", arguments: [seeded.path])
+            defer { try? db.execute(sql: "DETACH DATABASE \"seeded\"") }
+            for chain in copied {
+                guard let from = sourceLayout.entity(named: chain.source),
+                    let to = targetLayout.entity(named: chain.destination)
+                else { continue }
+                compared += try compare(
+                    chain, from: from, to: to, db, pair: pair, stores: (seeded, sourceLayout, upgraded, targetLayout))
             }
         }
         return compared
     }
 
     private func compare(
-        _ chain: CopiedEntity, from: EntityLayout, _ sourceDB: Database, to: EntityLayout, _ targetDB: Database,
-        pair: Pair, stores: (seeded: URL, source: StoreLayout, upgraded: URL, target: StoreLayout)
+        _ chain: CopiedEntity, from: EntityLayout, to: EntityLayout, _ db: Database, pair: Pair,
+        stores: (seeded: URL, source: StoreLayout, upgraded: URL, target: StoreLayout)
     ) throws -> Int {
-        let rowsSQL = "SELECT * FROM %@ WHERE \"Z_ENT\" = ? ORDER BY \"Z_PK\""
-        func count(_ entity: EntityLayout, _ db: Database) throws -> Int {
-            try Int.fetchOne(
-                db, sql: "SELECT COUNT(*) FROM \(entity.tableName.quotedSQLIdentifier) WHERE \"Z_ENT\" = ?",
-                arguments: [entity.number]) ?? 0
-        }
-        let (sourceCount, targetCount) = (try count(from, sourceDB), try count(to, targetDB))
+        let before = IdenticalRows.Side(schema: "seeded", table: from.tableName, entity: from.number)
+        let after = IdenticalRows.Side(schema: "main", table: to.tableName, entity: to.number)
+        let (sourceCount, targetCount) = (try IdenticalRows.count(db, before), try IdenticalRows.count(db, after))
         guard sourceCount == targetCount else {
             let renamed = chain.destination == chain.source ? "" : " (now '\(chain.destination)')"
             throw UpgradeMatrixFailure(
                 pair: pair, check: .rowCount, entity: chain.source,
                 detail: "the seeded store has \(sourceCount) rows, the upgraded store \(targetCount)\(renamed)")
         }
+        // Each carried attribute: its name and layout in the seeded store, then in the upgraded one.
         let columns = chain.attributes.sorted { $0.key < $1.key }.compactMap { destination, original in
             from.attribute(named: original).flatMap { old in
-                to.attribute(named: destination).map { (original, destination, old.column, $0.column) }
+                to.attribute(named: destination).map { (original, destination, old, $0) }
             }
         }
         guard !columns.isEmpty else { return 0 }
+        // SQLite compares the whole entity in one query when it can; an external-storage value
+        // is compared by its real bytes, which SQL can't read.
+        let inRow = columns.allSatisfy { _, _, old, new in
+            !stores.source.storesExternally(old) && !stores.target.storesExternally(new)
+        }
+        if inRow,
+            try IdenticalRows.areIdentical(
+                db, before, after, columns: columns.map { _, _, old, new in (old.column, new.column) },
+                count: sourceCount)
+        {
+            return sourceCount * columns.count
+        }
+        let rowsSQL = "SELECT * FROM %@ WHERE \"Z_ENT\" = ? ORDER BY \"Z_PK\""
         let sourceRows = try Row.fetchCursor(
-            sourceDB, sql: rowsSQL.replacingOccurrences(of: "%@", with: from.tableName.quotedSQLIdentifier),
-            arguments: [from.number])
+            db, sql: rowsSQL.replacingOccurrences(of: "%@", with: before.from), arguments: [from.number])
         let targetRows = try Row.fetchCursor(
-            targetDB, sql: rowsSQL.replacingOccurrences(of: "%@", with: to.tableName.quotedSQLIdentifier),
-            arguments: [to.number])
+            db, sql: rowsSQL.replacingOccurrences(of: "%@", with: after.from), arguments: [to.number])
         var compared = 0
         while let before = try sourceRows.next(), let after = try targetRows.next() {
-            for (original, destination, oldColumn, newColumn) in columns {
+            for (original, destination, oldAttribute, newAttribute) in columns {
+                let (oldColumn, newColumn) = (oldAttribute.column, newAttribute.column)
                 // An external-storage value is compared by its real bytes (ExternalBinaryValue).
                 let oldValue = try ExternalDataComparison.bytes(
                     before, oldColumn, store: stores.seeded, layout: stores.source, entity: from, attribute: original)
@@ -95,6 +103,9 @@ extension UpgradeMatrix {
         // consistency check makes sure every row has one.
         let stamps = DerivedValues.columns(layout).filter(\.isNow)
         let ignoring = ignoredProperties.union(stamps.map { "\($0.entity).\($0.attribute)" })
+        // Both paths usually give the very same rows: SQLite says so in a query per entity,
+        // and only stores it can't vouch for are read object by object.
+        if try IdenticalRows.storesAreIdentical(direct, stepwise, layout: layout, ignoring: ignoring) { return }
         let first = try StoreContent.read(storeAt: direct, layout: layout, ignoring: ignoring)
         let second = try StoreContent.read(storeAt: stepwise, layout: layout, ignoring: ignoring)
         guard let difference = try first.firstDifference(from: second) else { return }

@@ -220,11 +220,16 @@ public struct UpgradeMatrix: Sendable {
         return planner
     }
 
-    /// An upgrader to `target` that runs the full `integrity_check` before its swap, made
-    /// from the matrix's one ``modelHistory``.
+    /// An upgrader to `target` made from the matrix's one ``modelHistory``, with the options an
+    /// app's upgrader has by default: the matrix tests what users run.
+    ///
+    /// Its verification stays at `.quick`: every store the matrix upgrades is checked in full
+    /// afterwards by ``checkResult(_:target:layout:pair:path:)`` (`integrity_check` among
+    /// ``StoreConsistency``'s checks), so a `.full` level here would run the same
+    /// `integrity_check` on the same bytes a second time, only before the swap rather than after.
     func upgrader(to target: String) -> Upgrader {
         Upgrader(
             history: modelHistory, policies: policies, stages: stages,
-            options: UpgradeOptions(targetVersion: target, verification: .full, lockTimeout: .seconds(30)))
+            options: UpgradeOptions(targetVersion: target, lockTimeout: .seconds(30)))
     }
 }

@@ -90,8 +90,10 @@ struct VersionLayoutsTests {
         }
         #expect(plans.count == 6)
         #expect(Array(plans[0..<3]) == Array(plans[3..<6]))
-        // The edited store of Notes 2 lays every version out; the others only their own.
+        // The edited store of Notes 2 lays every version out; the others only their own. Notes 3
+        // once more, first: as a new store, when the first plan checks its destination can be laid
+        // out (a store's layout depends on its join tables, a new store's on the model alone).
         #expect(
-            upgrader.history.layouts.layoutCountsByVersion == ["Notes": 1, "Notes 2": 1, "Notes 3": 1])
+            upgrader.history.layouts.layoutCountsByVersion == ["Notes": 1, "Notes 2": 1, "Notes 3": 2])
     }
 }

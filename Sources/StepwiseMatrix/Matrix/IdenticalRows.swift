@@ -1,0 +1,167 @@
+import Foundation
+import GRDB
+import StepwiseStore
+
+/// Comparisons of a whole entity that SQLite answers in one query, standing in for the
+/// matrix's row-by-row comparisons (``UpgradeMatrix/compare(_:seeded:upgraded:layouts:pair:)``
+/// and ``StoreContent``) when they find every value identical.
+///
+/// Both stores are open in one connection (one attached), and rows are matched by `Z_PK`.
+/// The answer is only ever "identical" or "can't tell": whenever a query finds a difference,
+/// a key that isn't in both stores, or a value SQL can't compare exactly, the caller runs its
+/// own comparison, which decides and names the row. So a check never passes here that the
+/// row-by-row comparison would fail, and its messages are unchanged.
+///
+/// **Why "identical" here means what ``CanonicalValue/areIdentical(_:_:)`` means.** Two values
+/// are counted identical when `a IS b COLLATE BINARY` and `typeof(a) = typeof(b)`:
+/// - the storage classes are equal, so an integer never equals a real;
+/// - text and blobs compare with `memcmp` over their whole length (BINARY), so `"é"` and
+///   `"e\u{301}"` differ;
+/// - two reals that compare equal have the same bits, except `0.0` and `-0.0`: a real zero is
+///   never counted identical, so those rows go to the row-by-row comparison;
+/// - NULL `IS` NULL.
+///
+/// Matching by key rather than by position (the row-by-row comparisons walk both stores in
+/// `Z_PK` order) gives the same pairs of rows whenever both stores hold the same keys, which
+/// the counts check: `Z_PK` is unique in its table, so when each side has `n` rows of the
+/// entity and the join matches `n`, the key sets are equal.
+enum IdenticalRows {
+    /// One side of a comparison: an entity's rows in a table of an attached schema.
+    struct Side {
+        /// `"main"` or the attached schema's name.
+        var schema: String
+        var table: String
+        /// The entity's `Z_ENT`.
+        var entity: Int
+
+        var from: String { "\(schema.quotedSQLIdentifier).\(table.quotedSQLIdentifier)" }
+    }
+
+    /// SQLite's default limit on a result's columns is 2,000; a query compares at most this
+    /// many columns, and a wider entity takes several.
+    private static let columnsPerQuery = 500
+
+    /// Whether the `count` rows of `first` and of `second`, matched by `Z_PK`, hold identical
+    /// values in each pair of `columns` (a column of `first`, a column of `second`). False
+    /// means "can't tell", not "different": see ``IdenticalRows``. Both sides must hold `count`
+    /// rows of their entity; the caller has counted them.
+    static func areIdentical(
+        _ db: Database, _ first: Side, _ second: Side, columns: [(String, String)], count: Int
+    ) throws -> Bool {
+        let join = """
+            FROM \(first.from) AS "f" JOIN \(second.from) AS "s" ON "s"."Z_PK" = "f"."Z_PK"
+            WHERE "f"."Z_ENT" = ? AND "s"."Z_ENT" = ?
+            """
+        var start = 0
+        repeat {
+            let chunk = columns[start..<min(start + columnsPerQuery, columns.count)]
+            let differing = chunk.map { firstColumn, secondColumn in
+                let (a, b) = ("\"f\".\(firstColumn.quotedSQLIdentifier)", "\"s\".\(secondColumn.quotedSQLIdentifier)")
+                return
+                    "total(NOT (\(a) IS \(b) COLLATE BINARY AND typeof(\(a)) = typeof(\(b)) AND NOT (typeof(\(a)) = 'real' AND \(a) = 0)))"
+            }
+            let sql = "SELECT count(*)\(differing.map { ", " + $0 }.joined()) \(join)"
+            guard let row = try Row.fetchOne(db, sql: sql, arguments: [first.entity, second.entity]) else {
+                return false
+            }
+            let matched: Int = row[0]
+            guard matched == count else { return false }
+            for index in 1..<row.count where (row[index] as Double? ?? 1) != 0 { return false }
+            start += columnsPerQuery
+        } while start < columns.count
+        return true
+    }
+
+    /// The rows of `entity` in `schema`'s `table`.
+    static func count(_ db: Database, _ side: Side) throws -> Int {
+        try Int.fetchOne(
+            db, sql: "SELECT count(*) FROM \(side.from) WHERE \"Z_ENT\" = ?", arguments: [side.entity]) ?? 0
+    }
+
+    /// Whether `table` holds the same rows in `first` and `second` schemas, as a multiset,
+    /// compared over `columns` by value and storage class: for join tables, whose rows have no
+    /// `Z_PK` to match by. False means "can't tell", as above.
+    static func tablesAreIdentical(_ db: Database, table: String, first: String, second: String, columns: [String])
+        throws -> Bool
+    {
+        guard !columns.isEmpty, columns.count <= columnsPerQuery else { return false }
+        let values = columns.map { "\($0.quotedSQLIdentifier) COLLATE BINARY" }
+        let types = columns.map { "typeof(\($0.quotedSQLIdentifier))" }
+        let key = (values + types).joined(separator: ", ")
+        func grouped(_ schema: String) -> String {
+            """
+            SELECT \(key), count(*) FROM \(schema.quotedSQLIdentifier).\(table.quotedSQLIdentifier)
+            GROUP BY \(key)
+            """
+        }
+        // Each row with its multiplicity: equal sets of (row, multiplicity) both ways are equal
+        // multisets. A real zero is left to the row-by-row comparison, as above.
+        let zero = columns.map { "(typeof(\($0.quotedSQLIdentifier)) = 'real' AND \($0.quotedSQLIdentifier) = 0)" }
+            .joined(separator: " OR ")
+        for (one, other) in [(first, second), (second, first)] {
+            let sql = "SELECT EXISTS (\(grouped(one)) EXCEPT \(grouped(other)))"
+            if try Bool.fetchOne(db, sql: sql) ?? true { return false }
+            let zeroSQL =
+                "SELECT EXISTS (SELECT 1 FROM \(one.quotedSQLIdentifier).\(table.quotedSQLIdentifier) WHERE \(zero))"
+            if try Bool.fetchOne(db, sql: zeroSQL) ?? true { return false }
+        }
+        return true
+    }
+}
+
+extension IdenticalRows {
+    /// Whether two stores laid out as `layout` hold the same objects, as
+    /// ``StoreContent/firstDifference(from:)`` compares them, leaving out the properties in
+    /// `ignoring` (`"Entity.property"`). False means "can't tell", as above.
+    ///
+    /// Every concrete entity's rows are compared by `Z_PK` over every column of its table but
+    /// `Z_OPT` and the columns of its ignored attributes, and every join table as a multiset of
+    /// rows. That compares more than ``StoreContent`` does (keys, order columns, foreign keys of
+    /// ignored relationships), never less, so "identical" here implies no difference there.
+    static func storesAreIdentical(_ first: URL, _ second: URL, layout: StoreLayout, ignoring: Set<String>) throws
+        -> Bool
+    {
+        let queue = try DatabaseQueue(path: first.path, configuration: .withCoreDataTriggerFunctions)
+        defer { try? queue.close() }
+        return try queue.inDatabase { db in
+            try db.execute(sql: "ATTACH DATABASE ? AS \"other\"", arguments: [second.path])
+            defer { try? db.execute(sql: "DETACH DATABASE \"other\"") }
+            var tableColumns: [String: [String]] = [:]
+            func columns(of table: String) throws -> [String]? {
+                if let known = tableColumns[table] { return known }
+                let sql = "SELECT \"name\" FROM pragma_table_info(?, ?) ORDER BY \"cid\""
+                let mine = try String.fetchAll(db, sql: sql, arguments: [table, "main"])
+                guard !mine.isEmpty, try String.fetchAll(db, sql: sql, arguments: [table, "other"]) == mine else {
+                    return nil
+                }
+                tableColumns[table] = mine
+                return mine
+            }
+            var joinTables: Set<String> = []
+            for entity in layout.entities where !entity.isAbstract {
+                guard let all = try columns(of: entity.tableName) else { return false }
+                let ignored = Set(
+                    entity.attributes.filter {
+                        ignoring.contains("\(entity.name).\($0.name)")
+                            || ignoring.contains("\($0.declaringEntity).\($0.name)")
+                    }.map(\.column))
+                let compared = all.filter { $0 != "Z_OPT" && !ignored.contains($0) }
+                let mine = Side(schema: "main", table: entity.tableName, entity: entity.number)
+                let theirs = Side(schema: "other", table: entity.tableName, entity: entity.number)
+                let count = try count(db, mine)
+                guard try self.count(db, theirs) == count,
+                    try areIdentical(db, mine, theirs, columns: compared.map { ($0, $0) }, count: count)
+                else { return false }
+                for relationship in entity.relationships {
+                    if case .joinTable(let table, _, _, _) = relationship.storage { joinTables.insert(table) }
+                }
+            }
+            for table in joinTables.sorted() {
+                guard let all = try columns(of: table),
+                    try tablesAreIdentical(db, table: table, first: "main", second: "other", columns: all)
+                else { return false }
+            }
+            return true
+        }
+    }
+}
