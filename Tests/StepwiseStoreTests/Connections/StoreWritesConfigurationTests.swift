@@ -15,7 +15,10 @@ struct StoreWritesConfigurationTests {
         let queue = try DatabaseQueue(path: directory.path("Store.sqlite").path, configuration: configuration)
         defer { try? queue.close() }
         return try queue.read { db in
-            [try Int.fetchOne(db, sql: "PRAGMA fullfsync") ?? -1, try Int.fetchOne(db, sql: "PRAGMA checkpoint_fullfsync") ?? -1]
+            [
+                try Int.fetchOne(db, sql: "PRAGMA fullfsync") ?? -1,
+                try Int.fetchOne(db, sql: "PRAGMA checkpoint_fullfsync") ?? -1,
+            ]
         }
     }
 

@@ -23,7 +23,9 @@ struct FileSystemSyncTests {
         }
     }
 
-    @Test("each kind syncs a file, a directory, a new file and a copy, and the hook sees the kind", arguments: SyncKind.allCases)
+    @Test(
+        "each kind syncs a file, a directory, a new file and a copy, and the hook sees the kind",
+        arguments: SyncKind.allCases)
     func eachKindSyncs(kind: SyncKind) throws {
         let directory = try TemporaryDirectory(prefix: "stepwise-sync")
         let file = directory.path("file")
