@@ -20,8 +20,9 @@
 ///   `fsync`.
 ///
 /// Stepwise's recovery only needs order: with a barrier at every sync, a power loss leaves
-/// the files as a killed process would have left them at some earlier sync, and every such
-/// point is recoverable (the crash and fault-injection tests prove it). Durability is needed
+/// the files as they were at some sync, plus part of what was written after it, as `fsync`
+/// does on Linux: a kill at that sync with some unsynced writes applied, which recovery
+/// handles (the crash and fault-injection tests, and `Scripts/power-loss`). Durability is needed
 /// once, when an upgrade hands the store back to the app, which then writes into it (see
 /// the crash-safety article).
 package enum SyncKind: String, Sendable, CaseIterable {
@@ -50,7 +51,6 @@ extension FileSystem {
             return fsync(descriptor)
         #else
             // Linux: fsync flushes the device's cache, so it is durable, and durable is ordered.
-            _ = kind
             return fsync(descriptor)
         #endif
     }
