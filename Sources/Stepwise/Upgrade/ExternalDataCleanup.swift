@@ -56,10 +56,11 @@ struct ExternalDataCleanup {
             let source = folder.file(named: name)
             let destination = kept.appendingPathComponent(name)
             if try !fileSystem.hardLink(source, to: destination, site: "external.keep.link") {
-                try fileSystem.copyFile(source, to: destination, site: "external.keep.copy")
+                try fileSystem.copyFile(source, to: destination, site: "external.keep.copy", syncing: .ordering)
             }
         }
-        try fileSystem.sync(kept, site: "external.keep.sync")
+        // Ordering: the backup's links reach the disk before any file is removed (phase 2).
+        try fileSystem.sync(kept, .ordering, site: "external.keep.sync")
     }
 
     /// Phase 2: deletes the files of the folder that the store in place doesn't reference.
@@ -96,7 +97,8 @@ struct ExternalDataCleanup {
             try fileSystem.remove(folder.file(named: name), site: "external.remove-unreferenced")
         }
         if !unreferenced.isEmpty {
-            try fileSystem.sync(folder.url, site: "external.sync-folder")
+            // Ordering: made durable with the rest by the cleanup's durable sync.
+            try fileSystem.sync(folder.url, .ordering, site: "external.sync-folder")
             logger.info(
                 "removed external files the upgraded store no longer references",
                 metadata: ["count": "\(unreferenced.count)"])
@@ -119,7 +121,8 @@ struct ExternalDataCleanup {
             try fileSystem.rename(
                 kept.appendingPathComponent(name), to: folder.file(named: name), site: "rollback.external.rename")
         }
-        try fileSystem.sync(folder.url, site: "rollback.external.sync")
+        // Ordering: the files are back before the backup's store moves in.
+        try fileSystem.sync(folder.url, .ordering, site: "rollback.external.sync")
     }
 
     /// Fills `temp.stepwise_referenced` with the file names the store's `columns` hold

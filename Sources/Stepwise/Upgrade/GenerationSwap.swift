@@ -79,8 +79,9 @@ struct GenerationSwap {
                 store.file(companion), to: outgoingFile(companion),
                 site: "swap.out.rename\(StoreGeneration.suffix(companion))")
         }
-        try fileSystem.sync(files.directory, site: "swap.out.sync-store-directory")
-        try fileSystem.sync(outgoing, site: "swap.out.sync-outgoing")
+        // Ordering: the renames out reach the disk before the journal's `swappingIn`.
+        try fileSystem.sync(files.directory, .ordering, site: "swap.out.sync-store-directory")
+        try fileSystem.sync(outgoing, .ordering, site: "swap.out.sync-outgoing")
     }
 
     /// Phase 3: the incoming generation into the store's place, in
@@ -102,7 +103,9 @@ struct GenerationSwap {
                 incomingFile(companion), to: store.file(companion),
                 site: "swap.in.rename\(StoreGeneration.suffix(companion))")
         }
-        try fileSystem.sync(files.directory, site: "swap.in.sync-store-directory")
+        // Ordering: the renames in reach the disk before the journal's `swapped`; the cleanup's
+        // durable sync, before the app gets the store, flushes them with everything else.
+        try fileSystem.sync(files.directory, .ordering, site: "swap.in.sync-store-directory")
     }
 
     /// Undoes phase 1 when the incoming generation turns out to be unusable during recovery
@@ -116,6 +119,7 @@ struct GenerationSwap {
                 outgoingFile(companion), to: store.file(companion),
                 site: "swap.back.rename\(StoreGeneration.suffix(companion))")
         }
-        try fileSystem.sync(files.directory, site: "swap.back.sync-store-directory")
+        // Ordering: the original is back before the work directory goes.
+        try fileSystem.sync(files.directory, .ordering, site: "swap.back.sync-store-directory")
     }
 }

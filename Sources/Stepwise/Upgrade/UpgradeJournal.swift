@@ -127,9 +127,13 @@ struct UpgradeJournal: Codable, Sendable, Equatable {
                 site: "journal.encode")
         }
         let temporary = workDirectory.appendingPathComponent(Self.fileName + ".tmp")
-        try fileSystem.writeNewFile(data, to: temporary, site: "journal.write")
+        // Ordering, both syncs: the new journal's bytes reach the disk before its rename does,
+        // and the rename before anything the new state allows (deleting a checkpoint, moving
+        // the store's files). A save lost to power loss is a kill before it, which recovery
+        // handles; the hand-off to the app is made durable once, at the end of the cleanup.
+        try fileSystem.writeNewFile(data, to: temporary, site: "journal.write", sync: .ordering)
         try fileSystem.rename(
             temporary, to: workDirectory.appendingPathComponent(Self.fileName), site: "journal.rename")
-        try fileSystem.sync(workDirectory, site: "journal.sync-directory")
+        try fileSystem.sync(workDirectory, .ordering, site: "journal.sync-directory")
     }
 }

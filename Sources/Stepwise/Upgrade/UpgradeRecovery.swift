@@ -66,7 +66,8 @@ struct UpgradeRecovery {
             // The rollback moves the whole backup directory into place as `incoming/`.
             if !fileSystem.exists(swap.incoming) && fileSystem.exists(files.backupDirectory) {
                 try fileSystem.rename(files.backupDirectory, to: swap.incoming, site: "rollback.take-backup")
-                try fileSystem.sync(files.directory, site: "rollback.sync-store-directory")
+                // Ordering: the backup is `incoming/` before the journal's `swappingOut`.
+                try fileSystem.sync(files.directory, .ordering, site: "rollback.sync-store-directory")
             }
             // The backup's external files go back before its store does (ExternalDataCleanup).
             try externalData.restore(from: ExternalDataCleanup.keptFolder(in: swap.incoming))
@@ -114,14 +115,21 @@ struct UpgradeRecovery {
             let info = BackupInfo(version: journal.from, createdAt: Date())
             try fileSystem.writeNewFile(
                 info.encoded(), to: swap.outgoing.appendingPathComponent(BackupInfo.fileName),
-                site: "backup.write-info")
+                site: "backup.write-info", sync: .ordering)
             // Replace an older backup: delete it, then rename. A crash between the two leaves
             // no backup directory and `outgoing/` still here, and the replay does the rename.
             try fileSystem.remove(files.backupDirectory, site: "backup.remove-previous")
             try fileSystem.rename(swap.outgoing, to: files.backupDirectory, site: "backup.rename")
-            try fileSystem.sync(files.directory, site: "backup.sync-store-directory")
+            // Ordering: the backup is in place before the work directory goes.
+            try fileSystem.sync(files.directory, .ordering, site: "backup.sync-store-directory")
         }
         try fileSystem.remove(workDirectory, site: "cleanup.remove-work-directory")
+        // Durable, the one such sync of an upgrade: the app gets the store next and writes into
+        // it, so everything the swap did must be on the disk first. On Darwin this is a full
+        // flush of the drive's cache (F_FULLFSYNC), which makes every write before it durable:
+        // the ordering syncs only kept them in order. It also makes the work directory's
+        // removal durable.
+        try fileSystem.sync(files.directory, .durable, site: "cleanup.sync-store-directory")
     }
 }
 

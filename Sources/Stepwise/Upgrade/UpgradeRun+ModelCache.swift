@@ -19,8 +19,10 @@ extension UpgradeRun {
         guard let archive = try queue.read({ db in try ModelCache.archive(in: db, path: path) }) else {
             throw StoreError(path: path, kind: .io("its model cache (Z_MODELCACHE) vanished while it was planned from"))
         }
+        // Ordering: the cached model reaches the disk before the journal that relies on it.
         try fileSystem.writeNewFile(
-            archive, to: workDirectory.appendingPathComponent(Self.modelCacheFileName), site: "model-cache.write")
+            archive, to: workDirectory.appendingPathComponent(Self.modelCacheFileName), site: "model-cache.write",
+            sync: .ordering)
     }
 
     /// The cached model a run journaled as starting from `name` kept in the work directory, or

@@ -102,8 +102,9 @@ extension UpgradeRun {
         let copy = StoreGeneration(mainFile: directory.appendingPathComponent(Self.stepFileName))
         try fileSystem.createDirectory(directory, site: "copy.mkdir")
         emit(.copying(bytes: files.generation.dataBytes(fileSystem: fileSystem)))
+        // Ordering: the copy reaches the disk before the journal that records it as step 1's source.
         try files.generation.copy(
-            to: copy, checkpointing: .init(file: "copy.sync", directory: "copy.sync-directory"),
+            to: copy, checkpointing: .init(file: "copy.sync", directory: "copy.sync-directory"), syncing: .ordering,
             fileSystem: fileSystem, site: "copy.file")
         return copy.mainFile
     }

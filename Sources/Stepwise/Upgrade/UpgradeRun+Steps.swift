@@ -37,8 +37,10 @@ extension UpgradeRun {
                 // journaled before it has answered.
                 do { try refuseIfDamaged() } catch { throw DamagedStore(error: error) }
                 try checkDrops(report, index: index, count: count)
-                try fileSystem.sync(output, site: "step.sync")
-                try fileSystem.sync(directory, site: "step.sync-directory")
+                // Ordering: the step's file and its directory entry reach the disk before the
+                // journal that records it as a checkpoint.
+                try fileSystem.sync(output, .ordering, site: "step.sync")
+                try fileSystem.sync(directory, .ordering, site: "step.sync-directory")
                 journal.completed.append(
                     UpgradeJournal.CompletedStep(
                         index: index, report: report, output: try FileChecksum.checkpoint(output, in: workDirectory)))

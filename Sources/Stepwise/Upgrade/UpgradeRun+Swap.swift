@@ -38,8 +38,9 @@ extension UpgradeRun {
             }
             try fileSystem.createDirectory(swap.incoming, site: "swap.incoming.mkdir")
             try fileSystem.rename(output, to: swap.incomingFile(nil), site: "swap.incoming.rename")
-            try fileSystem.sync(swap.incoming, site: "swap.incoming.sync")
-            try fileSystem.sync(workDirectory, site: "swap.incoming.sync-work-directory")
+            // Ordering: the incoming store is in `incoming/` before the journal's `verified`.
+            try fileSystem.sync(swap.incoming, .ordering, site: "swap.incoming.sync")
+            try fileSystem.sync(workDirectory, .ordering, site: "swap.incoming.sync-work-directory")
             journal.final = last.output.renamed(to: "incoming/\(files.name)")
             journal.state = .verified
             try save(journal)

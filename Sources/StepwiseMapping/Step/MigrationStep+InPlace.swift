@@ -49,7 +49,7 @@ extension MigrationStep {
             try sourceQueue.close()
             // Not synced now: the copy is scratch until the step's single fsync at the end
             // (`step.in-place-sync`), and syncing it here would write every page twice.
-            try fileSystem.copyFile(source, to: destination, site: "step.in-place-copy", syncing: false)
+            try fileSystem.copyFile(source, to: destination, site: "step.in-place-copy", syncing: nil)
         }
         var reports: [StepReport.EntityMappingReport] = []
         var objects = 0
@@ -106,7 +106,8 @@ extension MigrationStep {
             }
             try restoreJournal(of: queue, to: journalMode)
             try queue.close()
-            try fileSystem.sync(destination, site: "step.in-place-sync")
+            // Ordering: the altered file reaches the disk before the journal records the step.
+            try fileSystem.sync(destination, .ordering, site: "step.in-place-sync")
         } catch let rejected as InPlaceMigration.Rejected where !consumingSource {
             logger.debug("in-place step rejected", metadata: ["differences": "\(rejected.differences)"])
             removeStoreFiles(at: destination)

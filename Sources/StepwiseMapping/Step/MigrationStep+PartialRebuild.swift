@@ -44,7 +44,7 @@ extension MigrationStep {
             try fileSystem.rename(source, to: destination, site: "step.partial-take-source")
             removeStoreFiles(at: source)
         } else {
-            try fileSystem.copyFile(source, to: destination, site: "step.partial-copy", syncing: false)
+            try fileSystem.copyFile(source, to: destination, site: "step.partial-copy", syncing: nil)
         }
         var reports: [StepReport.EntityMappingReport] = []
         var objects = 0
@@ -79,7 +79,8 @@ extension MigrationStep {
             }
             try restoreJournal(of: queue, to: journalMode)
             try queue.close()
-            try fileSystem.sync(destination, site: "step.partial-sync")
+            // Ordering: the rebuilt file reaches the disk before the journal records the step.
+            try fileSystem.sync(destination, .ordering, site: "step.partial-sync")
         } catch {
             // Whatever is at `destination` was written by this step. With the source intact, a
             // rejected result falls back to the whole rebuild; a taken source can't be read

@@ -26,7 +26,8 @@ extension MigrationStep {
             return try Self.objectCount(in: db, layout: destinationLayout)
         }
         try queue.close()
-        try fileSystem.sync(destination, site: "step.sync-output")
+        // Ordering: the new file reaches the disk before the journal records the step.
+        try fileSystem.sync(destination, .ordering, site: "step.sync-output")
         return (reports, objects)
     }
 

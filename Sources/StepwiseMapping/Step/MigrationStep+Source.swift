@@ -16,8 +16,10 @@ extension MigrationStep {
             mainFile: destination.deletingLastPathComponent()
                 .appendingPathComponent(".stepwise-source-\(UUID().uuidString).sqlite"))
         do {
+            // Ordering, like every sync in a step: the step's files reach the disk before the
+            // journal records the step (UpgradeRun.runSteps).
             try StoreGeneration(mainFile: source).copy(
-                to: copy, checkpointing: nil, fileSystem: fileSystem, site: "step.private-copy")
+                to: copy, checkpointing: nil, syncing: .ordering, fileSystem: fileSystem, site: "step.private-copy")
         } catch {
             removeStoreFiles(at: copy.mainFile)
             throw error
@@ -36,7 +38,7 @@ extension MigrationStep {
         let queue =
             readOnly
             ? try ImmutableStore.openQueue(at: url)
-            : try DatabaseQueue(path: url.path, configuration: .withCoreDataTriggerFunctions)
+            : try DatabaseQueue(path: url.path, configuration: .forStoreWrites)
         defer { try? queue.close() }
         if !readOnly {
             // A TRUNCATE checkpoint moves every committed WAL frame into the main file, so the

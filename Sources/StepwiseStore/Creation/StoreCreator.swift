@@ -65,7 +65,7 @@ package enum StoreCreator {
 
     private static func write(layout: StoreLayout, metadata: StoreMetadata, path: String) throws(StoreError) {
         do {
-            let dbQueue = try DatabaseQueue(path: path, configuration: .withCoreDataTriggerFunctions)
+            let dbQueue = try DatabaseQueue(path: path, configuration: .forStoreWrites)
             try dbQueue.writeWithoutTransaction { db in
                 guard try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") == 0 else {
                     throw StoreError(path: path, kind: .alreadyExists)

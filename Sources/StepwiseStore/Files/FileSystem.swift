@@ -12,13 +12,36 @@ import StepwiseModel
 /// copies. SQLite's own writes inside a database don't pass here; everything Stepwise does
 /// around them does.
 ///
-/// Each call names its *site* ("swap.out.rename", "journal.fsync"…), so tests can list every
-/// site an upgrade reaches and, at each one in turn, inject an error or a simulated crash
-/// (``Fault``) to prove the store survives it.
+/// Each call names its *site* ("swap.out.rename", "journal.write.fsync"…), so tests can list
+/// every site an upgrade reaches and, at each one in turn, inject an error or a simulated crash
+/// (``Fault``) to prove the store survives it. Each sync also names its ``SyncKind``, which
+/// the fault hook sees (``Operation/durableSync``, ``Operation/orderingSync``).
 package struct FileSystem: Sendable {
-    /// A kind of call.
+    /// A kind of call. A sync is one of two, by its ``SyncKind``, so tests can reach every
+    /// site of each kind.
     package enum Operation: String, Sendable, CaseIterable {
-        case createDirectory, write, copy, fsync, link, rename, remove, lock
+        case createDirectory, write, copy, durableSync, orderingSync, link, rename, remove, lock
+
+        /// The operation of a sync of this kind.
+        package static func sync(_ kind: SyncKind) -> Operation {
+            switch kind {
+            case .durable: .durableSync
+            case .ordering: .orderingSync
+            }
+        }
+
+        /// The kind of a sync; nil for any other call.
+        package var syncKind: SyncKind? {
+            switch self {
+            case .durableSync: .durable
+            case .orderingSync: .ordering
+            default: nil
+            }
+        }
+
+        /// The call's name in an error message: `fsync` for both kinds of sync (the call
+        /// Linux makes, and Darwin's fallback).
+        var callName: String { syncKind == nil ? rawValue : "fsync" }
     }
 
     /// What a test injects at a site.
@@ -55,7 +78,7 @@ package struct FileSystem: Sendable {
         switch inject?(operation, site) {
         case .error(let code)?:
             throw FileSystemError(
-                operation: operation.rawValue, path: path, reason: String(cString: strerror(code)), site: site)
+                operation: operation.callName, path: path, reason: String(cString: strerror(code)), site: site)
         case .crash?:
             throw SimulatedCrash(site: site)
         case nil:
@@ -81,8 +104,9 @@ package struct FileSystem: Sendable {
         guard mkdir(url.path, 0o700) == 0 else { throw posixError(.createDirectory, url, site) }
     }
 
-    /// Writes `data` to a new file (mode 0600) and syncs it before returning.
-    package func writeNewFile(_ data: Data, to url: URL, site: String) throws {
+    /// Writes `data` to a new file (mode 0600) and syncs it (`sync`, at `<site>.fsync`) before
+    /// returning.
+    package func writeNewFile(_ data: Data, to url: URL, site: String, sync kind: SyncKind) throws {
         try enter(.write, site, path: url.path)
         let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         guard descriptor >= 0 else { throw posixError(.write, url, site) }
@@ -91,14 +115,14 @@ package struct FileSystem: Sendable {
             buffer.baseAddress.map { write(descriptor, $0, buffer.count) } ?? 0
         }
         guard written == data.count else { throw posixError(.write, url, site) }
-        try enter(.fsync, site + ".fsync", path: url.path)
-        guard fsync(descriptor) == 0 else { throw posixError(.fsync, url, site + ".fsync") }
+        try enter(.sync(kind), site + ".fsync", path: url.path)
+        guard Self.flush(descriptor, kind) == 0 else { throw posixError(.sync(kind), url, site + ".fsync") }
     }
 
     /// Copies a file byte for byte (mode 0600, by a clone where the file system can: see
-    /// `FileCopy`), then syncs the copy unless `syncing` is false (a scratch file the caller
-    /// changes and syncs itself). The destination must not exist.
-    package func copyFile(_ source: URL, to destination: URL, site: String, syncing: Bool = true) throws {
+    /// `FileCopy`), then syncs the copy (at `<site>.fsync`) unless `syncing` is nil (a scratch
+    /// file the caller changes and syncs itself). The destination must not exist.
+    package func copyFile(_ source: URL, to destination: URL, site: String, syncing kind: SyncKind?) throws {
         try enter(.copy, site, path: destination.path)
         do {
             // A clone or an in-kernel copy where the file system can (FileCopy).
@@ -107,17 +131,17 @@ package struct FileSystem: Sendable {
             throw FileSystemError(
                 operation: "copy", path: source.path, reason: String(cString: strerror(error.code)), site: site)
         }
-        if syncing { try sync(destination, site: site + ".fsync") }
+        if let kind { try sync(destination, kind, site: site + ".fsync") }
     }
 
-    /// `fsync` on a file or a directory. A directory must be synced for a rename or a new
-    /// file in it to survive power loss.
-    package func sync(_ url: URL, site: String) throws {
-        try enter(.fsync, site, path: url.path)
+    /// Syncs a file or a directory, as `kind` says (``SyncKind``). A directory must be synced
+    /// for a rename or a new file in it to survive power loss.
+    package func sync(_ url: URL, _ kind: SyncKind, site: String) throws {
+        try enter(.sync(kind), site, path: url.path)
         let descriptor = open(url.path, O_RDONLY)
-        guard descriptor >= 0 else { throw posixError(.fsync, url, site) }
+        guard descriptor >= 0 else { throw posixError(.sync(kind), url, site) }
         defer { close(descriptor) }
-        guard fsync(descriptor) == 0 else { throw posixError(.fsync, url, site) }
+        guard Self.flush(descriptor, kind) == 0 else { throw posixError(.sync(kind), url, site) }
     }
 
     /// `rename`: atomic within one file system, replacing `destination` if it is a file.
@@ -155,7 +179,7 @@ package struct FileSystem: Sendable {
 
     private func posixError(_ operation: Operation, _ url: URL, _ site: String) -> FileSystemError {
         FileSystemError(
-            operation: operation.rawValue, path: url.path, reason: String(cString: strerror(errno)), site: site)
+            operation: operation.callName, path: url.path, reason: String(cString: strerror(errno)), site: site)
     }
 }
 

@@ -26,13 +26,13 @@ extension StoreGeneration {
     /// read without checkpointing would change when SQLite first opens it.
     ///
     /// - parameters:
-    ///   - syncing: Whether each copied file is synced (`<site><suffix>.fsync`); a scratch copy
-    ///     nobody relies on after a crash needn't be.
+    ///   - syncing: How each copied file is synced (`<site><suffix>.fsync`); nil for a scratch
+    ///     copy nobody relies on after a crash.
     ///   - site: Each file's copy is the site `<site><suffix>`: `copy.file`, `copy.file-wal`…
     /// - throws: ``FileSystemError``; ``StoreError`` naming this generation's main file when
     ///   the checkpoint fails.
     package func copy(
-        to destination: StoreGeneration, checkpointing: CheckpointSites?, syncing: Bool = true,
+        to destination: StoreGeneration, checkpointing: CheckpointSites?, syncing: SyncKind?,
         fileSystem: FileSystem, site: String
     ) throws {
         for companion in Self.dataFiles where fileSystem.exists(file(companion)) {
@@ -43,7 +43,7 @@ extension StoreGeneration {
         guard let checkpointing else { return }
         do {
             let queue = try DatabaseQueue(
-                path: destination.mainFile.path, configuration: .withCoreDataTriggerFunctions)
+                path: destination.mainFile.path, configuration: .forStoreWrites)
             try queue.writeWithoutTransaction { db in
                 _ = try Row.fetchAll(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
             }
@@ -51,7 +51,9 @@ extension StoreGeneration {
         } catch {
             throw StoreError(path: mainFile.path, wrapping: error)
         }
-        try fileSystem.sync(destination.mainFile, site: checkpointing.file)
-        try fileSystem.sync(destination.mainFile.deletingLastPathComponent(), site: checkpointing.directory)
+        // Ordering: the checkpointed copy must reach the disk before the journal that names it;
+        // if neither does, the run just starts over from the original.
+        try fileSystem.sync(destination.mainFile, .ordering, site: checkpointing.file)
+        try fileSystem.sync(destination.mainFile.deletingLastPathComponent(), .ordering, site: checkpointing.directory)
     }
 }

@@ -48,7 +48,7 @@ package final class StoreSnapshot: @unchecked Sendable {
             let fileSystem = FileSystem()
             try fileSystem.createDirectory(directory, site: "snapshot.mkdir")
             try original.copy(
-                to: StoreGeneration(mainFile: copyURL), checkpointing: nil, syncing: false, fileSystem: fileSystem,
+                to: StoreGeneration(mainFile: copyURL), checkpointing: nil, syncing: nil, fileSystem: fileSystem,
                 site: "snapshot.copy")
             // FileCopy creates 0600 files, but a clone (Darwin's clonefile) keeps the original's mode.
             try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: copyURL.path)

@@ -76,7 +76,7 @@ struct StoreGenerationTests {
 
         let copy = StoreGeneration(mainFile: directory.path("Copy.sqlite"))
         try original.copy(
-            to: copy, checkpointing: .init(file: "test.sync", directory: "test.sync-directory"),
+            to: copy, checkpointing: .init(file: "test.sync", directory: "test.sync-directory"), syncing: .ordering,
             fileSystem: FileSystem(), site: "test.copy")
 
         #expect(try notesInMainFileAlone(of: copy) == 5)
@@ -91,7 +91,7 @@ struct StoreGenerationTests {
         let copy = StoreGeneration(mainFile: directory.path("Copy.sqlite"))
         let recorder = SiteRecorder()
         try original.copy(
-            to: copy, checkpointing: nil, syncing: false, fileSystem: recorder.fileSystem, site: "test.copy")
+            to: copy, checkpointing: nil, syncing: nil, fileSystem: recorder.fileSystem, site: "test.copy")
 
         #expect(recorder.sites == ["test.copy", "test.copy-wal"])
         #expect(try Data(contentsOf: copy.mainFile) == Data(contentsOf: original.mainFile))

@@ -17,6 +17,8 @@ struct UpgradeFaultInjectionTests {
     struct SiteCall: Hashable, CustomStringConvertible, Sendable {
         var site: String
         var occurrence: Int
+        /// The kind of sync made there; nil for any other call.
+        var syncKind: SyncKind? = nil
         var description: String { "\(site)#\(occurrence)" }
     }
 
@@ -97,9 +99,9 @@ struct UpgradeFaultInjectionTests {
             _ = try upgrader(fixture, fileSystem: recorder.fileSystem()).upgradeIfNeededSynchronously(
                 storeAt: fixture.store)
             var seen: [String: Int] = [:]
-            return recorder.sites.map { site in
+            return zip(recorder.sites, recorder.operations).map { site, operation in
                 defer { seen[site, default: 0] += 1 }
-                return SiteCall(site: site, occurrence: seen[site, default: 0])
+                return SiteCall(site: site, occurrence: seen[site, default: 0], syncKind: operation.syncKind)
             }
         }
     }
@@ -146,6 +148,9 @@ struct UpgradeFaultInjectionTests {
     /// Best-effort cleanup on the way out of a step (`try?`): a fault there is ignored by
     /// design, and whatever stays behind is in a step folder the runner deletes.
     static let bestEffortSites: Set<String> = ["step.remove-output"]
+    /// Calls after the work directory is gone: the store on disk is the new one, and a fault
+    /// there (the durable sync failing) only tells the app so.
+    static let afterCleanupSites: Set<String> = ["cleanup.sync-store-directory"]
     /// `site:` labels in the sources that name an error, not a seam call.
     static let errorLabels: Set<String> = ["checksum.open", "checksum.read", "journal.encode", "lock.flock"]
 
@@ -197,7 +202,8 @@ struct UpgradeFaultInjectionTests {
         try check(.eventsFromWALWithStageAndBackup, call, fault: .error(code))
     }
 
-    private func check(_ scenario: Scenario, _ call: SiteCall, fault: FileSystem.Fault) throws {
+    /// Injects `fault` at `call`, then checks the store is old or new and the next call finishes.
+    func check(_ scenario: Scenario, _ call: SiteCall, fault: FileSystem.Fault) throws {
         let fixture = try scenario.makeFixture()
         let before = StoreBytes(fixture.store)
         let recorder = UpgradeRecorder()
@@ -221,7 +227,8 @@ struct UpgradeFaultInjectionTests {
             #expect(error.storePath == fixture.files.store.path)
         }
         let journal = UpgradeJournal.load(from: fixture.files.workDirectory)
-        let committed = [.swappingOut, .swappingIn, .swapped].contains(journal?.state)
+        let committed =
+            [.swappingOut, .swappingIn, .swapped].contains(journal?.state) || Self.afterCleanupSites.contains(call.site)
         if !committed {
             #expect(StoreBytes(fixture.store) == before, "\(call): the store changed before the commit point")
         }

@@ -106,9 +106,13 @@ final class UpgradeRecorder: @unchecked Sendable {
     private let lock = NSLock()
     private var _events: [UpgradeEvent] = []
     private var _sites: [String] = []
+    private var _operations: [FileSystem.Operation] = []
 
     var events: [UpgradeEvent] { lock.withLock { _events } }
     var sites: [String] { lock.withLock { _sites } }
+    /// The kind of call made at each of ``sites``, in the same order: a sync's tells its
+    /// ``SyncKind``.
+    var operations: [FileSystem.Operation] { lock.withLock { _operations } }
 
     func record(_ event: UpgradeEvent) {
         lock.withLock { _events.append(event) }
@@ -119,10 +123,11 @@ final class UpgradeRecorder: @unchecked Sendable {
     func fileSystem(faultAt site: String? = nil, occurrence: Int = 0, fault: FileSystem.Fault = .crash)
         -> FileSystem
     {
-        FileSystem { [self] _, reached in
+        FileSystem { [self] operation, reached in
             lock.withLock {
                 let seen = _sites.filter { $0 == reached }.count
                 _sites.append(reached)
+                _operations.append(operation)
                 return reached == site && seen == occurrence ? fault : nil
             }
         }
