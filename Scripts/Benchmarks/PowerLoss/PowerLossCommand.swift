@@ -76,7 +76,7 @@ struct PowerLossCommand: ParsableCommand {
             reference: try StoreDigest(of: store))
 
         let syncPoints = trace.indices.filter { trace[$0].event.isSyncPoint }
-        var picker = SplitMix64(seed: seed, "sync points")
+        var picker = StepwiseMatrix.SplitMix64(seed: seed, "sync points")
         let chosen = sample.map { Self.draw($0, from: syncPoints, random: &picker) } ?? syncPoints
         say(
             "power-loss: seed \(seed); \(trace.count) events, \(syncPoints.count) sync points, trying \(chosen.count) with up to \(variants + 1) states each"
@@ -124,7 +124,7 @@ struct PowerLossCommand: ParsableCommand {
         var states = [("every unsynced change lost", model.state())]
         guard model.hasPendingChanges else { return states }
         for variant in 0..<variants {
-            var random = SplitMix64(seed: seed, "state", point * 1_000 + variant)
+            var random = StepwiseMatrix.SplitMix64(seed: seed, "state", point * 1_000 + variant)
             let stateSeed = random.state
             states.append(("variant \(variant) (state seed \(stateSeed))", model.state(random: &random)))
         }
@@ -132,7 +132,7 @@ struct PowerLossCommand: ParsableCommand {
     }
 
     /// `count` of `points`, drawn without replacement, in trace order.
-    static func draw(_ count: Int, from points: [Int], random: inout SplitMix64) -> [Int] {
+    static func draw(_ count: Int, from points: [Int], random: inout StepwiseMatrix.SplitMix64) -> [Int] {
         var pool = points
         for index in pool.indices.reversed() where index > 0 { pool.swapAt(index, random.next(below: index + 1)) }
         return pool.prefix(count).sorted()

@@ -1,3 +1,4 @@
+import StepwiseMatrix
 import StepwiseStore
 
 /// The file system as a power loss sees it after a trace of ``FileEvent``s (ALICE's approach,
