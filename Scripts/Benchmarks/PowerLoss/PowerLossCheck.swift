@@ -1,4 +1,5 @@
 import Foundation
+import Stepwise
 import StepwiseTestSupport
 
 /// What every power-loss state must satisfy, written at the store's own path: before
@@ -13,6 +14,7 @@ struct PowerLossCheck {
     /// Writes `state` at its paths and checks it; throws what was wrong.
     func check(_ state: CrashState, root: URL, store: URL) throws -> CrashCheck.State {
         try state.write(at: root)
+        try JournalIdentities.carryOver(workDirectory: StoreFiles(store: store).workDirectory, store: store)
         let found: CrashCheck.State
         do {
             found = try crashCheck.stateAfterKill(store)

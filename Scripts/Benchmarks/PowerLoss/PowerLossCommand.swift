@@ -42,6 +42,17 @@ struct PowerLossCommand: ParsableCommand {
     @Option(name: .long, help: "Where the work folder goes (default: $TMPDIR).", completion: .directory)
     var dir: String?
 
+    @Flag(name: .long, help: "Print the recorded trace (index, site, event) on standard error.")
+    var printTrace = false
+
+    @Option(
+        name: .long,
+        help: "Write the state of this sync point with every unsynced change lost, keep it, print where, and stop.")
+    var keepState: Int?
+
+    @Option(name: .long, help: "With --keep-state: write this random variant instead.")
+    var keepVariant: Int?
+
     func validate() throws {
         guard rows >= 1 else { throw ValidationError("--rows must be at least 1.") }
         guard variants >= 0 else { throw ValidationError("--variants can't be negative.") }
@@ -56,7 +67,7 @@ struct PowerLossCommand: ParsableCommand {
         try FileManager.default.createDirectory(at: unresolved, withIntermediateDirectories: true)
         // The real path: the upgrade resolves symbolic links (/tmp on macOS), and the trace names real paths.
         let work = unresolved.resolvingSymlinksInPath()
-        defer { try? FileManager.default.removeItem(at: work) }
+        defer { if keepState == nil { try? FileManager.default.removeItem(at: work) } }
         let original = try PowerLossStore.make(rows: rows, in: work.appendingPathComponent("original"))
         let root = work.appendingPathComponent("store", isDirectory: true)
         let store = try PowerLossStore.copy(original, into: root)
@@ -75,9 +86,12 @@ struct PowerLossCommand: ParsableCommand {
             crashCheck: CrashCheck(rows: rows, original: original, walMarker: PowerLossStore.walMarker),
             reference: try StoreDigest(of: store))
 
+        if printTrace {
+            for (index, entry) in trace.enumerated() { progress("\(index) \(entry.site): \(entry.event.summary)") }
+        }
         let syncPoints = trace.indices.filter { trace[$0].event.isSyncPoint }
         var picker = StepwiseMatrix.SplitMix64(seed: seed, "sync points")
-        let chosen = sample.map { Self.draw($0, from: syncPoints, random: &picker) } ?? syncPoints
+        let chosen = keepState.map { [$0] } ?? sample.map { Self.draw($0, from: syncPoints, random: &picker) } ?? syncPoints
         say(
             "power-loss: seed \(seed); \(trace.count) events, \(syncPoints.count) sync points, trying \(chosen.count) with up to \(variants + 1) states each"
         )
@@ -91,6 +105,13 @@ struct PowerLossCommand: ParsableCommand {
             while next <= point {
                 model.append(trace[next].event)
                 next += 1
+            }
+            if let keepState, keepState == point {
+                try FileManager.default.copyItem(at: store, to: work.appendingPathComponent("upgraded.sqlite"))
+                let states = Self.states(of: model, at: point, variants: variants, seed: seed)
+                try (keepVariant == -1 ? model.stateKeepingEverything() : states[keepVariant.map { $0 + 1 } ?? 0].1).write(at: root)
+                say("power-loss: the state of sync point \(point) is at \(root.path)")
+                return
             }
             var tried: Set<CrashState> = []
             for (variant, state) in Self.states(of: model, at: point, variants: variants, seed: seed)

@@ -66,7 +66,10 @@ struct UpgradeRecovery {
             // The rollback moves the whole backup directory into place as `incoming/`.
             if !fileSystem.exists(swap.incoming) && fileSystem.exists(files.backupDirectory) {
                 try fileSystem.rename(files.backupDirectory, to: swap.incoming, site: "rollback.take-backup")
+                // Both directories of the rename: until the work directory's side is durable
+                // a power loss could keep the backup's removal from the store directory alone.
                 try fileSystem.sync(files.directory, site: "rollback.sync-store-directory")
+                try fileSystem.sync(workDirectory, site: "rollback.sync-work-directory")
             }
             // The backup's external files go back before its store does (ExternalDataCleanup).
             try externalData.restore(from: ExternalDataCleanup.keptFolder(in: swap.incoming))
@@ -119,7 +122,11 @@ struct UpgradeRecovery {
             // no backup directory and `outgoing/` still here, and the replay does the rename.
             try fileSystem.remove(files.backupDirectory, site: "backup.remove-previous")
             try fileSystem.rename(swap.outgoing, to: files.backupDirectory, site: "backup.rename")
+            // Both directories of the rename, before the work directory is removed: with only
+            // the store directory synced, a power loss could undo the rename yet keep the
+            // work directory's removal, and the backup would be gone from both places.
             try fileSystem.sync(files.directory, site: "backup.sync-store-directory")
+            try fileSystem.sync(workDirectory, site: "backup.sync-work-directory")
         }
         try fileSystem.remove(workDirectory, site: "cleanup.remove-work-directory")
     }

@@ -35,6 +35,11 @@ extension UpgradeRun {
             }
             try fileSystem.createDirectory(swap.incoming, site: "swap.incoming.mkdir")
             try fileSystem.rename(output, to: swap.incomingFile(nil), site: "swap.incoming.rename")
+            // A rename across directories is durable only once both are synced: the step's
+            // directory too, though it is removed next. Unsynced, a power loss may undo the
+            // rename while keeping that removal, and the verified store is gone from both
+            // places (found by Scripts/power-loss).
+            try fileSystem.sync(output.deletingLastPathComponent(), site: "swap.incoming.sync-step-directory")
             try fileSystem.sync(swap.incoming, site: "swap.incoming.sync")
             try fileSystem.sync(workDirectory, site: "swap.incoming.sync-work-directory")
             journal.final = last.output.renamed(to: "incoming/\(files.name)")
