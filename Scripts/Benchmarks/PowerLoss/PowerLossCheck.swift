@@ -11,8 +11,23 @@ struct PowerLossCheck {
     /// The rows of the uninterrupted upgrade's result.
     var reference: StoreDigest
 
+    /// How a state recovered: what the store held before, and what the recovery did.
+    struct Outcome: Hashable {
+        var before: CrashCheck.State
+        var recovery: Recovery
+    }
+
+    enum Recovery: String, Hashable {
+        /// The upgrade ran from the start (nothing in the work directory could be trusted, or none).
+        case fresh = "upgraded from the start"
+        /// It went on from the journal's checkpoints.
+        case resumed = "resumed from checkpoints"
+        /// Only the swap (or its cleanup) was left to finish.
+        case finishedSwap = "finished the swap"
+    }
+
     /// Writes `state` at its paths and checks it; throws what was wrong.
-    func check(_ state: CrashState, root: URL, store: URL) throws -> CrashCheck.State {
+    func check(_ state: CrashState, root: URL, store: URL) throws -> Outcome {
         try state.write(at: root)
         try JournalIdentities.carryOver(workDirectory: StoreFiles(store: store).workDirectory, store: store)
         let found: CrashCheck.State
@@ -21,8 +36,9 @@ struct PowerLossCheck {
         } catch {
             throw BenchError("before recovery: \(error)")
         }
+        let events = EventLog()
         do {
-            try crashCheck.recover(store)
+            try crashCheck.recover(store) { events.add($0) }
         } catch {
             throw BenchError("recovery: \(error)")
         }
@@ -30,6 +46,27 @@ struct PowerLossCheck {
         guard differences.isEmpty else {
             throw BenchError("after recovery the rows differ from the uninterrupted upgrade's: \(differences.joined(separator: "; "))")
         }
-        return found
+        return Outcome(before: found, recovery: events.recovery)
+    }
+}
+
+/// The events of one recovery, for ``PowerLossCheck/Recovery``.
+private final class EventLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var resumed = false
+    private var planned = false
+
+    func add(_ event: UpgradeEvent) {
+        lock.withLock {
+            switch event {
+            case .resuming: resumed = true
+            case .planned: planned = true
+            default: break
+            }
+        }
+    }
+
+    var recovery: PowerLossCheck.Recovery {
+        lock.withLock { resumed ? .resumed : planned ? .fresh : .finishedSwap }
     }
 }

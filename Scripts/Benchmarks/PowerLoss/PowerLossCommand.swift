@@ -100,7 +100,7 @@ struct PowerLossCommand: ParsableCommand {
         var next = 0
         var states = 0
         var failures = 0
-        var outcomes: [CrashCheck.State: Int] = [:]
+        var outcomes: [PowerLossCheck.Outcome: Int] = [:]
         for (done, point) in chosen.enumerated() {
             while next <= point {
                 model.append(trace[next].event)
@@ -130,9 +130,10 @@ struct PowerLossCommand: ParsableCommand {
                 progress("  \(done + 1)/\(chosen.count) sync points, \(states) states, \(failures) failures")
             }
         }
-        progress(
-            "before recovery: \(outcomes[.old] ?? 0) old stores, \(outcomes[.new] ?? 0) new; \(String(format: "%.1f", Date().timeIntervalSince(started))) s"
-        )
+        for (outcome, count) in outcomes.sorted(by: { $0.value > $1.value }) {
+            progress("  \(count) states: the \(outcome.before.rawValue) store before recovery, which \(outcome.recovery.rawValue)")
+        }
+        progress("\(String(format: "%.1f", Date().timeIntervalSince(started))) s")
         say("power-loss: \(states) states, \(failures) failures")
         if failures > 0 { throw ExitCode(1) }
     }
