@@ -102,7 +102,7 @@ struct PowerLossOrderingTests {
     private static func parent(_ path: String) -> String { (path as NSString).deletingLastPathComponent }
 
     @Test(
-        "each rename's two directories are synced before the journal's next save and before any removal",
+        "each rename's two directories are synced before the journal's next save and before their removal",
         arguments: Scenario.allCases)
     func renamesAreSyncedInBothDirectories(scenario: Scenario) throws {
         let events = try trace(scenario).events
@@ -111,10 +111,13 @@ struct PowerLossOrderingTests {
             guard case .rename(let from, let to) = entry.event else { continue }
             renames += 1
             let rest = events[(index + 1)...]
+            // By the journal's next save (which may vouch for the renamed file), and before
+            // either directory is itself removed (a sync can't come later).
+            let parents = [Self.parent(from), Self.parent(to)]
             let deadline =
                 rest.firstIndex { next in
                     if next.site == "journal.write" { return true }
-                    if case .unlink = next.event { return true }
+                    if case .unlink(let path) = next.event, parents.contains(path) { return true }
                     return false
                 } ?? events.endIndex
             let synced = Set(
@@ -123,7 +126,7 @@ struct PowerLossOrderingTests {
                     return nil
                 })
             #expect(
-                synced.isSuperset(of: [Self.parent(from), Self.parent(to)]),
+                synced.isSuperset(of: parents),
                 "\(entry.site): \(from) → \(to) is followed by syncs of \(synced.sorted()) only")
         }
         #expect(renames >= 4)

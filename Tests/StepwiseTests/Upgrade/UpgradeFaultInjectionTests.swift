@@ -142,7 +142,7 @@ struct UpgradeFaultInjectionTests {
     /// (every sample's explicit step names a policy, which rebuilds the whole store). Faults
     /// at each are injected by PartialRebuildFaultTests (StepwiseMappingTests).
     static let partialRebuildSites: Set<String> = [
-        "step.partial-copy", "step.partial-take-source", "step.partial-sync",
+        "step.partial-copy", "step.partial-take-source", "step.partial-sync", "step.partial-sync-source-directory",
     ]
     /// Best-effort cleanup on the way out of a step (`try?`): a fault there is ignored by
     /// design, and whatever stays behind is in a step folder the runner deletes.
