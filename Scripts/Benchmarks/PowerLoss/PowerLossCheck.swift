@@ -44,7 +44,9 @@ struct PowerLossCheck {
         }
         let differences = try StoreDigest(of: store).differences(from: reference)
         guard differences.isEmpty else {
-            throw BenchError("after recovery the rows differ from the uninterrupted upgrade's: \(differences.joined(separator: "; "))")
+            throw BenchError(
+                "after recovery the rows differ from the uninterrupted upgrade's: \(differences.joined(separator: "; "))"
+            )
         }
         return Outcome(before: found, recovery: events.recovery)
     }

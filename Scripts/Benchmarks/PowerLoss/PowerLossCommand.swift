@@ -23,7 +23,9 @@ struct PowerLossCommand: ParsableCommand {
             kept (SQLite rebuilds it from the -wal). Each state is written at the store's own \
             path and must hold the old store byte for byte (its -wal included) or the complete \
             new one; then a fresh upgradeIfNeeded must end at Bench 3 with every row equal to \
-            the uninterrupted upgrade's. The last line is `power-loss: N states, F failures`; \
+            the uninterrupted upgrade's. (The identities the journal recorded, inode and \
+            modification time, are carried over to the written files, as a power loss keeps \
+            them: JournalIdentities.) The last line is `power-loss: N states, F failures`; \
             the exit status is 1 when F > 0.
             """)
 
@@ -47,10 +49,16 @@ struct PowerLossCommand: ParsableCommand {
 
     @Option(
         name: .long,
-        help: "Write the state of this sync point with every unsynced change lost, keep it, print where, and stop.")
+        help: ArgumentHelp(
+            "Write one state of this sync point, keep it (the uninterrupted upgrade's result beside it as upgraded.sqlite), print where, and stop.",
+            valueName: "sync point"))
     var keepState: Int?
 
-    @Option(name: .long, help: "With --keep-state: write this random variant instead.")
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "With --keep-state: this random variant instead of every unsynced change lost; -1 keeps every change, as a kill would.",
+            valueName: "n"))
     var keepVariant: Int?
 
     func validate() throws {
@@ -81,7 +89,9 @@ struct PowerLossCommand: ParsableCommand {
         let upgrader = try CrashHistory.upgrader(fileSystem: fileSystem)
         let report = Result { try upgrader.upgradeIfNeededSynchronously(storeAt: store) }
         let trace = TraceRecorder.shared.stop()
-        guard try report.get().to == "Bench 3" else { throw BenchError("the uninterrupted upgrade didn't reach Bench 3") }
+        guard try report.get().to == "Bench 3" else {
+            throw BenchError("the uninterrupted upgrade didn't reach Bench 3")
+        }
         let check = PowerLossCheck(
             crashCheck: CrashCheck(rows: rows, original: original, walMarker: PowerLossStore.walMarker),
             reference: try StoreDigest(of: store))
@@ -91,7 +101,8 @@ struct PowerLossCommand: ParsableCommand {
         }
         let syncPoints = trace.indices.filter { trace[$0].event.isSyncPoint }
         var picker = StepwiseMatrix.SplitMix64(seed: seed, "sync points")
-        let chosen = keepState.map { [$0] } ?? sample.map { Self.draw($0, from: syncPoints, random: &picker) } ?? syncPoints
+        let chosen =
+            keepState.map { [$0] } ?? sample.map { Self.draw($0, from: syncPoints, random: &picker) } ?? syncPoints
         say(
             "power-loss: seed \(seed); \(trace.count) events, \(syncPoints.count) sync points, trying \(chosen.count) with up to \(variants + 1) states each"
         )
@@ -109,7 +120,8 @@ struct PowerLossCommand: ParsableCommand {
             if let keepState, keepState == point {
                 try FileManager.default.copyItem(at: store, to: work.appendingPathComponent("upgraded.sqlite"))
                 let states = Self.states(of: model, at: point, variants: variants, seed: seed)
-                try (keepVariant == -1 ? model.stateKeepingEverything() : states[keepVariant.map { $0 + 1 } ?? 0].1).write(at: root)
+                try (keepVariant == -1 ? model.stateKeepingEverything() : states[keepVariant.map { $0 + 1 } ?? 0].1)
+                    .write(at: root)
                 say("power-loss: the state of sync point \(point) is at \(root.path)")
                 return
             }
@@ -131,7 +143,9 @@ struct PowerLossCommand: ParsableCommand {
             }
         }
         for (outcome, count) in outcomes.sorted(by: { $0.value > $1.value }) {
-            progress("  \(count) states: the \(outcome.before.rawValue) store before recovery, which \(outcome.recovery.rawValue)")
+            progress(
+                "  \(count) states: the \(outcome.before.rawValue) store before recovery, which \(outcome.recovery.rawValue)"
+            )
         }
         progress("\(String(format: "%.1f", Date().timeIntervalSince(started))) s")
         say("power-loss: \(states) states, \(failures) failures")

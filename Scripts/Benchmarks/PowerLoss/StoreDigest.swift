@@ -35,7 +35,9 @@ struct StoreDigest: Hashable, CustomStringConvertible {
                 let cursor = try Row.fetchCursor(db, sql: "SELECT * FROM \(quoted) ORDER BY \(order)")
                 while let row = try cursor.next() {
                     table.rows += 1
-                    for byte in row.description.utf8 { table.hash = (table.hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+                    for byte in row.description.utf8 {
+                        table.hash = (table.hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+                    }
                 }
                 tables[name] = table
             }
@@ -49,7 +51,8 @@ struct StoreDigest: Hashable, CustomStringConvertible {
             let mine = tables[name]
             let theirs = reference.tables[name]
             guard mine != theirs else { return nil }
-            return "\(name): \(mine?.rows ?? 0) rows (want \(theirs?.rows ?? 0))\(mine?.rows == theirs?.rows ? ", values differ" : "")"
+            return
+                "\(name): \(mine?.rows ?? 0) rows (want \(theirs?.rows ?? 0))\(mine?.rows == theirs?.rows ? ", values differ" : "")"
         }
     }
 

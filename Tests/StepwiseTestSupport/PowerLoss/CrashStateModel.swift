@@ -60,7 +60,9 @@ package struct CrashStateModel: Sendable {
                 DirectoryChange(
                     event: event, unsyncedParents: [DirectoryChange.parent(of: from), DirectoryChange.parent(of: to)]))
         case .write(let path, let offset, let bytes):
-            if let inode = current.names[path] { pending[inode, default: []].append(.write(offset: offset, bytes: bytes)) }
+            if let inode = current.names[path] {
+                pending[inode, default: []].append(.write(offset: offset, bytes: bytes))
+            }
         case .truncate(let path, let size):
             if let inode = current.names[path] { pending[inode, default: []].append(.truncate(size: size)) }
         case .sync(let path):

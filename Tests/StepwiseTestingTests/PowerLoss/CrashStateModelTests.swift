@@ -38,8 +38,10 @@ struct CrashStateModelTests {
     func tornWriteKeepsWholeSectors() {
         let first = [UInt8](repeating: 7, count: 512)
         let second = [UInt8](repeating: 8, count: 512)
-        let torn = model([.write("/s/a", offset: 0, bytes: first + second)], initial: CrashState(
-            files: ["/s/a": []], directories: ["/s"]))
+        let torn = model(
+            [.write("/s/a", offset: 0, bytes: first + second)],
+            initial: CrashState(
+                files: ["/s/a": []], directories: ["/s"]))
         let contents = Set(drawnStates(torn).map { $0.files["/s/a"] ?? [] })
         let zeros = [UInt8](repeating: 0, count: 512)
         #expect(contents == [[], first, zeros + second, first + second])
