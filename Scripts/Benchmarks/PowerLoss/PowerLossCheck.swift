@@ -1,11 +1,14 @@
 import Foundation
+import GRDB
 import Stepwise
+import StepwiseStore
 import StepwiseTestSupport
 
 /// What every power-loss state must satisfy, written at the store's own path: before
 /// recovery, the old store byte for byte (its `-wal` included) or the complete new one
-/// (``CrashCheck``); after a fresh `upgradeIfNeeded`, the new store at Bench 3, every row of
-/// every table equal to the uninterrupted upgrade's (``StoreDigest``).
+/// (``CrashCheck``); after a fresh `upgradeIfNeeded`, the new store at Bench 3, whole
+/// (`PRAGMA integrity_check`), every row of every table equal to the uninterrupted upgrade's
+/// (``StoreDigest``).
 struct PowerLossCheck {
     var crashCheck: CrashCheck
     /// The rows of the uninterrupted upgrade's result.
@@ -41,6 +44,12 @@ struct PowerLossCheck {
             try crashCheck.recover(store) { events.add($0) }
         } catch {
             throw BenchError("recovery: \(error)")
+        }
+        let snapshot = try StoreSnapshot(of: store)
+        defer { snapshot.close() }
+        let integrity = try snapshot.database.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+        guard integrity == ["ok"] else {
+            throw BenchError("after recovery integrity_check says: \(integrity.prefix(5).joined(separator: "; "))")
         }
         let differences = try StoreDigest(of: store).differences(from: reference)
         guard differences.isEmpty else {
