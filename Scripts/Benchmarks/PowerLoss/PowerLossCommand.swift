@@ -75,7 +75,8 @@ struct PowerLossCommand: ParsableCommand {
         try FileManager.default.createDirectory(at: unresolved, withIntermediateDirectories: true)
         // The real path: the upgrade resolves symbolic links (/tmp on macOS), and the trace names real paths.
         let work = unresolved.resolvingSymlinksInPath()
-        defer { if keepState == nil { try? FileManager.default.removeItem(at: work) } }
+        var keptState = false
+        defer { if !keptState { try? FileManager.default.removeItem(at: work) } }
         let original = try PowerLossStore.make(rows: rows, in: work.appendingPathComponent("original"))
         let root = work.appendingPathComponent("store", isDirectory: true)
         let store = try PowerLossStore.copy(original, into: root)
@@ -101,6 +102,12 @@ struct PowerLossCommand: ParsableCommand {
         }
         let syncPoints = trace.indices.filter { trace[$0].event.isSyncPoint }
         var picker = StepwiseMatrix.SplitMix64(seed: seed, "sync points")
+        if let keepState, !syncPoints.contains(keepState) {
+            throw BenchError("--keep-state \(keepState) is not a sync point (see --print-trace)")
+        }
+        if let keepVariant, keepVariant < -1 || keepVariant >= variants {
+            throw BenchError("--keep-variant must be -1 or below --variants (\(variants))")
+        }
         let chosen =
             keepState.map { [$0] } ?? sample.map { Self.draw($0, from: syncPoints, random: &picker) } ?? syncPoints
         say(
@@ -117,12 +124,9 @@ struct PowerLossCommand: ParsableCommand {
                 model.append(trace[next].event)
                 next += 1
             }
-            if let keepState, keepState == point {
-                try FileManager.default.copyItem(at: store, to: work.appendingPathComponent("upgraded.sqlite"))
-                let states = Self.states(of: model, at: point, variants: variants, seed: seed)
-                try (keepVariant == -1 ? model.stateKeepingEverything() : states[keepVariant.map { $0 + 1 } ?? 0].1)
-                    .write(at: root)
-                say("power-loss: the state of sync point \(point) is at \(root.path)")
+            if keepState == point {
+                try keep(model, at: point, store: store, root: root, seed: seed)
+                keptState = true
                 return
             }
             var tried: Set<CrashState> = []
@@ -150,6 +154,24 @@ struct PowerLossCommand: ParsableCommand {
         progress("\(String(format: "%.1f", Date().timeIntervalSince(started))) s")
         say("power-loss: \(states) states, \(failures) failures")
         if failures > 0 { throw ExitCode(1) }
+    }
+
+    /// `--keep-state`: writes the chosen state of `point`, with the uninterrupted upgrade's
+    /// result beside it, and leaves both.
+    private func keep(_ model: CrashStateModel, at point: Int, store: URL, root: URL, seed: UInt64) throws {
+        try FileManager.default.copyItem(
+            at: store, to: root.deletingLastPathComponent().appendingPathComponent("upgraded.sqlite"))
+        let state: CrashState
+        switch keepVariant {
+        case .some(-1): state = model.stateKeepingEverything()
+        case .some(let variant):
+            // A variant without pending changes is the one state there is.
+            let states = Self.states(of: model, at: point, variants: variants, seed: seed)
+            state = states[min(variant + 1, states.count - 1)].1
+        case .none: state = model.state()
+        }
+        try state.write(at: root)
+        say("power-loss: the state of sync point \(point) is at \(root.path)")
     }
 
     /// The states tried at a sync point: every unsynced change lost, then `variants` drawn
