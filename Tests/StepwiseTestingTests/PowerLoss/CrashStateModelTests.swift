@@ -47,6 +47,21 @@ struct CrashStateModelTests {
         #expect(contents == [[], first, zeros + second, first + second])
     }
 
+    @Test("a write across a sector boundary tears at the file's boundary, not the write's")
+    func tornWriteFollowsFileSectors() {
+        let start = CrashState(files: ["/s/a": [UInt8](repeating: 1, count: 1_024)], directories: ["/s"])
+        let torn = model([.write("/s/a", offset: 500, bytes: [UInt8](repeating: 9, count: 30))], initial: start)
+        let ones = [UInt8](repeating: 1, count: 1_024)
+        var head = ones
+        head.replaceSubrange(500..<512, with: [UInt8](repeating: 9, count: 12))
+        var tail = ones
+        tail.replaceSubrange(512..<530, with: [UInt8](repeating: 9, count: 18))
+        var both = head
+        both.replaceSubrange(512..<530, with: [UInt8](repeating: 9, count: 18))
+        let contents = Set(drawnStates(torn).map { $0.files["/s/a"] ?? [] })
+        #expect(contents == [ones, head, tail, both])
+    }
+
     @Test("of two overlapping unsynced writes, the earlier may land over the later")
     func reorderedWritesCanLandOutOfOrder() {
         let reordered = model([
