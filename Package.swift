@@ -145,12 +145,17 @@ let package = Package(
                 // StepwiseTesting: temporary directories. StepwiseTestSupport: the Recipes history,
                 // its sample mapping and policies (Scripts/bench), Core Data's private tables.
                 "Stepwise", "StepwiseModel", "StepwiseStore", "StepwiseMapping", "StepwiseTesting",
-                "StepwiseTestSupport",
+                "StepwiseTestSupport", "CRecordingVFS",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Scripts/Benchmarks"
         ),
+        // Scripts/power-loss's recording VFS (issue 26): forwards to the real one and reports
+        // every write, truncate, sync and delete SQLite makes. Not a product.
+        .target(
+            name: "CRecordingVFS", dependencies: [.product(name: "GRDBSQLite", package: "GRDB.swift")],
+            path: "Scripts/PowerLoss/CRecordingVFS"),
         // Fuzz targets (issue 5): `Scripts/fuzz TARGET` builds each with libFuzzer and
         // AddressSanitizer (`-sanitize=fuzzer,address -DFUZZING`, in .build-fuzz). A normal build
         // compiles them without instrumentation into replay tools (`fuzz-model FILE|DIR…` runs

@@ -24,7 +24,7 @@ struct StepwiseBench: ParsableCommand {
         subcommands: [
             SeedCommand.self, StepCommand.self, MemoryStepCommand.self, SetBasedStepCommand.self, UpgradeCommand.self,
             BenchCommand.self, BenchRunCommand.self, MatrixRunCommand.self,
-            CrashTestCommand.self, CrashUpgradeCommand.self,
+            CrashTestCommand.self, CrashUpgradeCommand.self, PowerLossCommand.self,
         ]
     )
 }

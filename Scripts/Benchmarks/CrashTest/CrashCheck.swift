@@ -51,8 +51,9 @@ struct CrashCheck {
     }
 
     /// Runs the recovery an app's next launch would, and checks the result.
-    func recover(_ store: URL) throws {
-        let report = try CrashHistory.upgrader().upgradeIfNeededSynchronously(storeAt: store)
+    /// - parameter progress: Receives the recovery's events (Scripts/power-loss counts how each recovered).
+    func recover(_ store: URL, progress: (@Sendable (UpgradeEvent) -> Void)? = nil) throws {
+        let report = try CrashHistory.upgrader(progress: progress).upgradeIfNeededSynchronously(storeAt: store)
         guard report.to == "Bench 3" else { throw BenchError("recovery ended at \(report.to)") }
         let version = try VersionRegistry(history: CrashHistory.history).identify(storeAt: store).version?.name
         guard version == "Bench 3" else { throw BenchError("after recovery the store reads as \(version ?? "?")") }

@@ -1,5 +1,6 @@
 import Foundation
 import Stepwise
+import StepwiseStore
 
 /// The three-version history the crash test upgrades through: Bench → Bench 2 (a written,
 /// set-based mapping: a rebuilt store, passes 1 and 2) → Bench 3 (inferred: `note` renamed
@@ -25,12 +26,16 @@ enum CrashHistory {
     static let history = VersionHistory([BenchModel.version1, BenchModel.version2, version3])
 
     /// The upgrader the child runs and the checker uses to recover.
-    static func upgrader(progress: (@Sendable (UpgradeEvent) -> Void)? = nil) throws -> Upgrader {
+    /// `fileSystem` is the seam the upgrade goes through (Scripts/power-loss records with it).
+    static func upgrader(
+        progress: (@Sendable (UpgradeEvent) -> Void)? = nil, fileSystem: FileSystem = FileSystem()
+    ) throws -> Upgrader {
         // Written (not inferred), so step 1 rebuilds the store through both passes.
         var mapping = try MappingInference.inferMapping(from: BenchModel.version1, to: BenchModel.version2)
         mapping.isInferred = false
+        var options = UpgradeOptions(lockTimeout: .seconds(120), progress: progress)
+        options.fileSystem = fileSystem
         return try Upgrader(
-            history: history, mappings: [MappingDirectory.StepKey("Bench", "Bench 2"): [mapping]],
-            options: UpgradeOptions(lockTimeout: .seconds(120), progress: progress))
+            history: history, mappings: [MappingDirectory.StepKey("Bench", "Bench 2"): [mapping]], options: options)
     }
 }

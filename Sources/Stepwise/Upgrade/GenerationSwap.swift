@@ -68,6 +68,11 @@ struct GenerationSwap {
         let store = files.generation
         if !fileSystem.exists(outgoing) {
             try fileSystem.createDirectory(outgoing, site: "swap.out.mkdir")
+            // `outgoing/`'s own entry must be durable before anything moves into it: a power
+            // loss that kept the store directory's side of the -wal's rename but not the
+            // work directory's new entry would leave the -wal in a directory that is gone
+            // (found by Scripts/power-loss).
+            try fileSystem.sync(workDirectory, .ordering, site: "swap.out.sync-work-directory")
         }
         var mainFileLinked = fileSystem.exists(outgoingFile(nil))
         if !mainFileLinked, fileSystem.exists(store.mainFile) {
@@ -96,6 +101,7 @@ struct GenerationSwap {
                 try fileSystem.rename(
                     store.file(companion), to: outgoingFile(companion),
                     site: "swap.in.stray\(StoreGeneration.suffix(companion))")
+                try fileSystem.sync(outgoing, .ordering, site: "swap.in.stray-sync-outgoing")
             }
         }
         for companion in StoreGeneration.incomingOrder where fileSystem.exists(incomingFile(companion)) {
@@ -103,9 +109,12 @@ struct GenerationSwap {
                 incomingFile(companion), to: store.file(companion),
                 site: "swap.in.rename\(StoreGeneration.suffix(companion))")
         }
-        // Ordering: the renames in reach the disk before the journal's `swapped`; the cleanup's
-        // durable sync, before the app gets the store, flushes them with everything else.
+        // Ordering: both directories of each rename, before the journal says `swapped`: with only the
+        // store directory synced a power loss may undo the new main file's rename, and the
+        // cleanup that `swapped` allows would then leave the old main file without its -wal
+        // (found by Scripts/power-loss).
         try fileSystem.sync(files.directory, .ordering, site: "swap.in.sync-store-directory")
+        try fileSystem.sync(incoming, .ordering, site: "swap.in.sync-incoming")
     }
 
     /// Undoes phase 1 when the incoming generation turns out to be unusable during recovery
@@ -119,7 +128,8 @@ struct GenerationSwap {
                 outgoingFile(companion), to: store.file(companion),
                 site: "swap.back.rename\(StoreGeneration.suffix(companion))")
         }
-        // Ordering: the original is back before the work directory goes.
+        // Ordering: both directories of the renames, before the work directory is removed.
         try fileSystem.sync(files.directory, .ordering, site: "swap.back.sync-store-directory")
+        if fileSystem.exists(outgoing) { try fileSystem.sync(outgoing, .ordering, site: "swap.back.sync-outgoing") }
     }
 }

@@ -34,8 +34,9 @@ public struct UpgradeOptions: Sendable {
     public var progress: (@Sendable (UpgradeEvent) -> Void)?
     /// Where the upgrade logs. Silent by default: a library must not print.
     public var logger: Logger
-    /// The file-system seam, replaced by fault-injection tests.
-    var fileSystem = FileSystem()
+    /// The file-system seam, replaced by fault-injection tests and by `Scripts/power-loss`,
+    /// which records through it.
+    package var fileSystem = FileSystem()
 
     public init(
         targetVersion: String? = nil, keepBackup: Bool = false, verification: Verification = .quick,

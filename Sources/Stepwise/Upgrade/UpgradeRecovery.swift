@@ -66,8 +66,10 @@ struct UpgradeRecovery {
             // The rollback moves the whole backup directory into place as `incoming/`.
             if !fileSystem.exists(swap.incoming) && fileSystem.exists(files.backupDirectory) {
                 try fileSystem.rename(files.backupDirectory, to: swap.incoming, site: "rollback.take-backup")
-                // Ordering: the backup is `incoming/` before the journal's `swappingOut`.
+                // Ordering: both directories of the rename: until the work directory's side is durable
+                // a power loss could keep the backup's removal from the store directory alone.
                 try fileSystem.sync(files.directory, .ordering, site: "rollback.sync-store-directory")
+                try fileSystem.sync(workDirectory, .ordering, site: "rollback.sync-work-directory")
             }
             // The backup's external files go back before its store does (ExternalDataCleanup).
             try externalData.restore(from: ExternalDataCleanup.keptFolder(in: swap.incoming))
@@ -120,8 +122,11 @@ struct UpgradeRecovery {
             // no backup directory and `outgoing/` still here, and the replay does the rename.
             try fileSystem.remove(files.backupDirectory, site: "backup.remove-previous")
             try fileSystem.rename(swap.outgoing, to: files.backupDirectory, site: "backup.rename")
-            // Ordering: the backup is in place before the work directory goes.
+            // Ordering: both directories of the rename, before the work directory is removed: with only
+            // the store directory synced, a power loss could undo the rename yet keep the
+            // work directory's removal, and the backup would be gone from both places.
             try fileSystem.sync(files.directory, .ordering, site: "backup.sync-store-directory")
+            try fileSystem.sync(workDirectory, .ordering, site: "backup.sync-work-directory")
         }
         try fileSystem.remove(workDirectory, site: "cleanup.remove-work-directory")
         // Durable, the one such sync of an upgrade: the app gets the store next and writes into

@@ -38,7 +38,12 @@ extension UpgradeRun {
             }
             try fileSystem.createDirectory(swap.incoming, site: "swap.incoming.mkdir")
             try fileSystem.rename(output, to: swap.incomingFile(nil), site: "swap.incoming.rename")
-            // Ordering: the incoming store is in `incoming/` before the journal's `verified`.
+            // Ordering: a rename across directories is durable only once both are synced: the step's
+            // directory too, though it is removed next. Unsynced, a power loss may undo the
+            // rename while keeping that removal, and the verified store is gone from both
+            // places (found by Scripts/power-loss).
+            try fileSystem.sync(
+                output.deletingLastPathComponent(), .ordering, site: "swap.incoming.sync-step-directory")
             try fileSystem.sync(swap.incoming, .ordering, site: "swap.incoming.sync")
             try fileSystem.sync(workDirectory, .ordering, site: "swap.incoming.sync-work-directory")
             journal.final = last.output.renamed(to: "incoming/\(files.name)")

@@ -41,6 +41,12 @@ extension MigrationStep {
         if consumingSource {
             try sourceQueue.close()
             try fileSystem.rename(source, to: destination, site: "step.in-place-take-source")
+            // The rename is durable only once both directories are synced: the runner syncs
+            // the destination's when the step ends; the source's is synced here. Otherwise a
+            // power loss could bring the source's name back over a file this step has since
+            // altered, while the journal vouches for the step's output (found by Scripts/power-loss).
+            try fileSystem.sync(
+                source.deletingLastPathComponent(), .ordering, site: "step.in-place-sync-source-directory")
             removeStoreFiles(at: source)
         } else {
             // A read-only source (the original store) may in principle be written by a process

@@ -42,6 +42,10 @@ extension MigrationStep {
         let consumingSource = access == .consumableCopy || access == .checkpoint
         if consumingSource {
             try fileSystem.rename(source, to: destination, site: "step.partial-take-source")
+            // As for an in-place step: both directories of the rename synced before the
+            // journal vouches for the output (the runner syncs the destination's).
+            try fileSystem.sync(
+                source.deletingLastPathComponent(), .ordering, site: "step.partial-sync-source-directory")
             removeStoreFiles(at: source)
         } else {
             try fileSystem.copyFile(source, to: destination, site: "step.partial-copy", syncing: nil)

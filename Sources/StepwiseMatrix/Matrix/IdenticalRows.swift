@@ -17,8 +17,9 @@ import StepwiseStore
 /// - the storage classes are equal, so an integer never equals a real;
 /// - text and blobs compare with `memcmp` over their whole length (BINARY), so `"é"` and
 ///   `"e\u{301}"` differ;
-/// - two reals that compare equal have the same bits, except `0.0` and `-0.0`: a real zero is
-///   never counted identical, so those rows go to the row-by-row comparison;
+/// - two reals that compare equal have the same bits, except `0.0` and `-0.0`, which SQL can't
+///   tell apart: for a real zero the sign bit is compared too, by ``signBit``, a function this
+///   comparison adds to its connection;
 /// - NULL `IS` NULL.
 ///
 /// Matching by key rather than by position (the row-by-row comparisons walk both stores in
@@ -57,8 +58,7 @@ enum IdenticalRows {
             let chunk = columns[start..<min(start + columnsPerQuery, columns.count)]
             let differing = chunk.map { firstColumn, secondColumn in
                 let (a, b) = ("\"f\".\(firstColumn.quotedSQLIdentifier)", "\"s\".\(secondColumn.quotedSQLIdentifier)")
-                return
-                    "total(NOT (\(a) IS \(b) COLLATE BINARY AND typeof(\(a)) = typeof(\(b)) AND NOT (typeof(\(a)) = 'real' AND \(a) = 0)))"
+                return "total(NOT (\(a) IS \(b) COLLATE BINARY AND typeof(\(a)) = typeof(\(b)) AND \(sameZero(a, b))))"
             }
             let sql = "SELECT count(*)\(differing.map { ", " + $0 }.joined()) \(join)"
             guard let row = try Row.fetchOne(db, sql: sql, arguments: [first.entity, second.entity]) else {
@@ -70,6 +70,24 @@ enum IdenticalRows {
             start += columnsPerQuery
         } while start < columns.count
         return true
+    }
+
+    /// `stepwise_sign_bit(x)`: 1 when the real `x` has its sign bit set (`-0.0`), else 0. SQL
+    /// compares `-0.0` equal to `0.0` and prints both as `0.0`; only the value's bits tell.
+    static let signBit = DatabaseFunction("stepwise_sign_bit", argumentCount: 1, pure: true) { values in
+        guard case .double(let number) = values[0].storage else { return 0 }
+        return number.sign == .minus ? 1 : 0
+    }
+
+    /// Adds ``signBit`` to the connection: call once before comparing.
+    static func prepare(_ db: Database) {
+        db.add(function: signBit)
+    }
+
+    /// SQL true unless `a` is a real zero whose sign bit differs from `b`'s (`a` and `b` already
+    /// compare equal with the same storage class).
+    private static func sameZero(_ a: String, _ b: String) -> String {
+        "(typeof(\(a)) <> 'real' OR \(a) <> 0 OR stepwise_sign_bit(\(a)) = stepwise_sign_bit(\(b)))"
     }
 
     /// The rows of `entity` in `schema`'s `table`.
@@ -87,7 +105,8 @@ enum IdenticalRows {
         guard !columns.isEmpty, columns.count <= columnsPerQuery else { return false }
         let values = columns.map { "\($0.quotedSQLIdentifier) COLLATE BINARY" }
         let types = columns.map { "typeof(\($0.quotedSQLIdentifier))" }
-        let key = (values + types).joined(separator: ", ")
+        let signs = columns.map { "stepwise_sign_bit(\($0.quotedSQLIdentifier))" }
+        let key = (values + types + signs).joined(separator: ", ")
         func grouped(_ schema: String) -> String {
             """
             SELECT \(key), count(*) FROM \(schema.quotedSQLIdentifier).\(table.quotedSQLIdentifier)
@@ -95,15 +114,10 @@ enum IdenticalRows {
             """
         }
         // Each row with its multiplicity: equal sets of (row, multiplicity) both ways are equal
-        // multisets. A real zero is left to the row-by-row comparison, as above.
-        let zero = columns.map { "(typeof(\($0.quotedSQLIdentifier)) = 'real' AND \($0.quotedSQLIdentifier) = 0)" }
-            .joined(separator: " OR ")
+        // multisets.
         for (one, other) in [(first, second), (second, first)] {
             let sql = "SELECT EXISTS (\(grouped(one)) EXCEPT \(grouped(other)))"
             if try Bool.fetchOne(db, sql: sql) ?? true { return false }
-            let zeroSQL =
-                "SELECT EXISTS (SELECT 1 FROM \(one.quotedSQLIdentifier).\(table.quotedSQLIdentifier) WHERE \(zero))"
-            if try Bool.fetchOne(db, sql: zeroSQL) ?? true { return false }
         }
         return true
     }
@@ -124,6 +138,7 @@ extension IdenticalRows {
         let queue = try DatabaseQueue(path: first.path, configuration: .withCoreDataTriggerFunctions)
         defer { try? queue.close() }
         return try queue.inDatabase { db in
+            prepare(db)
             try db.execute(sql: "ATTACH DATABASE ? AS \"other\"", arguments: [second.path])
             defer { try? db.execute(sql: "DETACH DATABASE \"other\"") }
             var tableColumns: [String: [String]] = [:]

@@ -18,6 +18,7 @@ extension UpgradeMatrix {
         defer { try? queue.close() }
         var compared = 0
         try queue.inDatabase { db in
+            IdenticalRows.prepare(db)
             try db.execute(sql: "ATTACH DATABASE ? AS \"seeded\"", arguments: [seeded.path])
             defer { try? db.execute(sql: "DETACH DATABASE \"seeded\"") }
             for chain in copied {

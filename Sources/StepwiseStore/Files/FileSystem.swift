@@ -59,6 +59,10 @@ package struct FileSystem: Sendable {
     /// Replaces the free-space reading, so tests can simulate a full disk.
     package var freeSpaceOverride: (@Sendable (URL) -> Int64)?
 
+    /// Told of every change a call made, after it succeeded (`Scripts/power-loss` records an
+    /// upgrade's trace through it); nil (the default) records nothing.
+    package var record: FileEventRecorder?
+
     package init(
         inject: (@Sendable (_ operation: Operation, _ site: String) -> Fault?)? = nil,
         freeSpaceOverride: (@Sendable (URL) -> Int64)? = nil
@@ -102,12 +106,14 @@ package struct FileSystem: Sendable {
     package func createDirectory(_ url: URL, site: String) throws {
         try enter(.createDirectory, site, path: url.path)
         guard mkdir(url.path, 0o700) == 0 else { throw posixError(.createDirectory, url, site) }
+        record?(.mkdir(url.path), site)
     }
 
     /// Writes `data` to a new file (mode 0600) and syncs it (`sync`, at `<site>.fsync`) before
     /// returning.
     package func writeNewFile(_ data: Data, to url: URL, site: String, sync kind: SyncKind) throws {
         try enter(.write, site, path: url.path)
+        let existed = exists(url)
         let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         guard descriptor >= 0 else { throw posixError(.write, url, site) }
         defer { close(descriptor) }
@@ -117,6 +123,11 @@ package struct FileSystem: Sendable {
         guard written == data.count else { throw posixError(.write, url, site) }
         try enter(.sync(kind), site + ".fsync", path: url.path)
         guard Self.flush(descriptor, kind) == 0 else { throw posixError(.sync(kind), url, site + ".fsync") }
+        if let record {
+            record(existed ? .truncate(url.path, size: 0) : .create(url.path), site)
+            record(.write(url.path, offset: 0, bytes: [UInt8](data)), site)
+            record(.sync(url.path), site + ".fsync")
+        }
     }
 
     /// Copies a file byte for byte (mode 0600, by a clone where the file system can: see
@@ -131,6 +142,12 @@ package struct FileSystem: Sendable {
             throw FileSystemError(
                 operation: "copy", path: source.path, reason: String(cString: strerror(error.code)), site: site)
         }
+        if let record {
+            // The copy's bytes as written: a clone or an in-kernel copy passes no buffer.
+            record(.create(destination.path), site)
+            let copied = (try? Data(contentsOf: destination)).map { [UInt8]($0) } ?? []
+            record(.write(destination.path, offset: 0, bytes: copied), site)
+        }
         if let kind { try sync(destination, kind, site: site + ".fsync") }
     }
 
@@ -142,12 +159,18 @@ package struct FileSystem: Sendable {
         guard descriptor >= 0 else { throw posixError(.sync(kind), url, site) }
         defer { close(descriptor) }
         guard Self.flush(descriptor, kind) == 0 else { throw posixError(.sync(kind), url, site) }
+        if let record {
+            var status = stat()
+            let isDirectory = fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
+            record(isDirectory ? .syncDirectory(url.path) : .sync(url.path), site)
+        }
     }
 
     /// `rename`: atomic within one file system, replacing `destination` if it is a file.
     package func rename(_ source: URL, to destination: URL, site: String) throws {
         try enter(.rename, site, path: source.path)
         guard Foundation.rename(source.path, destination.path) == 0 else { throw posixError(.rename, source, site) }
+        record?(.rename(source.path, destination.path), site)
     }
 
     /// `link`: a second name for a file, so it can leave one place without ever being absent
@@ -155,7 +178,10 @@ package struct FileSystem: Sendable {
     /// some network shares); the caller then renames instead.
     package func hardLink(_ source: URL, to destination: URL, site: String) throws -> Bool {
         try enter(.link, site, path: source.path)
-        if Foundation.link(source.path, destination.path) == 0 { return true }
+        if Foundation.link(source.path, destination.path) == 0 {
+            record?(.link(source.path, destination.path), site)
+            return true
+        }
         if [EPERM, ENOTSUP, EOPNOTSUPP, EXDEV, EMLINK].contains(errno) { return false }
         throw posixError(.link, source, site)
     }
@@ -164,12 +190,23 @@ package struct FileSystem: Sendable {
     package func remove(_ url: URL, site: String) throws {
         guard exists(url) else { return }
         try enter(.remove, site, path: url.path)
+        // Listed before the removal: each file then each directory, deepest first.
+        let removed = record == nil ? [] : Self.treeDeepestFirst(url)
         do {
             try FileManager.default.removeItem(at: url)
         } catch {
             throw FileSystemError(
                 operation: "remove", path: url.path, reason: error.localizedDescription, site: site)
         }
+        for path in removed { record?(.unlink(path), site) }
+    }
+
+    /// Every path in the tree at `url`, children before their directory.
+    private static func treeDeepestFirst(_ url: URL) -> [String] {
+        var status = stat()
+        guard lstat(url.path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR else { return [url.path] }
+        let children = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+        return children.sorted().flatMap { treeDeepestFirst(url.appendingPathComponent($0)) } + [url.path]
     }
 
     /// Checked before taking the upgrade lock (see ``UpgradeLock``).

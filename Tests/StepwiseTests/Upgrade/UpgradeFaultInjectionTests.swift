@@ -121,11 +121,12 @@ struct UpgradeFaultInjectionTests {
         "recovery.remove-unjournaled",  // UpgradeFailureTests.staleWorkDirectoryIsCleanedUp
         "step.remove-failed", "step.remove-output",  // UpgradeFailureTests.policyFailureThenResume
         "step.remove-unfinished", "work.prune",  // resume after a crash in a step (crashAtEverySite)
-        "swap.back.rename", "swap.back.sync-store-directory",  // a damaged incoming store
-        "swap.in.stray",  // a companion appearing mid-swap
+        "swap.back.rename", "swap.back.sync-store-directory", "swap.back.sync-outgoing",  // a damaged incoming store
+        "swap.in.stray", "swap.in.stray-sync-outgoing",  // a companion appearing mid-swap
         "verify.remove-failed",  // StoreVerificationTests via a failed verification
         "work.remove-after-error", "work.remove-stale", "work.remove-up-to-date",  // refusals, races
         "rollback.mkdir", "rollback.remove-work-directory", "rollback.sync-store-directory",
+        "rollback.sync-work-directory",
         "rollback.take-backup",  // UpgradeBackupTests.rollbackCrashAtEverySite
         "discard.remove-work-directory",  // UpgradeDiscardTests.crashWhileDiscarding
         "demo.remove-store",  // `stepwise demo` clearing its own folder, outside an upgrade
@@ -143,7 +144,7 @@ struct UpgradeFaultInjectionTests {
     /// (every sample's explicit step names a policy, which rebuilds the whole store). Faults
     /// at each are injected by PartialRebuildFaultTests (StepwiseMappingTests).
     static let partialRebuildSites: Set<String> = [
-        "step.partial-copy", "step.partial-take-source", "step.partial-sync",
+        "step.partial-copy", "step.partial-take-source", "step.partial-sync", "step.partial-sync-source-directory",
     ]
     /// Best-effort cleanup on the way out of a step (`try?`): a fault there is ignored by
     /// design, and whatever stays behind is in a step folder the runner deletes.

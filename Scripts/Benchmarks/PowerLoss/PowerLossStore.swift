@@ -1,0 +1,34 @@
+import Foundation
+import StepwiseMatrix
+
+/// The store every power-loss state starts from: ``CrashHistory``'s Bench store with Core
+/// Data's private tables, and one item's note and one history change only in its `-wal`, as
+/// a killed app leaves it (WALWriter keeps the connection open while the files are copied,
+/// so nothing is checkpointed).
+enum PowerLossStore {
+    /// The note written only in the `-wal`: the upgraded store must have it.
+    static let walMarker = "written in the -wal"
+
+    /// Seeds the store with `rows` items at `folder/Bench.sqlite`, its `-wal` holding the marker.
+    static func make(rows: Int, in folder: URL) throws -> URL {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let store = folder.appendingPathComponent("Bench.sqlite")
+        try BenchStore.seed(rows: rows, at: store)
+        try CrashPrivateTables.add(to: store, rows: rows)
+        try WALWriter.write(to: store) { db in
+            try db.execute(sql: #"UPDATE "ZITEM" SET "ZNOTE" = ? WHERE "Z_PK" = 1"#, arguments: [walMarker])
+            try CrashPrivateTables.addInWAL(db)
+        }
+        return store
+    }
+
+    /// Copies the store's main file, `-wal` and `-shm` into `folder` (created) under the same name.
+    static func copy(_ store: URL, into folder: URL) throws -> URL {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let copy = folder.appendingPathComponent(store.lastPathComponent)
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: store.path + suffix) {
+            try FileManager.default.copyItem(atPath: store.path + suffix, toPath: copy.path + suffix)
+        }
+        return copy
+    }
+}
