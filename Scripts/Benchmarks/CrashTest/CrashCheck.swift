@@ -12,6 +12,9 @@ struct CrashCheck {
     /// The WAL variant's note, written only in the original's `-wal`: the migrated store must
     /// have it as one item's remark.
     var walMarker: String?
+    /// Whole items written only in the original's `-wal` (Scripts/power-loss): the migrated
+    /// store must have every one.
+    var walItems: WALOnlyItems?
 
     enum State: String {
         case old, new
@@ -79,15 +82,25 @@ struct CrashCheck {
                     ?? -1
             )
         }
+        let walKeys = walItems?.keys ?? []
+        if let walItems {
+            let present = try snapshot.database.read { db in try walItems.countPresent(db, noteColumn: "ZREMARK") }
+            guard present == walKeys.count else {
+                throw BenchError(
+                    "\(present) of the \(walKeys.count) items written only in the -wal are in the upgraded store, whole"
+                )
+            }
+        }
         if let walMarker, marked != 1 {
             throw BenchError("the note written in the -wal (\(walMarker)) is on \(marked) items, not 1")
         }
-        let expectedAmounts = Int64(7) * Int64(rows) * Int64(rows + 1) / 2
-        guard count == rows, amounts == expectedAmounts, remarks == rows, tagged == rows,
+        let expectedAmounts = Int64(7) * Int64(rows) * Int64(rows + 1) / 2 + 7 * Int64(walKeys.reduce(0, +))
+        let items = rows + walKeys.count
+        guard count == items, amounts == expectedAmounts, remarks == items, tagged == items,
             tags == BenchModel.tagCount
         else {
             throw BenchError(
-                "migrated content is wrong: \(count) items (want \(rows)), amounts \(amounts) (want \(expectedAmounts)), \(remarks) remarks, \(tagged) tagged, \(tags) tags"
+                "migrated content is wrong: \(count) items (want \(items)), amounts \(amounts) (want \(expectedAmounts)), \(remarks) remarks, \(tagged) tagged, \(tags) tags"
             )
         }
     }

@@ -17,10 +17,13 @@ enum JournalIdentities {
         guard let data = try? Data(contentsOf: journalFile),
             var journal = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
         else { return }
-        for key in ["copy", "final"] {
-            if let checkpoint = journal[key] as? [String: Any] {
-                journal[key] = carried(checkpoint, in: workDirectory)
-            }
+        if let copy = journal["copy"] as? [String: Any] {
+            journal["copy"] = carried(copy, in: workDirectory)
+        }
+        if let final = journal["final"] as? [String: Any] {
+            // Once moved in, the verified store is the store's main file: a rename keeps its
+            // identity, and recovery proves the store is the new one by it (InterruptedSwapCheck).
+            journal["final"] = carried(final, in: workDirectory, orAt: store)
         }
         if let completed = journal["completed"] as? [[String: Any]] {
             journal["completed"] = completed.map { step in
@@ -46,9 +49,13 @@ enum JournalIdentities {
         try JSONSerialization.data(withJSONObject: journal).write(to: journalFile)
     }
 
-    private static func carried(_ checkpoint: [String: Any], in workDirectory: URL) -> [String: Any] {
+    /// The checkpoint with the identity of the file it names, or where that is missing, of
+    /// `fallback`.
+    private static func carried(
+        _ checkpoint: [String: Any], in workDirectory: URL, orAt fallback: URL? = nil
+    ) -> [String: Any] {
         guard let file = checkpoint["file"] as? String, var identity = checkpoint["identity"] as? [String: Any],
-            let status = status(of: workDirectory.appendingPathComponent(file)),
+            let status = status(of: workDirectory.appendingPathComponent(file)) ?? fallback.flatMap(status(of:)),
             (identity["size"] as? NSNumber)?.int64Value == status.size
         else { return checkpoint }
         identity["device"] = status.device

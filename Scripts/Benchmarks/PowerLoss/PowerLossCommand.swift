@@ -13,7 +13,8 @@ struct PowerLossCommand: ParsableCommand {
         discussion: """
             The upgrade goes Bench → Bench 2 (a written mapping: the store is rebuilt) → Bench 3 \
             (inferred: altered in place), in this process, on a store with Core Data's private \
-            tables and one note and one history change only in its -wal. Every file operation is \
+            tables and 24 new items (each with a tag), one note and one history change only in \
+            its -wal (checked absent from its main file alone); every state must recover all of them. Every file operation is \
             recorded: Stepwise's through its file-system seam, SQLite's through a recording VFS \
             registered as the default. At each sync in the trace (a sync point), the states a \
             power loss could leave are built (CrashStateModel): every unsynced write and \
@@ -94,7 +95,9 @@ struct PowerLossCommand: ParsableCommand {
             throw BenchError("the uninterrupted upgrade didn't reach Bench 3")
         }
         let check = PowerLossCheck(
-            crashCheck: CrashCheck(rows: rows, original: original, walMarker: PowerLossStore.walMarker),
+            crashCheck: CrashCheck(
+                rows: rows, original: original, walMarker: PowerLossStore.walMarker,
+                walItems: PowerLossStore.walItems(rows: rows)),
             reference: try StoreDigest(of: store))
 
         if printTrace {

@@ -2,14 +2,21 @@ import Foundation
 import StepwiseMatrix
 
 /// The store every power-loss state starts from: ``CrashHistory``'s Bench store with Core
-/// Data's private tables, and one item's note and one history change only in its `-wal`, as
-/// a killed app leaves it (WALWriter keeps the connection open while the files are copied,
-/// so nothing is checkpointed).
+/// Data's private tables, and whole new items (``WALOnlyItems``), one item's note and one
+/// history change only in its `-wal`, as a killed app leaves it (WALWriter keeps the
+/// connection open while the files are copied, so nothing is checkpointed).
 enum PowerLossStore {
     /// The note written only in the `-wal`: the upgraded store must have it.
     static let walMarker = "written in the -wal"
 
-    /// Seeds the store with `rows` items at `folder/Bench.sqlite`, its `-wal` holding the marker.
+    /// How many items are written only in the `-wal`.
+    static let walItemCount = 24
+
+    /// The items written only in the `-wal` of a store of `rows` items.
+    static func walItems(rows: Int) -> WALOnlyItems { WALOnlyItems(count: walItemCount, rows: rows) }
+
+    /// Seeds the store with `rows` items at `folder/Bench.sqlite`, its `-wal` holding the
+    /// marker and ``walItems(rows:)``, and checks that they are in the `-wal` alone.
     static func make(rows: Int, in folder: URL) throws -> URL {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let store = folder.appendingPathComponent("Bench.sqlite")
@@ -18,7 +25,9 @@ enum PowerLossStore {
         try WALWriter.write(to: store) { db in
             try db.execute(sql: #"UPDATE "ZITEM" SET "ZNOTE" = ? WHERE "Z_PK" = 1"#, arguments: [walMarker])
             try CrashPrivateTables.addInWAL(db)
+            try walItems(rows: rows).insert(db)
         }
+        try walItems(rows: rows).checkOnlyInWAL(of: store)
         return store
     }
 

@@ -77,7 +77,12 @@ enum FileChecksum {
 
     /// Whether the checkpoint's file is still there, the same file with the same bytes.
     static func verify(_ checkpoint: UpgradeJournal.Checkpoint, in workDirectory: URL) -> Bool {
-        let url = workDirectory.appendingPathComponent(checkpoint.file)
+        verify(checkpoint, at: workDirectory.appendingPathComponent(checkpoint.file))
+    }
+
+    /// Whether the file at `url` is the checkpoint's file, with the same bytes: where a rename
+    /// took it (a rename keeps the identity).
+    static func verify(_ checkpoint: UpgradeJournal.Checkpoint, at url: URL) -> Bool {
         guard UpgradeJournal.FileIdentity(of: url) == checkpoint.identity else { return false }
         return (try? sampledSHA256(of: url, size: checkpoint.identity.size)) == checkpoint.sha256
     }

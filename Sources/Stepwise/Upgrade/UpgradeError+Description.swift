@@ -99,6 +99,9 @@ extension UpgradeError {
         case .fileSystem(let operation, let path, let reason):
             return
                 "\(store)\(operation) failed on \(path): \(reason). Check permissions and free space, then run the upgrade again: it resumes where it stopped."
+        case .interruptedSwapMissingFile(let state, let missing, let workDirectory):
+            return
+                "\(store)an interrupted upgrade was past its commit point (journal state '\(state)'), but \(missing.path) is missing and the store's path doesn't hold the verified upgraded store. Recovery stopped and changed nothing, so no copy of the data is lost. Don't delete \(workDirectory.path): the old store's files are in its outgoing/ folder, the upgraded store in incoming/. Put the store back by hand from there (or from a backup), then delete that folder; or report this with a listing of both folders."
         case .noBackup(let backupDirectory):
             return
                 "\(store)there is no backup to roll back to (looked for \(backupDirectory.path)). Backups are kept only when the upgrade ran with UpgradeOptions.keepBackup."

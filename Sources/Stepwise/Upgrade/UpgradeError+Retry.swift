@@ -21,7 +21,8 @@ extension UpgradeError {
                 return [.SQLITE_CONSTRAINT, .SQLITE_MISMATCH, .SQLITE_TOOBIG, .SQLITE_RANGE].contains(error.resultCode)
             }
             return false
-        case .dropsData:
+        case .dropsData, .interruptedSwapMissingFile:
+            // A missing file of a swap stays missing until a person puts the store back.
             return true
         case .lockTimeout, .storeInUse, .storeChangedDuringUpgrade, .insufficientSpace, .verificationFailed,
             .fileSystem, .noBackup, .upgradeRunning, .accessLockFailed:

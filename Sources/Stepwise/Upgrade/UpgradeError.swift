@@ -90,6 +90,14 @@ public struct UpgradeError: Error, Sendable, LocalizedError, ReportableError {
         case fileSystem(operation: String, path: String, reason: String)
         /// `rollback` found no backup beside the store.
         case noBackup(backupDirectory: URL)
+        /// An interrupted upgrade or rollback was past its commit point (the journal in
+        /// `state`: `swappingOut`, `swappingIn` or `swapped`), but a file its swap needs is not
+        /// where the journal says (`missing`), and the store's path doesn't hold the verified
+        /// new store either. Recovery stopped without changing a file: going on could delete
+        /// the only complete copy of the data. `workDirectory` keeps what is left (the old
+        /// store's files in `outgoing/`, the new store in `incoming/`); don't delete it.
+        /// Running the upgrade again fails the same way until a person restores the store.
+        case interruptedSwapMissingFile(state: String, missing: URL, workDirectory: URL)
     }
 
     public var kind: Kind
@@ -177,6 +185,7 @@ extension UpgradeError {
         case .verificationFailed: "verificationFailed"
         case .fileSystem: "fileSystem"
         case .noBackup: "noBackup"
+        case .interruptedSwapMissingFile: "interruptedSwapMissingFile"
         case .newerThanKnownVersions: "newerThanKnownVersions"
         case .noMatchingVersion: "noMatchingVersion"
         case .inconsistent: "inconsistent"

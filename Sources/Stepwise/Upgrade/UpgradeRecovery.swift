@@ -12,6 +12,10 @@ import StepwiseStore
 /// | `swappingOut`, `swappingIn`, `restoring` | finishes the swap (``GenerationSwap``) |
 /// | `swapped` | finishes the cleanup (backup kept or deleted, work directory deleted) |
 ///
+/// Before a swap state moves forward, ``InterruptedSwapCheck`` checks that the files the
+/// journal names are where it says; if one is missing, and the store's path doesn't hold the
+/// verified new store, recovery throws and changes nothing.
+///
 /// The original store is untouched in the first two rows; past the commit point the swap
 /// only ever moves forward, unless the incoming store no longer matches its checksum, in
 /// which case the old generation is moved back.
@@ -75,6 +79,13 @@ struct UpgradeRecovery {
             try externalData.restore(from: ExternalDataCleanup.keptFolder(in: swap.incoming))
             journal.state = .swappingOut
             try journal.save(in: workDirectory, fileSystem: fileSystem)
+        }
+        // Past the commit point nothing may delete the only complete copy of the data: stop,
+        // touching nothing, when a file the swap needs is gone (InterruptedSwapCheck).
+        let verdict = try InterruptedSwapCheck(files: files, swap: swap, fileSystem: fileSystem).check(journal)
+        if verdict == .newStoreInPlace, journal.state == .swappingOut {
+            // The new store is at the store's path: moving "out" would take it for the old one.
+            journal.state = .swappingIn
         }
         if journal.state == .swappingOut || journal.state == .swappingIn {
             if swap.incomingMainFileIsWaiting, let final = journal.final,
