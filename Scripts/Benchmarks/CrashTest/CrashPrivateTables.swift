@@ -104,7 +104,8 @@ enum CrashPrivateTables {
                     WHERE \(author) = 'Item:1 (wal)'
                     """) ?? -1
         guard changes == expected, misnamed == 0, misnamedRecords == 0, deletedKeys == [deletedKey, deletedKey],
-            itemMaximum == deletedKey, deletedKey >= rows + 1, masks == [Data(maskAfter)], walChanges == (withWAL ? 1 : 0)
+            itemMaximum == deletedKey, deletedKey >= rows + 1, masks == [Data(maskAfter)],
+            walChanges == (withWAL ? 1 : 0)
         else {
             throw BenchError(
                 "history is wrong: \(changes) changes (want \(expected)), \(misnamed) name another object, \(misnamedRecords) records name another object, the deleted item's keys \(deletedKeys) (want \(deletedKey) twice, Z_MAX \(itemMaximum)), masks \(masks.map { [UInt8]($0) }) (want \(maskAfter)), \(walChanges) change from the -wal"

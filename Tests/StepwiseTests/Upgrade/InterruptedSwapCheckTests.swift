@@ -88,7 +88,9 @@ struct InterruptedSwapCheckTests {
         #expect(error.description.contains(file.path) && error.description.contains("Don't delete"))
         #expect(try everyFile(fixture) == before, "recovery changed files it can't account for")
         // Still refused, still nothing changed: a retry can't clean up either.
-        #expect(throws: UpgradeError.self) { try fixture.upgrader().upgradeIfNeededSynchronously(storeAt: fixture.store) }
+        #expect(throws: UpgradeError.self) {
+            try fixture.upgrader().upgradeIfNeededSynchronously(storeAt: fixture.store)
+        }
         #expect(try everyFile(fixture) == before)
     }
 
