@@ -22,6 +22,12 @@ struct ErrorVocabularyTests {
             UpgradeError(
                 .noBackup(backupDirectory: URL(fileURLWithPath: "/x/Store.sqlite.stepwise-backup")),
                 storePath: "/x/Store.sqlite"),
+            UpgradeError(
+                .interruptedSwapMissingFile(
+                    state: "swappingIn",
+                    missing: URL(fileURLWithPath: "/x/.Store.sqlite.stepwise/incoming/Store.sqlite"),
+                    workDirectory: URL(fileURLWithPath: "/x/.Store.sqlite.stepwise")),
+                storePath: "/x/Store.sqlite"),
             UpgradeError(path: "/x/Store.sqlite", kind: .noMatchingVersion(closest: "Notes 2", differences: [])),
             StoreError(path: "/x/Store.sqlite", kind: .missingMetadataTable),
             MappingError(.unreadableArchive("a truncated archive"), file: "/x/A.xcmappingmodel"),
