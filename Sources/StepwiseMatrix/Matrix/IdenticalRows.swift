@@ -8,19 +8,23 @@ import StepwiseStore
 ///
 /// Both stores are open in one connection (one attached), and rows are matched by `Z_PK`.
 /// The answer is only ever "identical" or "can't tell": whenever a query finds a difference,
-/// a key that isn't in both stores, or a value SQL can't compare exactly, the caller runs its
+/// a key that isn't in both stores, or a column it can't compare exactly, the caller runs its
 /// own comparison, which decides and names the row. So a check never passes here that the
 /// row-by-row comparison would fail, and its messages are unchanged.
 ///
-/// **Why "identical" here means what ``CanonicalValue/areIdentical(_:_:)`` means.** Two values
-/// are counted identical when `a IS b COLLATE BINARY` and `typeof(a) = typeof(b)`:
-/// - the storage classes are equal, so an integer never equals a real;
-/// - text and blobs compare with `memcmp` over their whole length (BINARY), so `"é"` and
-///   `"e\u{301}"` differ;
-/// - two reals that compare equal have the same bits, except `0.0` and `-0.0`, which SQL can't
-///   tell apart: for a real zero the sign bit is compared too, by ``signBit``, a function this
-///   comparison adds to its connection;
-/// - NULL `IS` NULL.
+/// **Why "identical" here means what ``CanonicalValue/areIdentical(_:_:)`` means**: the same
+/// storage class and the same bytes. Two values are compared as `+a IS +b COLLATE BINARY`:
+/// the unary `+` drops the columns' affinities, so text never equals a number; text and blobs
+/// compare with `memcmp` over their whole length, so `"é"` and `"e\u{301}"` differ; NULL `IS`
+/// NULL. That leaves two ways for `IS` to call different values equal, an integer and a real of
+/// the same value (`1`, `1.0`) and a real `0.0` and `-0.0`, and a column's declared type rules
+/// both out when both columns have the same affinity among these (SQLite's "Type Affinity";
+/// each stored value went through it):
+/// - INTEGER and NUMERIC turn a real without fraction into an integer, `-0.0` into `0`;
+/// - REAL turns every integer into a real, and keeps `-0.0` as `0.0`;
+/// - TEXT turns every number into text.
+/// Any other column (BLOB, no declared type, or two different affinities) is compared with
+/// `typeof` on both sides and, for a real zero, the sign bit (``signBit``) as well.
 ///
 /// Matching by key rather than by position (the row-by-row comparisons walk both stores in
 /// `Z_PK` order) gives the same pairs of rows whenever both stores hold the same keys, which
@@ -38,17 +42,66 @@ enum IdenticalRows {
         var from: String { "\(schema.quotedSQLIdentifier).\(table.quotedSQLIdentifier)" }
     }
 
+    /// A column of the first side compared with a column of the second.
+    struct Column {
+        var first: String
+        var second: String
+        /// Whether both columns' affinity makes `IS` exact (see ``IdenticalRows``); else the
+        /// storage classes and zero signs are compared too.
+        var isExactByAffinity: Bool
+
+        /// The two columns, whose declared types (nil when unknown) say how they compare.
+        init(_ first: String, _ second: String, declaredTypes: (String?, String?)) {
+            self.first = first
+            self.second = second
+            let (one, other) = (declaredTypes.0.map(Affinity.init), declaredTypes.1.map(Affinity.init))
+            isExactByAffinity = one != nil && one == other && one != .blob
+        }
+
+        /// SQL true when the values differ (or may: see ``isExactByAffinity``).
+        fileprivate func differs(_ firstAlias: String, _ secondAlias: String) -> String {
+            let a = "\(firstAlias.quotedSQLIdentifier).\(first.quotedSQLIdentifier)"
+            let b = "\(secondAlias.quotedSQLIdentifier).\(second.quotedSQLIdentifier)"
+            let unequal = "+\(a) IS NOT +\(b) COLLATE BINARY"
+            if isExactByAffinity { return unequal }
+            return """
+                (\(unequal) OR typeof(\(a)) <> typeof(\(b)) \
+                OR (typeof(\(a)) = 'real' AND \(a) = 0 AND stepwise_sign_bit(\(a)) <> stepwise_sign_bit(\(b))))
+                """
+        }
+    }
+
+    /// SQLite's column affinity, from a declared type by its rules (datatype3.html, 3.1).
+    private enum Affinity {
+        case integer, text, blob, real, numeric
+
+        init(declaredType: String) {
+            let type = declaredType.uppercased()
+            if type.contains("INT") {
+                self = .integer
+            } else if type.contains("CHAR") || type.contains("CLOB") || type.contains("TEXT") {
+                self = .text
+            } else if type.contains("BLOB") || type.isEmpty {
+                self = .blob
+            } else if type.contains("REAL") || type.contains("FLOA") || type.contains("DOUB") {
+                self = .real
+            } else {
+                self = .numeric
+            }
+        }
+    }
+
     /// SQLite's default limit on a result's columns is 2,000; a query compares at most this
     /// many columns, and a wider entity takes several.
     private static let columnsPerQuery = 500
 
     /// Whether the `count` rows of `first` and of `second`, matched by `Z_PK`, hold identical
-    /// values in each pair of `columns` (a column of `first`, a column of `second`). False
-    /// means "can't tell", not "different": see ``IdenticalRows``. Both sides must hold `count`
-    /// rows of their entity; the caller has counted them.
-    static func areIdentical(
-        _ db: Database, _ first: Side, _ second: Side, columns: [(String, String)], count: Int
-    ) throws -> Bool {
+    /// values in each of `columns`. False means "can't tell", not "different": see
+    /// ``IdenticalRows``. Both sides must hold `count` rows of their entity; the caller has
+    /// counted them.
+    static func areIdentical(_ db: Database, _ first: Side, _ second: Side, columns: [Column], count: Int) throws
+        -> Bool
+    {
         let join = """
             FROM \(first.from) AS "f" JOIN \(second.from) AS "s" ON "s"."Z_PK" = "f"."Z_PK"
             WHERE "f"."Z_ENT" = ? AND "s"."Z_ENT" = ?
@@ -56,20 +109,24 @@ enum IdenticalRows {
         var start = 0
         repeat {
             let chunk = columns[start..<min(start + columnsPerQuery, columns.count)]
-            let differing = chunk.map { firstColumn, secondColumn in
-                let (a, b) = ("\"f\".\(firstColumn.quotedSQLIdentifier)", "\"s\".\(secondColumn.quotedSQLIdentifier)")
-                return "total(NOT (\(a) IS \(b) COLLATE BINARY AND typeof(\(a)) = typeof(\(b)) AND \(sameZero(a, b))))"
-            }
+            let differing = chunk.map { "total(\($0.differs("f", "s")))" }
             let sql = "SELECT count(*)\(differing.map { ", " + $0 }.joined()) \(join)"
-            guard let row = try Row.fetchOne(db, sql: sql, arguments: [first.entity, second.entity]) else {
-                return false
-            }
-            let matched: Int = row[0]
-            guard matched == count else { return false }
+            guard let row = try Row.fetchOne(db, sql: sql, arguments: [first.entity, second.entity]),
+                (row[0] as Int) == count
+            else { return false }
             for index in 1..<row.count where (row[index] as Double? ?? 1) != 0 { return false }
             start += columnsPerQuery
         } while start < columns.count
         return true
+    }
+
+    /// The declared type of each column of `schema`'s `table`, by uppercased name.
+    static func declaredTypes(_ db: Database, table: String, schema: String) throws -> [String: String] {
+        let rows = try Row.fetchAll(
+            db, sql: "SELECT \"name\", \"type\" FROM pragma_table_info(?, ?)", arguments: [table, schema])
+        return Dictionary(
+            rows.map { (($0["name"] as String).uppercased(), $0["type"] as String? ?? "") },
+            uniquingKeysWith: { first, _ in first })
     }
 
     /// `stepwise_sign_bit(x)`: 1 when the real `x` has its sign bit set (`-0.0`), else 0. SQL
@@ -84,12 +141,6 @@ enum IdenticalRows {
         db.add(function: signBit)
     }
 
-    /// SQL true unless `a` is a real zero whose sign bit differs from `b`'s (`a` and `b` already
-    /// compare equal with the same storage class).
-    private static func sameZero(_ a: String, _ b: String) -> String {
-        "(typeof(\(a)) <> 'real' OR \(a) <> 0 OR stepwise_sign_bit(\(a)) = stepwise_sign_bit(\(b)))"
-    }
-
     /// The rows of `entity` in `schema`'s `table`.
     static func count(_ db: Database, _ side: Side) throws -> Int {
         try Int.fetchOne(
@@ -97,8 +148,8 @@ enum IdenticalRows {
     }
 
     /// Whether `table` holds the same rows in `first` and `second` schemas, as a multiset,
-    /// compared over `columns` by value and storage class: for join tables, whose rows have no
-    /// `Z_PK` to match by. False means "can't tell", as above.
+    /// compared over `columns` by value, storage class and zero sign: for join tables, whose
+    /// rows have no `Z_PK` to match by. False means "can't tell", as above.
     static func tablesAreIdentical(_ db: Database, table: String, first: String, second: String, columns: [String])
         throws -> Bool
     {
@@ -141,16 +192,18 @@ extension IdenticalRows {
             prepare(db)
             try db.execute(sql: "ATTACH DATABASE ? AS \"other\"", arguments: [second.path])
             defer { try? db.execute(sql: "DETACH DATABASE \"other\"") }
-            var tableColumns: [String: [String]] = [:]
-            func columns(of table: String) throws -> [String]? {
+            // Each table's columns, compared by name: a table one path rebuilt and the other
+            // altered holds the same columns in another order. Nil when the two differ.
+            var tableColumns: [String: [Column]?] = [:]
+            func columns(of table: String) throws -> [Column]? {
                 if let known = tableColumns[table] { return known }
-                let sql = "SELECT \"name\" FROM pragma_table_info(?, ?) ORDER BY \"cid\""
-                let mine = try String.fetchAll(db, sql: sql, arguments: [table, "main"])
-                guard !mine.isEmpty, try String.fetchAll(db, sql: sql, arguments: [table, "other"]) == mine else {
-                    return nil
-                }
-                tableColumns[table] = mine
-                return mine
+                let mine = try declaredTypes(db, table: table, schema: "main")
+                let theirs = try declaredTypes(db, table: table, schema: "other")
+                let found =
+                    mine.isEmpty || Set(mine.keys) != Set(theirs.keys)
+                    ? nil : mine.keys.sorted().map { Column($0, $0, declaredTypes: (mine[$0], theirs[$0])) }
+                tableColumns[table] = found
+                return found
             }
             var joinTables: Set<String> = []
             for entity in layout.entities where !entity.isAbstract {
@@ -159,13 +212,13 @@ extension IdenticalRows {
                     entity.attributes.filter {
                         ignoring.contains("\(entity.name).\($0.name)")
                             || ignoring.contains("\($0.declaringEntity).\($0.name)")
-                    }.map(\.column))
-                let compared = all.filter { $0 != "Z_OPT" && !ignored.contains($0) }
+                    }.map { $0.column.uppercased() })
+                let compared = all.filter { $0.first != "Z_OPT" && !ignored.contains($0.first) }
                 let mine = Side(schema: "main", table: entity.tableName, entity: entity.number)
                 let theirs = Side(schema: "other", table: entity.tableName, entity: entity.number)
                 let count = try count(db, mine)
                 guard try self.count(db, theirs) == count,
-                    try areIdentical(db, mine, theirs, columns: compared.map { ($0, $0) }, count: count)
+                    try areIdentical(db, mine, theirs, columns: compared, count: count)
                 else { return false }
                 for relationship in entity.relationships {
                     if case .joinTable(let table, _, _, _) = relationship.storage { joinTables.insert(table) }
@@ -173,7 +226,7 @@ extension IdenticalRows {
             }
             for table in joinTables.sorted() {
                 guard let all = try columns(of: table),
-                    try tablesAreIdentical(db, table: table, first: "main", second: "other", columns: all)
+                    try tablesAreIdentical(db, table: table, first: "main", second: "other", columns: all.map(\.first))
                 else { return false }
             }
             return true

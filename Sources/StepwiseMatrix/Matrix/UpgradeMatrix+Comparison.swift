@@ -57,11 +57,16 @@ extension UpgradeMatrix {
         let inRow = columns.allSatisfy { _, _, old, new in
             !stores.source.storesExternally(old) && !stores.target.storesExternally(new)
         }
-        if inRow,
-            try IdenticalRows.areIdentical(
-                db, before, after, columns: columns.map { _, _, old, new in (old.column, new.column) },
-                count: sourceCount)
-        {
+        let types = (
+            try IdenticalRows.declaredTypes(db, table: from.tableName, schema: "seeded"),
+            try IdenticalRows.declaredTypes(db, table: to.tableName, schema: "main")
+        )
+        let pairs = columns.map { _, _, old, new in
+            IdenticalRows.Column(
+                old.column, new.column,
+                declaredTypes: (types.0[old.column.uppercased()], types.1[new.column.uppercased()]))
+        }
+        if inRow, try IdenticalRows.areIdentical(db, before, after, columns: pairs, count: sourceCount) {
             return sourceCount * columns.count
         }
         let rowsSQL = "SELECT * FROM %@ WHERE \"Z_ENT\" = ? ORDER BY \"Z_PK\""

@@ -1,0 +1,87 @@
+import Foundation
+import GRDB
+import StepwiseTesting
+import Testing
+
+@testable import StepwiseMatrix
+
+/// The matrix's SQL comparison may only say "identical" when the row-by-row comparison would
+/// find every value the same storage class and bytes; anything else is "can't tell".
+@Suite("IdenticalRows: SQL stands in for the row-by-row comparison only when it is exact")
+struct IdenticalRowsTests {
+    /// Column `A` has no declared type (anything goes), `B` is FLOAT, `C` is VARCHAR.
+    static let schema = """
+        CREATE TABLE "T" ("Z_PK" INTEGER PRIMARY KEY, "Z_ENT" INTEGER, "A", "B" FLOAT, "C" VARCHAR)
+        """
+
+    /// Writes `first` and `second` rows (`Z_PK`, `A`, `B`, `C`; `Z_ENT` 1) into two stores and
+    /// asks whether their rows are identical over `A`, `B` and `C`.
+    func identical(_ first: [[DatabaseValueConvertible?]], _ second: [[DatabaseValueConvertible?]]) throws -> Bool {
+        let directory = try TemporaryDirectory(prefix: "stepwise-identical-rows")
+        let urls = [directory.path("first.sqlite"), directory.path("second.sqlite")]
+        for (url, rows) in zip(urls, [first, second]) {
+            let queue = try DatabaseQueue(path: url.path)
+            try queue.write { db in
+                try db.execute(sql: Self.schema)
+                for row in rows {
+                    try db.execute(
+                        sql: "INSERT INTO \"T\" (\"Z_PK\", \"Z_ENT\", \"A\", \"B\", \"C\") VALUES (?, 1, ?, ?, ?)",
+                        arguments: StatementArguments(row))
+                }
+            }
+            try queue.close()
+        }
+        let queue = try DatabaseQueue(path: urls[0].path)
+        defer { try? queue.close() }
+        return try queue.inDatabase { db in
+            IdenticalRows.prepare(db)
+            try db.execute(sql: "ATTACH DATABASE ? AS \"other\"", arguments: [urls[1].path])
+            let types = (
+                try IdenticalRows.declaredTypes(db, table: "T", schema: "main"),
+                try IdenticalRows.declaredTypes(db, table: "T", schema: "other")
+            )
+            let columns = ["A", "B", "C"].map {
+                IdenticalRows.Column($0, $0, declaredTypes: (types.0[$0], types.1[$0]))
+            }
+            let mine = IdenticalRows.Side(schema: "main", table: "T", entity: 1)
+            let theirs = IdenticalRows.Side(schema: "other", table: "T", entity: 1)
+            let count = try IdenticalRows.count(db, mine)
+            guard try IdenticalRows.count(db, theirs) == count else { return false }
+            return try IdenticalRows.areIdentical(db, mine, theirs, columns: columns, count: count)
+        }
+    }
+
+    @Test func equalRowsAreIdentical() throws {
+        let rows: [[DatabaseValueConvertible?]] = [
+            [1, 1, 1.5, "x"], [2, nil, 0.0, "é"], [3, Data([1, 2]), -2.0, nil],
+        ]
+        #expect(try identical(rows, rows))
+    }
+
+    @Test func anIntegerAndARealOfTheSameValueDifferWhereTheColumnKeepsBoth() throws {
+        #expect(try !identical([[1, 1, 1.0, "x"]], [[1, 1.0, 1.0, "x"]]))
+    }
+
+    @Test func zeroAndNegativeZeroDifferWhereTheColumnKeepsTheSign() throws {
+        #expect(try !identical([[1, 0.0, 1.0, "x"]], [[1, -0.0, 1.0, "x"]]))
+        // FLOAT affinity stores -0.0 as 0.0: both stores hold the same bits.
+        #expect(try identical([[1, 1, 0.0, "x"]], [[1, 1, -0.0, "x"]]))
+    }
+
+    @Test func canonicallyEquivalentTextDiffers() throws {
+        #expect(try !identical([[1, 1, 1.0, "é"]], [[1, 1, 1.0, "e\u{301}"]]))
+    }
+
+    @Test func textAndANumberDiffer() throws {
+        #expect(try !identical([[1, "1", 1.0, "x"]], [[1, 1, 1.0, "x"]]))
+        #expect(try !identical([[1, Data("1".utf8), 1.0, "x"]], [[1, "1", 1.0, "x"]]))
+    }
+
+    @Test func otherKeysAreNotMatchedByPosition() throws {
+        #expect(try !identical([[1, 1, 1.0, "x"]], [[2, 1, 1.0, "x"]]))
+    }
+
+    @Test func anyValueDifferenceIsFound() throws {
+        #expect(try !identical([[1, 1, 1.0, "x"], [2, 2, 2.0, "y"]], [[1, 1, 1.0, "x"], [2, 2, 2.5, "y"]]))
+    }
+}
