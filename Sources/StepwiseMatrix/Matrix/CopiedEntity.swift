@@ -29,11 +29,10 @@ struct CopiedEntity: Hashable {
     var attributes: [String: String]
 
     /// The entities every step of `plan` copies, from the plan's first version to its last,
-    /// leaving out what the policies of `policies` declare they write.
-    static func entities(
-        through plan: UpgradePlan, history: VersionHistory, policies: PolicyRegistry = PolicyRegistry()
-    ) -> [CopiedEntity] {
-        guard let first = history.version(named: plan.from) else { return [] }
+    /// leaving out what the policies of `policies` declare they write. The versions are the
+    /// plan's own: each step holds its source and destination models.
+    static func entities(through plan: UpgradePlan, policies: PolicyRegistry = PolicyRegistry()) -> [CopiedEntity] {
+        guard let first = plan.steps.first?.source else { return [] }
         var chains: [CopiedEntity] = first.entities.filter { !$0.isAbstract }.map { entity in
             let names = first.allAttributes(of: entity).filter { !$0.isTransient }.map(\.name)
             return CopiedEntity(
@@ -41,9 +40,7 @@ struct CopiedEntity: Hashable {
                 attributes: Dictionary(names.map { ($0, $0) }, uniquingKeysWith: { first, _ in first }))
         }
         for step in plan.steps {
-            guard let from = history.version(named: step.from), let to = history.version(named: step.to) else {
-                return []
-            }
+            let (from, to) = (step.source, step.destination)
             let writes = PolicyWrites(step: step, policies: policies)
             chains = chains.compactMap { chain in
                 guard var next = chain.following(step, from: from, to: to), !writes.writesRows(of: next.destination)

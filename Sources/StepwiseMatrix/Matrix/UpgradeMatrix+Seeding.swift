@@ -10,7 +10,7 @@ extension UpgradeMatrix {
     /// - throws: ``UpgradeMatrixFailure`` naming the constraint, the entity or property and the version
     ///   (the newest, when no version has it).
     package func validate(_ seeding: SeedingConstraints) throws(UpgradeMatrixFailure) {
-        let versions = planningHistory.versions
+        let versions = history.versions + asShipped
         for version in versions {
             try seeding.restricted(to: version).validate(for: version)
         }

@@ -117,7 +117,7 @@ extension UpgradeMatrix {
         private func checkLocked(_ pair: Pair) throws -> PairResult {
             let started = Date()
             // A pair may start from a version as shipped ("Recipes 2 (as shipped)").
-            guard let source = matrix.planningHistory.version(named: pair.from),
+            guard let source = matrix.modelHistory.version(named: pair.from),
                 let target = matrix.history.version(named: pair.to)
             else {
                 throw UpgradeMatrixFailure(
@@ -136,8 +136,7 @@ extension UpgradeMatrix {
             let reports = try upgrade(direct, stoppingAt: [pair.to], pair: pair)
             try checkUnwritten(seeded, pair: pair)
             try matrix.checkResult(direct, target: target, layout: layouts.target, pair: pair, path: nil)
-            let copied = CopiedEntity.entities(
-                through: plan, history: matrix.planningHistory, policies: matrix.policies)
+            let copied = CopiedEntity.entities(through: plan, policies: matrix.policies)
             let values = try matrix.compare(
                 copied, seeded: seeded.url, upgraded: direct, layouts: layouts, pair: pair)
             if let report = reports.first {
@@ -267,7 +266,8 @@ extension UpgradeMatrix {
         }
 
         private func pathFolder(of version: String) -> URL {
-            let index = matrix.planningHistory.index(of: version) ?? matrix.planningHistory.versions.count
+            let names = matrix.history.names + matrix.asShipped.map(\.name)
+            let index = names.firstIndex(of: version) ?? names.count
             return directory.path("path-\(index)")
         }
 

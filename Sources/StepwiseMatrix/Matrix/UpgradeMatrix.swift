@@ -93,15 +93,15 @@ public struct UpgradeMatrix: Sendable {
     public static let defaultSeed: UInt64 = 1
 
     /// The known versions, oldest first.
-    public let history: VersionHistory
+    public var history: VersionHistory { modelHistory.versions }
     /// The records of versions as they shipped (`stepwise ship`).
-    public let shipped: [ShippedVersion]
+    public var shipped: [ShippedVersion] { modelHistory.shipped }
     /// The shipped models of versions edited since, each named `"<Version> (as shipped)"`
     /// (``/StepwiseModel/ShippedVersion/asShippedVersions(_:in:)``): the matrix seeds a store
     /// from each and upgrades it to the newest version.
-    public let asShipped: [ObjectModel]
+    public var asShipped: [ObjectModel] { modelHistory.asShipped }
     /// Explicit mapping models by step; any other step is inferred where it can be.
-    public let mappings: [MappingDirectory.StepKey: [MappingModel]]
+    public var mappings: [MappingDirectory.StepKey: [MappingModel]] { modelHistory.mappings }
     /// The entity migration policies that mapping models name.
     public let policies: PolicyRegistry
     /// Custom work around particular steps (Core Data's staged migration).
@@ -123,8 +123,6 @@ public struct UpgradeMatrix: Sendable {
     /// that the inferred mapping of each pair of versions is worked out once for the whole
     /// matrix rather than once per upgrade.
     let modelHistory: ModelHistory
-    /// The history with the versions as shipped after it, for looking versions up by name.
-    let planningHistory: VersionHistory
 
     /// A matrix for a history given in code.
     ///
@@ -154,24 +152,19 @@ public struct UpgradeMatrix: Sendable {
         ignoring ignoredProperties: Set<String>, allowingDrops allowedDrops: Set<String>
     ) {
         self.modelHistory = modelHistory
-        history = modelHistory.versions
-        shipped = modelHistory.shipped
-        asShipped = modelHistory.asShipped
-        mappings = modelHistory.mappings
-        planningHistory = VersionHistory(modelHistory.versions.versions + modelHistory.asShipped)
         self.policies = policies
         self.stages = stages
         self.ignoredProperties = ignoredProperties
         self.allowedDrops = allowedDrops
         let planner = modelHistory.planner(stepsKeptApart: Set(stages.map(\.step)))
         var pairs: [Pair] = []
-        let names = history.names
+        let names = modelHistory.versions.names
         for (index, from) in names.enumerated() {
             for to in names.dropFirst(index + 1) { pairs.append(Pair(from: from, to: to)) }
         }
         // A store from each version as shipped, to the newest: the path its users take.
         if let latest = names.last {
-            pairs += asShipped.map { Pair(from: $0.name, to: latest) }
+            pairs += modelHistory.asShipped.map { Pair(from: $0.name, to: latest) }
         }
         var cases: [Pair] = []
         var unreachable: [Pair] = []
