@@ -34,6 +34,22 @@ package final class StepCancellation: @unchecked Sendable {
             return Array(interrupts.values)
         }
         for interrupt in running { interrupt() }
+        // `sqlite3_interrupt` is a no-op when no statement runs at that instant, so a long
+        // statement the step starts just after would run to its end. Keep interrupting every
+        // 10 ms while a connection is registered: ``interrupting(_:_:)`` unregisters it as soon
+        // as its body returns (cancelled, it throws), which ends the loop.
+        if !running.isEmpty {
+            DispatchQueue.global().async { [self] in keepInterrupting() }
+        }
+    }
+
+    private func keepInterrupting() {
+        while true {
+            Thread.sleep(forTimeInterval: 0.01)
+            let running = lock.withLock { Array(interrupts.values) }
+            if running.isEmpty { return }
+            for interrupt in running { interrupt() }
+        }
     }
 
     /// Throws `CancellationError` if ``cancel()`` was called.
