@@ -46,14 +46,18 @@ struct MatrixRunCommand: ParsableCommand {
     static func runMatrix(bundle: URL, rows: Int) throws -> [String: Int] {
         let matrix = try UpgradeMatrix(bundleAt: bundle)
         let session = try matrix.session(rows: RowCounts(default: rows))
+        let done = Counter()
+        let results = session.check(matrix.cases) { _ in
+            let finished = done.increment()
+            if finished % 11 == 0 { BenchLog.note("matrix: \(finished)/\(matrix.cases.count) pairs") }
+        }
         var values = 0
-        for (index, pair) in matrix.cases.enumerated() {
+        for checked in results {
             do {
-                values += try session.check(pair).valuesCompared
+                values += try checked.result.get().valuesCompared
             } catch {
-                throw BenchError("matrix: \(pair) failed: \(error)")
+                throw BenchError("matrix: \(checked.pair) failed: \(error)")
             }
-            if (index + 1) % 11 == 0 { BenchLog.note("matrix: \(index + 1)/\(matrix.cases.count) pairs") }
         }
         return ["pairs": matrix.cases.count, "unreachable": matrix.unreachable.count, "values compared": values]
     }
@@ -66,4 +70,19 @@ struct MatrixRunResult: Codable {
     var facts: [String: Int]
 
     var peakRSSMegabytes: Double? { peakRSSKilobytes.map { Double($0) / 1024 } }
+}
+
+/// Pairs finished so far, counted from the session's threads.
+///
+/// `@unchecked Sendable`: `count` is only read and written with `lock` held.
+private final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    func increment() -> Int {
+        lock.withLock {
+            count += 1
+            return count
+        }
+    }
 }

@@ -115,9 +115,17 @@ struct MatrixCommand<Tool: StepwiseTool>: ParsableCommand {
             valueName: "entity"))
     var allowDrop: [String] = []
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "First versions checked at once, each on its own thread (default: the machine's cores).",
+            valueName: "n"))
+    var jobs: Int?
+
     @OptionGroup var jsonOption: JSONOption
 
     func validate() throws {
+        if let jobs, jobs < 1 { throw ValidationError("--jobs takes 1 or more, not \(jobs).") }
         _ = try constraints(adding: SeedingConstraints())
         for property in ignore where property.split(separator: ".").count != 2 {
             throw ValidationError("--ignore takes Entity.property, not '\(property)'.")
@@ -165,24 +173,13 @@ struct MatrixCommand<Tool: StepwiseTool>: ParsableCommand {
         let constraints = try constraints(adding: base ?? SeedingConstraints())
         try matrix.validate(constraints)
         // One session for every pair: each version is seeded once, and the path stopping at
-        // each version is carried on from one pair to the next.
+        // each version is carried on from one pair to the next. Pairs of different first
+        // versions share nothing else, so `--jobs` of them run at once.
         let session = try matrix.session(seeding: constraints, seed: seed)
-        var outcomes: [MatrixOutcome] = []
-        for (index, pair) in matrix.cases.enumerated() {
-            let started = Date()
-            var outcome = MatrixOutcome(from: pair.from, to: pair.to, ok: true, seconds: 0)
-            do {
-                outcome.unchecked = try session.check(pair).unchecked
-            } catch {
-                outcome.ok = false
-                outcome.error = "\(error)"
-            }
-            outcome.seconds = Date().timeIntervalSince(started)
-            outcomes.append(outcome)
-            StandardError.print(
-                "[\(index + 1)/\(matrix.cases.count)] \(pair) \(outcome.ok ? "✓" : "✗") \(String(format: "%.2f", outcome.seconds)) s"
-            )
-        }
+        let progress = MatrixProgress(total: matrix.cases.count)
+        let outcomes = session.check(
+            matrix.cases, concurrency: jobs ?? ProcessInfo.processInfo.activeProcessorCount
+        ) { progress.report($0) }.map(MatrixOutcome.init)
         let failures = outcomes.filter { !$0.ok }.count
         if jsonOption.json {
             try JSONOutput.print(

@@ -11,6 +11,44 @@ struct MatrixOutcome: Encodable {
     var error: String?
     /// What no check covered (``UpgradeMatrix/PairResult/unchecked``); empty when the pair failed.
     var unchecked: [String] = []
+
+    init(_ checked: UpgradeMatrix.Session.Checked) {
+        from = checked.pair.from
+        to = checked.pair.to
+        seconds = checked.seconds
+        switch checked.result {
+        case .success(let result):
+            ok = true
+            unchecked = result.unchecked
+        case .failure(let failure):
+            ok = false
+            error = "\(failure)"
+        }
+    }
+}
+
+/// The line `stepwise matrix` prints on standard error as each pair finishes:
+/// `[3/66] Model 2 → Model 5 ✓ 0.42 s`, numbered in the order pairs finish.
+///
+/// `@unchecked Sendable`: `finished` is only read and written with `lock` held.
+final class MatrixProgress: @unchecked Sendable {
+    private let lock = NSLock()
+    private let total: Int
+    private var finished = 0
+
+    init(total: Int) {
+        self.total = total
+    }
+
+    func report(_ checked: UpgradeMatrix.Session.Checked) {
+        let number = lock.withLock {
+            finished += 1
+            return finished
+        }
+        let mark = (try? checked.result.get()) == nil ? "✗" : "✓"
+        StandardError.print(
+            "[\(number)/\(total)] \(checked.pair) \(mark) \(String(format: "%.2f", checked.seconds)) s")
+    }
 }
 
 /// `stepwise matrix --json`: `{"pairs": [...], "failures": n, "unreachable": [...], "seeding": {...}}`.

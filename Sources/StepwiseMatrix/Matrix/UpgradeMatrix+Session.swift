@@ -40,10 +40,16 @@ extension UpgradeMatrix {
     /// session kept in a `static let` lives until the process ends, and its directory with it.
     /// Disk use is about two stores per version; memory doesn't grow with the pairs checked
     /// or the rows seeded.
-    /// Checks of one session run one at a time, whatever thread calls them.
+    ///
+    /// **Concurrency.** What a pair shares with others it shares with the pairs of the same
+    /// first version only (its seeded store and its path), so pairs of different first
+    /// versions are independent: checks of the same first version run one at a time, whatever
+    /// thread calls them, and others may run at once. ``check(_:concurrency:onResult:)`` checks
+    /// many pairs that way, one first version per thread.
     ///
     /// ## Topics
     /// - ``check(_:)``
+    /// - ``check(_:concurrency:onResult:)``
     /// - ``seededVersions``
     /// - ``upgradeCalls``
     package final class Session: @unchecked Sendable {
@@ -54,17 +60,32 @@ extension UpgradeMatrix {
         /// The seed of every seeded store.
         package let seed: UInt64
 
-        /// Guards everything below: one check at a time.
+        /// Guards the lanes, caches and counters below; never held while a pair is checked.
         private let lock = NSLock()
         private let directory: TemporaryDirectory
-        private var seededStores: [String: SeededStore] = [:]
-        /// Each seeded store's size and modification time when it was seeded.
-        private var seededFiles: [String: SeededFile] = [:]
-        private var paths: [String: SteppedPath] = [:]
+        private var lanes: [String: Lane] = [:]
         private var planCache: [Pair: (plan: UpgradePlan, unmerged: UpgradePlan)] = [:]
         private var layoutCache: [String: StoreLayout] = [:]
         private var seededNames: [String] = []
         private var upgrades = 0
+
+        /// What the pairs of one first version share: its seeded store and its path stopping
+        /// at each version. `lock` runs their checks one at a time; the other properties are
+        /// only read and written with it held.
+        private final class Lane: @unchecked Sendable {
+            let lock = NSLock()
+            /// The folder name's number: the version's place in the history (then the
+            /// versions as shipped), so that lanes never share a folder.
+            let number: Int
+            var seeded: SeededStore?
+            /// The seeded store's main file when it was seeded.
+            var seededFile: SeededFile?
+            var path: SteppedPath?
+
+            init(number: Int) {
+                self.number = number
+            }
+        }
 
         /// A seeded store's main file as `stat` describes it: what a write would change.
         private struct SeededFile: Equatable {
@@ -111,10 +132,22 @@ extension UpgradeMatrix {
         /// - throws: ``UpgradeMatrixFailure``, as ``UpgradeMatrix/check(_:rows:seed:)``.
         @discardableResult
         package func check(_ pair: Pair) throws -> PairResult {
-            try lock.withLock { try checkLocked(pair) }
+            let lane = self.lane(of: pair.from)
+            return try lane.lock.withLock { try check(pair, in: lane) }
         }
 
-        private func checkLocked(_ pair: Pair) throws -> PairResult {
+        /// The lane of the pairs starting from `version`, made the first time.
+        private func lane(of version: String) -> Lane {
+            lock.withLock {
+                if let lane = lanes[version] { return lane }
+                let names = matrix.history.names + matrix.asShipped.map(\.name)
+                let lane = Lane(number: names.firstIndex(of: version) ?? names.count + lanes.count)
+                lanes[version] = lane
+                return lane
+            }
+        }
+
+        private func check(_ pair: Pair, in lane: Lane) throws -> PairResult {
             let started = Date()
             // A pair may start from a version as shipped ("Recipes 2 (as shipped)").
             guard let source = matrix.modelHistory.version(named: pair.from),
@@ -125,7 +158,7 @@ extension UpgradeMatrix {
                     detail: "the history has no such version (\(matrix.history.names.joined(separator: ", ")))")
             }
             let (plan, unmerged) = try plans(of: pair)
-            let seeded = try seededStore(of: source, pair: pair)
+            let seeded = try seededStore(of: source, in: lane, pair: pair)
             let layouts = try (source: layout(of: source), target: layout(of: target))
 
             // The pair's own stores, removed on return (not before: ARC may release a value
@@ -134,7 +167,7 @@ extension UpgradeMatrix {
             defer { withExtendedLifetime(work) {} }
             let direct = try matrix.link(seeded.url, into: work.path("direct"))
             let reports = try upgrade(direct, stoppingAt: [pair.to], pair: pair)
-            try checkUnwritten(seeded, pair: pair)
+            try checkUnwritten(seeded, in: lane, pair: pair)
             try matrix.checkResult(direct, target: target, layout: layouts.target, pair: pair, path: nil)
             let copied = CopiedEntity.entities(through: plan, policies: matrix.policies)
             let values = try matrix.compare(
@@ -151,24 +184,24 @@ extension UpgradeMatrix {
             var pathsCompared = 1
             let stops = unmerged.steps.map(\.to)
             if stops.count > 1 {
-                let stepwise = try steppedStore(from: source.name, stoppingAt: stops, seeded: seeded.url, pair: pair)
-                try checkUnwritten(seeded, pair: pair)
+                let stepwise = try steppedStore(in: lane, stoppingAt: stops, seeded: seeded.url, pair: pair)
+                try checkUnwritten(seeded, in: lane, pair: pair)
                 let path = "stopping at \(stops.dropLast().joined(separator: ", "))"
                 try matrix.checkResult(stepwise, target: target, layout: layouts.target, pair: pair, path: path)
                 try matrix.compareContents(
                     direct, stepwise, path: path, copied: copied, seeded: seeded, target: target,
                     layout: layouts.target, pair: pair)
                 pathsCompared = 2
-            } else if paths[source.name] == nil {
+            } else if lane.path == nil {
                 // One call to `pair.to` is also the first stop of the path stopping at each
                 // version: a later pair whose path starts there carries this store on.
                 // The pair is done with its store: it moves rather than being copied.
-                let folder = pathFolder(of: source.name)
+                let folder = pathFolder(of: lane)
                 try? FileManager.default.removeItem(at: folder)
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
                 let kept = folder.appendingPathComponent(direct.lastPathComponent)
                 try FileManager.default.moveItem(at: direct, to: kept)
-                paths[source.name] = SteppedPath(stops: [pair.to], store: kept)
+                lane.path = SteppedPath(stops: [pair.to], store: kept)
             }
             return PairResult(
                 pair: pair, steps: plan.steps.map { "\($0.from) → \($0.to) (\($0.kind.rawValue))" },
@@ -180,7 +213,7 @@ extension UpgradeMatrix {
 
         /// The plan all at once and the plan stopping at each version, made once per pair.
         private func plans(of pair: Pair) throws -> (plan: UpgradePlan, unmerged: UpgradePlan) {
-            if let known = planCache[pair] { return known }
+            if let known = lock.withLock({ planCache[pair] }) { return known }
             let made: (plan: UpgradePlan, unmerged: UpgradePlan)
             do {
                 let plan = try matrix.casePlans[pair] ?? matrix.planner.plan(from: pair.from, to: pair.to)
@@ -188,31 +221,32 @@ extension UpgradeMatrix {
             } catch {
                 throw UpgradeMatrixFailure(pair: pair, check: .plan, detail: "\(error)")
             }
-            planCache[pair] = made
+            lock.withLock { planCache[pair] = made }
             return made
         }
 
         /// The layout of a version of the history (or a version as shipped), made once.
         private func layout(of version: ObjectModel) throws -> StoreLayout {
-            if let known = layoutCache[version.name] { return known }
+            if let known = lock.withLock({ layoutCache[version.name] }) { return known }
             let layout = try StoreLayout(model: version)
-            layoutCache[version.name] = layout
+            lock.withLock { layoutCache[version.name] = layout }
             return layout
         }
 
         /// The version's seeded store, seeded the first time a pair starts from it. Pairs
         /// copy it before they write; it is never opened for writing again.
-        private func seededStore(of version: ObjectModel, pair: Pair) throws -> SeededStore {
-            if let store = seededStores[version.name] { return store }
-            let folder = directory.path("seeded-\(seededStores.count)")
+        private func seededStore(of version: ObjectModel, in lane: Lane, pair: Pair) throws -> SeededStore {
+            if let store = lane.seeded { return store }
+            let folder = directory.path("seeded-\(lane.number)")
             do {
+                try? FileManager.default.removeItem(at: folder)
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
                 let store = try SeededStore.create(
                     at: folder.appendingPathComponent("Seeded.sqlite"), model: version, seed: seed,
                     seeding: seeding.restricted(to: version))
-                seededStores[version.name] = store
-                seededFiles[version.name] = try SeededFile(store.url)
-                seededNames.append(version.name)
+                lane.seeded = store
+                lane.seededFile = try SeededFile(store.url)
+                lock.withLock { seededNames.append(version.name) }
                 return store
             } catch {
                 // A failed generation leaves a partial store behind; the next pair tries afresh.
@@ -225,11 +259,11 @@ extension UpgradeMatrix {
         /// upgrade that started from a second name of the store (``UpgradeMatrix/link(_:into:)``)
         /// wrote to it: ``Upgrader`` promises that nothing touches the original before its
         /// swap, and later pairs must start from the seeded bytes.
-        private func checkUnwritten(_ seeded: SeededStore, pair: Pair) throws {
-            guard let recorded = seededFiles[seeded.modelName], try SeededFile(seeded.url) != recorded else { return }
-            seededStores[seeded.modelName] = nil
-            seededFiles[seeded.modelName] = nil
-            paths[seeded.modelName] = nil
+        private func checkUnwritten(_ seeded: SeededStore, in lane: Lane, pair: Pair) throws {
+            guard let recorded = lane.seededFile, try SeededFile(seeded.url) != recorded else { return }
+            lane.seeded = nil
+            lane.seededFile = nil
+            lane.path = nil
             throw UpgradeMatrixFailure(
                 pair: pair, check: .upgrade,
                 detail:
@@ -237,20 +271,19 @@ extension UpgradeMatrix {
             )
         }
 
-        /// The seeded store of `version` upgraded by one call per stop: the kept path of
-        /// `version` carried on when `stops` extends its stops, else a fresh copy of the
-        /// seeded store. The result is kept for the next pair.
-        private func steppedStore(from version: String, stoppingAt stops: [String], seeded: URL, pair: Pair) throws
-            -> URL
-        {
-            let kept = paths.removeValue(forKey: version)
+        /// The lane's seeded store upgraded by one call per stop: the kept path carried on when
+        /// `stops` extends its stops, else a fresh link to the seeded store. The result is kept
+        /// for the next pair.
+        private func steppedStore(in lane: Lane, stoppingAt stops: [String], seeded: URL, pair: Pair) throws -> URL {
+            let kept = lane.path
+            lane.path = nil
             var done = 0
             let store: URL
             if let kept, kept.stops.count <= stops.count, stops.starts(with: kept.stops) {
                 store = kept.store
                 done = kept.stops.count
             } else {
-                let folder = pathFolder(of: version)
+                let folder = pathFolder(of: lane)
                 try? FileManager.default.removeItem(at: folder)
                 store = try matrix.link(seeded, into: folder)
             }
@@ -258,17 +291,15 @@ extension UpgradeMatrix {
                 try upgrade(store, stoppingAt: stops, from: done, pair: pair)
             } catch {
                 // An upgrade that failed may leave its work directory beside the store.
-                try? FileManager.default.removeItem(at: pathFolder(of: version))
+                try? FileManager.default.removeItem(at: pathFolder(of: lane))
                 throw error
             }
-            paths[version] = SteppedPath(stops: stops, store: store)
+            lane.path = SteppedPath(stops: stops, store: store)
             return store
         }
 
-        private func pathFolder(of version: String) -> URL {
-            let names = matrix.history.names + matrix.asShipped.map(\.name)
-            let index = names.firstIndex(of: version) ?? names.count
-            return directory.path("path-\(index)")
+        private func pathFolder(of lane: Lane) -> URL {
+            directory.path("path-\(lane.number)")
         }
 
         /// ``UpgradeMatrix/upgrade(_:stoppingAt:from:pair:)``, counted.
@@ -276,7 +307,7 @@ extension UpgradeMatrix {
         private func upgrade(_ store: URL, stoppingAt stops: [String], from done: Int = 0, pair: Pair) throws
             -> [UpgradeReport]
         {
-            try matrix.upgrade(store, stoppingAt: stops, from: done, pair: pair) { upgrades += 1 }
+            try matrix.upgrade(store, stoppingAt: stops, from: done, pair: pair) { lock.withLock { upgrades += 1 } }
         }
     }
 

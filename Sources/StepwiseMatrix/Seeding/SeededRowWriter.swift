@@ -46,7 +46,10 @@ struct SeededRowWriter {
         while row < count {
             let end = min(count, row + SeededStore.batchSize)
             try queue.write { db in
-                let objects = ObjectContext(db, layout: layout)
+                // The batch's keys are reserved with one update of `Z_PRIMARYKEY` rather than
+                // one per row; the flush below leaves `Z_MAX` at the last key used, as
+                // one-by-one inserts leave it.
+                let objects = ObjectContext(db, layout: layout, primaryKeyBatch: end - row)
                 for index in row..<end {
                     let key = first + Int64(index)
                     var rowValues: [String: (any DatabaseValueConvertible)?] = [:]
@@ -70,6 +73,7 @@ struct SeededRowWriter {
                             ))
                     }
                 }
+                try objects.flushReservedPrimaryKeys()
             }
             row = end
         }

@@ -104,4 +104,41 @@ struct UpgradeMatrixSessionTests {
             #expect(shared.values.contains { $0.result != nil }, "some pair passes")
         }
     }
+
+    @Test(
+        "checking pairs of different first versions at once gives each pair its outcome alone",
+        arguments: [1, 2, 4])
+    func concurrentOutcomes(concurrency: Int) throws {
+        var policies = SamplePolicies.registry
+        policies.register("ChefNamePolicy") { ASCIINamePolicy() }
+        for matrix in [try recipes(), try recipes(policies: policies)] {
+            let session = try matrix.session(rows: 10)
+            let reported = ReportedPairs()
+            let checked = session.check(matrix.cases, concurrency: concurrency) { reported.append($0.pair) }
+            #expect(checked.map(\.pair) == matrix.cases)
+            #expect(reported.pairs.sorted { "\($0)" < "\($1)" } == matrix.cases.sorted { "\($0)" < "\($1)" })
+            var concurrent: [UpgradeMatrix.Pair: Outcome] = [:]
+            var alone: [UpgradeMatrix.Pair: Outcome] = [:]
+            for item in checked {
+                concurrent[item.pair] = Outcome { try item.result.get() }
+                alone[item.pair] = Outcome { try matrix.check(item.pair, rows: 10) }
+            }
+            #expect(concurrent == alone)
+            #expect(Set(session.seededVersions) == ["Recipes", "Recipes 2", "Recipes 3"])
+            #expect(session.seededVersions.count == 3)
+            #expect(session.upgradeCalls == 6 + 3 || concurrent.values.contains { $0.result == nil })
+        }
+    }
+}
+
+/// The pairs `onResult` reported, from the session's threads.
+///
+/// `@unchecked Sendable`: `reported` is only read and written with `lock` held.
+private final class ReportedPairs: @unchecked Sendable {
+    private let lock = NSLock()
+    private var reported: [UpgradeMatrix.Pair] = []
+
+    func append(_ pair: UpgradeMatrix.Pair) { lock.withLock { reported.append(pair) } }
+
+    var pairs: [UpgradeMatrix.Pair] { lock.withLock { reported } }
 }
