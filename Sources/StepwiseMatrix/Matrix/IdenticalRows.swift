@@ -106,18 +106,41 @@ enum IdenticalRows {
             FROM \(first.from) AS "f" JOIN \(second.from) AS "s" ON "s"."Z_PK" = "f"."Z_PK"
             WHERE "f"."Z_ENT" = ? AND "s"."Z_ENT" = ?
             """
+        return try joinedRowsAreIdentical(
+            db, join: join, arguments: [first.entity, second.entity], columns: columns, count: count)
+    }
+
+    /// Whether the rows `join` pairs (as `"f"` and `"s"`) are `count` pairs holding identical
+    /// values in each of `columns`.
+    private static func joinedRowsAreIdentical(
+        _ db: Database, join: String, arguments: StatementArguments = [], columns: [Column], count: Int
+    ) throws -> Bool {
         var start = 0
         repeat {
             let chunk = columns[start..<min(start + columnsPerQuery, columns.count)]
             let differing = chunk.map { "total(\($0.differs("f", "s")))" }
             let sql = "SELECT count(*)\(differing.map { ", " + $0 }.joined()) \(join)"
-            guard let row = try Row.fetchOne(db, sql: sql, arguments: [first.entity, second.entity]),
-                (row[0] as Int) == count
+            guard let row = try Row.fetchOne(db, sql: sql, arguments: arguments), (row[0] as Int) == count
             else { return false }
             for index in 1..<row.count where (row[index] as Double? ?? 1) != 0 { return false }
             start += columnsPerQuery
         } while start < columns.count
         return true
+    }
+
+    /// Whether every row of `table` in `main` and in `other`, matched by `Z_PK`, holds
+    /// identical values in each of `columns`: ``areIdentical(_:_:_:columns:count:)`` over the
+    /// whole table, whatever the rows' entities (`Z_ENT` is one of the columns compared).
+    /// False means "can't tell", as above.
+    static func tableRowsAreIdentical(_ db: Database, table: String, columns: [Column]) throws -> Bool {
+        let name = table.quotedSQLIdentifier
+        let counts = try Row.fetchOne(
+            db, sql: "SELECT (SELECT count(*) FROM \"main\".\(name)), (SELECT count(*) FROM \"other\".\(name))")
+        guard let counts, (counts[0] as Int) == (counts[1] as Int) else { return false }
+        return try joinedRowsAreIdentical(
+            db,
+            join: "FROM \"main\".\(name) AS \"f\" JOIN \"other\".\(name) AS \"s\" ON \"s\".\"Z_PK\" = \"f\".\"Z_PK\"",
+            columns: columns, count: counts[0])
     }
 
     /// The declared type of each column of `schema`'s `table`, by uppercased name.
@@ -180,8 +203,8 @@ extension IdenticalRows {
     /// `ignoring` (`"Entity.property"`). False means "can't tell", as above.
     ///
     /// Every concrete entity's rows are compared by `Z_PK` over every column of its table but
-    /// `Z_OPT` and the columns of its ignored attributes, and every join table as a multiset of
-    /// rows. That compares more than ``StoreContent`` does (keys, order columns, foreign keys of
+    /// `Z_OPT` and the columns of its ignored attributes (a table without ignored attributes
+    /// in one pass, `Z_ENT` compared too), and every join table as a multiset of rows. That compares more than ``StoreContent`` does (keys, order columns, foreign keys of
     /// ignored relationships), never less, so "identical" here implies no difference there.
     static func storesAreIdentical(_ first: URL, _ second: URL, layout: StoreLayout, ignoring: Set<String>) throws
         -> Bool
@@ -206,22 +229,39 @@ extension IdenticalRows {
                 return found
             }
             var joinTables: Set<String> = []
+            // The concrete entities of each table. A table none of whose entities has an
+            // ignored attribute is compared in one pass, `Z_ENT` among its columns, rather
+            // than once per entity: Core Data keeps a whole hierarchy in one wide table.
+            var entitiesByTable: [String: [EntityLayout]] = [:]
             for entity in layout.entities where !entity.isAbstract {
-                guard let all = try columns(of: entity.tableName) else { return false }
-                let ignored = Set(
+                entitiesByTable[entity.tableName, default: []].append(entity)
+                for relationship in entity.relationships {
+                    if case .joinTable(let table, _, _, _) = relationship.storage { joinTables.insert(table) }
+                }
+            }
+            func ignoredColumns(of entity: EntityLayout) -> Set<String> {
+                Set(
                     entity.attributes.filter {
                         ignoring.contains("\(entity.name).\($0.name)")
                             || ignoring.contains("\($0.declaringEntity).\($0.name)")
                     }.map { $0.column.uppercased() })
-                let compared = all.filter { $0.first != "Z_OPT" && !ignored.contains($0.first) }
-                let mine = Side(schema: "main", table: entity.tableName, entity: entity.number)
-                let theirs = Side(schema: "other", table: entity.tableName, entity: entity.number)
-                let count = try count(db, mine)
-                guard try self.count(db, theirs) == count,
-                    try areIdentical(db, mine, theirs, columns: compared, count: count)
-                else { return false }
-                for relationship in entity.relationships {
-                    if case .joinTable(let table, _, _, _) = relationship.storage { joinTables.insert(table) }
+            }
+            for (table, entities) in entitiesByTable.sorted(by: { $0.key < $1.key }) {
+                guard let all = try columns(of: table) else { return false }
+                if entities.allSatisfy({ ignoredColumns(of: $0).isEmpty }) {
+                    let compared = all.filter { $0.first != "Z_OPT" }
+                    guard try tableRowsAreIdentical(db, table: table, columns: compared) else { return false }
+                    continue
+                }
+                for entity in entities {
+                    let ignored = ignoredColumns(of: entity)
+                    let compared = all.filter { $0.first != "Z_OPT" && !ignored.contains($0.first) }
+                    let mine = Side(schema: "main", table: entity.tableName, entity: entity.number)
+                    let theirs = Side(schema: "other", table: entity.tableName, entity: entity.number)
+                    let count = try count(db, mine)
+                    guard try self.count(db, theirs) == count,
+                        try areIdentical(db, mine, theirs, columns: compared, count: count)
+                    else { return false }
                 }
             }
             for table in joinTables.sorted() {

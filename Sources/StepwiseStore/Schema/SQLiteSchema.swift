@@ -213,33 +213,57 @@ extension SQLiteSchema {
     /// indexes are not listed as indexes: those of UNIQUE constraints become the table's
     /// ``Table/uniqueConstraints`` and those of composite primary keys its ``Table/primaryKey``.
     package static func read(from db: Database) throws -> SQLiteSchema {
+        // Four statements whatever the number of tables: an upgrade reads schemas several
+        // times (identification, each step's checks, verification), and with a statement per
+        // table and per index, preparing them was most of the reading.
         // `_` is a LIKE wildcard: escape it so only names starting with "sqlite_" are skipped.
+        let userTables = #"m."type" = 'table' AND m."name" NOT LIKE 'sqlite\_%' ESCAPE '\'"#
         let tableNames = try String.fetchAll(
+            db, sql: #"SELECT m."name" FROM "main"."sqlite_master" AS m WHERE "# + userTables + #" ORDER BY m."name""#)
+        var columnsByTable: [String: [Row]] = [:]
+        for row in try Row.fetchAll(
             db,
-            sql:
-                #"SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\_%' ESCAPE '\' ORDER BY name"#
-        )
+            sql: #"""
+                SELECT m."name", p."name", p."type", p."pk"
+                FROM "main"."sqlite_master" AS m JOIN pragma_table_info(m."name", 'main') AS p
+                WHERE \#(userTables) ORDER BY m."name", p."cid"
+                """#)
+        {
+            columnsByTable[row[0], default: []].append(row)
+        }
+        // One row per column of each index, in index order, then by table and index name as a
+        // statement per table listed them.
+        var indexRowsByTable: [String: [Row]] = [:]
+        for row in try Row.fetchAll(
+            db,
+            sql: #"""
+                SELECT m."name", l."name", l."unique", l."origin", i."name"
+                FROM "main"."sqlite_master" AS m JOIN pragma_index_list(m."name", 'main') AS l
+                JOIN pragma_index_info(l."name", 'main') AS i
+                WHERE \#(userTables) ORDER BY m."name", l."name", i."seqno"
+                """#)
+        {
+            indexRowsByTable[row[0], default: []].append(row)
+        }
         var tables: [Table] = []
         var indexes: [Index] = []
         for tableName in tableNames {
-            let columnRows = try Row.fetchAll(
-                db, sql: "SELECT name, type, pk FROM pragma_table_info(?) ORDER BY cid", arguments: [tableName])
-            let columns = columnRows.map { Column(name: $0["name"] ?? "", type: $0["type"] ?? "") }
+            let columnRows = columnsByTable[tableName] ?? []
+            let columns = columnRows.map { Column(name: $0[1] ?? "", type: $0[2] ?? "") }
             let primaryKey =
                 columnRows
-                .filter { ($0["pk"] as Int? ?? 0) > 0 }
-                .sorted { ($0["pk"] as Int? ?? 0) < ($1["pk"] as Int? ?? 0) }
-                .map { $0["name"] as String? ?? "" }
+                .filter { ($0[3] as Int? ?? 0) > 0 }
+                .sorted { ($0[3] as Int? ?? 0) < ($1[3] as Int? ?? 0) }
+                .map { $0[1] as String? ?? "" }
             var uniqueConstraints: [[String]] = []
-            let indexRows = try Row.fetchAll(
-                db, sql: #"SELECT name, "unique", origin FROM pragma_index_list(?) ORDER BY name"#,
-                arguments: [tableName])
-            for indexRow in indexRows {
-                let name: String = indexRow["name"] ?? ""
-                let origin: String = indexRow["origin"] ?? "c"
-                let indexColumns = try String.fetchAll(
-                    db, sql: "SELECT name FROM pragma_index_info(?) ORDER BY seqno", arguments: [name])
-                switch origin {
+            var indexRows = (indexRowsByTable[tableName] ?? [])[...]
+            while let first = indexRows.first {
+                let name: String = first[1] ?? ""
+                let ofIndex = indexRows.prefix { ($0[1] as String?) == name }
+                indexRows = indexRows.dropFirst(ofIndex.count)
+                // An expression's column has no name.
+                let indexColumns = ofIndex.map { $0[4] as String? ?? "" }
+                switch first[3] as String? ?? "c" {
                 case "pk":
                     continue
                 case "u":
@@ -248,7 +272,7 @@ extension SQLiteSchema {
                     indexes.append(
                         Index(
                             name: name, table: tableName, columns: indexColumns,
-                            isUnique: (indexRow["unique"] as Int? ?? 0) != 0))
+                            isUnique: (first[2] as Int? ?? 0) != 0))
                 }
             }
             tables.append(

@@ -46,8 +46,13 @@ struct IdenticalRowsTests {
             let mine = IdenticalRows.Side(schema: "main", table: "T", entity: 1)
             let theirs = IdenticalRows.Side(schema: "other", table: "T", entity: 1)
             let count = try IdenticalRows.count(db, mine)
-            guard try IdenticalRows.count(db, theirs) == count else { return false }
-            return try IdenticalRows.areIdentical(db, mine, theirs, columns: columns, count: count)
+            let byEntity =
+                try IdenticalRows.count(db, theirs) == count
+                && IdenticalRows.areIdentical(db, mine, theirs, columns: columns, count: count)
+            // The whole-table pass (every entity of a table at once) must answer alike.
+            let byTable = try IdenticalRows.tableRowsAreIdentical(db, table: "T", columns: columns)
+            #expect(byTable == byEntity)
+            return byEntity
         }
     }
 
@@ -83,5 +88,36 @@ struct IdenticalRowsTests {
 
     @Test func anyValueDifferenceIsFound() throws {
         #expect(try !identical([[1, 1, 1.0, "x"], [2, 2, 2.0, "y"]], [[1, 1, 1.0, "x"], [2, 2, 2.5, "y"]]))
+    }
+
+    @Test func theWholeTablePassComparesEveryEntitysRows() throws {
+        let directory = try TemporaryDirectory(prefix: "stepwise-identical-rows")
+        let urls = [directory.path("first.sqlite"), directory.path("second.sqlite")]
+        for (url, otherEntityName) in zip(urls, ["x", "y"]) {
+            let queue = try DatabaseQueue(path: url.path)
+            try queue.write { db in
+                try db.execute(sql: Self.schema)
+                try db.execute(
+                    sql: "INSERT INTO \"T\" VALUES (1, 1, 1, 1.5, 'same'), (2, 2, 2, 2.5, ?)",
+                    arguments: [otherEntityName])
+            }
+            try queue.close()
+        }
+        let queue = try DatabaseQueue(path: urls[0].path)
+        defer { try? queue.close() }
+        try queue.inDatabase { db in
+            IdenticalRows.prepare(db)
+            try db.execute(sql: "ATTACH DATABASE ? AS \"other\"", arguments: [urls[1].path])
+            let columns = ["Z_ENT", "A", "B", "C"].map {
+                IdenticalRows.Column($0, $0, declaredTypes: (nil, nil))
+            }
+            // Entity 1's rows agree, entity 2's don't: the table as a whole isn't identical.
+            let entity1 = (
+                IdenticalRows.Side(schema: "main", table: "T", entity: 1),
+                IdenticalRows.Side(schema: "other", table: "T", entity: 1)
+            )
+            #expect(try IdenticalRows.areIdentical(db, entity1.0, entity1.1, columns: columns, count: 1))
+            #expect(try !IdenticalRows.tableRowsAreIdentical(db, table: "T", columns: columns))
+        }
     }
 }

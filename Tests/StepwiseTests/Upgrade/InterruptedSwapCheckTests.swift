@@ -43,11 +43,7 @@ struct InterruptedSwapCheckTests {
 
     /// A fixture whose upgrade was interrupted at `interruption`, with the journal checked.
     func interrupted(at interruption: Interruption) throws -> UpgradeFixture {
-        let fixture = try UpgradeFixture("University")
-        try fixture.writeInWAL { db in
-            _ = try ObjectContext(db, layout: StoreLayout(model: UniversityHistory.v1))
-                .insert("University", ["name": "Written in the WAL"])
-        }
+        let fixture = try UpgradeFixture.universityWithRowInWAL()
         let crashing = try fixture.upgrader(fileSystem: UpgradeRecorder().fileSystem(faultAt: interruption.site))
         #expect(throws: SimulatedCrash.self) { try crashing.upgradeIfNeededSynchronously(storeAt: fixture.store) }
         #expect(UpgradeJournal.load(from: fixture.files.workDirectory)?.state == interruption.state)

@@ -70,21 +70,8 @@ struct PowerLossOrderingTests {
     private func trace(_ scenario: Scenario) throws -> Trace {
         let fixture: UpgradeFixture
         switch scenario {
-        case .eventsFromWALWithBackup:
-            fixture = try UpgradeFixture("Events")
-            try fixture.writeInWAL { db in
-                _ = try ObjectContext(db, layout: StoreLayout(model: EventsHistory.v1))
-                    .insert("Event", ["timeStamp": Date(timeIntervalSince1970: 86_400)])
-            }
-            let olderBackup = fixture.files.backupDirectory
-            try FileManager.default.createDirectory(at: olderBackup, withIntermediateDirectories: true)
-            try Data("an older backup".utf8).write(to: olderBackup.appendingPathComponent("Store.sqlite"))
-        case .universityFromWAL:
-            fixture = try UpgradeFixture("University")
-            try fixture.writeInWAL { db in
-                _ = try ObjectContext(db, layout: StoreLayout(model: UniversityHistory.v1))
-                    .insert("University", ["name": "Written in the WAL"])
-            }
+        case .eventsFromWALWithBackup: fixture = try .eventsWithRowInWALAndOlderBackup()
+        case .universityFromWAL: fixture = try .universityWithRowInWAL()
         }
         let oldMain = [UInt8](try Data(contentsOf: fixture.store))
         let oldWAL = [UInt8](try Data(contentsOf: URL(fileURLWithPath: fixture.store.path + "-wal")))

@@ -42,26 +42,13 @@ struct UpgradeFaultInjectionTests {
         var description: String { rawValue }
 
         func makeFixture() throws -> UpgradeFixture {
-            let sample =
-                [Scenario.recipes: "Recipes", .university: "University", .universityFromWAL: "University"][self]
-                ?? "Events"
-            let fixture = try UpgradeFixture(sample)
-            if self == .universityFromWAL {
-                try fixture.writeInWAL { db in
-                    _ = try ObjectContext(db, layout: StoreLayout(model: UniversityHistory.v1))
-                        .insert("University", ["name": "Written in the WAL"])
-                }
+            switch self {
+            case .recipes: return try UpgradeFixture("Recipes")
+            case .university: return try UpgradeFixture("University")
+            case .universityFromWAL: return try .universityWithRowInWAL()
+            case .eventsFromWALWithStageAndBackup: return try .eventsWithRowInWALAndOlderBackup()
+            case .events: return try UpgradeFixture("Events")
             }
-            if self == .eventsFromWALWithStageAndBackup {
-                try fixture.writeInWAL { db in
-                    _ = try ObjectContext(db, layout: StoreLayout(model: EventsHistory.v1))
-                        .insert("Event", ["timeStamp": Date(timeIntervalSince1970: 86_400)])
-                }
-                let olderBackup = fixture.files.backupDirectory
-                try FileManager.default.createDirectory(at: olderBackup, withIntermediateDirectories: true)
-                try Data("an older backup".utf8).write(to: olderBackup.appendingPathComponent("Store.sqlite"))
-            }
-            return fixture
         }
 
         func upgrader(_ fixture: UpgradeFixture, fileSystem: FileSystem = FileSystem()) throws -> Upgrader {

@@ -33,6 +33,31 @@ struct UpgradeFixture {
         }
     }
 
+    /// University at version 1 with one more university only in the store's `-wal`: a
+    /// fixture whose upgrade must carry a row the main file doesn't hold.
+    static func universityWithRowInWAL() throws -> UpgradeFixture {
+        let fixture = try UpgradeFixture("University")
+        try fixture.writeInWAL { db in
+            _ = try ObjectContext(db, layout: StoreLayout(model: UniversityHistory.v1))
+                .insert("University", ["name": "Written in the WAL"])
+        }
+        return fixture
+    }
+
+    /// Events at version 1 with one more event only in the store's `-wal`, and an older
+    /// backup in the backup folder that the upgrade must replace.
+    static func eventsWithRowInWALAndOlderBackup() throws -> UpgradeFixture {
+        let fixture = try UpgradeFixture("Events")
+        try fixture.writeInWAL { db in
+            _ = try ObjectContext(db, layout: StoreLayout(model: EventsHistory.v1))
+                .insert("Event", ["timeStamp": Date(timeIntervalSince1970: 86_400)])
+        }
+        let olderBackup = fixture.files.backupDirectory
+        try FileManager.default.createDirectory(at: olderBackup, withIntermediateDirectories: true)
+        try Data("an older backup".utf8).write(to: olderBackup.appendingPathComponent("Store.sqlite"))
+        return fixture
+    }
+
     var history: VersionHistory { sample.history }
     var latest: String { history.versions[history.versions.count - 1].name }
 
