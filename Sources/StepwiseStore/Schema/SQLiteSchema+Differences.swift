@@ -17,9 +17,12 @@ extension SQLiteSchema {
         let actual = removingTables(ignoringTables).removingCoreDataPrivateTables()
         let expected = reference.removingTables(ignoringTables).removingCoreDataPrivateTables()
         var differences: [SchemaDifference] = []
-        let tableNames = Set(actual.tables.map { $0.name.uppercased() } + expected.tables.map { $0.name.uppercased() })
-        for key in tableNames.sorted() {
-            switch (actual.table(named: key), expected.table(named: key)) {
+        // Looked up by upper-cased name through dictionaries, the first of a name winning as
+        // `table(named:)` and `index(named:)` pick it: Core Data keeps a hierarchy in one
+        // table of a hundred columns and more, and every upgrade compares schemas several times.
+        let (actualTables, expectedTables) = (Self.byName(actual.tables, \.name), Self.byName(expected.tables, \.name))
+        for key in Set(actualTables.keys).union(expectedTables.keys).sorted() {
+            switch (actualTables[key], expectedTables[key]) {
             case (nil, let expectedTable?):
                 differences.append(.missingTable(expectedTable.name))
             case (let actualTable?, nil):
@@ -30,10 +33,11 @@ extension SQLiteSchema {
                 break
             }
         }
-        let indexNames = Set(
-            actual.indexes.map { $0.name.uppercased() } + expected.indexes.map { $0.name.uppercased() })
-        for key in indexNames.sorted() {
-            switch (actual.index(named: key), expected.index(named: key)) {
+        let (actualIndexes, expectedIndexes) = (
+            Self.byName(actual.indexes, \.name), Self.byName(expected.indexes, \.name)
+        )
+        for key in Set(actualIndexes.keys).union(expectedIndexes.keys).sorted() {
+            switch (actualIndexes[key], expectedIndexes[key]) {
             case (nil, let expectedIndex?):
                 differences.append(.missingIndex(table: expectedIndex.table, index: expectedIndex.name))
             case (let actualIndex?, nil):
@@ -74,20 +78,28 @@ extension SQLiteSchema {
         return differences
     }
 
+    /// `elements` by upper-cased name; the first of a name wins.
+    private static func byName<Element>(_ elements: [Element], _ name: KeyPath<Element, String>) -> [String: Element] {
+        Dictionary(elements.map { ($0[keyPath: name].uppercased(), $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
     private static func differences(of actual: Table, from expected: Table) -> [SchemaDifference] {
         var differences: [SchemaDifference] = []
+        let actualColumns = byName(actual.columns, \.name)
+        let expectedColumns = byName(expected.columns, \.name)
         for column in expected.columns {
-            guard let actualColumn = actual.column(named: column.name) else {
+            guard let actualColumn = actualColumns[column.name.uppercased()] else {
                 differences.append(.missingColumn(table: expected.name, column: column.name))
                 continue
             }
-            if normalized(actualColumn.type) != normalized(column.type) {
+            // Most declared types are spelled alike on both sides: only others are normalized.
+            if actualColumn.type != column.type, normalized(actualColumn.type) != normalized(column.type) {
                 differences.append(
                     .columnTypeMismatch(
                         table: expected.name, column: column.name, expected: column.type, actual: actualColumn.type))
             }
         }
-        for column in actual.columns where expected.column(named: column.name) == nil {
+        for column in actual.columns where expectedColumns[column.name.uppercased()] == nil {
             differences.append(.extraColumn(table: expected.name, column: column.name))
         }
         if actual.primaryKey.map(normalized) != expected.primaryKey.map(normalized) {

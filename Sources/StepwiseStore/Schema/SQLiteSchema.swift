@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// A normalized description of a database's schema: tables with their columns, primary
@@ -296,13 +297,50 @@ extension SQLiteSchema {
     /// Rather than predicting how SQLite reports each declaration, this runs the layout's
     /// ``StoreLayout/createStatements`` in an in-memory database and reads the result back,
     /// so the expected and the actual schema go through the same reader.
+    ///
+    /// The schema depends on the statements alone, so each one worked out is kept
+    /// (``ExpectedSchemas``): an upgrade asks for the same layout's several times (each
+    /// in-place step checks its rehearsal and its result against it).
     package init(expectedFor layout: StoreLayout) throws {
+        let statements = layout.createStatements
+        if let known = ExpectedSchemas.shared.schema(for: statements) {
+            self = known
+            return
+        }
         let dbQueue = try DatabaseQueue()
         self = try dbQueue.write { db in
-            for statement in layout.createStatements {
+            for statement in statements {
                 try db.execute(sql: statement)
             }
             return try SQLiteSchema.read(from: db)
+        }
+        ExpectedSchemas.shared.keep(self, for: statements)
+    }
+}
+
+/// The schemas ``SQLiteSchema/init(expectedFor:)`` worked out, by their `CREATE` statements.
+///
+/// Bounded: a process upgrading stores of a few layouts keeps them all; one that sees many
+/// (the matrix over a long history) starts afresh past ``limit`` rather than growing.
+///
+/// `@unchecked Sendable`: `schemas` is only read and written with `lock` held. `NSLock` rather
+/// than `Mutex` (macOS 15) because the package supports macOS 13.
+final class ExpectedSchemas: @unchecked Sendable {
+    static let shared = ExpectedSchemas()
+    /// The most schemas kept at once.
+    static let limit = 64
+
+    private let lock = NSLock()
+    private var schemas: [[String]: SQLiteSchema] = [:]
+
+    func schema(for statements: [String]) -> SQLiteSchema? {
+        lock.withLock { schemas[statements] }
+    }
+
+    func keep(_ schema: SQLiteSchema, for statements: [String]) {
+        lock.withLock {
+            if schemas.count >= Self.limit { schemas.removeAll() }
+            schemas[statements] = schema
         }
     }
 }
