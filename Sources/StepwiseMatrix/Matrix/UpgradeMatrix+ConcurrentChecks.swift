@@ -22,8 +22,8 @@ extension UpgradeMatrix.Session {
     /// - parameters:
     ///   - pairs: Pairs of the matrix, in the order each first version's pairs are checked
     ///     (``UpgradeMatrix/cases`` order shares the most).
-    ///   - concurrency: Threads checking at once; the machine's active cores by default.
-    ///     Each holds about one store's pages in memory.
+    ///   - concurrency: Threads checking at once (each its own lane); the machine's active
+    ///     cores by default. Each holds about one store's pages in memory.
     ///   - onResult: Called once per pair as it finishes, one call at a time (for progress).
     /// - returns: Each pair's outcome, in the order of `pairs`.
     package func check(
@@ -43,18 +43,29 @@ extension UpgradeMatrix.Session {
         // Longest first: a lane's pairs run in sequence, so the last one to start bounds the end.
         let queue = LaneQueue(lanes: lanes.sorted { $0.count > $1.count })
         let results = PairResults(count: pairs.count)
+        // Threads of their own rather than `concurrentPerform`, which runs no more at once
+        // than there are cores: an upgrade also waits on `fsync`, and `--jobs` means what it says.
         let workers = max(1, min(concurrency, lanes.count))
-        DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            while let lane = queue.next() {
-                for index in lane {
-                    let started = Date()
-                    let result = Result { try self.check(pairs[index]) }
-                    let checked = Checked(
-                        pair: pairs[index], result: result, seconds: Date().timeIntervalSince(started))
-                    results.set(index, checked) { onResult(checked) }
+        let finished = DispatchGroup()
+        for _ in 0..<workers {
+            finished.enter()
+            let worker = Thread {
+                defer { finished.leave() }
+                while let lane = queue.next() {
+                    for index in lane {
+                        let started = Date()
+                        let result = Result { try self.check(pairs[index]) }
+                        let checked = Checked(
+                            pair: pairs[index], result: result, seconds: Date().timeIntervalSince(started))
+                        results.set(index, checked) { onResult(checked) }
+                    }
                 }
             }
+            // The default 512 KB is tight for SQLite's parser and deep Swift frames.
+            worker.stackSize = 8 << 20
+            worker.start()
         }
+        finished.wait()
         return results.values
     }
 }
