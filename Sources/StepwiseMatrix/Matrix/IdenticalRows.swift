@@ -204,8 +204,9 @@ extension IdenticalRows {
     ///
     /// Every concrete entity's rows are compared by `Z_PK` over every column of its table but
     /// `Z_OPT` and the columns of its ignored attributes (a table without ignored attributes
-    /// in one pass, `Z_ENT` compared too), and every join table as a multiset of rows. That compares more than ``StoreContent`` does (keys, order columns, foreign keys of
-    /// ignored relationships), never less, so "identical" here implies no difference there.
+    /// in one pass, `Z_ENT` compared too), and every join table as a multiset of rows. That
+    /// compares more than ``StoreContent`` does (keys, order columns, foreign keys of ignored
+    /// relationships), never less, so "identical" here implies no difference there.
     static func storesAreIdentical(_ first: URL, _ second: URL, layout: StoreLayout, ignoring: Set<String>) throws
         -> Bool
     {

@@ -16,6 +16,8 @@ extension UpgradeMatrix.Session {
     ///
     /// The outcome of every pair is the one ``check(_:)`` gives it alone: pairs of different
     /// first versions share nothing but caches of plans and layouts (see ``UpgradeMatrix/Session``).
+    /// With `concurrency` above 1 the checks run on threads of their own, which don't see the
+    /// caller's task-local values; with 1 they run on the caller's thread.
     /// The first versions with the most pairs start first, so that the longest lane doesn't
     /// start last.
     ///
@@ -43,23 +45,31 @@ extension UpgradeMatrix.Session {
         // Longest first: a lane's pairs run in sequence, so the last one to start bounds the end.
         let queue = LaneQueue(lanes: lanes.sorted { $0.count > $1.count })
         let results = PairResults(count: pairs.count)
+        let workers = max(1, min(concurrency, lanes.count))
+        @Sendable func checkLanes() {
+            while let lane = queue.next() {
+                for index in lane {
+                    let started = Date()
+                    let result = Result { try self.check(pairs[index]) }
+                    let checked = Checked(
+                        pair: pairs[index], result: result, seconds: Date().timeIntervalSince(started))
+                    results.set(index, checked) { onResult(checked) }
+                }
+            }
+        }
+        // One at a time on the caller's thread, which keeps its task-local values.
+        guard workers > 1 else {
+            checkLanes()
+            return results.values
+        }
         // Threads of their own rather than `concurrentPerform`, which runs no more at once
         // than there are cores: an upgrade also waits on `fsync`, and `--jobs` means what it says.
-        let workers = max(1, min(concurrency, lanes.count))
         let finished = DispatchGroup()
         for _ in 0..<workers {
             finished.enter()
             let worker = Thread {
                 defer { finished.leave() }
-                while let lane = queue.next() {
-                    for index in lane {
-                        let started = Date()
-                        let result = Result { try self.check(pairs[index]) }
-                        let checked = Checked(
-                            pair: pairs[index], result: result, seconds: Date().timeIntervalSince(started))
-                        results.set(index, checked) { onResult(checked) }
-                    }
-                }
+                checkLanes()
             }
             // The default 512 KB is tight for SQLite's parser and deep Swift frames.
             worker.stackSize = 8 << 20

@@ -244,8 +244,11 @@ extension UpgradeMatrix {
                 let store = try SeededStore.create(
                     at: folder.appendingPathComponent("Seeded.sqlite"), model: version, seed: seed,
                     seeding: seeding.restricted(to: version))
+                // Kept only once its file is recorded: a pair must never start from a store
+                // `checkUnwritten` can't check.
+                let file = try SeededFile(store.url)
                 lane.seeded = store
-                lane.seededFile = try SeededFile(store.url)
+                lane.seededFile = file
                 lock.withLock { seededNames.append(version.name) }
                 return store
             } catch {

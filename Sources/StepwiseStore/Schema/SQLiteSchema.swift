@@ -238,9 +238,10 @@ extension SQLiteSchema {
         for row in try Row.fetchAll(
             db,
             sql: #"""
-                SELECT m."name", l."name", l."unique", l."origin", i."name"
+                SELECT m."name", l."name", l."unique", l."origin", i."name", x."sql"
                 FROM "main"."sqlite_master" AS m JOIN pragma_index_list(m."name", 'main') AS l
                 JOIN pragma_index_info(l."name", 'main') AS i
+                LEFT JOIN "main"."sqlite_master" AS x ON x."type" = 'index' AND x."name" = l."name"
                 WHERE \#(userTables) ORDER BY m."name", l."name", i."seqno"
                 """#)
         {
@@ -262,8 +263,9 @@ extension SQLiteSchema {
                 let name: String = first[1] ?? ""
                 let ofIndex = indexRows.prefix { ($0[1] as String?) == name }
                 indexRows = indexRows.dropFirst(ofIndex.count)
-                // An expression's column has no name.
-                let indexColumns = ofIndex.map { $0[4] as String? ?? "" }
+                // An expression has no column name: it stands as the index's whole statement, so
+                // that two indexes compare equal only when they index the same expressions.
+                let indexColumns = ofIndex.map { $0[4] as String? ?? "expression of \($0[5] as String? ?? name)" }
                 switch first[3] as String? ?? "c" {
                 case "pk":
                     continue

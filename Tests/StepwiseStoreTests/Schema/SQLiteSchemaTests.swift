@@ -39,6 +39,24 @@ struct SQLiteSchemaTests {
             ])
     }
 
+    @Test func anExpressionIndexIsReadAndComparedByItsExpressions() throws {
+        let table = "CREATE TABLE T (Z_PK INTEGER PRIMARY KEY, A VARCHAR, B VARCHAR)"
+        let lower = try schema([table, "CREATE INDEX T_X ON T (lower(A))"])
+        let upper = try schema([table, "CREATE INDEX T_X ON T (upper(A))"])
+        let index = try #require(lower.index(named: "T_X"))
+        #expect(index.columns.count == 1)
+        #expect(index.columns.first?.contains("lower(A)") == true)
+        #expect(lower.differences(from: lower).isEmpty)
+        #expect(
+            lower.differences(from: upper).contains {
+                if case .indexMismatch(index: "T_X", _, _) = $0 { return true }
+                return false
+            })
+        // Another expression index of the same arity is no copy of it.
+        let renamed = try schema([table, "CREATE INDEX T_Y ON T (upper(B))"])
+        #expect(renamed.redundantIndexes(comparedWith: lower).isEmpty)
+    }
+
     @Test func equalityIgnoresColumnOrderAndSpelling() throws {
         let one = try schema(["CREATE TABLE T ( A INTEGER, B varchar )", "CREATE INDEX I ON T (A)"])
         let two = try schema([#"CREATE TABLE "t" ("b" VARCHAR, "a" INTEGER)"#, #"CREATE INDEX "i" ON "t" ("a")"#])
