@@ -46,10 +46,9 @@ struct MatrixRunCommand: ParsableCommand {
     static func runMatrix(bundle: URL, rows: Int) throws -> [String: Int] {
         let matrix = try UpgradeMatrix(bundleAt: bundle)
         let session = try matrix.session(rows: RowCounts(default: rows))
-        let done = Counter()
-        let results = session.check(matrix.cases) { _ in
-            let finished = done.increment()
-            if finished % 11 == 0 { BenchLog.note("matrix: \(finished)/\(matrix.cases.count) pairs") }
+        let total = matrix.cases.count
+        let results = session.check(matrix.cases) { checked in
+            if checked.finished % 11 == 0 { BenchLog.note("matrix: \(checked.finished)/\(total) pairs") }
         }
         var values = 0
         for checked in results {
@@ -70,19 +69,4 @@ struct MatrixRunResult: Codable {
     var facts: [String: Int]
 
     var peakRSSMegabytes: Double? { peakRSSKilobytes.map { Double($0) / 1024 } }
-}
-
-/// Pairs finished so far, counted from the session's threads.
-///
-/// `@unchecked Sendable`: `count` is only read and written with `lock` held.
-private final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-
-    func increment() -> Int {
-        lock.withLock {
-            count += 1
-            return count
-        }
-    }
 }

@@ -29,25 +29,13 @@ struct MatrixOutcome: Encodable {
 
 /// The line `stepwise matrix` prints on standard error as each pair finishes:
 /// `[3/66] Model 2 → Model 5 ✓ 0.42 s`, numbered in the order pairs finish.
-///
-/// `@unchecked Sendable`: `finished` is only read and written with `lock` held.
-final class MatrixProgress: @unchecked Sendable {
-    private let lock = NSLock()
-    private let total: Int
-    private var finished = 0
-
-    init(total: Int) {
-        self.total = total
-    }
+struct MatrixProgress: Sendable {
+    let total: Int
 
     func report(_ checked: UpgradeMatrix.Session.Checked) {
-        let number = lock.withLock {
-            finished += 1
-            return finished
-        }
         let mark = (try? checked.result.get()) == nil ? "✗" : "✓"
         StandardError.print(
-            "[\(number)/\(total)] \(checked.pair) \(mark) \(String(format: "%.2f", checked.seconds)) s")
+            "[\(checked.finished)/\(total)] \(checked.pair) \(mark) \(String(format: "%.2f", checked.seconds)) s")
     }
 }
 

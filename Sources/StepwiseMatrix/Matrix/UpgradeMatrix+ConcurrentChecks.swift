@@ -9,6 +9,8 @@ extension UpgradeMatrix.Session {
         package var result: Result<UpgradeMatrix.PairResult, any Error>
         /// Wall-clock time of the check, seeding its first version's store included when it did.
         package var seconds: Double
+        /// The pair's place in the order pairs finished, from 1: what progress shows.
+        package var finished = 0
     }
 
     /// Checks `pairs`, the pairs of one first version in order on one thread, and up to
@@ -53,7 +55,7 @@ extension UpgradeMatrix.Session {
                     let result = Result { try self.check(pairs[index]) }
                     let checked = Checked(
                         pair: pairs[index], result: result, seconds: Date().timeIntervalSince(started))
-                    results.set(index, checked) { onResult(checked) }
+                    results.record(index, checked, report: onResult)
                 }
             }
         }
@@ -96,22 +98,30 @@ private final class LaneQueue: @unchecked Sendable {
     }
 }
 
-/// The results the threads fill, and the one-at-a-time calls to `onResult`.
+/// The results the threads fill, numbered as they finish, and the one-at-a-time calls to
+/// `onResult`.
 ///
-/// `@unchecked Sendable`: `slots` is only read and written with `lock` held.
+/// `@unchecked Sendable`: `slots` and `finished` are only read and written with `lock` held.
 private final class PairResults: @unchecked Sendable {
     private let lock = NSLock()
     private var slots: [UpgradeMatrix.Session.Checked?]
+    private var finished = 0
 
     init(count: Int) {
         slots = Array(repeating: nil, count: count)
     }
 
-    /// Stores a result and reports it with the lock held, so that reports never interleave.
-    func set(_ index: Int, _ checked: UpgradeMatrix.Session.Checked, report: () -> Void) {
+    /// Numbers and stores a result, and reports it with the lock held, so that reports never
+    /// interleave and come in the order of their numbers.
+    func record(
+        _ index: Int, _ checked: UpgradeMatrix.Session.Checked, report: (UpgradeMatrix.Session.Checked) -> Void
+    ) {
         lock.withLock {
-            slots[index] = checked
-            report()
+            finished += 1
+            var numbered = checked
+            numbered.finished = finished
+            slots[index] = numbered
+            report(numbered)
         }
     }
 

@@ -116,6 +116,8 @@ struct UpgradeMatrixSessionTests {
             let reported = ReportedPairs()
             let checked = session.check(matrix.cases, concurrency: concurrency) { reported.append($0.pair) }
             #expect(checked.map(\.pair) == matrix.cases)
+            // Numbered in the order they finished: each number once.
+            #expect(checked.map(\.finished).sorted() == Array(1...matrix.cases.count))
             #expect(reported.pairs.sorted { "\($0)" < "\($1)" } == matrix.cases.sorted { "\($0)" < "\($1)" })
             var concurrent: [UpgradeMatrix.Pair: Outcome] = [:]
             var alone: [UpgradeMatrix.Pair: Outcome] = [:]
