@@ -64,11 +64,22 @@ enum IdenticalRows {
             let b = "\(secondAlias.quotedSQLIdentifier).\(second.quotedSQLIdentifier)"
             let unequal = "+\(a) IS NOT +\(b) COLLATE BINARY"
             if isExactByAffinity { return unequal }
-            return """
-                (\(unequal) OR typeof(\(a)) <> typeof(\(b)) \
-                OR (typeof(\(a)) = 'real' AND \(a) = 0 AND stepwise_sign_bit(\(a)) <> stepwise_sign_bit(\(b))))
-                """
+            return "(\(unequal) OR typeof(\(a)) <> typeof(\(b)) OR \(zeroSignsDiffer(a, b)))"
         }
+    }
+
+    /// SQL true when `a` is a real zero whose sign bit differs from `b`'s. In a `CASE`, so that
+    /// SQLite calls ``signBit`` (a Swift function) for real zeros only: outside a `WHERE`,
+    /// SQLite evaluates both operands of an `AND`, and a call for every value would copy each
+    /// blob's bytes into Swift, costing more than the whole comparison.
+    fileprivate static func zeroSignsDiffer(_ a: String, _ b: String) -> String {
+        "CASE WHEN typeof(\(a)) = 'real' AND \(a) = 0 THEN stepwise_sign_bit(\(a)) <> stepwise_sign_bit(\(b)) ELSE 0 END"
+    }
+
+    /// SQL naming a real zero's sign (NULL for any other value): a grouping key that tells
+    /// `0.0` from `-0.0`, calling ``signBit`` only for real zeros.
+    fileprivate static func zeroSign(_ a: String) -> String {
+        "CASE WHEN typeof(\(a)) = 'real' AND \(a) = 0 THEN stepwise_sign_bit(\(a)) END"
     }
 
     /// SQLite's column affinity, from a declared type by its rules (datatype3.html, 3.1).
@@ -91,9 +102,9 @@ enum IdenticalRows {
         }
     }
 
-    /// SQLite's default limit on a result's columns is 2,000; a query compares at most this
-    /// many columns, and a wider entity takes several.
-    private static let columnsPerQuery = 500
+    /// A query compares at most this many columns, and a wider entity takes several: their
+    /// tests are one `OR` chain, and SQLite limits an expression's depth to 1,000.
+    private static let columnsPerQuery = 200
 
     /// Whether the `count` rows of `first` and of `second`, matched by `Z_PK`, hold identical
     /// values in each of `columns`. False means "can't tell", not "different": see
@@ -111,18 +122,19 @@ enum IdenticalRows {
     }
 
     /// Whether the rows `join` pairs (as `"f"` and `"s"`) are `count` pairs holding identical
-    /// values in each of `columns`.
+    /// values in each of `columns`: one scan per chunk of columns, counting the pairs and those
+    /// that differ in any column (`CASE WHEN` stops at a row's first difference).
     private static func joinedRowsAreIdentical(
         _ db: Database, join: String, arguments: StatementArguments = [], columns: [Column], count: Int
     ) throws -> Bool {
         var start = 0
         repeat {
             let chunk = columns[start..<min(start + columnsPerQuery, columns.count)]
-            let differing = chunk.map { "total(\($0.differs("f", "s")))" }
-            let sql = "SELECT count(*)\(differing.map { ", " + $0 }.joined()) \(join)"
-            guard let row = try Row.fetchOne(db, sql: sql, arguments: arguments), (row[0] as Int) == count
+            let differs = chunk.isEmpty ? "0" : chunk.map { $0.differs("f", "s") }.joined(separator: " OR ")
+            let sql = "SELECT count(*), count(CASE WHEN \(differs) THEN 1 END) \(join)"
+            guard let row = try Row.fetchOne(db, sql: sql, arguments: arguments), (row[0] as Int) == count,
+                (row[1] as Int) == 0
             else { return false }
-            for index in 1..<row.count where (row[index] as Double? ?? 1) != 0 { return false }
             start += columnsPerQuery
         } while start < columns.count
         return true
@@ -171,16 +183,18 @@ enum IdenticalRows {
     }
 
     /// Whether `table` holds the same rows in `first` and `second` schemas, as a multiset,
-    /// compared over `columns` by value, storage class and zero sign: for join tables, whose
-    /// rows have no `Z_PK` to match by. False means "can't tell", as above.
-    static func tablesAreIdentical(_ db: Database, table: String, first: String, second: String, columns: [String])
+    /// compared over `columns` by value, and for a column whose affinity doesn't make values
+    /// exact, storage class and zero sign too: for join tables, whose rows have no `Z_PK` to
+    /// match by. False means "can't tell", as above.
+    static func tablesAreIdentical(_ db: Database, table: String, first: String, second: String, columns: [Column])
         throws -> Bool
     {
         guard !columns.isEmpty, columns.count <= columnsPerQuery else { return false }
-        let values = columns.map { "\($0.quotedSQLIdentifier) COLLATE BINARY" }
-        let types = columns.map { "typeof(\($0.quotedSQLIdentifier))" }
-        let signs = columns.map { "stepwise_sign_bit(\($0.quotedSQLIdentifier))" }
-        let key = (values + types + signs).joined(separator: ", ")
+        let key = columns.map { column in
+            let name = column.first.quotedSQLIdentifier
+            let value = "\(name) COLLATE BINARY"
+            return column.isExactByAffinity ? value : "\(value), typeof(\(name)), \(zeroSign(name))"
+        }.joined(separator: ", ")
         func grouped(_ schema: String) -> String {
             """
             SELECT \(key), count(*) FROM \(schema.quotedSQLIdentifier).\(table.quotedSQLIdentifier)
@@ -267,7 +281,7 @@ extension IdenticalRows {
             }
             for table in joinTables.sorted() {
                 guard let all = try columns(of: table),
-                    try tablesAreIdentical(db, table: table, first: "main", second: "other", columns: all.map(\.first))
+                    try tablesAreIdentical(db, table: table, first: "main", second: "other", columns: all)
                 else { return false }
             }
             return true

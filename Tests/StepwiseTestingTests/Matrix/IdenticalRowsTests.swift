@@ -120,4 +120,52 @@ struct IdenticalRowsTests {
             #expect(try !IdenticalRows.tableRowsAreIdentical(db, table: "T", columns: columns))
         }
     }
+
+    /// Writes `first` and `second` rows (`A`, `B`, `C`, `D`) into a table without keys, like a
+    /// join table, in two stores, and asks whether they hold the same rows as multisets.
+    func sameMultiset(_ first: [[DatabaseValueConvertible?]], _ second: [[DatabaseValueConvertible?]]) throws
+        -> Bool
+    {
+        let directory = try TemporaryDirectory(prefix: "stepwise-identical-rows")
+        let urls = [directory.path("first.sqlite"), directory.path("second.sqlite")]
+        for (url, rows) in zip(urls, [first, second]) {
+            let queue = try DatabaseQueue(path: url.path)
+            try queue.write { db in
+                try db.execute(sql: "CREATE TABLE \"J\" (\"A\", \"B\" FLOAT, \"C\" VARCHAR, \"D\" INTEGER)")
+                for row in rows {
+                    try db.execute(sql: "INSERT INTO \"J\" VALUES (?, ?, ?, ?)", arguments: StatementArguments(row))
+                }
+            }
+            try queue.close()
+        }
+        let queue = try DatabaseQueue(path: urls[0].path)
+        defer { try? queue.close() }
+        return try queue.inDatabase { db in
+            IdenticalRows.prepare(db)
+            try db.execute(sql: "ATTACH DATABASE ? AS \"other\"", arguments: [urls[1].path])
+            let types = (
+                try IdenticalRows.declaredTypes(db, table: "J", schema: "main"),
+                try IdenticalRows.declaredTypes(db, table: "J", schema: "other")
+            )
+            let columns = ["A", "B", "C", "D"].map {
+                IdenticalRows.Column($0, $0, declaredTypes: (types.0[$0], types.1[$0]))
+            }
+            return try IdenticalRows.tablesAreIdentical(db, table: "J", first: "main", second: "other", columns: columns)
+        }
+    }
+
+    @Test func aJoinTableComparesAsAMultisetOfExactValues() throws {
+        let row: [DatabaseValueConvertible?] = [1, 1.5, "x", 7]
+        let other: [DatabaseValueConvertible?] = [2, 2.5, "y", 8]
+        #expect(try sameMultiset([row, other], [other, row]))
+        #expect(try !sameMultiset([row, row, other], [row, other, other]))
+        #expect(try !sameMultiset([row], [row, row]))
+        // An untyped column keeps the storage class and the zero's sign; FLOAT and INTEGER
+        // columns store one form of each value in both stores.
+        #expect(try !sameMultiset([[1, 1.5, "x", 7]], [[1.0, 1.5, "x", 7]]))
+        #expect(try !sameMultiset([[0.0, 1.5, "x", 7]], [[-0.0, 1.5, "x", 7]]))
+        #expect(try sameMultiset([[1, 0.0, "x", 7]], [[1, -0.0, "x", 7.0]]))
+        #expect(try !sameMultiset([[1, 1.5, "\u{E9}", 7]], [[1, 1.5, "e\u{301}", 7]]))
+        #expect(try !sameMultiset([[Data([1]), 1.5, "x", 7]], [[Data([2]), 1.5, "x", 7]]))
+    }
 }
