@@ -150,7 +150,8 @@ struct IdenticalRowsTests {
             let columns = ["A", "B", "C", "D"].map {
                 IdenticalRows.Column($0, $0, declaredTypes: (types.0[$0], types.1[$0]))
             }
-            return try IdenticalRows.tablesAreIdentical(db, table: "J", first: "main", second: "other", columns: columns)
+            return try IdenticalRows.tablesAreIdentical(
+                db, table: "J", first: "main", second: "other", columns: columns)
         }
     }
 
