@@ -107,7 +107,16 @@ extension UpgradeMatrix {
     }
 
     /// The metadata and consistency checks of an upgraded store; `layout` is the target's.
-    func checkResult(_ store: URL, target: ObjectModel, layout: StoreLayout, pair: Pair, path: String?) throws {
+    ///
+    /// - parameter checked: A store of the same version that passed these checks, to which
+    ///   this one is compared next (``compareContents(_:_:path:copied:seeded:target:layout:pair:knownIdentical:)``).
+    ///   When SQLite finds their rows identical, keys and join rows included, this store's keys
+    ///   can't fail where the checked store's passed, and aren't checked again; its pages are.
+    /// - returns: Whether the rows were found identical to `checked`'s.
+    @discardableResult
+    func checkResult(
+        _ store: URL, target: ObjectModel, layout: StoreLayout, pair: Pair, path: String?, checked: URL? = nil
+    ) throws -> Bool {
         let via = path.map { " (\($0))" } ?? ""
         let identification: StoreIdentification
         do {
@@ -137,11 +146,18 @@ extension UpgradeMatrix {
                     "the upgraded store is identified as \(found ?? identification.problem ?? "no version"), not '\(target.name)'\(via)"
             )
         }
-        let problems = try StoreConsistency.problems(inStoreAt: store, layout: layout)
+        var identical = false
+        let problems = try StoreConsistency.problems(inStoreAt: store, layout: layout) {
+            guard let checked else { return false }
+            identical = try IdenticalRows.storesAreIdentical(
+                checked, store, layout: layout, ignoring: pathComparisonIgnores(layout))
+            return identical
+        }
         if let problem = problems.first {
             throw UpgradeMatrixFailure(
                 pair: pair, check: .consistency, entity: problem.entity, property: problem.property,
                 detail: "\(problem.reason)\(problem.primaryKey.map { " (upgraded store's Z_PK \($0))" } ?? "")\(via)")
         }
+        return identical
     }
 }

@@ -99,16 +99,25 @@ extension UpgradeMatrix {
         return compared
     }
 
+    /// What the comparison of two paths' stores leaves out: the matrix's ignored properties,
+    /// and every `now()` stamp a step writes, which is the time of that step and differs by
+    /// path (the consistency check makes sure every row has one).
+    func pathComparisonIgnores(_ layout: StoreLayout) -> Set<String> {
+        let stamps = DerivedValues.columns(layout).filter(\.isNow)
+        return ignoredProperties.union(stamps.map { "\($0.entity).\($0.attribute)" })
+    }
+
     /// Compares the stores two paths made; a difference names the object of the all-at-once
     /// result and, for a copied entity, the seeded row it came from.
+    ///
+    /// - parameter knownIdentical: Whether SQLite already found their rows identical
+    ///   (``checkResult(_:target:layout:pair:path:checked:)``): nothing is left to compare.
     func compareContents(
         _ direct: URL, _ stepwise: URL, path: String, copied: [CopiedEntity], seeded: SeededStore,
-        target: ObjectModel, layout: StoreLayout, pair: Pair
+        target: ObjectModel, layout: StoreLayout, pair: Pair, knownIdentical: Bool = false
     ) throws {
-        // A `now()` stamp a step writes is the time of that step, which differs by path; the
-        // consistency check makes sure every row has one.
-        let stamps = DerivedValues.columns(layout).filter(\.isNow)
-        let ignoring = ignoredProperties.union(stamps.map { "\($0.entity).\($0.attribute)" })
+        if knownIdentical { return }
+        let ignoring = pathComparisonIgnores(layout)
         // Both paths usually give the very same rows: SQLite says so in a query per entity,
         // and only stores it can't vouch for are read object by object.
         if try IdenticalRows.storesAreIdentical(direct, stepwise, layout: layout, ignoring: ignoring) { return }

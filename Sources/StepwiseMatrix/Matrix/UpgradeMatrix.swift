@@ -217,7 +217,7 @@ public struct UpgradeMatrix: Sendable {
     /// app's upgrader has by default: the matrix tests what users run.
     ///
     /// Its verification stays at `.quick`: every store the matrix upgrades is checked in full
-    /// afterwards by ``checkResult(_:target:layout:pair:path:)`` (`integrity_check` among
+    /// afterwards by ``checkResult(_:target:layout:pair:path:checked:)`` (`integrity_check` among
     /// ``StoreConsistency``'s checks), so a `.full` level here would run the same
     /// `integrity_check` on the same bytes a second time, only before the swap rather than after.
     func upgrader(to target: String) -> Upgrader {
