@@ -42,6 +42,9 @@ struct SeededRowWriter {
                 try Int64.fetchOne(
                     db, sql: "SELECT \"Z_MAX\" FROM \"Z_PRIMARYKEY\" WHERE \"Z_ENT\" = ?", arguments: [root.number])
             }.map { $0 + 1 } ?? 1
+        // Each attribute's draws, worked out once for all rows.
+        let columns = attributes.map { SeededValues.AttributeValues($0, entity: entity.name, values: values) }
+        let isUnique = attributes.map { unique.contains($0.name) }
         var row = 0
         while row < count {
             let end = min(count, row + SeededStore.batchSize)
@@ -50,20 +53,24 @@ struct SeededRowWriter {
                 // one per row; the flush below leaves `Z_MAX` at the last key used, as
                 // one-by-one inserts leave it.
                 let objects = ObjectContext(db, layout: layout, primaryKeyBatch: end - row)
+                // One statement for every row, each attribute bound (NULL when the row has no
+                // value: Core Data's tables declare no column defaults).
+                let insert = try objects.prepareInsert(entity.name, attributes: attributes.map(\.name))
+                var rowValues = [DatabaseValue](repeating: .null, count: attributes.count)
                 for index in row..<end {
                     let key = first + Int64(index)
-                    var rowValues: [String: (any DatabaseValueConvertible)?] = [:]
-                    for attribute in attributes {
-                        if let list = listed[attribute.name] {
-                            rowValues[attribute.name] = values.listed(list, attribute, entity: entity.name, row: index)
-                            continue
-                        }
-                        let value = try values.value(
-                            of: attribute, entity: entity.name, row: index, primaryKey: key,
-                            isUnique: unique.contains(attribute.name))
-                        if !value.isNull { rowValues[attribute.name] = value }
+                    for (position, attribute) in attributes.enumerated() {
+                        let value =
+                            if let list = listed[attribute.name] {
+                                values.listed(list, attribute, entity: entity.name, row: index)
+                            } else {
+                                try columns[position].value(
+                                    row: index, primaryKey: key, isUnique: isUnique[position])
+                            }
+                        rowValues[position] =
+                            value.isNull ? .null : try objects.preparedValue(value, at: position, of: insert)
                     }
-                    let id = try objects.insert(entity.name, rowValues)
+                    let id = try objects.insert(insert, values: rowValues)
                     guard id.primaryKey == key else {
                         throw UpgradeMatrixFailure(
                             .unsatisfiable(

@@ -47,29 +47,54 @@ package struct SeededValues: Sendable {
     package func value(
         of attribute: Attribute, entity: String, row: Int, primaryKey: Int64, isUnique: Bool = false
     ) throws -> DatabaseValue {
-        let bounds = Bounds(attribute)
-        if isUnique {
-            return try uniqueValue(of: attribute, entity: entity, primaryKey: primaryKey, bounds: bounds)
-        }
-        let label = "\(entity).\(attribute.name)"
-        if attribute.isOptional && row % 8 == 3 { return .null }
-        if attribute.defaultValue != nil && row % 8 == 7 {
-            let value = Self.defaultValue(of: attribute)
-            if !value.isNull { return value }
-        }
-        var random = SplitMix64(seed: seed, label, row)
-        if row % 2 == 0 {
-            let edges = SeededEdgeCases.values(for: attribute.type).filter {
-                bounds.admits($0, type: attribute.type) && (attribute.isOptional || !Self.isNaN($0))
+        try AttributeValues(attribute, entity: entity, values: self).value(
+            row: row, primaryKey: primaryKey, isUnique: isUnique)
+    }
+
+    /// The values of one attribute of one concrete entity, row by row: what
+    /// ``SeededValues/value(of:entity:row:primaryKey:isUnique:)`` gives, with what doesn't
+    /// depend on the row (bounds, edge cases, the label's hash) worked out once, for a writer
+    /// seeding many rows.
+    struct AttributeValues {
+        let attribute: Attribute
+        let entity: String
+        let values: SeededValues
+        let bounds: Bounds
+        /// The hash of `Entity.attribute`, which every row's draws start from.
+        let labelHash: UInt64
+        /// The type's edge cases the attribute admits, and the one even row 0 holds.
+        let edges: [DatabaseValue]
+        let edgeStart: Int
+        let defaultValue: DatabaseValue
+
+        init(_ attribute: Attribute, entity: String, values: SeededValues) {
+            self.attribute = attribute
+            self.entity = entity
+            self.values = values
+            bounds = Bounds(attribute)
+            labelHash = SplitMix64.hash("\(entity).\(attribute.name)")
+            let bounds = bounds
+            edges = SeededEdgeCases.values(for: attribute.type).filter {
+                bounds.admits($0, type: attribute.type) && (attribute.isOptional || !SeededValues.isNaN($0))
             }
-            if !edges.isEmpty {
-                let start = Int(SplitMix64.hash(label) % UInt64(edges.count))
+            edgeStart = edges.isEmpty ? 0 : Int(labelHash % UInt64(edges.count))
+            defaultValue = attribute.defaultValue == nil ? .null : SeededValues.defaultValue(of: attribute)
+        }
+
+        func value(row: Int, primaryKey: Int64, isUnique: Bool) throws -> DatabaseValue {
+            if isUnique {
+                return try values.uniqueValue(of: attribute, entity: entity, primaryKey: primaryKey, bounds: bounds)
+            }
+            if attribute.isOptional && row % 8 == 3 { return .null }
+            if !defaultValue.isNull && row % 8 == 7 { return defaultValue }
+            var random = SplitMix64(seed: values.seed, labelHash: labelHash, row)
+            if row % 2 == 0, !edges.isEmpty {
                 let turn = row / 2
-                let edge = edges[(turn + start) % edges.count]
+                let edge = edges[(turn + edgeStart) % edges.count]
                 if turn < edges.count || !SeededEdgeCases.isLarge(edge) { return edge }
             }
+            return values.ordinaryValue(of: attribute, entity: entity, bounds: bounds, random: &random)
         }
-        return ordinaryValue(of: attribute, entity: entity, bounds: bounds, random: &random)
     }
 
     /// An attribute's default value (`defaultValueString`) as a column value, or NULL, read
@@ -85,7 +110,7 @@ package struct SeededValues: Sendable {
         "alpha", "bravo", "café", "delta", "écho", "foxtrot", "golf", "hôtel", "india", "juliett", "kilo", "lima",
     ]
 
-    private func ordinaryValue(
+    fileprivate func ordinaryValue(
         of attribute: Attribute, entity: String, bounds: Bounds, random: inout SplitMix64
     ) -> DatabaseValue {
         switch attribute.type {
@@ -130,7 +155,7 @@ package struct SeededValues: Sendable {
 
     // MARK: - Unique values
 
-    private func uniqueValue(
+    fileprivate func uniqueValue(
         of attribute: Attribute, entity: String, primaryKey key: Int64, bounds: Bounds
     ) throws -> DatabaseValue {
         func unsatisfiable(_ reason: String) -> UpgradeMatrixFailure {

@@ -27,7 +27,13 @@ package struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
     ///   - label: What the numbers are for (an entity and property name).
     ///   - index: A row index, or any other number that tells draws of one label apart.
     package init(seed: UInt64, _ label: String, _ index: Int = 0) {
-        var mixer = SplitMix64(seed: seed ^ Self.hash(label))
+        self.init(seed: seed, labelHash: Self.hash(label), index)
+    }
+
+    /// `SplitMix64(seed:_:_:)` for a label whose ``hash(_:)`` is known: a caller drawing for
+    /// many rows of one label hashes it once.
+    package init(seed: UInt64, labelHash: UInt64, _ index: Int = 0) {
+        var mixer = SplitMix64(seed: seed ^ labelHash)
         let first = mixer.next()
         state = first ^ (UInt64(bitPattern: Int64(index)) &* 0xD1B5_4A32_D192_ED03)
     }

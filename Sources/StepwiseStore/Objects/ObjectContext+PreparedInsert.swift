@@ -20,6 +20,8 @@ package struct PreparedInsert {
     /// The positions in `attributes` of external-storage attributes, whose values are written
     /// with the inline marker (``ExternalBinaryValue``).
     var externalPositions: [Int] = []
+    /// The layouts of `attributes`, in their order.
+    var attributeLayouts: [AttributeLayout] = []
 }
 
 extension ObjectContext {
@@ -54,11 +56,13 @@ extension ObjectContext {
             throw StoreError(path: path, kind: .unknownEntity(entityLayout.rootName))
         }
         var columns = ["Z_PK", "Z_ENT", "Z_OPT"]
+        var attributeLayouts: [AttributeLayout] = []
         for name in attributes {
             guard let attribute = entityLayout.attribute(named: name) else {
                 throw StoreError(path: path, kind: .unknownProperty(entity: entity, property: name))
             }
             columns.append(attribute.column)
+            attributeLayouts.append(attribute)
         }
         var writesEntity: [Bool] = []
         for name in toOne {
@@ -77,9 +81,27 @@ extension ObjectContext {
         return PreparedInsert(
             entity: entity, attributes: attributes, toOne: toOne, toOneWritesEntity: writesEntity,
             entityNumber: entityLayout.number, rootNumber: root.number, rootName: root.name, statement: statement,
-            externalPositions: attributes.indices.filter { index in
-                entityLayout.attribute(named: attributes[index]).map(layout.storesExternally) ?? false
-            })
+            externalPositions: attributeLayouts.indices.filter { layout.storesExternally(attributeLayouts[$0]) },
+            attributeLayouts: attributeLayouts)
+    }
+
+    /// `value` for the prepared attribute at `position`, converted as ``insert(_:_:)``
+    /// converts a value it is given (a `Date` to seconds since 2001-01-01, a
+    /// ``TransformableValue`` archived…): what ``insert(_:values:toOne:)`` takes.
+    ///
+    /// - throws: ``StoreError/Kind/wrongValueForm(entity:property:expected:given:)`` for a value
+    ///   of the wrong form.
+    package func preparedValue(
+        _ value: (any DatabaseValueConvertible)?, at position: Int, of prepared: PreparedInsert
+    ) throws -> DatabaseValue {
+        guard prepared.attributeLayouts.indices.contains(position) else {
+            throw StoreError(
+                path: path,
+                kind: .invalidValue(
+                    entity: prepared.entity, property: "-",
+                    reason: "attribute \(position) of \(prepared.attributes.count) prepared"))
+        }
+        return try formValue(value, for: prepared.attributeLayouts[position], entity: prepared.entity)
     }
 
     /// Inserts one object with `values` for the prepared attributes (stored values: a Date

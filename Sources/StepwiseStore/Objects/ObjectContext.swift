@@ -278,6 +278,14 @@ public struct ObjectContext {
     func storedValue(_ value: (any DatabaseValueConvertible)?, for attribute: AttributeLayout, entity: String) throws
         -> DatabaseValue
     {
+        let stored = try formValue(value, for: attribute, entity: entity)
+        return layout.storesExternally(attribute) ? Self.inlineColumnValue(stored) : stored
+    }
+
+    /// `value` converted to the attribute's ``AttributeValueForm``; NULL for nil.
+    func formValue(_ value: (any DatabaseValueConvertible)?, for attribute: AttributeLayout, entity: String)
+        throws -> DatabaseValue
+    {
         guard let value else { return .null }
         let transformerName =
             attribute.type == .transformable
@@ -323,7 +331,7 @@ public struct ObjectContext {
                     entity: entity, property: attribute.name, expected: form,
                     given: AttributeValueForm.describe(given)))
         }
-        return layout.storesExternally(attribute) ? Self.inlineColumnValue(stored) : stored
+        return stored
     }
 
     func objectID(_ value: (any DatabaseValueConvertible)?, entity: String, property: String) throws -> ObjectID? {
