@@ -83,10 +83,13 @@ let package = Package(
         .target(
             name: "StepwiseMatrix",
             dependencies: [
-                "Stepwise", "StepwiseModel", "StepwiseStore", "StepwiseMapping",
+                "Stepwise", "StepwiseModel", "StepwiseStore", "StepwiseMapping", "CSQLiteSettings",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        // What SQLite sets only through `sqlite3_config`, which is variadic and which Swift
+        // can't call: the matrix turns off its memory statistics for concurrent checks.
+        .target(name: "CSQLiteSettings", dependencies: [.product(name: "GRDBSQLite", package: "GRDB.swift")]),
         // What `stepwise demo` upgrades: the Recipes history, its mappings, seed and policies.
         // Not a product.
         .target(

@@ -1,3 +1,4 @@
+import CSQLiteSettings
 import Dispatch
 import Foundation
 
@@ -64,6 +65,11 @@ extension UpgradeMatrix.Session {
             checkLanes()
             return results.values
         }
+        // Lanes run at once allocate through SQLite at once, and SQLite's memory statistics
+        // count every allocation under one global mutex. Turned off for the process, which only
+        // works before its first connection (the CLI's case); otherwise SQLite refuses and
+        // keeps them, and the checks are the same, only slower.
+        _ = stepwise_sqlite_disable_memory_statistics()
         // Threads of their own rather than `concurrentPerform`, which runs no more at once
         // than there are cores: an upgrade also waits on `fsync`, and `--jobs` means what it says.
         let finished = DispatchGroup()
