@@ -37,8 +37,8 @@ struct UpgradeMatrixResultCheckTests {
             }.first)
         let queue = try DatabaseQueue(path: url.path)
         try queue.write { db in
-            try db.execute(
-                sql: "UPDATE \(entity.tableName.quotedDatabaseIdentifier) SET \(column.quotedDatabaseIdentifier) = 999999")
+            let table = entity.tableName.quotedDatabaseIdentifier
+            try db.execute(sql: "UPDATE \(table) SET \(column.quotedDatabaseIdentifier) = 999999")
         }
         try queue.close()
         return entity.name
