@@ -2,7 +2,8 @@
 //
 // Stepwise upgrades Core Data-layout SQLite stores across model versions.
 // Modules depend one way: Model ← Store ← Mapping ← Stepwise ← Matrix ← CommandLine ← stepwise,
-// with Demo (the Recipes sample) under CommandLine; Testing (the Matrix, for app teams' tests) and
+// with Demo (the Recipes sample) and CSQLiteSettings (a C shim for `sqlite3_config`) under
+// CommandLine; Testing (the Matrix, for app teams' tests) and
 // TestSupport (this repository's corpus, samples and CLI runners; not a product) are for tests
 // only: the stepwise executable never links them.
 
@@ -83,12 +84,13 @@ let package = Package(
         .target(
             name: "StepwiseMatrix",
             dependencies: [
-                "Stepwise", "StepwiseModel", "StepwiseStore", "StepwiseMapping", "CSQLiteSettings",
+                "Stepwise", "StepwiseModel", "StepwiseStore", "StepwiseMapping",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         // What SQLite sets only through `sqlite3_config`, which is variadic and which Swift
-        // can't call: the matrix turns off its memory statistics for concurrent checks.
+        // can't call: the CLI and the bench turn off its memory statistics at launch, before
+        // any connection, so that threads (the matrix's lanes) don't wait on their mutex.
         .target(name: "CSQLiteSettings", dependencies: [.product(name: "GRDBSQLite", package: "GRDB.swift")]),
         // What `stepwise demo` upgrades: the Recipes history, its mappings, seed and policies.
         // Not a product.
@@ -119,6 +121,7 @@ let package = Package(
             name: "StepwiseCommandLine",
             dependencies: [
                 "Stepwise", "StepwiseModel", "StepwiseStore", "StepwiseMapping", "StepwiseMatrix", "StepwiseDemo",
+                "CSQLiteSettings",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -148,7 +151,7 @@ let package = Package(
                 // StepwiseTesting: temporary directories. StepwiseTestSupport: the Recipes history,
                 // its sample mapping and policies (Scripts/bench), Core Data's private tables.
                 "Stepwise", "StepwiseModel", "StepwiseStore", "StepwiseMapping", "StepwiseTesting",
-                "StepwiseTestSupport", "CRecordingVFS",
+                "StepwiseTestSupport", "CRecordingVFS", "CSQLiteSettings",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

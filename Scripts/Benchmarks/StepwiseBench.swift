@@ -1,4 +1,5 @@
 import ArgumentParser
+import CSQLiteSettings
 
 /// `stepwise-bench`: measures one migration step's speed and memory on a generated store.
 ///
@@ -27,4 +28,11 @@ struct StepwiseBench: ParsableCommand {
             CrashTestCommand.self, CrashUpgradeCommand.self, PowerLossCommand.self,
         ]
     )
+
+    /// Turns SQLite's memory statistics off before any connection, as `stepwise` does, so
+    /// that the matrix's lanes run as they do in the CLI; then runs the command.
+    static func main() {
+        _ = stepwise_sqlite_disable_memory_statistics()
+        main(nil)
+    }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CSQLiteSettings
 import StepwiseMapping
 
 /// A command-line tool with Stepwise's commands (`inspect`, `plan`, `upgrade`, `matrix`, …)
@@ -77,7 +78,12 @@ extension StepwiseTool {
     /// The version is answered here rather than through `CommandConfiguration.version`, which
     /// would list a "--version  Show the version." flag in the help of every command, beside
     /// the model-version option `--version <name>` of `create`, `schema` and `ship`.
+    ///
+    /// Before anything opens a database, SQLite's memory statistics are turned off for the
+    /// process: nothing reads them, and counting every allocation under one global mutex
+    /// made the matrix's concurrent lanes wait on each other.
     public static func main() {
+        _ = stepwise_sqlite_disable_memory_statistics()
         if Array(CommandLine.arguments.dropFirst()) == ["--version"] {
             print(StepwiseVersion.current)
             return

@@ -43,7 +43,9 @@ package enum StoreConsistency {
     }
 
     /// The problems of the store at `url`, read as `layout` says; empty when sound. For a
-    /// caller that checks many stores of one version and lays it out once.
+    /// caller that checks many stores of one version and lays it out once. When
+    /// `integrity_check` fails, that is the only problem returned: rows read from damaged
+    /// pages would say nothing reliable.
     ///
     /// - parameter keysAreKnownSound: Asked once the pages are found sound; when it says yes,
     ///   the keys and join rows aren't checked. The matrix says yes for a store whose rows

@@ -268,6 +268,7 @@ extension IdenticalRows {
                     guard try tableRowsAreIdentical(db, table: table, columns: compared) else { return false }
                     continue
                 }
+                var rows = 0
                 for entity in entities {
                     let ignored = ignoredColumns(of: entity)
                     let compared = all.filter { $0.first != "Z_OPT" && !ignored.contains($0.first) }
@@ -277,7 +278,14 @@ extension IdenticalRows {
                     guard try self.count(db, theirs) == count,
                         try areIdentical(db, mine, theirs, columns: compared, count: count)
                     else { return false }
+                    rows += count
                 }
+                // Rows of no concrete entity (an abstract entity's `Z_ENT`, or an unknown one)
+                // aren't compared entity by entity: identical only when neither store has any.
+                let name = table.quotedSQLIdentifier
+                let totals = try Row.fetchOne(
+                    db, sql: "SELECT (SELECT count(*) FROM \"main\".\(name)), (SELECT count(*) FROM \"other\".\(name))")
+                guard let totals, (totals[0] as Int) == rows, (totals[1] as Int) == rows else { return false }
             }
             for table in joinTables.sorted() {
                 guard let all = try columns(of: table),

@@ -109,10 +109,11 @@ extension UpgradeMatrix {
     /// The metadata and consistency checks of an upgraded store; `layout` is the target's.
     ///
     /// - parameter checked: A store of the same version that passed these checks, to which
-    ///   this one is compared next (``compareContents(_:_:path:copied:seeded:target:layout:pair:knownIdentical:)``).
+    ///   this one is compared next (``compareContents(_:_:path:copied:seeded:target:layout:pair:identicalRows:)``).
     ///   When SQLite finds their rows identical, keys and join rows included, this store's keys
     ///   can't fail where the checked store's passed, and aren't checked again; its pages are.
-    /// - returns: Whether the rows were found identical to `checked`'s.
+    /// - returns: Whether SQLite found the rows identical to `checked`'s (false for "can't
+    ///   tell", and when `checked` is nil).
     @discardableResult
     func checkResult(
         _ store: URL, target: ObjectModel, layout: StoreLayout, pair: Pair, path: String?, checked: URL? = nil

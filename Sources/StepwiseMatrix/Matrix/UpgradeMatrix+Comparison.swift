@@ -110,17 +110,20 @@ extension UpgradeMatrix {
     /// Compares the stores two paths made; a difference names the object of the all-at-once
     /// result and, for a copied entity, the seeded row it came from.
     ///
-    /// - parameter knownIdentical: Whether SQLite already found their rows identical
-    ///   (``checkResult(_:target:layout:pair:path:checked:)``): nothing is left to compare.
+    /// - parameter identicalRows: What SQLite answered when asked whether their rows are
+    ///   identical (``checkResult(_:target:layout:pair:path:checked:)``), or nil when it wasn't
+    ///   asked: identical leaves nothing to compare, "can't tell" goes object by object.
     func compareContents(
         _ direct: URL, _ stepwise: URL, path: String, copied: [CopiedEntity], seeded: SeededStore,
-        target: ObjectModel, layout: StoreLayout, pair: Pair, knownIdentical: Bool = false
+        target: ObjectModel, layout: StoreLayout, pair: Pair, identicalRows: Bool? = nil
     ) throws {
-        if knownIdentical { return }
         let ignoring = pathComparisonIgnores(layout)
         // Both paths usually give the very same rows: SQLite says so in a query per entity,
         // and only stores it can't vouch for are read object by object.
-        if try IdenticalRows.storesAreIdentical(direct, stepwise, layout: layout, ignoring: ignoring) { return }
+        let identical =
+            try identicalRows
+            ?? IdenticalRows.storesAreIdentical(direct, stepwise, layout: layout, ignoring: ignoring)
+        if identical { return }
         let first = try StoreContent.read(storeAt: direct, layout: layout, ignoring: ignoring)
         let second = try StoreContent.read(storeAt: stepwise, layout: layout, ignoring: ignoring)
         guard let difference = try first.firstDifference(from: second) else { return }

@@ -1,4 +1,3 @@
-import CSQLiteSettings
 import Dispatch
 import Foundation
 
@@ -22,7 +21,9 @@ extension UpgradeMatrix.Session {
     /// With `concurrency` above 1 the checks run on threads of their own, which don't see the
     /// caller's task-local values; with 1 they run on the caller's thread.
     /// The first versions with the most pairs start first, so that the longest lane doesn't
-    /// start last.
+    /// start last. Lanes allocate through SQLite at once, which counts every allocation under
+    /// one global mutex unless the process turned its memory statistics off before opening
+    /// any database, as `stepwise` does (`stepwise_sqlite_disable_memory_statistics`).
     ///
     /// - parameters:
     ///   - pairs: Pairs of the matrix, in the order each first version's pairs are checked
@@ -65,11 +66,6 @@ extension UpgradeMatrix.Session {
             checkLanes()
             return results.values
         }
-        // Lanes run at once allocate through SQLite at once, and SQLite's memory statistics
-        // count every allocation under one global mutex. Turned off for the process, which only
-        // works before its first connection (the CLI's case); otherwise SQLite refuses and
-        // keeps them, and the checks are the same, only slower.
-        _ = stepwise_sqlite_disable_memory_statistics()
         // Threads of their own rather than `concurrentPerform`, which runs no more at once
         // than there are cores: an upgrade also waits on `fsync`, and `--jobs` means what it says.
         let finished = DispatchGroup()

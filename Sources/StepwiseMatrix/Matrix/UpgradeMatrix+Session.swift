@@ -192,7 +192,7 @@ extension UpgradeMatrix {
                     stepwise, target: target, layout: layouts.target, pair: pair, path: path, checked: direct)
                 try matrix.compareContents(
                     direct, stepwise, path: path, copied: copied, seeded: seeded, target: target,
-                    layout: layouts.target, pair: pair, knownIdentical: identical)
+                    layout: layouts.target, pair: pair, identicalRows: identical)
                 pathsCompared = 2
             } else if lane.path == nil {
                 // One call to `pair.to` is also the first stop of the path stopping at each

@@ -90,7 +90,8 @@ extension ObjectContext {
     /// ``TransformableValue`` archived…): what ``insert(_:values:toOne:)`` takes.
     ///
     /// - throws: ``StoreError/Kind/wrongValueForm(entity:property:expected:given:)`` for a value
-    ///   of the wrong form.
+    ///   of the wrong form; ``StoreError/Kind/invalidValue(entity:property:reason:)`` for a
+    ///   position out of range or a value its transformer can't archive.
     package func preparedValue(
         _ value: (any DatabaseValueConvertible)?, at position: Int, of prepared: PreparedInsert
     ) throws -> DatabaseValue {

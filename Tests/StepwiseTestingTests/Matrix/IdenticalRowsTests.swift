@@ -169,4 +169,43 @@ struct IdenticalRowsTests {
         #expect(try !sameMultiset([[1, 1.5, "\u{E9}", 7]], [[1, 1.5, "e\u{301}", 7]]))
         #expect(try !sameMultiset([[Data([1]), 1.5, "x", 7]], [[Data([2]), 1.5, "x", 7]]))
     }
+
+    /// An entity wider than one query's chunk of columns: a difference in the last chunk only
+    /// is still found.
+    @Test func aDifferenceInALaterChunkOfColumnsIsFound() throws {
+        let names = (0..<450).map { "C\($0)" }
+        func identical(changing column: Int?) throws -> Bool {
+            let directory = try TemporaryDirectory(prefix: "stepwise-identical-rows")
+            let urls = [directory.path("first.sqlite"), directory.path("second.sqlite")]
+            for (index, url) in urls.enumerated() {
+                let queue = try DatabaseQueue(path: url.path)
+                try queue.write { db in
+                    let columns = names.map { "\($0.quotedDatabaseIdentifier) INTEGER" }.joined(separator: ", ")
+                    try db.execute(
+                        sql: "CREATE TABLE \"W\" (\"Z_PK\" INTEGER PRIMARY KEY, \"Z_ENT\" INTEGER, \(columns))")
+                    let values = names.indices.map { $0 == column && index == 1 ? -1 : $0 }
+                    let list = values.map(String.init).joined(separator: ", ")
+                    try db.execute(sql: "INSERT INTO \"W\" VALUES (1, 1, \(list)), (2, 1, \(list))")
+                }
+                try queue.close()
+            }
+            let queue = try DatabaseQueue(path: urls[0].path)
+            defer { try? queue.close() }
+            return try queue.inDatabase { db in
+                IdenticalRows.prepare(db)
+                try db.execute(sql: "ATTACH DATABASE ? AS \"other\"", arguments: [urls[1].path])
+                let columns = names.map { IdenticalRows.Column($0, $0, declaredTypes: ("INTEGER", "INTEGER")) }
+                let sides = (
+                    IdenticalRows.Side(schema: "main", table: "W", entity: 1),
+                    IdenticalRows.Side(schema: "other", table: "W", entity: 1)
+                )
+                let byEntity = try IdenticalRows.areIdentical(db, sides.0, sides.1, columns: columns, count: 2)
+                #expect(try IdenticalRows.tableRowsAreIdentical(db, table: "W", columns: columns) == byEntity)
+                return byEntity
+            }
+        }
+        #expect(try identical(changing: nil))
+        #expect(try !identical(changing: 449))
+        #expect(try !identical(changing: 0))
+    }
 }
