@@ -145,14 +145,21 @@ enum IdenticalRows {
     /// whole table, whatever the rows' entities (`Z_ENT` is one of the columns compared).
     /// False means "can't tell", as above.
     static func tableRowsAreIdentical(_ db: Database, table: String, columns: [Column]) throws -> Bool {
+        let counts = try rowCounts(db, table: table)
+        guard counts.main == counts.other else { return false }
         let name = table.quotedSQLIdentifier
-        let counts = try Row.fetchOne(
-            db, sql: "SELECT (SELECT count(*) FROM \"main\".\(name)), (SELECT count(*) FROM \"other\".\(name))")
-        guard let counts, (counts[0] as Int) == (counts[1] as Int) else { return false }
         return try joinedRowsAreIdentical(
             db,
             join: "FROM \"main\".\(name) AS \"f\" JOIN \"other\".\(name) AS \"s\" ON \"s\".\"Z_PK\" = \"f\".\"Z_PK\"",
-            columns: columns, count: counts[0])
+            columns: columns, count: counts.main)
+    }
+
+    /// The rows of `table` in `main` and in `other`, all entities together.
+    static func rowCounts(_ db: Database, table: String) throws -> (main: Int, other: Int) {
+        let name = table.quotedSQLIdentifier
+        let counts = try Row.fetchOne(
+            db, sql: "SELECT (SELECT count(*) FROM \"main\".\(name)), (SELECT count(*) FROM \"other\".\(name))")
+        return (counts?[0] ?? 0, counts?[1] ?? 0)
     }
 
     /// The declared type of each column of `schema`'s `table`, by uppercased name.
@@ -282,10 +289,8 @@ extension IdenticalRows {
                 }
                 // Rows of no concrete entity (an abstract entity's `Z_ENT`, or an unknown one)
                 // aren't compared entity by entity: identical only when neither store has any.
-                let name = table.quotedSQLIdentifier
-                let totals = try Row.fetchOne(
-                    db, sql: "SELECT (SELECT count(*) FROM \"main\".\(name)), (SELECT count(*) FROM \"other\".\(name))")
-                guard let totals, (totals[0] as Int) == rows, (totals[1] as Int) == rows else { return false }
+                let totals = try rowCounts(db, table: table)
+                guard totals.main == rows, totals.other == rows else { return false }
             }
             for table in joinTables.sorted() {
                 guard let all = try columns(of: table),

@@ -16,19 +16,14 @@ struct IdenticalRowsTests {
 
     /// Writes `first` and `second` rows (`Z_PK`, `A`, `B`, `C`; `Z_ENT` 1) into two stores and
     /// asks whether their rows are identical over `A`, `B` and `C`.
-    func identical(_ first: [[DatabaseValueConvertible?]], _ second: [[DatabaseValueConvertible?]]) throws -> Bool {
+    /// Two stores, the second filled by `fill(db, 1)` and the first by `fill(db, 0)`; then
+    /// `body` on the first, the second attached as `other`, ready to compare.
+    func withTwoStores<T>(_ fill: (Database, Int) throws -> Void, _ body: (Database) throws -> T) throws -> T {
         let directory = try TemporaryDirectory(prefix: "stepwise-identical-rows")
         let urls = [directory.path("first.sqlite"), directory.path("second.sqlite")]
-        for (url, rows) in zip(urls, [first, second]) {
+        for (index, url) in urls.enumerated() {
             let queue = try DatabaseQueue(path: url.path)
-            try queue.write { db in
-                try db.execute(sql: Self.schema)
-                for row in rows {
-                    try db.execute(
-                        sql: "INSERT INTO \"T\" (\"Z_PK\", \"Z_ENT\", \"A\", \"B\", \"C\") VALUES (?, 1, ?, ?, ?)",
-                        arguments: StatementArguments(row))
-                }
-            }
+            try queue.write { db in try fill(db, index) }
             try queue.close()
         }
         let queue = try DatabaseQueue(path: urls[0].path)
@@ -36,13 +31,29 @@ struct IdenticalRowsTests {
         return try queue.inDatabase { db in
             IdenticalRows.prepare(db)
             try db.execute(sql: "ATTACH DATABASE ? AS \"other\"", arguments: [urls[1].path])
-            let types = (
-                try IdenticalRows.declaredTypes(db, table: "T", schema: "main"),
-                try IdenticalRows.declaredTypes(db, table: "T", schema: "other")
-            )
-            let columns = ["A", "B", "C"].map {
-                IdenticalRows.Column($0, $0, declaredTypes: (types.0[$0], types.1[$0]))
+            return try body(db)
+        }
+    }
+
+    /// `names` of `table` as compared columns, with their declared types in both stores.
+    func columns(_ names: [String], of table: String, _ db: Database) throws -> [IdenticalRows.Column] {
+        let types = (
+            try IdenticalRows.declaredTypes(db, table: table, schema: "main"),
+            try IdenticalRows.declaredTypes(db, table: table, schema: "other")
+        )
+        return names.map { IdenticalRows.Column($0, $0, declaredTypes: (types.0[$0], types.1[$0])) }
+    }
+
+    func identical(_ first: [[DatabaseValueConvertible?]], _ second: [[DatabaseValueConvertible?]]) throws -> Bool {
+        try withTwoStores { db, index in
+            try db.execute(sql: Self.schema)
+            for row in [first, second][index] {
+                try db.execute(
+                    sql: "INSERT INTO \"T\" (\"Z_PK\", \"Z_ENT\", \"A\", \"B\", \"C\") VALUES (?, 1, ?, ?, ?)",
+                    arguments: StatementArguments(row))
             }
+        } _: { db in
+            let columns = try columns(["A", "B", "C"], of: "T", db)
             let mine = IdenticalRows.Side(schema: "main", table: "T", entity: 1)
             let theirs = IdenticalRows.Side(schema: "other", table: "T", entity: 1)
             let count = try IdenticalRows.count(db, mine)
@@ -91,23 +102,12 @@ struct IdenticalRowsTests {
     }
 
     @Test func theWholeTablePassComparesEveryEntitysRows() throws {
-        let directory = try TemporaryDirectory(prefix: "stepwise-identical-rows")
-        let urls = [directory.path("first.sqlite"), directory.path("second.sqlite")]
-        for (url, otherEntityName) in zip(urls, ["x", "y"]) {
-            let queue = try DatabaseQueue(path: url.path)
-            try queue.write { db in
-                try db.execute(sql: Self.schema)
-                try db.execute(
-                    sql: "INSERT INTO \"T\" VALUES (1, 1, 1, 1.5, 'same'), (2, 2, 2, 2.5, ?)",
-                    arguments: [otherEntityName])
-            }
-            try queue.close()
-        }
-        let queue = try DatabaseQueue(path: urls[0].path)
-        defer { try? queue.close() }
-        try queue.inDatabase { db in
-            IdenticalRows.prepare(db)
-            try db.execute(sql: "ATTACH DATABASE ? AS \"other\"", arguments: [urls[1].path])
+        try withTwoStores { db, index in
+            try db.execute(sql: Self.schema)
+            try db.execute(
+                sql: "INSERT INTO \"T\" VALUES (1, 1, 1, 1.5, 'same'), (2, 2, 2, 2.5, ?)",
+                arguments: [["x", "y"][index]])
+        } _: { (db: Database) throws -> Void in
             let columns = ["Z_ENT", "A", "B", "C"].map {
                 IdenticalRows.Column($0, $0, declaredTypes: (nil, nil))
             }
@@ -126,32 +126,14 @@ struct IdenticalRowsTests {
     func sameMultiset(_ first: [[DatabaseValueConvertible?]], _ second: [[DatabaseValueConvertible?]]) throws
         -> Bool
     {
-        let directory = try TemporaryDirectory(prefix: "stepwise-identical-rows")
-        let urls = [directory.path("first.sqlite"), directory.path("second.sqlite")]
-        for (url, rows) in zip(urls, [first, second]) {
-            let queue = try DatabaseQueue(path: url.path)
-            try queue.write { db in
-                try db.execute(sql: "CREATE TABLE \"J\" (\"A\", \"B\" FLOAT, \"C\" VARCHAR, \"D\" INTEGER)")
-                for row in rows {
-                    try db.execute(sql: "INSERT INTO \"J\" VALUES (?, ?, ?, ?)", arguments: StatementArguments(row))
-                }
+        try withTwoStores { db, index in
+            try db.execute(sql: "CREATE TABLE \"J\" (\"A\", \"B\" FLOAT, \"C\" VARCHAR, \"D\" INTEGER)")
+            for row in [first, second][index] {
+                try db.execute(sql: "INSERT INTO \"J\" VALUES (?, ?, ?, ?)", arguments: StatementArguments(row))
             }
-            try queue.close()
-        }
-        let queue = try DatabaseQueue(path: urls[0].path)
-        defer { try? queue.close() }
-        return try queue.inDatabase { db in
-            IdenticalRows.prepare(db)
-            try db.execute(sql: "ATTACH DATABASE ? AS \"other\"", arguments: [urls[1].path])
-            let types = (
-                try IdenticalRows.declaredTypes(db, table: "J", schema: "main"),
-                try IdenticalRows.declaredTypes(db, table: "J", schema: "other")
-            )
-            let columns = ["A", "B", "C", "D"].map {
-                IdenticalRows.Column($0, $0, declaredTypes: (types.0[$0], types.1[$0]))
-            }
-            return try IdenticalRows.tablesAreIdentical(
-                db, table: "J", first: "main", second: "other", columns: columns)
+        } _: { db in
+            try IdenticalRows.tablesAreIdentical(
+                db, table: "J", first: "main", second: "other", columns: columns(["A", "B", "C", "D"], of: "J", db))
         }
     }
 
@@ -175,25 +157,14 @@ struct IdenticalRowsTests {
     @Test func aDifferenceInALaterChunkOfColumnsIsFound() throws {
         let names = (0..<450).map { "C\($0)" }
         func identical(changing column: Int?) throws -> Bool {
-            let directory = try TemporaryDirectory(prefix: "stepwise-identical-rows")
-            let urls = [directory.path("first.sqlite"), directory.path("second.sqlite")]
-            for (index, url) in urls.enumerated() {
-                let queue = try DatabaseQueue(path: url.path)
-                try queue.write { db in
-                    let columns = names.map { "\($0.quotedDatabaseIdentifier) INTEGER" }.joined(separator: ", ")
-                    try db.execute(
-                        sql: "CREATE TABLE \"W\" (\"Z_PK\" INTEGER PRIMARY KEY, \"Z_ENT\" INTEGER, \(columns))")
-                    let values = names.indices.map { $0 == column && index == 1 ? -1 : $0 }
-                    let list = values.map(String.init).joined(separator: ", ")
-                    try db.execute(sql: "INSERT INTO \"W\" VALUES (1, 1, \(list)), (2, 1, \(list))")
-                }
-                try queue.close()
-            }
-            let queue = try DatabaseQueue(path: urls[0].path)
-            defer { try? queue.close() }
-            return try queue.inDatabase { db in
-                IdenticalRows.prepare(db)
-                try db.execute(sql: "ATTACH DATABASE ? AS \"other\"", arguments: [urls[1].path])
+            try withTwoStores { db, index in
+                let columns = names.map { "\($0.quotedDatabaseIdentifier) INTEGER" }.joined(separator: ", ")
+                try db.execute(
+                    sql: "CREATE TABLE \"W\" (\"Z_PK\" INTEGER PRIMARY KEY, \"Z_ENT\" INTEGER, \(columns))")
+                let values = names.indices.map { $0 == column && index == 1 ? -1 : $0 }
+                let list = values.map(String.init).joined(separator: ", ")
+                try db.execute(sql: "INSERT INTO \"W\" VALUES (1, 1, \(list)), (2, 1, \(list))")
+            } _: { db in
                 let columns = names.map { IdenticalRows.Column($0, $0, declaredTypes: ("INTEGER", "INTEGER")) }
                 let sides = (
                     IdenticalRows.Side(schema: "main", table: "W", entity: 1),
