@@ -6,8 +6,8 @@ import StepwiseStore
 
 /// `launch`, in this process: what an app pays at every launch when nothing needs upgrading.
 ///
-/// - Stepwise: `Upgrader(bundleAt:)` on a `.xcdatamodeld` written to disk, then
-///   `upgradeIfNeeded` on an up-to-date copy of the seed.
+/// - Stepwise: the launch call, `Upgrader.upgradeIfNeeded(storeAt:bundleAt:)`, with a
+///   `.xcdatamodeld` written to disk, on an up-to-date copy of the seed.
 /// - Baseline: open the store with GRDB, read `Z_METADATA`, and parse the current version's
 ///   `contents` with ``XcodeModelReader``: what any app must do to learn the store's version
 ///   and know its model, and what Core Data does before it opens a store.
@@ -79,7 +79,7 @@ enum LaunchScenario {
     }
 
     private static func stepwiseCheck(bundle: URL, store: URL) throws {
-        let report = try Upgrader(bundleAt: bundle).upgradeIfNeededSynchronously(storeAt: store)
+        let report = try Upgrader.upgradeIfNeededSynchronously(storeAt: store, bundleAt: bundle)
         guard report.upToDate else { throw BenchError("launch: the store wasn't found up to date") }
     }
 

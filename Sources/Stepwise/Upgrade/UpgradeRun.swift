@@ -72,10 +72,19 @@ final class UpgradeRun {
         guard let version = history.versions.version(named: target) else {
             throw UpgradeError(.unknownVersion(target, available: history.versions.names))
         }
+        return isAtVersion(files, fileSystem: fileSystem) { history.hashes.isCompatible(version, withEntityHashes: $0) }
+    }
+
+    /// Whether the main file's metadata holds entity hashes that `matching` accepts, with no
+    /// earlier run waiting to be finished: the cheap test, shared with
+    /// `Upgrader.upToDateReport(storeAt:bundleAt:options:)`, which knows the target version only.
+    static func isAtVersion(
+        _ files: StoreFiles, fileSystem: FileSystem, matching: ([String: Data]) -> Bool
+    ) -> Bool {
         guard !fileSystem.exists(files.workDirectory),
             let metadata = StoreMetadata.readFromMainFile(at: files.store)
         else { return false }
-        return history.hashes.isCompatible(version, withEntityHashes: metadata.versionHashes)
+        return matching(metadata.versionHashes)
     }
 
     /// Takes the lock and does the work.

@@ -20,18 +20,20 @@ struct ReadmeExampleTests {
         policies.register("ChefNamePolicy") { ChefNamePolicy() }
         policies.register("CuisinePolicy") { CuisinePolicy() }
         policies.register("SharedIngredientPolicy") { SharedIngredientPolicy() }
-        let upgrader = try Upgrader(
+        let report = try await Upgrader.upgradeIfNeeded(
+            storeAt: storeURL,
             bundleAt: directory.path("Recipes.xcdatamodeld"),
             policies: policies,
             options: UpgradeOptions(keepBackup: true, progress: { event in events.append(event) }))
-        let report = try await upgrader.upgradeIfNeeded(storeAt: storeURL)
 
         #expect(!report.upToDate)
         #expect("\(report.from) → \(report.to)" == "Recipes → Recipes 4")
         #expect(report.steps.map(\.kind).contains(.explicit))
         #expect(report.backupURL != nil)
         #expect(events.count > report.steps.count * 2)
-        #expect(try await upgrader.upgradeIfNeeded(storeAt: storeURL).upToDate)
+        #expect(
+            try await Upgrader.upgradeIfNeeded(storeAt: storeURL, bundleAt: directory.path("Recipes.xcdatamodeld"))
+                .upToDate)
     }
 }
 
@@ -42,4 +44,14 @@ final class EventLog: @unchecked Sendable {
     private var events: [UpgradeEvent] = []
     func append(_ event: UpgradeEvent) { lock.withLock { events.append(event) } }
     var count: Int { lock.withLock { events.count } }
+
+    /// The reports of the `finished` events, in order.
+    var finishedReports: [UpgradeReport] {
+        lock.withLock {
+            events.compactMap {
+                if case .finished(let report) = $0 { return report }
+                return nil
+            }
+        }
+    }
 }

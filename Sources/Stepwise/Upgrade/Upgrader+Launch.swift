@@ -1,0 +1,83 @@
+import Foundation
+import StepwiseMapping
+import StepwiseModel
+
+// The launch call: the store's metadata and the target version are enough to tell a store that
+// needs nothing, so an app whose history is long doesn't read it at every launch. Anything else
+// makes the upgrader, which reads and checks the whole bundle, and runs it.
+extension Upgrader {
+    /// Upgrades the store at `url` to the bundle's current version if it isn't there already,
+    /// reading the rest of the bundle only when an upgrade is needed: the call for an app's launch.
+    ///
+    /// ```swift
+    /// let report = try await Upgrader.upgradeIfNeeded(
+    ///     storeAt: storeURL,
+    ///     bundleAt: Bundle.main.url(forResource: "Model", withExtension: "momd")!,
+    ///     policies: myPolicies)
+    /// ```
+    ///
+    /// A store already at the target costs what Core Data pays at launch: the store's metadata,
+    /// the bundle's current-version file and that one version's model, whatever the length of the
+    /// history. Otherwise (an older store, a missing one, an upgrade to resume, or a bundle that
+    /// doesn't declare its current version) this makes
+    /// ``init(bundleAt:mappingsAt:policies:stages:options:)``, which reads and checks every
+    /// version, mapping model and shipped record, and calls ``upgradeIfNeeded(storeAt:)``.
+    ///
+    /// So a version file that can't be read is reported by the first launch that needs an
+    /// upgrade, not by one that doesn't. Catch it earlier in CI, where `stepwise check` and
+    /// ``HistoryCheck`` read everything.
+    ///
+    /// The up-to-date test reads two small files on the calling task; an upgrade runs on a
+    /// thread of its own, as ``upgradeIfNeeded(storeAt:)`` describes, and is cancelled the same way.
+    ///
+    /// - parameters: As ``init(bundleAt:mappingsAt:policies:stages:options:)``, with the store's
+    ///   main file `url` first.
+    /// - returns: What ``upgradeIfNeeded(storeAt:)`` returns.
+    /// - throws: What ``init(bundleAt:mappingsAt:policies:stages:options:)`` and
+    ///   ``upgradeIfNeeded(storeAt:)`` throw.
+    public static func upgradeIfNeeded(
+        storeAt url: URL, bundleAt bundleURL: URL, mappingsAt mappingsURL: URL? = nil,
+        policies: PolicyRegistry = PolicyRegistry(), stages: [MigrationStage] = [],
+        options: UpgradeOptions = UpgradeOptions()
+    ) async throws -> UpgradeReport {
+        try Task.checkCancellation()
+        if let report = upToDateReport(storeAt: url, bundleAt: bundleURL, options: options) { return report }
+        let upgrader = try Upgrader(
+            bundleAt: bundleURL, mappingsAt: mappingsURL, policies: policies, stages: stages, options: options)
+        return try await upgrader.upgradeIfNeeded(storeAt: url)
+    }
+
+    /// ``upgradeIfNeeded(storeAt:bundleAt:mappingsAt:policies:stages:options:)`` on the calling
+    /// thread, for code that can't `await`; don't call it on the main thread of an app.
+    public static func upgradeIfNeededSynchronously(
+        storeAt url: URL, bundleAt bundleURL: URL, mappingsAt mappingsURL: URL? = nil,
+        policies: PolicyRegistry = PolicyRegistry(), stages: [MigrationStage] = [],
+        options: UpgradeOptions = UpgradeOptions()
+    ) throws -> UpgradeReport {
+        if let report = upToDateReport(storeAt: url, bundleAt: bundleURL, options: options) { return report }
+        let upgrader = try Upgrader(
+            bundleAt: bundleURL, mappingsAt: mappingsURL, policies: policies, stages: stages, options: options)
+        return try upgrader.upgradeIfNeededSynchronously(storeAt: url)
+    }
+
+    /// The report for a store already at the target, told from its main file's metadata and the
+    /// target version's model alone, after ``UpgradeOptions/progress`` has been given it; nil when
+    /// that can't tell.
+    ///
+    /// Nil covers every failure here on purpose: each file read here is read again, with its
+    /// error reported, by the upgrader that the caller makes next. The test is the one
+    /// ``perform(_:cancellation:)`` starts with (`UpgradeRun.isAtVersion`), so the two calls
+    /// agree on which stores are up to date.
+    static func upToDateReport(storeAt url: URL, bundleAt bundleURL: URL, options: UpgradeOptions) -> UpgradeReport? {
+        guard let bundle = try? ModelBundleListing.modelURL(bundleURL),
+            let target = options.targetVersion ?? ModelBundleListing.declaredCurrentName(inBundleAt: bundle),
+            let version = try? ModelBundleListing.readVersion(named: target, inBundleAt: bundle),
+            UpgradeRun.isAtVersion(
+                StoreFiles(store: url), fileSystem: options.fileSystem,
+                matching: { version.isCompatible(withEntityHashes: $0) })
+        else { return nil }
+        let report = UpgradeReport.upToDate(at: target)
+        options.progress?(.finished(report))
+        return report
+    }
+}
