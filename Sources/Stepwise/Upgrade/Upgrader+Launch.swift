@@ -23,12 +23,13 @@ extension Upgrader {
     /// ``init(bundleAt:mappingsAt:policies:stages:options:)``, which reads and checks every
     /// version, mapping model and shipped record, and calls ``upgradeIfNeeded(storeAt:)``.
     ///
-    /// So a version file that can't be read is reported by the first launch that needs an
-    /// upgrade, not by one that doesn't. Catch it earlier in CI, where `stepwise check` and
-    /// ``HistoryCheck`` read everything.
+    /// So a bundle file other than the target version's (another version, `.history`, a
+    /// mapping model, a shipped record) that can't be read or doesn't fit is reported by the
+    /// first launch that needs an upgrade, not by one that doesn't. Catch it earlier in CI,
+    /// where `stepwise check` and ``HistoryCheck`` read everything.
     ///
-    /// The up-to-date test reads two small files on the calling task; an upgrade runs on a
-    /// thread of its own, as ``upgradeIfNeeded(storeAt:)`` describes, and is cancelled the same way.
+    /// Everything runs on a thread of its own, as ``upgradeIfNeeded(storeAt:)`` describes, and
+    /// is cancelled the same way.
     ///
     /// - parameters: As ``init(bundleAt:mappingsAt:policies:stages:options:)``, with the store's
     ///   main file `url` first.
@@ -40,11 +41,12 @@ extension Upgrader {
         policies: PolicyRegistry = PolicyRegistry(), stages: [MigrationStage] = [],
         options: UpgradeOptions = UpgradeOptions()
     ) async throws -> UpgradeReport {
-        try Task.checkCancellation()
-        if let report = upToDateReport(storeAt: url, bundleAt: bundleURL, options: options) { return report }
-        let upgrader = try Upgrader(
-            bundleAt: bundleURL, mappingsAt: mappingsURL, policies: policies, stages: stages, options: options)
-        return try await upgrader.upgradeIfNeeded(storeAt: url)
+        try await onThreadOfItsOwn { cancellation in
+            if let report = upToDateReport(storeAt: url, bundleAt: bundleURL, options: options) { return report }
+            let upgrader = try Upgrader(
+                bundleAt: bundleURL, mappingsAt: mappingsURL, policies: policies, stages: stages, options: options)
+            return try upgrader.perform(StoreFiles(store: url), cancellation: cancellation)
+        }
     }
 
     /// ``upgradeIfNeeded(storeAt:bundleAt:mappingsAt:policies:stages:options:)`` on the calling
@@ -66,8 +68,8 @@ extension Upgrader {
     ///
     /// Nil covers every failure here on purpose: each file read here is read again, with its
     /// error reported, by the upgrader that the caller makes next. The test is the one
-    /// ``perform(_:cancellation:)`` starts with (`UpgradeRun.isAtVersion`), so the two calls
-    /// agree on which stores are up to date.
+    /// ``perform(_:cancellation:)`` starts with (`UpgradeRun.isAtVersion`), so for a bundle the
+    /// upgrader can be made from, the two calls agree on which stores are up to date.
     static func upToDateReport(storeAt url: URL, bundleAt bundleURL: URL, options: UpgradeOptions) -> UpgradeReport? {
         guard let bundle = try? ModelBundleListing.modelURL(bundleURL),
             let target = options.targetVersion ?? ModelBundleListing.declaredCurrentName(inBundleAt: bundle),

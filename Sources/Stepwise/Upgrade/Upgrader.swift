@@ -158,13 +158,22 @@ public struct Upgrader: Sendable {
     /// - throws: `CancellationError` when the task was cancelled, and otherwise the errors of
     ///   ``upgradeIfNeededSynchronously(storeAt:)``.
     public func upgradeIfNeeded(storeAt url: URL) async throws -> UpgradeReport {
+        try await Self.onThreadOfItsOwn { cancellation in
+            try self.perform(StoreFiles(store: url), cancellation: cancellation)
+        }
+    }
+
+    /// Runs `work` on a new thread, off Swift's cooperative pool, because it blocks on SQLite
+    /// and the file system; cancelling the calling task cancels the `StepCancellation` it's given.
+    static func onThreadOfItsOwn(
+        _ work: @escaping @Sendable (StepCancellation) throws -> UpgradeReport
+    ) async throws -> UpgradeReport {
         try Task.checkCancellation()
         let cancellation = StepCancellation()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 Thread.detachNewThread {
-                    continuation.resume(
-                        with: Result { try self.perform(StoreFiles(store: url), cancellation: cancellation) })
+                    continuation.resume(with: Result { try work(cancellation) })
                 }
             }
         } onCancel: {

@@ -93,8 +93,10 @@ package struct ModelBundleListing: Sendable, Hashable {
     }
 
     /// Whether the bundle (or single `.xcdatamodel`) at `bundle` has a version folder named
-    /// `name`, found without listing the others: a listing would have it too, since it takes
-    /// every entry named `*.xcdatamodel`, and names the version after it.
+    /// `name`, found without parsing anything: a listing would have it too, since it takes
+    /// every entry named `*.xcdatamodel`, and names the version after it. On Linux it is one
+    /// `stat`; on Apple's file systems, which ignore case, the bundle's entries are listed to
+    /// compare the name exactly.
     /// - parameters:
     ///   - name: The version's name, its folder's name without `.xcdatamodel`.
     ///   - bundle: A URL checked by ``modelURL(_:)``.
@@ -104,7 +106,17 @@ package struct ModelBundleListing: Sendable, Hashable {
             return versionName(bundle.lastPathComponent, in: bundle.deletingLastPathComponent()) == name
         }
         guard !name.isEmpty, !name.contains(where: { $0 == "/" }) else { return false }
-        return FileManager.default.fileExists(atPath: bundle.appendingPathComponent(name + layout.versionSuffix).path)
+        let folder = name + layout.versionSuffix
+        #if canImport(Darwin)
+            // APFS and HFS+ ignore case by default, so `fileExists` would find "recipes 4" in a
+            // bundle whose folder is "Recipes 4", and a listing names the version after the
+            // folder: only the entry's own name counts. (`==` on `String` also equates the
+            // decomposed names those file systems may return.)
+            guard (try? FileManager.default.contentsOfDirectory(atPath: bundle.path))?.contains(folder) == true else {
+                return false
+            }
+        #endif
+        return FileManager.default.fileExists(atPath: bundle.appendingPathComponent(folder).path)
     }
 
     /// Reads and validates the version `name` of the bundle (or single `.xcdatamodel`) at

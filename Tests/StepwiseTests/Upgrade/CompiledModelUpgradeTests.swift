@@ -56,4 +56,22 @@ struct CompiledModelUpgradeTests {
         #expect(upgrader.targetVersion == "SampleModel3")
         #expect(try upgrader.upgradeIfNeededSynchronously(storeAt: store).upToDate)
     }
+
+    @Test("The launch call reads the .momd's VersionInfo.plist: up to date at its current version, upgraded to another")
+    func launchCallOnTheMomd() throws {
+        let corpus = try Corpus.required()
+        let directory = try TemporaryDirectory()
+        let store = try corpus.copyStore(CompiledCorpusModel.sampleModel3Store, to: directory.url)
+        let bundle = corpus.url(CompiledCorpusModel.all[1].compiledPath)
+        let current = try Upgrader.upgradeIfNeededSynchronously(storeAt: store, bundleAt: bundle)
+        #expect(current.outcome == .upToDate)
+        #expect(current.to == "SampleModel3")
+        let upgraded = try Upgrader.upgradeIfNeededSynchronously(
+            storeAt: store, bundleAt: bundle, options: UpgradeOptions(targetVersion: "SampleModel3_v3"))
+        #expect(upgraded.outcome == .upgraded)
+        #expect(upgraded.from == "SampleModel3")
+        let again = try Upgrader.upgradeIfNeededSynchronously(
+            storeAt: store, bundleAt: bundle, options: UpgradeOptions(targetVersion: "SampleModel3_v3"))
+        #expect(again.outcome == .upToDate)
+    }
 }

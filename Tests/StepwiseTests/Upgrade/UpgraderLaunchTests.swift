@@ -41,6 +41,7 @@ struct UpgraderLaunchTests {
         #expect(report.outcome == .upToDate)
         #expect(report.to == "Recipes 4")
         #expect(events.finishedReports == [report])
+        #expect(events.count == 1)
         #expect(StoreBytes(fixture.store) == before)
         #expect(fixture.directoryListing() == listingBefore)
     }
@@ -56,15 +57,53 @@ struct UpgraderLaunchTests {
         #expect(report.to == "Recipes 2")
     }
 
+    @Test(
+        "what the up-to-date test can't settle goes to the upgrader made from the whole bundle",
+        arguments: ["a work folder beside the store", "no .xccurrentversion"])
+    func unsettledGoesToTheWholeBundle(_ situation: String) throws {
+        let fixture = try UpgradeFixture()
+        _ = try fixture.upgrader().upgradeIfNeededSynchronously(storeAt: fixture.store)
+        if situation == "no .xccurrentversion" {
+            try FileManager.default.removeItem(at: fixture.bundle.appendingPathComponent(".xccurrentversion"))
+        } else {
+            // An interrupted upgrade's folder: recovery must look at it, whatever the metadata says.
+            try FileManager.default.createDirectory(at: fixture.files.workDirectory, withIntermediateDirectories: true)
+        }
+        // The broken version shows which path ran: only the whole bundle's reading meets it.
+        let contents = try Self.breakVersion("Recipes 2", in: fixture)
+        let error = try #require(throws: ModelError.self) {
+            try Upgrader.upgradeIfNeededSynchronously(
+                storeAt: fixture.store, bundleAt: fixture.bundle, options: Self.options())
+        }
+        #expect(error.path == contents.path)
+    }
+
+    @Test("an unknown target is refused as the upgrader refuses it, listing the versions")
+    func unknownTarget() throws {
+        let fixture = try UpgradeFixture()
+        let error = try #require(throws: UpgradeError.self) {
+            try Upgrader.upgradeIfNeededSynchronously(
+                storeAt: fixture.store, bundleAt: fixture.bundle, options: Self.options(targetVersion: "Recipes 9"))
+        }
+        guard case .unknownVersion(let name, let available) = error.kind else {
+            Issue.record("expected an unknown version, got \(error.kind)")
+            return
+        }
+        #expect(name == "Recipes 9")
+        #expect(available == ["Recipes", "Recipes 2", "Recipes 3", "Recipes 4"])
+    }
+
     @Test("an older store is upgraded as the upgrader made from the bundle upgrades it")
     func olderStoreIsUpgraded() async throws {
         let launched = try UpgradeFixture()
         let made = try UpgradeFixture()
+        let events = EventLog()
         let report = try await Upgrader.upgradeIfNeeded(
             storeAt: launched.store, bundleAt: launched.bundle, policies: SamplePolicies.registry,
-            options: Self.options())
+            options: Self.options(progress: events))
         let expected = try made.upgrader().upgradeIfNeededSynchronously(storeAt: made.store)
         #expect(report.outcome == .upgraded)
+        #expect(events.finishedReports == [report])
         #expect(report.steps.map(\.to) == expected.steps.map(\.to))
         #expect(report.steps.map(\.rows) == expected.steps.map(\.rows))
         #expect(try launched.version() == "Recipes 4")
@@ -84,6 +123,22 @@ struct UpgraderLaunchTests {
                 options: Self.options())
         }
         #expect(error.path == contents.path)
+        #expect(StoreBytes(fixture.store) == before)
+        #expect(fixture.directoryListing() == listingBefore)
+    }
+
+    @Test("a task cancelled before the call throws CancellationError and changes nothing")
+    func cancelledBeforeTheCall() async throws {
+        let fixture = try UpgradeFixture()
+        let before = StoreBytes(fixture.store)
+        let listingBefore = fixture.directoryListing()
+        let (store, bundle) = (fixture.store, fixture.bundle)
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await Upgrader.upgradeIfNeeded(
+                storeAt: store, bundleAt: bundle, policies: SamplePolicies.registry, options: Self.options())
+        }
+        await #expect(throws: CancellationError.self) { try await task.value }
         #expect(StoreBytes(fixture.store) == before)
         #expect(fixture.directoryListing() == listingBefore)
     }
