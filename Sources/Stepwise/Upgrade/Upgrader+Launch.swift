@@ -42,10 +42,9 @@ extension Upgrader {
         options: UpgradeOptions = UpgradeOptions()
     ) async throws -> UpgradeReport {
         try await onThreadOfItsOwn { cancellation in
-            if let report = upToDateReport(storeAt: url, bundleAt: bundleURL, options: options) { return report }
-            let upgrader = try Upgrader(
-                bundleAt: bundleURL, mappingsAt: mappingsURL, policies: policies, stages: stages, options: options)
-            return try upgrader.perform(StoreFiles(store: url), cancellation: cancellation)
+            try launch(
+                storeAt: url, bundleAt: bundleURL, mappingsAt: mappingsURL, policies: policies, stages: stages,
+                options: options, cancellation: cancellation)
         }
     }
 
@@ -56,10 +55,21 @@ extension Upgrader {
         policies: PolicyRegistry = PolicyRegistry(), stages: [MigrationStage] = [],
         options: UpgradeOptions = UpgradeOptions()
     ) throws -> UpgradeReport {
+        try launch(
+            storeAt: url, bundleAt: bundleURL, mappingsAt: mappingsURL, policies: policies, stages: stages,
+            options: options, cancellation: nil)
+    }
+
+    /// Both launch calls: the up-to-date report when the target version alone tells it, else
+    /// the upgrader made from the whole bundle, run with `cancellation`.
+    private static func launch(
+        storeAt url: URL, bundleAt bundleURL: URL, mappingsAt mappingsURL: URL?, policies: PolicyRegistry,
+        stages: [MigrationStage], options: UpgradeOptions, cancellation: StepCancellation?
+    ) throws -> UpgradeReport {
         if let report = upToDateReport(storeAt: url, bundleAt: bundleURL, options: options) { return report }
         let upgrader = try Upgrader(
             bundleAt: bundleURL, mappingsAt: mappingsURL, policies: policies, stages: stages, options: options)
-        return try upgrader.upgradeIfNeededSynchronously(storeAt: url)
+        return try upgrader.perform(StoreFiles(store: url), cancellation: cancellation)
     }
 
     /// The report for a store already at the target, told from its main file's metadata and the

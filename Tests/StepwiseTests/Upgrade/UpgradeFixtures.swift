@@ -158,3 +158,15 @@ final class UpgradeRecorder: @unchecked Sendable {
         }
     }
 }
+
+/// Records an issue unless `error` refuses the unknown version `name`, listing `available`.
+func expectUnknownVersion(
+    _ error: UpgradeError, _ name: String, available: [String], sourceLocation: SourceLocation = #_sourceLocation
+) {
+    guard case .unknownVersion(let refused, let listed) = error.kind else {
+        Issue.record("expected an unknown version, got \(error.kind)", sourceLocation: sourceLocation)
+        return
+    }
+    #expect(refused == name, sourceLocation: sourceLocation)
+    #expect(listed == available, sourceLocation: sourceLocation)
+}

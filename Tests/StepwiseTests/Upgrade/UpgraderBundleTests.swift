@@ -53,12 +53,7 @@ struct UpgraderBundleTests {
         let error = try #require(throws: UpgradeError.self) {
             try unknown.upgradeIfNeededSynchronously(storeAt: fixture.store)
         }
-        guard case .unknownVersion(let name, let available) = error.kind else {
-            Issue.record("expected an unknown version, got \(error.kind)")
-            return
-        }
-        #expect(name == "Recipes 9")
-        #expect(available == ["Recipes", "Recipes 2", "Recipes 3", "Recipes 4"])
+        expectUnknownVersion(error, "Recipes 9", available: ["Recipes", "Recipes 2", "Recipes 3", "Recipes 4"])
     }
 
     @Test("the history holds the bundle's versions, current version and mapping models")

@@ -85,12 +85,7 @@ struct UpgraderLaunchTests {
             try Upgrader.upgradeIfNeededSynchronously(
                 storeAt: fixture.store, bundleAt: fixture.bundle, options: Self.options(targetVersion: "Recipes 9"))
         }
-        guard case .unknownVersion(let name, let available) = error.kind else {
-            Issue.record("expected an unknown version, got \(error.kind)")
-            return
-        }
-        #expect(name == "Recipes 9")
-        #expect(available == ["Recipes", "Recipes 2", "Recipes 3", "Recipes 4"])
+        expectUnknownVersion(error, "Recipes 9", available: ["Recipes", "Recipes 2", "Recipes 3", "Recipes 4"])
     }
 
     @Test("an older store is upgraded as the upgrader made from the bundle upgrades it")
