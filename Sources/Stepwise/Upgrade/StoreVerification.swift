@@ -19,7 +19,10 @@ import StepwiseStore
 ///   store again to re-check SQLite, not Stepwise. Damage already in the store is refused by
 ///   the first check, so the damaged-store refusal is unchanged.
 /// - an in-place step keeps every primary key and foreign key value, so a key can only be
-///   left dangling by the rows it deletes (those of removed entities).
+///   left dangling by the rows it deletes (those of removed entities). One that renumbers
+///   entities moves `Z_ENT`s and entity columns, and checks every one of them against the
+///   destination itself before its transaction commits (`InPlaceRenumbering`), as its
+///   validation pass checks each key against its destination entity's numbers.
 /// What an in-place plan could get wrong, the schema and the metadata, is checked in full.
 /// With ``UpgradeOptions/Verification/full`` everything is checked whatever the steps were.
 struct StoreVerification {

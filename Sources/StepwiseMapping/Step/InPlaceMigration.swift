@@ -11,14 +11,17 @@ import StepwiseStore
 ///    every other index stays, and SQLite's renames carry it along;
 /// 2. drop the tables that disappear, and `Z_MODELCACHE` (Core Data's cached copy of the
 ///    *old* model, which would now be wrong);
-/// 3. per kept table: delete the rows of removed entities, drop unused columns, rename kept
-///    columns (through temporary names, so `a→b, b→a` can't collide), add new columns with
-///    their defaults, fill NULLs where a column became required, rename the table;
+/// 3. per kept table: delete the rows of removed entities, move the rows to their entities'
+///    new numbers (``InPlaceRenumbering``), drop unused columns, rename kept columns (through
+///    temporary names, so `a→b, b→a` can't collide), add new columns with their defaults, fill
+///    NULLs where a column became required, rename the table; rename kept join tables and
+///    their columns the same way;
 /// 4. create the new tables, then make the indexes the destination layout's
 ///    (``InPlaceIndexes``): an index whose name or columns changed is rebuilt, the others
 ///    are kept as they are, without a sort of their table;
 /// 5. rewrite `Z_PRIMARYKEY`'s names and parents (keeping each root's `Z_MAX`);
-/// 6. update Core Data's private tables as its own migrator would (``PrivateTableInPlace``).
+/// 6. update Core Data's private tables as its own migrator would (``PrivateTableInPlace``);
+/// 7. check a renumbered store's rows against the destination (``InPlaceRenumbering``).
 ///
 /// Core Data's private tables (persistent history, CloudKit mirroring) are otherwise kept as
 /// they are: no step drops them, their indexes or their `Z_PRIMARYKEY` rows.
@@ -39,8 +42,11 @@ enum InPlaceMigration {
     /// The altered schema isn't exactly the destination's.
     struct Rejected: Error, CustomStringConvertible {
         var differences: [SchemaDifference]
+        /// What is wrong when it isn't the schema (``InPlaceRenumbering``'s checks).
+        var reason: String?
 
         var description: String {
+            if let reason { return "the altered store is wrong: \(reason); please report this as a bug" }
             let listed = differences.prefix(3).map { "\($0)" }.joined(separator: "; ")
             return "the altered store's schema isn't the destination's (\(listed)); please report this as a bug"
         }
@@ -106,7 +112,33 @@ enum InPlaceMigration {
     /// Makes `Z_PRIMARYKEY`'s rows of model entities the destination's: rows of entities that
     /// are gone are deleted, names and parents rewritten, each kept row's `Z_MAX` kept, new
     /// entities start at 0. Core Data's private entities' rows are left alone.
-    static func rewritePrimaryKeyRows(for destination: StoreLayout, in db: Database) throws {
+    ///
+    /// - parameter maximaFrom: When entity numbers change, destination `Z_ENT` → the source
+    ///   `Z_ENT` whose `Z_MAX` it keeps (``InPlacePlan/primaryKeySources``); nil when each row
+    ///   keeps its own number's.
+    static func rewritePrimaryKeyRows(
+        for destination: StoreLayout, in db: Database, maximaFrom sources: [Int: Int]? = nil
+    ) throws {
+        if let sources {
+            // Read before any row changes: a number may pass from one entity to another.
+            let maxima = try Dictionary(
+                Row.fetchAll(
+                    db,
+                    sql:
+                        "SELECT \"Z_ENT\", \"Z_MAX\" FROM \"Z_PRIMARYKEY\" WHERE \(CoreDataPrivateTables.modelEntityCondition)"
+                ).map { ($0[0] as Int, $0[1] as Int64? ?? 0) }, uniquingKeysWith: { first, _ in first })
+            try db.execute(sql: "DELETE FROM \"Z_PRIMARYKEY\" WHERE \(CoreDataPrivateTables.modelEntityCondition)")
+            for row in destination.primaryKeyRows {
+                try db.execute(
+                    sql:
+                        "INSERT INTO \"Z_PRIMARYKEY\" (\"Z_ENT\", \"Z_NAME\", \"Z_SUPER\", \"Z_MAX\") VALUES (?, ?, ?, ?)",
+                    arguments: [
+                        row.entityNumber, row.name, row.superNumber,
+                        sources[row.entityNumber].flatMap { maxima[$0] } ?? 0,
+                    ])
+            }
+            return
+        }
         let numbers = destination.primaryKeyRows.map { String($0.entityNumber) }.joined(separator: ", ")
         try db.execute(
             sql: """
@@ -141,6 +173,9 @@ enum InPlaceMigration {
                         "DELETE FROM \(quotedTable) WHERE \"Z_ENT\" IN (\(table.removedEntityNumbers.map(String.init).joined(separator: ", ")))"
                 )
             }
+            // Before anything reads a row's entity by its destination number (added columns,
+            // defaults), and while the entity columns still have their source names.
+            try InPlaceRenumbering.renumberRows(of: table, plan.renumbering, in: db)
             for column in table.droppedColumns {
                 try db.execute(sql: "ALTER TABLE \(quotedTable) DROP COLUMN \(column.quotedSQLIdentifier)")
             }
@@ -191,6 +226,32 @@ enum InPlaceMigration {
                 pendingTableRenames.append((temporary, table.destination.name))
             }
         }
+        for join in plan.joinTables {
+            let quotedTable = join.source.quotedSQLIdentifier
+            let renames = join.columns.filter { $0.key != $0.value }.sorted { $0.key < $1.key }
+            var staged: [(String, String)] = []
+            for (destinationColumn, sourceColumn) in renames {
+                temporaryNames += 1
+                let temporary = "stepwise_renaming_\(temporaryNames)"
+                try db.execute(
+                    sql:
+                        "ALTER TABLE \(quotedTable) RENAME COLUMN \(sourceColumn.quotedSQLIdentifier) TO \(temporary.quotedSQLIdentifier)"
+                )
+                staged.append((temporary, destinationColumn))
+            }
+            for (temporary, destinationColumn) in staged {
+                try db.execute(
+                    sql:
+                        "ALTER TABLE \(quotedTable) RENAME COLUMN \(temporary.quotedSQLIdentifier) TO \(destinationColumn.quotedSQLIdentifier)"
+                )
+            }
+            if join.source != join.destination.name {
+                temporaryNames += 1
+                let temporary = "stepwise_renaming_\(temporaryNames)"
+                try db.execute(sql: "ALTER TABLE \(quotedTable) RENAME TO \(temporary.quotedSQLIdentifier)")
+                pendingTableRenames.append((temporary, join.destination.name))
+            }
+        }
         for (temporary, name) in pendingTableRenames {
             try db.execute(
                 sql: "ALTER TABLE \(temporary.quotedSQLIdentifier) RENAME TO \(name.quotedSQLIdentifier)")
@@ -199,8 +260,10 @@ enum InPlaceMigration {
             try db.execute(sql: table.destination.createStatement)
         }
         try InPlaceIndexes.reconcile(with: destination, in: db)
-        try rewritePrimaryKeyRows(for: destination, in: db)
+        try rewritePrimaryKeyRows(
+            for: destination, in: db, maximaFrom: plan.renumbering.isEmpty ? nil : plan.primaryKeySources)
         try PrivateTableInPlace.apply(plan.privateTables, in: db)
+        try InPlaceRenumbering.checkRenumbered(plan, in: db, destination: destination)
         try checkRewrittenSchema(in: db, matches: destination)
     }
 }

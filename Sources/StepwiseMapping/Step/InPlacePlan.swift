@@ -8,12 +8,13 @@ import StepwiseStore
 /// Rewriting rows is the expensive part of a step; SQLite can rename a table
 /// (`ALTER TABLE … RENAME TO`), rename a column (`RENAME COLUMN`, SQLite 3.25), add one
 /// (`ADD COLUMN`) and drop one (`DROP COLUMN`, SQLite 3.35) without touching the rows. So when
-/// a mapping keeps every entity's `Z_ENT`, every kept column's declared type and stored values
-/// (no widening but one that ``TypeWidening/keepsStoredValues``) and every relationship's
-/// storage, the step alters a copy of the source instead of building a new file.
-/// Primary keys are kept (no renumbering), which keeps every foreign key valid.
+/// a mapping keeps every kept column's declared type and stored values (no widening but one
+/// that ``TypeWidening/keepsStoredValues``) and every relationship's storage, the step alters a
+/// copy of the source instead of building a new file. Primary keys are kept, which keeps every
+/// foreign key valid. Entity numbers may change (an entity added or removed renumbers those
+/// that sort after it): ``InPlaceRenumbering`` moves the rows to the new ones.
 ///
-/// The plan is conservative: anything it doesn't recognize makes ``make(mapping:source:destination:)``
+/// The plan is conservative: anything it doesn't recognize makes ``make(mapping:source:destination:allowsRenumbering:)``
 /// return nil, and the caller verifies the altered schema against the destination layout
 /// before trusting it (``InPlaceMigration``), falling back to the rebuilding path otherwise.
 struct InPlacePlan {
@@ -32,18 +33,54 @@ struct InPlacePlan {
         var droppedColumns: [String]
         /// Source `Z_ENT`s whose rows are removed (entities with a *remove* mapping).
         var removedEntityNumbers: [Int]
+        /// Source `Z_ENT`s of the entities mapped into this table: with ``removedEntityNumbers``,
+        /// every number its rows may hold.
+        var sourceEntityNumbers: [Int] = []
+        /// The source root's `Z_ENT`, whose `Z_PRIMARYKEY` row counts the table's keys.
+        var sourceRootNumber: Int?
+        /// For each kept entity column: the source foreign key beside it, the entity column and
+        /// the source table its key names (``InPlaceRenumbering/sourceFits(_:in:)``).
+        var sourceEntityColumnTargets: [(key: String, entityColumn: String, table: String)] = []
+
+        /// The source names of the kept entity columns (`Z<n>_<NAME>`), which hold entity numbers.
+        var sourceEntityColumns: [String] {
+            destination.columns.compactMap { column in
+                guard case .foreignKeyEntity = column.role else { return nil }
+                return keptColumns[column.name]
+            }
+        }
+    }
+
+    /// A destination join table continuing a source join table, whose name and columns may
+    /// differ (they carry entity numbers: `Z_16USERS` with `Z_16SYSTEMMESSAGES`).
+    struct JoinTablePlan {
+        var source: String
+        var destination: TableLayout
+        /// Destination column → source column.
+        var columns: [String: String]
     }
 
     var tables: [TablePlan]
     /// Source tables (entity and join tables) that disappear.
     var droppedTables: [String]
-    /// Join tables kept as they are.
-    var keptJoinTables: [String]
+    /// Join tables kept, renamed where their names carry entity numbers that change.
+    var joinTables: [JoinTablePlan]
+    /// Source `Z_ENT` → destination `Z_ENT`, for the mapped entities whose number changes.
+    var renumbering: [Int: Int] = [:]
+    /// The source `Z_ENT`s of every mapped entity.
+    var mappedSourceNumbers: [Int] = []
+    /// Destination `Z_ENT` → the source `Z_ENT` whose `Z_MAX` its `Z_PRIMARYKEY` row keeps.
+    var primaryKeySources: [Int: Int] = [:]
     /// What happens to Core Data's private tables (``PrivateTableInPlace``).
     var privateTables: PrivateTablePlan
 
     /// A plan, or nil when the step needs rows to be rewritten.
-    static func make(mapping: MappingModel, source: StoreLayout, destination: StoreLayout) -> InPlacePlan? {
+    ///
+    /// - parameter allowsRenumbering: Whether entity numbers may change (else such a step
+    ///   rebuilds).
+    static func make(
+        mapping: MappingModel, source: StoreLayout, destination: StoreLayout, allowsRenumbering: Bool
+    ) -> InPlacePlan? {
         // A policy is code that must see the rows (a mapping edited after inference may still
         // say it is inferred): never skip it by altering the schema instead.
         guard mapping.isInferred,
@@ -51,6 +88,9 @@ struct InPlacePlan {
         else { return nil }
         var mappingsByDestination: [String: EntityMapping] = [:]
         var removedBySourceTable: [String: [Int]] = [:]
+        var renumbering: [Int: Int] = [:]
+        var primaryKeySources: [Int: Int] = [:]
+        var mergesMappings = false
         for entityMapping in mapping.entityMappings {
             switch entityMapping.kind {
             case .copy, .transform:
@@ -58,9 +98,16 @@ struct InPlacePlan {
                     let destinationName = entityMapping.destinationEntity,
                     let sourceEntity = source.entity(named: sourceName),
                     let destinationEntity = destination.entity(named: destinationName),
-                    sourceEntity.number == destinationEntity.number, entityMapping.filter == nil
+                    entityMapping.filter == nil
                 else { return nil }
+                // Two mappings into one entity: the last one counts, as it always did; only a
+                // renumbering step needs each destination's one source (its Z_MAX).
+                if mappingsByDestination[destinationName] != nil { mergesMappings = true }
                 mappingsByDestination[destinationName] = entityMapping
+                primaryKeySources[destinationEntity.number] = sourceEntity.number
+                if sourceEntity.number != destinationEntity.number {
+                    renumbering[sourceEntity.number] = destinationEntity.number
+                }
             case .remove:
                 guard let sourceName = entityMapping.sourceEntity, let sourceEntity = source.entity(named: sourceName)
                 else { return nil }
@@ -71,13 +118,22 @@ struct InPlacePlan {
                 return nil
             }
         }
-        // Rows keep their Z_ENT, so every source entity must continue as a destination entity
-        // with the same number (checked above), or have its rows removed.
+        if !renumbering.isEmpty, !allowsRenumbering || mergesMappings { return nil }
+        // Rows keep their entity, so every source entity must continue as a destination
+        // entity, or have its rows removed.
         let mappedSources = Set(mappingsByDestination.values.compactMap(\.sourceEntity))
         let removedNumbers = Set(removedBySourceTable.values.joined())
         for entity in source.entities
         where !mappedSources.contains(entity.name) && !removedNumbers.contains(entity.number) {
             return nil
+        }
+        // Whether a source entity's rows are a destination entity's: the same number when none
+        // changes (as before renumbering was possible), else the entity the mapping makes of it.
+        let continues: (String, String) -> Bool = { sourceName, destinationName in
+            if renumbering.isEmpty {
+                return source.entity(named: sourceName)?.number == destination.entity(named: destinationName)?.number
+            }
+            return mappingsByDestination[destinationName]?.sourceEntity == sourceName
         }
         var tables: [TablePlan] = []
         var usedSourceTables: Set<String> = []
@@ -101,36 +157,120 @@ struct InPlacePlan {
             // One source table can continue as one destination table only.
             guard usedSourceTables.insert(sourceTable.name).inserted else { return nil }
             guard
-                let plan = planColumns(
+                var plan = planColumns(
                     of: table, from: sourceTable, mappings: mappingsByDestination, source: source,
-                    destination: destination, removed: removedBySourceTable[sourceTable.name] ?? [])
+                    destination: destination, removed: removedBySourceTable[sourceTable.name] ?? [],
+                    continues: continues)
             else { return nil }
+            plan.sourceEntityNumbers = entities.compactMap { entity in
+                mappingsByDestination[entity.name]?.sourceEntity.flatMap { source.entity(named: $0)?.number }
+            }
+            if !renumbering.isEmpty {
+                // The root's Z_PRIMARYKEY row counts the table's keys: it must continue the
+                // source root's, or new objects could be given keys already in use.
+                guard case .entity(let rootName) = table.kind, let root = destination.entity(named: rootName),
+                    let sourceRoot = primaryKeySources[root.number].flatMap({ source.entity(number: $0) }),
+                    sourceRoot.isRoot, sourceRoot.tableName == sourceTable.name
+                else { return nil }
+                plan.sourceRootNumber = sourceRoot.number
+                for relationship in sourceTable.entityNumbers.compactMap({ source.entity(number: $0) })
+                    .flatMap(\.relationships)
+                {
+                    guard case .foreignKey(let key, let entityColumn?, _) = relationship.storage,
+                        plan.sourceEntityColumns.contains(entityColumn),
+                        !plan.sourceEntityColumnTargets.contains(where: { $0.entityColumn == entityColumn }),
+                        let target = source.entity(named: relationship.destination)
+                    else { continue }
+                    plan.sourceEntityColumnTargets.append((key, entityColumn, target.tableName))
+                }
+            }
             tables.append(plan)
         }
-        // Join tables must be identical: same name, same columns.
-        var keptJoinTables: [String] = []
+        var joinTables: [JoinTablePlan] = []
         for table in destination.tables {
-            guard case .join = table.kind else { continue }
-            guard let sourceTable = source.table(named: table.name),
+            guard case .join(let entityName, let relationshipName) = table.kind else { continue }
+            if let sourceTable = source.table(named: table.name),
                 Set(sourceTable.columns.map { "\($0.name) \($0.type)" })
-                    == Set(table.columns.map { "\($0.name) \($0.type)" })
+                    == Set(table.columns.map { "\($0.name) \($0.type)" }), renumbering.isEmpty
+            {
+                // Identical: same name, same columns.
+                joinTables.append(
+                    JoinTablePlan(
+                        source: sourceTable.name, destination: table,
+                        columns: Dictionary(uniqueKeysWithValues: table.columns.map { ($0.name, $0.name) })))
+                usedSourceTables.insert(sourceTable.name)
+                continue
+            }
+            guard !renumbering.isEmpty,
+                let plan = joinTableOrigin(
+                    of: table, entityName, relationshipName, mappings: mappingsByDestination, source: source,
+                    destination: destination, continues: continues),
+                usedSourceTables.insert(plan.source).inserted
             else { return nil }
-            keptJoinTables.append(table.name)
-            usedSourceTables.insert(sourceTable.name)
+            joinTables.append(plan)
         }
         let dropped = source.tables.compactMap { table -> String? in
             if case .bookkeeping = table.kind { return nil }
             return usedSourceTables.contains(table.name) ? nil : table.name
         }
         return InPlacePlan(
-            tables: tables, droppedTables: dropped, keptJoinTables: keptJoinTables,
+            tables: tables, droppedTables: dropped, joinTables: joinTables, renumbering: renumbering,
+            mappedSourceNumbers: Array(primaryKeySources.values), primaryKeySources: primaryKeySources,
             privateTables: PrivateTablePlan(models: [mapping], source: source, destination: destination))
+    }
+
+    /// The source join table a destination join table continues when entity numbers change:
+    /// the join table of the source to-many the owner's mapping reads, same shape (to-many,
+    /// ordered or not, onto the entity the destination's continues), with its columns by role.
+    private static func joinTableOrigin(
+        of table: TableLayout, _ entityName: String, _ relationshipName: String, mappings: [String: EntityMapping],
+        source: StoreLayout, destination: StoreLayout, continues: (String, String) -> Bool
+    ) -> JoinTablePlan? {
+        guard let mapping = mappings[entityName],
+            let sourceEntity = mapping.sourceEntity.flatMap({ source.entity(named: $0) }),
+            let destinationRelationship = destination.entity(named: entityName)?.relationship(named: relationshipName),
+            let expression = mapping.relationshipMappings.first(where: { $0.name == relationshipName })?
+                .valueExpression,
+            let path = sourceRelationshipPath(expression), path.count == 1,
+            let sourceRelationship = sourceEntity.relationship(named: path[0]),
+            sourceRelationship.isToMany, destinationRelationship.isToMany,
+            sourceRelationship.isOrdered == destinationRelationship.isOrdered,
+            continues(sourceRelationship.destination, destinationRelationship.destination),
+            case .joinTable(let sourceTableName, let sourceOwner, let sourceMember, let sourceOrder) =
+                sourceRelationship.storage,
+            case .joinTable(_, let owner, let member, let order) = destinationRelationship.storage,
+            (sourceOrder == nil) == (order == nil),
+            let sourceTable = source.table(named: sourceTableName)
+        else { return nil }
+        var columns = [owner: sourceOwner, member: sourceMember]
+        if let order, let sourceOrder { columns[order] = sourceOrder }
+        // An ordered inverse keeps its own order column in the same table.
+        func inverseOrder(of relationship: RelationshipLayout, in layout: StoreLayout) -> String? {
+            guard let inverse = relationship.inverse,
+                case .joinTable(_, _, _, let order)? = layout.entity(named: relationship.destination)?
+                    .relationship(named: inverse)?.storage
+            else { return nil }
+            return order
+        }
+        switch (
+            inverseOrder(of: destinationRelationship, in: destination), inverseOrder(of: sourceRelationship, in: source)
+        ) {
+        case (nil, nil): break
+        case (let order?, let sourceOrder?): columns[order] = sourceOrder
+        default: return nil
+        }
+        // Every column of both tables accounted for, with the same declared types.
+        guard Set(columns.keys.map { $0.uppercased() }) == Set(table.columns.map { $0.name.uppercased() }),
+            Set(columns.values.map { $0.uppercased() }) == Set(sourceTable.columns.map { $0.name.uppercased() }),
+            columns.allSatisfy({ table.column(named: $0.key)?.type == sourceTable.column(named: $0.value)?.type })
+        else { return nil }
+        return JoinTablePlan(source: sourceTable.name, destination: table, columns: columns)
     }
 
     /// The column plan of one destination table continuing `sourceTable`, or nil.
     private static func planColumns(
         of table: TableLayout, from sourceTable: TableLayout, mappings: [String: EntityMapping], source: StoreLayout,
-        destination: StoreLayout, removed: [Int]
+        destination: StoreLayout, removed: [Int], continues: (String, String) -> Bool
     ) -> TablePlan? {
         var kept: [String: String] = [:]
         var added: [(column: ColumnLayout, value: DatabaseValue, entityNumbers: [Int])] = []
@@ -159,7 +299,7 @@ struct InPlacePlan {
                 guard
                     let sourceColumn = relationshipColumnOrigin(
                         column, entityName, relationship, in: table, mappings: mappings, source: source,
-                        destination: destination),
+                        destination: destination, continues: continues),
                     sourceTable.column(named: sourceColumn)?.type == column.type, !kept.values.contains(sourceColumn)
                 else { return nil }
                 kept[column.name] = sourceColumn
@@ -167,7 +307,7 @@ struct InPlacePlan {
                 guard
                     let sourceColumn = hiddenForeignKeyOrigin(
                         entityName, relationship, in: sourceTable, mappings: mappings, source: source,
-                        destination: destination),
+                        destination: destination, continues: continues),
                     sourceTable.column(named: sourceColumn)?.type == column.type, !kept.values.contains(sourceColumn)
                 else { return nil }
                 kept[column.name] = sourceColumn
@@ -241,7 +381,8 @@ struct InPlacePlan {
     /// relationship the mapping reads, in a table that is kept (so its keys stay valid).
     private static func relationshipColumnOrigin(
         _ column: ColumnLayout, _ entityName: String, _ relationshipName: String, in table: TableLayout,
-        mappings: [String: EntityMapping], source: StoreLayout, destination: StoreLayout
+        mappings: [String: EntityMapping], source: StoreLayout, destination: StoreLayout,
+        continues: (String, String) -> Bool
     ) -> String? {
         // An order column (`Z_FOK_<X>`) belongs to the ordered to-many on the other side, but
         // lives beside the to-one `X` of this table, whose source storage has its counterpart.
@@ -263,8 +404,7 @@ struct InPlacePlan {
                 let destinationRelationship = entity.relationship(named: relationshipName),
                 sourceRelationship.isToMany == destinationRelationship.isToMany,
                 sourceRelationship.isOrdered == destinationRelationship.isOrdered,
-                source.entity(named: sourceRelationship.destination)?.number
-                    == destination.entity(named: destinationRelationship.destination)?.number
+                continues(sourceRelationship.destination, destinationRelationship.destination)
             else { return nil }
             guard case .foreignKey(let fk, let entityColumn, let order) = sourceRelationship.storage else { return nil }
             switch column.role {
@@ -289,7 +429,8 @@ struct InPlacePlan {
     /// rebuilding path, which moves the links.
     private static func hiddenForeignKeyOrigin(
         _ entityName: String, _ relationshipName: String, in sourceTable: TableLayout,
-        mappings: [String: EntityMapping], source: StoreLayout, destination: StoreLayout
+        mappings: [String: EntityMapping], source: StoreLayout, destination: StoreLayout,
+        continues: (String, String) -> Bool
     ) -> String? {
         var found: Set<String> = []
         for entity in destination.entities {
@@ -305,8 +446,7 @@ struct InPlacePlan {
                 let sourceRelationship = sourceEntity.relationship(named: path[0]),
                 sourceRelationship.hasHiddenForeignKey,
                 sourceRelationship.isOrdered == destinationRelationship.isOrdered,
-                source.entity(named: sourceRelationship.destination)?.number
-                    == destination.entity(named: destinationRelationship.destination)?.number,
+                continues(sourceRelationship.destination, destinationRelationship.destination),
                 case .inverseForeignKey(let table, let column, nil) = sourceRelationship.storage,
                 table.uppercased() == sourceTable.name.uppercased()
             else { return nil }

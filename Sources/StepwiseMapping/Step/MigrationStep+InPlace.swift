@@ -19,21 +19,28 @@ extension MigrationStep {
     /// deleted (here, or by the upgrade's resume, which trusts only journaled, checksummed
     /// files), never repaired. A rollback journal would hold a copy of every page `DROP COLUMN`
     /// rewrites: as big as the table, for nothing. Durability comes from one `fsync` at the end.
+    ///
+    /// - parameter renumbering: Whether the plan may change entity numbers: only for a source in
+    ///   the newest forms (``StepLayouts/sourceHasNewestForms``).
     func migrateInPlace(
         from source: URL, to destination: URL, access: SourceAccess, models: [MappingModel],
-        sourceLayout: StoreLayout, destinationLayout: StoreLayout, metadata: StoreMetadata, started: Date
+        sourceLayout: StoreLayout, destinationLayout: StoreLayout, renumbering: Bool, metadata: StoreMetadata,
+        started: Date
     ) throws -> StepReport? {
         guard models.count == 1, stage?.willMigrate == nil,
-            let plan = InPlacePlan.make(mapping: models[0], source: sourceLayout, destination: destinationLayout)
+            let plan = InPlacePlan.make(
+                mapping: models[0], source: sourceLayout, destination: destinationLayout,
+                allowsRenumbering: renumbering)
         else { return nil }
         let consumingSource = access == .consumableCopy
         let sourceQueue = try ReadOnlyStore.openQueue(at: source, immutable: access == .readOnly)
         defer { try? sourceQueue.close() }
         let rehearsed = try sourceQueue.read { db in
             try InPlaceMigration.rehearse(plan, schemaOf: db, destination: destinationLayout)
+                && InPlaceRenumbering.sourceFits(plan, in: db)
         }
         guard rehearsed else {
-            logger.debug("in-place step rejected by its rehearsal")
+            logger.debug("in-place step rejected by its rehearsal or its rows' entity numbers")
             return nil
         }
         // The working source was checkpointed by prepareSource (or, read only, has nothing in a
@@ -115,7 +122,7 @@ extension MigrationStep {
             // Ordering: the altered file reaches the disk before the journal records the step.
             try fileSystem.sync(destination, .ordering, site: "step.in-place-sync")
         } catch let rejected as InPlaceMigration.Rejected where !consumingSource {
-            logger.debug("in-place step rejected", metadata: ["differences": "\(rejected.differences)"])
+            logger.debug("in-place step rejected", metadata: ["reason": "\(rejected)"])
             removeStoreFiles(at: destination)
             return nil
         } catch let error as DatabaseError where !consumingSource {

@@ -176,8 +176,8 @@ package struct MigrationStep: Sendable {
             }
             if var report = try migrateInPlace(
                 from: workingSource, to: destination, access: access, models: models,
-                sourceLayout: sourceLayout,
-                destinationLayout: layouts.alteredDestination, metadata: metadata, started: started)
+                sourceLayout: sourceLayout, destinationLayout: layouts.alteredDestination,
+                renumbering: layouts.sourceHasNewestForms, metadata: metadata, started: started)
             {
                 report.drops = drops
                 return report

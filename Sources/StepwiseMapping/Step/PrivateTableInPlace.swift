@@ -5,8 +5,9 @@ import StepwiseStore
 /// (``/StepwiseStore/CoreDataPrivateTables``), which it otherwise keeps exactly as they are,
 /// indexes and `Z_PRIMARYKEY` rows included.
 ///
-/// An in-place step keeps every entity number and primary key, so only what Core Data's own
-/// in-place migrator changes is changed (``PrivateTablePlan``):
+/// An in-place step on a store that has them keeps every entity number (a step that would
+/// renumber entities rebuilds such a store: ``InPlaceRenumbering``) and primary key, so only
+/// what Core Data's own in-place migrator changes is changed (``PrivateTablePlan``):
 /// - the history is cut where a removed entity's last change was (``HistoryTruncation``), and
 ///   the removed entity's CloudKit records are deleted;
 /// - update masks of entities whose properties change are rewritten (``HistoryColumnsFunction``).

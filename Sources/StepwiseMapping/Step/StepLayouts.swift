@@ -17,8 +17,13 @@ struct StepLayouts {
     var source: StoreLayout
     var alteredDestination: StoreLayout
     var rebuiltDestination: StoreLayout
+    /// Whether the source has the newest forms, so both destinations are the same layout. Only
+    /// then may an in-place step renumber entities (``InPlaceRenumbering``): an older release's
+    /// forms are moved to the newest ones by a rebuild.
+    var sourceHasNewestForms: Bool
 
     init(source: ObjectModel, destination: ObjectModel, schema: SQLiteSchema, release: CoreDataRelease) throws {
+        sourceHasNewestForms = release == .newest
         self.source = try StoreLayout(model: source, release: release, matching: schema)
         self.alteredDestination = try StoreLayout(model: destination, release: release, matching: schema)
         self.rebuiltDestination =

@@ -37,11 +37,10 @@ extension BadInputCatalogue {
         hostile(
             "Unicode names, one that uppercases to two letters",
             // 'Ünïcødé' sorts after 'Owner' where 'Café☕️' sorted before it: the entity numbers
-            // (Z_ENT) change, so the rows are rewritten although no type changes.
+            // (Z_ENT) change, and the step moves the rows to them in place.
             HostileNames(
                 entity: "Café☕️", renamedEntity: "Ünïcødé", text: "straße", renamedText: "名前", number: "𝔫",
-                renamedNumber: "число"),
-            inPlace: false),
+                renamedNumber: "число")),
         hostile(
             "SQL keywords",
             HostileNames(

@@ -36,9 +36,17 @@ struct DerivedValuesUpgradeTests {
             }
         }
 
-        static func upgrader(_ versions: [ObjectModel], to target: String) throws -> Upgrader {
-            try Upgrader(
-                history: VersionHistory(versions), mappings: [:], options: UpgradeOptions(targetVersion: target))
+        /// With `rebuilding`, a willMigrate hook (which sees the source's rows) makes every step
+        /// rebuild.
+        static func upgrader(_ versions: [ObjectModel], to target: String, rebuilding: Bool = false) throws
+            -> Upgrader
+        {
+            let stages = zip(versions, versions.dropFirst()).map { from, to in
+                MigrationStage(from: from.name, to: to.name, willMigrate: { _, _ in })
+            }
+            return try Upgrader(
+                history: VersionHistory(versions), mappings: [:], stages: rebuilding ? stages : [],
+                options: UpgradeOptions(targetVersion: target))
         }
     }
 
@@ -91,7 +99,8 @@ struct DerivedValuesUpgradeTests {
     func rebuildKeepsStamps() throws {
         let directory = try TemporaryDirectory(prefix: "stepwise-derived")
         let url = try Self.store(Notes.v2, ["kept": 700_000_000, "missing": nil], in: directory)
-        let report = try Notes.upgrader([Notes.v2, Notes.v3], to: "Notes 3").upgradeIfNeededSynchronously(storeAt: url)
+        let report = try Notes.upgrader([Notes.v2, Notes.v3], to: "Notes 3", rebuilding: true)
+            .upgradeIfNeededSynchronously(storeAt: url)
         #expect(report.steps.map(\.inPlace) == [false])
         let edited = try Self.edited(at: url)
         #expect(edited["kept"] == 700_000_000)

@@ -62,8 +62,10 @@ struct SubentityInverseUpgradeTests {
             _ = try objects.insert("Asset", ["uuid": "u4", "title": "alone"])
         }
 
-        let report = try Upgrader(history: VersionHistory([Self.v1, Self.v2])).upgradeIfNeededSynchronously(
-            storeAt: store)
+        // A willMigrate hook sees the source's rows: the step rebuilds.
+        let stage = MigrationStage(from: Self.v1.name, to: Self.v2.name, willMigrate: { _, _ in })
+        let report = try Upgrader(history: VersionHistory([Self.v1, Self.v2]), stages: [stage])
+            .upgradeIfNeededSynchronously(storeAt: store)
         #expect(report.steps.map(\.inPlace) == [false])
         let pairs = try DatabaseQueue(path: store.path).read { db in
             let objects = ObjectContext(db, layout: try StoreLayout(model: Self.v2))

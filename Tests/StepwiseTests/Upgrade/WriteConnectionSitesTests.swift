@@ -146,7 +146,6 @@ struct WriteConnectionSitesTests {
     func rebuildingStep() throws {
         let directory = try TemporaryDirectory(prefix: "stepwise-write-sites")
         let url = try Self.store(Notes.v1, in: directory)
-        // Another entity sorting first renumbers Note: the step rebuilds.
         let v3 = ObjectModel("Notes 3", versionIdentifiers: ["3"]) {
             Entity("Folder") { Attribute("name", .string) }
             Entity("Note") {
@@ -154,8 +153,11 @@ struct WriteConnectionSitesTests {
                 Attribute("titleLower", .string)
             }
         }
+        // A willMigrate hook sees the source's rows: the step rebuilds.
         let upgrader = try Upgrader(
-            history: VersionHistory([Notes.v1, v3]), mappings: [:], options: UpgradeOptions(targetVersion: "Notes 3"))
+            history: VersionHistory([Notes.v1, v3]), mappings: [:],
+            stages: [MigrationStage(from: Notes.v1.name, to: "Notes 3", willMigrate: { _, _ in })],
+            options: UpgradeOptions(targetVersion: "Notes 3"))
         let report = try upgrader.upgradeIfNeededSynchronously(storeAt: url)
         #expect(report.steps.map(\.inPlace) == [false])
         let snapshot = try StoreSnapshot(of: url)
