@@ -154,6 +154,31 @@ enum InPlaceMigration {
         }
     }
 
+    /// Renames the columns of `table` (destination name → source name; equal names stay) through
+    /// temporary names first, so that `a→b, b→a` can't collide.
+    private static func renameColumns(
+        _ columns: [String: String], of table: String, in db: Database, temporaryNames: inout Int
+    ) throws {
+        let quotedTable = table.quotedSQLIdentifier
+        var staged: [(String, String)] = []
+        for (destinationColumn, sourceColumn) in columns.filter({ $0.key != $0.value }).sorted(by: { $0.key < $1.key })
+        {
+            temporaryNames += 1
+            let temporary = "stepwise_renaming_\(temporaryNames)"
+            try db.execute(
+                sql:
+                    "ALTER TABLE \(quotedTable) RENAME COLUMN \(sourceColumn.quotedSQLIdentifier) TO \(temporary.quotedSQLIdentifier)"
+            )
+            staged.append((temporary, destinationColumn))
+        }
+        for (temporary, destinationColumn) in staged {
+            try db.execute(
+                sql:
+                    "ALTER TABLE \(quotedTable) RENAME COLUMN \(temporary.quotedSQLIdentifier) TO \(destinationColumn.quotedSQLIdentifier)"
+            )
+        }
+    }
+
     static func apply(_ plan: InPlacePlan, in db: Database, destination: StoreLayout) throws {
         for table in plan.tables {
             guard let sourceName = table.source else { continue }
@@ -179,23 +204,7 @@ enum InPlaceMigration {
             for column in table.droppedColumns {
                 try db.execute(sql: "ALTER TABLE \(quotedTable) DROP COLUMN \(column.quotedSQLIdentifier)")
             }
-            let renames = table.keptColumns.filter { $0.key != $0.value }
-            var staged: [(String, String)] = []
-            for (destinationColumn, sourceColumn) in renames.sorted(by: { $0.key < $1.key }) {
-                temporaryNames += 1
-                let temporary = "stepwise_renaming_\(temporaryNames)"
-                try db.execute(
-                    sql:
-                        "ALTER TABLE \(quotedTable) RENAME COLUMN \(sourceColumn.quotedSQLIdentifier) TO \(temporary.quotedSQLIdentifier)"
-                )
-                staged.append((temporary, destinationColumn))
-            }
-            for (temporary, destinationColumn) in staged {
-                try db.execute(
-                    sql:
-                        "ALTER TABLE \(quotedTable) RENAME COLUMN \(temporary.quotedSQLIdentifier) TO \(destinationColumn.quotedSQLIdentifier)"
-                )
-            }
+            try renameColumns(table.keptColumns, of: sourceName, in: db, temporaryNames: &temporaryNames)
             for (column, value, numbers) in table.addedColumns {
                 let definition = "\(column.name.quotedSQLIdentifier) \(column.type)"
                 // Every row of the table takes the value: let the schema hold it, no row written.
@@ -228,23 +237,7 @@ enum InPlaceMigration {
         }
         for join in plan.joinTables {
             let quotedTable = join.source.quotedSQLIdentifier
-            let renames = join.columns.filter { $0.key != $0.value }.sorted { $0.key < $1.key }
-            var staged: [(String, String)] = []
-            for (destinationColumn, sourceColumn) in renames {
-                temporaryNames += 1
-                let temporary = "stepwise_renaming_\(temporaryNames)"
-                try db.execute(
-                    sql:
-                        "ALTER TABLE \(quotedTable) RENAME COLUMN \(sourceColumn.quotedSQLIdentifier) TO \(temporary.quotedSQLIdentifier)"
-                )
-                staged.append((temporary, destinationColumn))
-            }
-            for (temporary, destinationColumn) in staged {
-                try db.execute(
-                    sql:
-                        "ALTER TABLE \(quotedTable) RENAME COLUMN \(temporary.quotedSQLIdentifier) TO \(destinationColumn.quotedSQLIdentifier)"
-                )
-            }
+            try renameColumns(join.columns, of: join.source, in: db, temporaryNames: &temporaryNames)
             if join.source != join.destination.name {
                 temporaryNames += 1
                 let temporary = "stepwise_renaming_\(temporaryNames)"
