@@ -178,14 +178,25 @@ extension MigrationManager {
         case .joinTable(let joinTable, let sourceColumn, let destinationColumn, let orderColumn):
             var columns = [sourceColumn, destinationColumn]
             var values = ["\"x\".owner", "\"x\".target"]
+            // A pair the other side already linked is kept. When this side is ordered, its
+            // position still goes into its own order column: a many-to-many ordered on both
+            // sides keeps one position per side in each row, and the other side's statement
+            // wrote only its own.
+            var insert = "INSERT OR IGNORE INTO"
+            var onConflict = ""
             if let orderColumn {
                 columns.append(orderColumn)
                 values.append("\"x\".position")
+                let order = orderColumn.quotedSQLIdentifier
+                insert = "INSERT INTO"
+                // `WHERE true` tells SQLite's parser that `ON CONFLICT` belongs to the INSERT.
+                onConflict =
+                    "WHERE true ON CONFLICT DO UPDATE SET \(order) = excluded.\(order) WHERE \(order) IS NOT excluded.\(order)"
             }
             try db.execute(
                 sql: """
-                    INSERT OR IGNORE INTO \(table(joinTable)) (\(columns.map(\.quotedSQLIdentifier).joined(separator: ", ")))
-                    SELECT \(values.joined(separator: ", ")) FROM (\(mapped)) AS "x"
+                    \(insert) \(table(joinTable)) (\(columns.map(\.quotedSQLIdentifier).joined(separator: ", ")))
+                    SELECT \(values.joined(separator: ", ")) FROM (\(mapped)) AS "x" \(onConflict)
                     """)
         }
         // Rows already holding their link aren't rewritten (``changedCondition(_:_:)``); the
