@@ -189,6 +189,17 @@ enum InPlaceMigration {
         }
         var temporaryNames = 0
         var pendingTableRenames: [(from: String, to: String)] = []
+        // A table taking another name moves to a temporary one now and to its own once every
+        // table has moved: a destination name may still be a source table's (`Z_16USERS` →
+        // `Z_15USERS` while `Z_15USERS` → `Z_14USERS`).
+        func stageTableRename(_ table: String, to name: String) throws {
+            guard table != name else { return }
+            temporaryNames += 1
+            let temporary = "stepwise_renaming_\(temporaryNames)"
+            try db.execute(
+                sql: "ALTER TABLE \(table.quotedSQLIdentifier) RENAME TO \(temporary.quotedSQLIdentifier)")
+            pendingTableRenames.append((temporary, name))
+        }
         for table in plan.tables {
             guard let sourceName = table.source else { continue }
             let quotedTable = sourceName.quotedSQLIdentifier
@@ -228,22 +239,11 @@ enum InPlaceMigration {
                         "UPDATE \(quotedTable) SET \(column.quotedSQLIdentifier) = ? WHERE \(column.quotedSQLIdentifier) IS NULL AND \"Z_ENT\" IN (\(numbers.map(String.init).joined(separator: ", ")))",
                     arguments: [value])
             }
-            if sourceName != table.destination.name {
-                temporaryNames += 1
-                let temporary = "stepwise_renaming_\(temporaryNames)"
-                try db.execute(sql: "ALTER TABLE \(quotedTable) RENAME TO \(temporary.quotedSQLIdentifier)")
-                pendingTableRenames.append((temporary, table.destination.name))
-            }
+            try stageTableRename(sourceName, to: table.destination.name)
         }
         for join in plan.joinTables {
-            let quotedTable = join.source.quotedSQLIdentifier
             try renameColumns(join.columns, of: join.source, in: db, temporaryNames: &temporaryNames)
-            if join.source != join.destination.name {
-                temporaryNames += 1
-                let temporary = "stepwise_renaming_\(temporaryNames)"
-                try db.execute(sql: "ALTER TABLE \(quotedTable) RENAME TO \(temporary.quotedSQLIdentifier)")
-                pendingTableRenames.append((temporary, join.destination.name))
-            }
+            try stageTableRename(join.source, to: join.destination.name)
         }
         for (temporary, name) in pendingTableRenames {
             try db.execute(

@@ -67,10 +67,11 @@ struct InPlacePlan {
     var joinTables: [JoinTablePlan]
     /// Source `Z_ENT` → destination `Z_ENT`, for the mapped entities whose number changes.
     var renumbering: [Int: Int] = [:]
-    /// The source `Z_ENT`s of every mapped entity.
-    var mappedSourceNumbers: [Int] = []
     /// Destination `Z_ENT` → the source `Z_ENT` whose `Z_MAX` its `Z_PRIMARYKEY` row keeps.
     var primaryKeySources: [Int: Int] = [:]
+
+    /// The source `Z_ENT`s of every mapped entity.
+    var mappedSourceNumbers: [Int] { Array(primaryKeySources.values) }
     /// What happens to Core Data's private tables (``PrivateTableInPlace``).
     var privateTables: PrivateTablePlan
 
@@ -215,7 +216,7 @@ struct InPlacePlan {
         }
         return InPlacePlan(
             tables: tables, droppedTables: dropped, joinTables: joinTables, renumbering: renumbering,
-            mappedSourceNumbers: Array(primaryKeySources.values), primaryKeySources: primaryKeySources,
+            primaryKeySources: primaryKeySources,
             privateTables: PrivateTablePlan(models: [mapping], source: source, destination: destination))
     }
 

@@ -47,27 +47,11 @@ enum InPlaceRenumbering {
             let hasStrays = try Bool.fetchOne(
                 db, sql: "SELECT EXISTS (SELECT 1 FROM \(quoted) WHERE \(strays.joined(separator: " OR ")))")
             if hasStrays ?? true { return false }
-            for (column, entityColumn, target) in table.sourceEntityColumnTargets {
-                let disagrees = try Bool.fetchOne(
-                    db,
-                    sql: """
-                        SELECT EXISTS (
-                            SELECT 1 FROM \(quoted) AS "e"
-                            JOIN \(target.quotedSQLIdentifier) AS "t" ON "t"."Z_PK" = "e".\(column.quotedSQLIdentifier)
-                            WHERE "e".\(entityColumn.quotedSQLIdentifier) IS NOT "t"."Z_ENT")
-                        """)
-                if disagrees ?? true { return false }
+            for (key, entityColumn, target) in table.sourceEntityColumnTargets
+            where try entityColumnDisagrees(source, key: key, entityColumn: entityColumn, target: target, in: db) {
+                return false
             }
-            if let root = table.sourceRootNumber {
-                let uncovered = try Bool.fetchOne(
-                    db,
-                    sql: """
-                        SELECT COALESCE((SELECT MAX("Z_PK") FROM \(quoted)), 0)
-                               > COALESCE((SELECT "Z_MAX" FROM "Z_PRIMARYKEY" WHERE "Z_ENT" = ?), 0)
-                        """,
-                    arguments: [root])
-                if uncovered ?? true { return false }
-            }
+            if let root = table.sourceRootNumber, try keysOutrunZMax(of: source, root: root, in: db) { return false }
         }
         return true
     }
@@ -108,14 +92,7 @@ enum InPlaceRenumbering {
             }
             guard case .entity(let rootName) = table.destination.kind, let root = destination.entity(named: rootName)
             else { continue }
-            if try Bool.fetchOne(
-                db,
-                sql: """
-                    SELECT COALESCE((SELECT MAX("Z_PK") FROM \(quoted)), 0)
-                           > COALESCE((SELECT "Z_MAX" FROM "Z_PRIMARYKEY" WHERE "Z_ENT" = ?), 0)
-                    """,
-                arguments: [root.number]) == true
-            {
+            if try keysOutrunZMax(of: table.destination.name, root: root.number, in: db) {
                 throw reject("the Z_MAX of \(rootName) is below its largest key")
             }
         }
@@ -124,20 +101,43 @@ enum InPlaceRenumbering {
                 guard case .foreignKey(let column, let entityColumn?, _) = relationship.storage,
                     let target = destination.entity(named: relationship.destination)
                 else { continue }
-                let mismatch = try Bool.fetchOne(
-                    db,
-                    sql: """
-                        SELECT EXISTS (
-                            SELECT 1 FROM \(entity.tableName.quotedSQLIdentifier) AS "e"
-                            JOIN \(target.tableName.quotedSQLIdentifier) AS "t" ON "t"."Z_PK" = "e".\(column.quotedSQLIdentifier)
-                            WHERE "e"."Z_ENT" IN (\(list(entity.subentityNumbers)))
-                              AND "e".\(entityColumn.quotedSQLIdentifier) IS NOT "t"."Z_ENT")
-                        """)
-                if mismatch != false {
+                if try entityColumnDisagrees(
+                    entity.tableName, key: column, entityColumn: entityColumn, target: target.tableName,
+                    entities: entity.subentityNumbers, in: db)
+                {
                     throw reject("\(entity.name).\(relationship.name)'s entity column disagrees with its rows")
                 }
             }
         }
+    }
+
+    /// Whether a row of `table` (of one of `entities`, when given) holds in `entityColumn`
+    /// another `Z_ENT` than the `target` row its `key` names has. A key naming no row isn't
+    /// counted. Both checks ask it: of the source before the copy, of the result after.
+    private static func entityColumnDisagrees(
+        _ table: String, key: String, entityColumn: String, target: String, entities: [Int]? = nil, in db: Database
+    ) throws -> Bool {
+        let ofEntities = entities.map { "\"e\".\"Z_ENT\" IN (\(list($0))) AND " } ?? ""
+        return try Bool.fetchOne(
+            db,
+            sql: """
+                SELECT EXISTS (
+                    SELECT 1 FROM \(table.quotedSQLIdentifier) AS "e"
+                    JOIN \(target.quotedSQLIdentifier) AS "t" ON "t"."Z_PK" = "e".\(key.quotedSQLIdentifier)
+                    WHERE \(ofEntities)"e".\(entityColumn.quotedSQLIdentifier) IS NOT "t"."Z_ENT")
+                """) ?? true
+    }
+
+    /// Whether `table` holds a key above the `Z_MAX` of its root's `Z_PRIMARYKEY` row (`Z_ENT`
+    /// `root`): new objects would be given keys already in use.
+    private static func keysOutrunZMax(of table: String, root: Int, in db: Database) throws -> Bool {
+        try Bool.fetchOne(
+            db,
+            sql: """
+                SELECT COALESCE((SELECT MAX("Z_PK") FROM \(table.quotedSQLIdentifier)), 0)
+                       > COALESCE((SELECT "Z_MAX" FROM "Z_PRIMARYKEY" WHERE "Z_ENT" = ?), 0)
+                """,
+            arguments: [root]) ?? true
     }
 
     private static func list(_ numbers: [Int]) -> String {
