@@ -12,10 +12,10 @@ import StepwiseStore
 /// 2. drop the tables that disappear, and `Z_MODELCACHE` (Core Data's cached copy of the
 ///    *old* model, which would now be wrong);
 /// 3. per kept table: delete the rows of removed entities, move the rows to their entities'
-///    new numbers (``InPlaceRenumbering``), drop unused columns, rename kept columns (through
-///    temporary names, so `a→b, b→a` can't collide), add new columns with their defaults, fill
-///    NULLs where a column became required, rename the table; rename kept join tables and
-///    their columns the same way;
+///    new numbers (``InPlaceRenumbering``), drop unused columns, rename kept columns (in an
+///    order where no two collide), add new columns with their defaults, fill NULLs where a
+///    column became required; rename kept join tables' columns the same way; then rename the
+///    tables, all together;
 /// 4. create the new tables, then make the indexes the destination layout's
 ///    (``InPlaceIndexes``): an index whose name or columns changed is rebuilt, the others
 ///    are kept as they are, without a sort of their table;
@@ -154,28 +154,61 @@ enum InPlaceMigration {
         }
     }
 
-    /// Renames the columns of `table` (destination name → source name; equal names stay) through
-    /// temporary names first, so that `a→b, b→a` can't collide.
+    /// Renames the columns of `table` (destination name → source name; equal names stay), in an
+    /// order in which no new name is still held by another column (``renameWithoutCollisions(_:occupied:temporaryNames:rename:)``).
     private static func renameColumns(
         _ columns: [String: String], of table: String, in db: Database, temporaryNames: inout Int
     ) throws {
+        let renames = columns.filter { $0.key != $0.value }.sorted { $0.key < $1.key }.map { (from: $0.value, to: $0.key) }
+        guard !renames.isEmpty else { return }
+        let occupied = try String.fetchAll(
+            db, sql: "SELECT \"name\" FROM pragma_table_info(?)", arguments: [table])
         let quotedTable = table.quotedSQLIdentifier
-        var staged: [(String, String)] = []
-        for (destinationColumn, sourceColumn) in columns.filter({ $0.key != $0.value }).sorted(by: { $0.key < $1.key })
-        {
-            temporaryNames += 1
-            let temporary = "stepwise_renaming_\(temporaryNames)"
+        try renameWithoutCollisions(renames, occupied: occupied, temporaryNames: &temporaryNames) { from, to in
             try db.execute(
-                sql:
-                    "ALTER TABLE \(quotedTable) RENAME COLUMN \(sourceColumn.quotedSQLIdentifier) TO \(temporary.quotedSQLIdentifier)"
-            )
-            staged.append((temporary, destinationColumn))
+                sql: "ALTER TABLE \(quotedTable) RENAME COLUMN \(from.quotedSQLIdentifier) TO \(to.quotedSQLIdentifier)")
         }
-        for (temporary, destinationColumn) in staged {
-            try db.execute(
-                sql:
-                    "ALTER TABLE \(quotedTable) RENAME COLUMN \(temporary.quotedSQLIdentifier) TO \(destinationColumn.quotedSQLIdentifier)"
-            )
+    }
+
+    /// Runs `renames` (old name → new name) one `rename` call each where the new name is free,
+    /// and through a temporary name only to break a cycle (`a→b, b→a`), or a clash of names
+    /// that differ only in case: SQLite compares names without case.
+    ///
+    /// Each `ALTER TABLE … RENAME` re-parses and re-checks the whole schema, so on a store with
+    /// many tables and indexes the renames are most of an in-place step's cost; renaming through
+    /// a temporary name every time would double them. A new name that something outside
+    /// `renames` holds is renamed to directly, for SQLite to refuse: the step then rebuilds.
+    ///
+    /// - parameter occupied: Every name in use where the renames happen (a table's columns, or
+    ///   the schema's tables and indexes).
+    static func renameWithoutCollisions(
+        _ renames: [(from: String, to: String)], occupied: [String], temporaryNames: inout Int,
+        rename: (_ from: String, _ to: String) throws -> Void
+    ) throws {
+        var pending = renames
+        var taken = Set(occupied.map { $0.uppercased() })
+        func run(_ index: Int, to name: String) throws {
+            try rename(pending[index].from, name)
+            taken.remove(pending[index].from.uppercased())
+            taken.insert(name.uppercased())
+        }
+        while !pending.isEmpty {
+            if let free = pending.firstIndex(where: { !taken.contains($0.to.uppercased()) }) {
+                try run(free, to: pending[free].to)
+                pending.remove(at: free)
+            } else if let holder = pending.firstIndex(where: { holder in
+                pending.contains { $0.to.uppercased() == holder.from.uppercased() }
+            }) {
+                // Every new name is held, one of them by a name still to be renamed: move that
+                // one aside, which frees its name for the next round.
+                temporaryNames += 1
+                let temporary = "stepwise_renaming_\(temporaryNames)"
+                try run(holder, to: temporary)
+                pending[holder].from = temporary
+            } else {
+                try run(0, to: pending[0].to)
+                pending.remove(at: 0)
+            }
         }
     }
 
@@ -188,18 +221,10 @@ enum InPlaceMigration {
             try db.execute(sql: "DROP TABLE IF EXISTS \(table.quotedSQLIdentifier)")
         }
         var temporaryNames = 0
-        var pendingTableRenames: [(from: String, to: String)] = []
-        // A table taking another name moves to a temporary one now and to its own once every
-        // table has moved: a destination name may still be a source table's (`Z_16USERS` →
-        // `Z_15USERS` while `Z_15USERS` → `Z_14USERS`).
-        func stageTableRename(_ table: String, to name: String) throws {
-            guard table != name else { return }
-            temporaryNames += 1
-            let temporary = "stepwise_renaming_\(temporaryNames)"
-            try db.execute(
-                sql: "ALTER TABLE \(table.quotedSQLIdentifier) RENAME TO \(temporary.quotedSQLIdentifier)")
-            pendingTableRenames.append((temporary, name))
-        }
+        // Tables take their new names once every table's rows and columns are done, all
+        // together: a destination name may still be a source table's (`Z_16USERS` →
+        // `Z_15USERS` while `Z_15USERS` → `Z_14USERS`), which the table holding it must leave first.
+        var tableRenames: [(from: String, to: String)] = []
         for table in plan.tables {
             guard let sourceName = table.source else { continue }
             let quotedTable = sourceName.quotedSQLIdentifier
@@ -239,15 +264,19 @@ enum InPlaceMigration {
                         "UPDATE \(quotedTable) SET \(column.quotedSQLIdentifier) = ? WHERE \(column.quotedSQLIdentifier) IS NULL AND \"Z_ENT\" IN (\(numbers.map(String.init).joined(separator: ", ")))",
                     arguments: [value])
             }
-            try stageTableRename(sourceName, to: table.destination.name)
+            tableRenames.append((sourceName, table.destination.name))
         }
         for join in plan.joinTables {
             try renameColumns(join.columns, of: join.source, in: db, temporaryNames: &temporaryNames)
-            try stageTableRename(join.source, to: join.destination.name)
+            tableRenames.append((join.source, join.destination.name))
         }
-        for (temporary, name) in pendingTableRenames {
-            try db.execute(
-                sql: "ALTER TABLE \(temporary.quotedSQLIdentifier) RENAME TO \(name.quotedSQLIdentifier)")
+        // Tables and indexes share one namespace.
+        let schemaNames = try String.fetchAll(
+            db, sql: "SELECT \"name\" FROM \"sqlite_master\" WHERE \"type\" IN ('table', 'index', 'view')")
+        try renameWithoutCollisions(
+            tableRenames.filter { $0.from != $0.to }, occupied: schemaNames, temporaryNames: &temporaryNames
+        ) { from, to in
+            try db.execute(sql: "ALTER TABLE \(from.quotedSQLIdentifier) RENAME TO \(to.quotedSQLIdentifier)")
         }
         for table in plan.tables where table.source == nil {
             try db.execute(sql: table.destination.createStatement)
