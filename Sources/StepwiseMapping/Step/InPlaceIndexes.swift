@@ -71,6 +71,12 @@ enum InPlaceIndexes {
     /// have created the index under the new name. The in-place step's rehearsal runs this too
     /// and compares the resulting schema with the destination's before the real file is
     /// touched, and SQLite parses the new schema before the next statement.
+    ///
+    /// This is the one place Stepwise edits the schema by hand rather than through SQLite's
+    /// statements, so it checks its own work: `integrity_check` of each table whose index was
+    /// renamed compares every entry with the renamed definition, and a mismatch rejects the
+    /// step (``InPlaceMigration/Rejected``), which then rebuilds. Only those tables: every other
+    /// index was written by SQLite, which keeps it matching its table.
     private static func renameInSchema(_ renames: [(from: String, to: IndexLayout)], in db: Database) throws {
         guard !renames.isEmpty else { return }
         let version = try Int.fetchOne(db, sql: "PRAGMA schema_version") ?? 0
@@ -90,6 +96,14 @@ enum InPlaceIndexes {
             throw error
         }
         try db.execute(sql: "PRAGMA writable_schema = OFF")
+        for table in Set(renames.map(\.to.table)).sorted() {
+            let problems = try PageCheck.problems(in: db, full: true, table: table)
+            guard problems.isEmpty else {
+                throw InPlaceMigration.Rejected(
+                    differences: [],
+                    reason: "a renamed index of \(table) doesn't match its rows (\(problems.joined(separator: "; ")))")
+            }
+        }
     }
 
     /// An index created by `CREATE INDEX` (not a UNIQUE or PRIMARY KEY constraint's).

@@ -6,7 +6,8 @@ import StepwiseStore
 /// Checks that a store's pages and links are sound: what every upgraded (or seeded) store
 /// must pass whatever its data.
 ///
-/// - `PRAGMA integrity_check` says `ok` (pages, records and every index against its table);
+/// - `PRAGMA integrity_check` says `ok` (pages, records and every index against its table), or
+///   `quick_check` (pages and records) when the caller asks for less;
 /// - every to-one key names an existing row of the destination entity or a subentity, and its
 ///   `Z<n>_<NAME>` entity column, when there is one, holds that row's `Z_ENT`;
 /// - every join-table row links existing rows of the right entities, and every hidden foreign
@@ -47,24 +48,28 @@ package enum StoreConsistency {
     /// `integrity_check` fails, that is the only problem returned: rows read from damaged
     /// pages would say nothing reliable.
     ///
-    /// - parameter keysAreKnownSound: Asked once the pages are found sound; when it says yes,
-    ///   the keys and join rows aren't checked. The matrix says yes for a store whose rows
-    ///   are identical to those of a store that passed (keys are rows' values; pages aren't).
+    /// - parameters:
+    ///   - fullPageCheck: `integrity_check` when true (the default), else `quick_check`, which
+    ///     skips comparing each index with its table (``UpgradeMatrix`` explains when that is enough).
+    ///   - keysAreKnownSound: Asked once the pages are found sound; when it says yes, the keys
+    ///     and join rows aren't checked. The matrix says yes for a store whose rows are
+    ///     identical to those of a store that passed (keys are rows' values; pages aren't).
     package static func problems(
-        inStoreAt url: URL, layout: StoreLayout, keysAreKnownSound: () throws -> Bool = { false }
+        inStoreAt url: URL, layout: StoreLayout, fullPageCheck: Bool = true,
+        keysAreKnownSound: () throws -> Bool = { false }
     ) throws -> [Problem] {
         let queue = try DatabaseQueue(path: url.path, configuration: .withCoreDataTriggerFunctions)
         defer { try? queue.close() }
-        if let problem = try queue.read({ db in try pageProblem(in: db) }) { return [problem] }
+        if let problem = try queue.read({ db in try pageProblem(in: db, full: fullPageCheck) }) { return [problem] }
         let found = try keysAreKnownSound() ? [] : queue.read { db in try keyProblems(in: db, layout: layout) }
         return try found + queue.writeWithoutTransaction { db in try derivedValueProblems(in: db, layout: layout) }
     }
 
-    /// What `integrity_check` finds wrong with the pages, records and indexes; nil when sound.
-    private static func pageProblem(in db: Database) throws -> Problem? {
-        let integrity = try String.fetchAll(db, sql: "PRAGMA integrity_check")
-        guard integrity != ["ok"] else { return nil }
-        return Problem(reason: "integrity_check: \(integrity.prefix(3).joined(separator: "; "))")
+    /// What SQLite's page check finds wrong; nil when sound.
+    private static func pageProblem(in db: Database, full: Bool) throws -> Problem? {
+        let problems = try PageCheck.problems(in: db, full: full)
+        guard !problems.isEmpty else { return nil }
+        return Problem(reason: "\(PageCheck.pragma(full: full)): \(problems.joined(separator: "; "))")
     }
 
     /// Dangling to-one keys, wrong entity columns, join rows linking missing objects and

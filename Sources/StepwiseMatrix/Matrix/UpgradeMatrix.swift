@@ -29,8 +29,9 @@ import StepwiseModel
 /// 1. **Metadata**: ``VersionRegistry`` identifies the result as the target version, by hash,
 ///    or as a version with the same hashes: such versions are interchangeable for stores (a
 ///    store of the older one may be taken for the newer one), so a pair of them passes.
-/// 2. **Consistency**: ``StoreConsistency``: `integrity_check`, no dangling to-one key or
-///    join-table row, one-to-ones that point back.
+/// 2. **Consistency**: ``StoreConsistency``: `quick_check` (pages and records; an index
+///    renamed in place is checked against its table by the step itself), no dangling to-one
+///    key or join-table row, one-to-ones that point back.
 /// 3. **Row counts**: an entity that every step copies one for one (see below) has as many
 ///    rows after as before, through renames.
 /// 4. **Values**: such an entity's attributes that every step maps by a plain `$source.name`
@@ -216,10 +217,9 @@ public struct UpgradeMatrix: Sendable {
     /// An upgrader to `target` made from the matrix's one ``modelHistory``, with the options an
     /// app's upgrader has by default: the matrix tests what users run.
     ///
-    /// Its verification stays at `.quick`: every store the matrix upgrades is checked in full
-    /// afterwards by ``checkResult(_:target:layout:pair:path:checked:)`` (`integrity_check` among
-    /// ``StoreConsistency``'s checks), so a `.full` level here would run the same
-    /// `integrity_check` on the same bytes a second time, only before the swap rather than after.
+    /// Its verification stays at `.quick`, an app's default: every store the matrix upgrades is
+    /// checked afterwards by ``checkResult(_:target:layout:pair:path:checked:)`` (pages, keys,
+    /// derived values, contents), so the matrix tests what users run.
     func upgrader(to target: String) -> Upgrader {
         Upgrader(
             history: modelHistory, policies: policies, stages: stages,

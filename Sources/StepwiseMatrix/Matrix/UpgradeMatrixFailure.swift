@@ -52,7 +52,7 @@ public struct UpgradeMatrixFailure: Error, Sendable, Hashable, LocalizedError, R
         case upgrade
         /// The upgraded store's metadata isn't the target version's.
         case metadata
-        /// `integrity_check`, or a dangling key or join-table row.
+        /// `quick_check`, or a dangling key or join-table row.
         case consistency
         /// A copied entity lost or gained rows.
         case rowCount

@@ -10,8 +10,11 @@ package enum PageCheck {
     }
 
     /// The first problems the check reports (three at most), or none when the pages are sound.
-    package static func problems(in db: Database, full: Bool) throws -> [String] {
-        let results = try String.fetchAll(db, sql: "PRAGMA \(pragma(full: full))")
+    ///
+    /// - parameter table: Checks only this table and its indexes; the whole file when nil.
+    package static func problems(in db: Database, full: Bool, table: String? = nil) throws -> [String] {
+        let argument = table.map { "(\($0.quotedDatabaseIdentifier))" } ?? ""
+        let results = try String.fetchAll(db, sql: "PRAGMA \(pragma(full: full))\(argument)")
         return results == ["ok"] ? [] : Array(results.prefix(3))
     }
 }
