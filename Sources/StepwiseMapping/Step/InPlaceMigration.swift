@@ -159,14 +159,17 @@ enum InPlaceMigration {
     private static func renameColumns(
         _ columns: [String: String], of table: String, in db: Database, temporaryNames: inout Int
     ) throws {
-        let renames = columns.filter { $0.key != $0.value }.sorted { $0.key < $1.key }.map { (from: $0.value, to: $0.key) }
+        let renames = columns.filter { $0.key != $0.value }.sorted { $0.key < $1.key }.map {
+            (from: $0.value, to: $0.key)
+        }
         guard !renames.isEmpty else { return }
         let occupied = try String.fetchAll(
             db, sql: "SELECT \"name\" FROM pragma_table_info(?)", arguments: [table])
         let quotedTable = table.quotedSQLIdentifier
         try renameWithoutCollisions(renames, occupied: occupied, temporaryNames: &temporaryNames) { from, to in
             try db.execute(
-                sql: "ALTER TABLE \(quotedTable) RENAME COLUMN \(from.quotedSQLIdentifier) TO \(to.quotedSQLIdentifier)")
+                sql: "ALTER TABLE \(quotedTable) RENAME COLUMN \(from.quotedSQLIdentifier) TO \(to.quotedSQLIdentifier)"
+            )
         }
     }
 

@@ -23,7 +23,8 @@ struct PageCheckTests {
             let version = try Int.fetchOne(db, sql: "PRAGMA schema_version") ?? 0
             try db.execute(sql: "PRAGMA writable_schema = ON")
             try db.execute(
-                sql: "UPDATE sqlite_master SET sql = 'CREATE INDEX \"byName\" ON \"ZPERSON\" (\"ZAGE\")' WHERE name = 'byName'"
+                sql:
+                    "UPDATE sqlite_master SET sql = 'CREATE INDEX \"byName\" ON \"ZPERSON\" (\"ZAGE\")' WHERE name = 'byName'"
             )
             try db.execute(sql: "PRAGMA schema_version = \(version + 1)")
             try db.execute(sql: "PRAGMA writable_schema = OFF")
