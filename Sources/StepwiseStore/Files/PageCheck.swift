@@ -13,7 +13,7 @@ package enum PageCheck {
     ///
     /// - parameter table: Checks only this table and its indexes; the whole file when nil.
     package static func problems(in db: Database, full: Bool, table: String? = nil) throws -> [String] {
-        let argument = table.map { "(\($0.quotedDatabaseIdentifier))" } ?? ""
+        let argument = table.map { "(\($0.quotedSQLIdentifier))" } ?? ""
         let results = try String.fetchAll(db, sql: "PRAGMA \(pragma(full: full))\(argument)")
         return results == ["ok"] ? [] : Array(results.prefix(3))
     }
