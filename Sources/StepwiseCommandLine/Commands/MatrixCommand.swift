@@ -15,7 +15,7 @@ struct MatrixCommand<Tool: StepwiseTool>: ParsableCommand {
                 with edge cases: empty and Unicode text, NaN and infinities, integer extremes, \
                 distant dates, empty and multi-page blobs), upgrades it with `\(ToolName.current) upgrade`'s \
                 upgrader to the second, and checks the result: the target version's metadata, \
-                integrity_check and every key and join row, the row counts and values of entities \
+                quick_check and every key and join row, the row counts and values of entities \
                 copied one for one, that no entity both versions have lost all its rows (unless an \
                 entity mapping with no destination, or --allow-drop, declares it), and, when the \
                 plan has several steps, that stopping at every version gives the same objects.
