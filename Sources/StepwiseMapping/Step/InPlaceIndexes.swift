@@ -77,17 +77,29 @@ enum InPlaceIndexes {
     /// renamed compares every entry with the renamed definition, and a mismatch rejects the
     /// step (``InPlaceMigration/Rejected``), which then rebuilds. Only those tables: every other
     /// index was written by SQLite, which keeps it matching its table.
+    ///
+    /// One index may take the name another is leaving (`Z_Customer_first` becomes
+    /// `Z_Customer_second` while `Z_Customer_second` becomes `Z_Customer_third`): the renames run
+    /// in an order where no two rows ever share a name, through a temporary name for a cycle
+    /// (``InPlaceMigration/renameWithoutCollisions(_:occupied:temporaryNames:rename:)``).
     private static func renameInSchema(_ renames: [(from: String, to: IndexLayout)], in db: Database) throws {
         guard !renames.isEmpty else { return }
+        let layouts = Dictionary(renames.map { ($0.to.name, $0.to) }, uniquingKeysWith: { first, _ in first })
+        let names = try String.fetchAll(db, sql: "SELECT \"name\" FROM \"sqlite_master\"")
         let version = try Int.fetchOne(db, sql: "PRAGMA schema_version") ?? 0
         try db.execute(sql: "PRAGMA writable_schema = ON")
         do {
-            for (old, layout) in renames {
+            var temporaryNames = 0
+            try InPlaceMigration.renameWithoutCollisions(
+                renames.map { (from: $0.from, to: $0.to.name) }, occupied: names, temporaryNames: &temporaryNames
+            ) { old, new in
+                // A temporary name keeps the row's statement; the final name brings its own.
                 try db.execute(
-                    sql: "UPDATE sqlite_master SET name = ?, sql = ? WHERE type = 'index' AND name = ?",
-                    arguments: [layout.name, layout.createStatement, old])
+                    sql: "UPDATE sqlite_master SET name = ?, sql = coalesce(?, sql) WHERE type = 'index' AND name = ?",
+                    arguments: [new, layouts[new]?.createStatement, old])
                 guard db.changesCount == 1 else {
-                    throw DatabaseError(resultCode: .SQLITE_ERROR, message: "index \(old) not found in the schema")
+                    throw DatabaseError(
+                        resultCode: .SQLITE_ERROR, message: "index \(old) not found once in the schema")
                 }
             }
             try db.execute(sql: "PRAGMA schema_version = \(version + 1)")

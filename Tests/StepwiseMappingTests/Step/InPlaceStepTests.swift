@@ -286,3 +286,52 @@ struct InPlaceStepTests {
         #expect(modelCache == 0)
     }
 }
+
+extension InPlaceStepTests {
+    /// Two indexed attributes renamed in a chain, `a → b` and `b → c`: the index of `a` must take
+    /// the name `b`'s index is leaving. Both directions, since SQLite lists indexes in one
+    /// order. The step still runs in place, the indexes keep their entries, and the schema is
+    /// exactly the destination's.
+    @Test(arguments: [["first", "second", "third"], ["third", "second", "first"]])
+    func indexesRenamedInAChainStayInPlace(_ names: [String]) throws {
+        let before = ObjectModel("Pair") {
+            Entity("Item") {
+                Attribute(names[0], .string).indexed()
+                Attribute(names[1], .string).indexed()
+            }
+        }
+        let after = ObjectModel("Pair 2") {
+            Entity("Item") {
+                Attribute(names[1], .string).renamed(from: names[0]).indexed()
+                Attribute(names[2], .string).renamed(from: names[1]).indexed()
+            }
+        }
+        let source = directory.path("Pair.sqlite")
+        try StoreCreator.createStore(at: source, model: before)
+        let layout = try StoreLayout(model: before)
+        try DatabaseQueue(path: source.path).write { db in
+            let objects = ObjectContext(db, layout: layout)
+            for index in 1...20 {
+                _ = try objects.insert("Item", [names[0]: "a\(index)", names[1]: "b\(index)"])
+            }
+        }
+        let destination = directory.path("Pair 2.sqlite")
+        #expect(try MigrationStep(from: before, to: after).run(source: source, destination: destination).inPlace)
+        let queue = try DatabaseQueue(path: destination.path)
+        defer { try? queue.close() }
+        try queue.read { (db: Database) throws in
+            #expect(try String.fetchAll(db, sql: "PRAGMA integrity_check") == ["ok"])
+            for (name, value) in [(names[1], "a7"), (names[2], "b7")] {
+                let column = "Z\(name.uppercased())"
+                #expect(
+                    try String.fetchOne(
+                        db,
+                        sql: "SELECT \(column) FROM ZITEM INDEXED BY Z_Item_\(name) WHERE \(column) = ?",
+                        arguments: [value]) == value)
+            }
+        }
+        let expected = try SQLiteSchema(expectedFor: StoreLayout(model: after))
+        #expect(
+            try schema(destination).differences(from: expected, ignoringTables: StoreLayout.optionalTableNames).isEmpty)
+    }
+}
