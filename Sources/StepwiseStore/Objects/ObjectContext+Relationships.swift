@@ -153,12 +153,26 @@ extension ObjectContext {
             try setToOne(destination, inverse, to: id)
         case .joinTable(let table, let sourceColumn, let destinationColumn, let orderColumn):
             var arguments: [DatabaseValue] = [id.primaryKey.databaseValue, destination.primaryKey.databaseValue]
+            var orderColumns: [String] = []
             if let orderColumn {
+                orderColumns.append(orderColumn)
                 arguments.append(
                     try nextPosition(of: orderColumn, in: table, where: sourceColumn, is: id.primaryKey).databaseValue)
             }
+            // A many-to-many ordered on both sides: Core Data appends each object to the other's
+            // set too, so the inverse's position column is written in the same row.
+            if let inverse = info.inverse,
+                case .joinTable(table, destinationColumn, sourceColumn, let inverseOrder?)? = try? relationshipLayout(
+                    destination.entity, inverse
+                ).1.storage
+            {
+                orderColumns.append(inverseOrder)
+                arguments.append(
+                    try nextPosition(of: inverseOrder, in: table, where: destinationColumn, is: destination.primaryKey)
+                        .databaseValue)
+            }
             try statement(.init(operation: .addToMany, entity: id.entity, properties: [info.name])) {
-                let columns = [sourceColumn, destinationColumn] + (orderColumn.map { [$0] } ?? [])
+                let columns = [sourceColumn, destinationColumn] + orderColumns
                 return
                     "INSERT OR IGNORE INTO \(qualified(table)) (\(columns.map(\.quoted).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
             }.execute(arguments: StatementArguments(values: arguments))
