@@ -47,8 +47,9 @@ struct OrderedManyToManyObjectTests {
             #expect(try objects.related(first, "playlists") == [mix, road])
             #expect(try objects.related(second, "playlists") == [mix, road])
 
-            guard case .joinTable(let table, _, _, let songOrder?)? = layout.entity(named: "Playlist")?
-                .relationship(named: "songs")?.storage,
+            guard
+                case .joinTable(let table, _, _, let songOrder?)? = layout.entity(named: "Playlist")?
+                    .relationship(named: "songs")?.storage,
                 case .joinTable(_, _, _, let playlistOrder?)? = layout.entity(named: "Song")?
                     .relationship(named: "playlists")?.storage
             else {
