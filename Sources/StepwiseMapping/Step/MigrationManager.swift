@@ -44,6 +44,11 @@ public final class MigrationManager {
     /// destination key names its source row without a lookup table.
     var keepsPrimaryKeys = false
 
+    /// Relationships (`"Entity.relationship"`, by declaring entity) whose keys the step kept
+    /// exactly as the source held them, which ``validateDestination()`` doesn't read again
+    /// (``InPlacePlan/relationshipsWithKeptKeys(source:destination:)``); empty but in place.
+    var relationshipsWithKeptKeys: Set<String> = []
+
     /// The schema the source's tables are read from: `src`, the attached source, or `main`
     /// when a step rebuilds some tables inside a copy of the source
     /// (``MigrationStep/migratePartially(from:to:access:models:sourceLayout:destinationLayout:metadata:started:)``),

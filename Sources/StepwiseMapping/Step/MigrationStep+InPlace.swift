@@ -93,6 +93,12 @@ extension MigrationStep {
                         throw try makeManager().uniquenessError(in: destinationLayout) ?? error
                     }
                     let manager = makeManager()
+                    // Keys the step kept are read again only when the app's code could have
+                    // written them (a didMigrate stage).
+                    if stage?.didMigrate == nil {
+                        manager.relationshipsWithKeptKeys = plan.relationshipsWithKeptKeys(
+                            source: sourceLayout, destination: destinationLayout)
+                    }
                     if let didMigrate = stage?.didMigrate {
                         // The app's code may move values through a uniqueness constraint, as a
                         // policy may in the rebuild: checked when it is done, not per statement.

@@ -129,10 +129,12 @@ extension MigrationManager {
     }
 
     /// Every foreign key and every join-table row points to an existing row of its
-    /// destination entity (or a subentity).
+    /// destination entity (or a subentity), but for the keys an in-place step kept as they
+    /// were (``relationshipsWithKeptKeys``).
     private func validateForeignKeys() throws {
         for entity in destinationLayout.entities {
             for relationship in entity.relationships where relationship.declaringEntity == entity.name {
+                guard !relationshipsWithKeptKeys.contains("\(entity.name).\(relationship.name)") else { continue }
                 guard let target = destinationLayout.entity(named: relationship.destination) else { continue }
                 if case .joinTable(let joinTable, let sourceColumn, let destinationColumn, _) = relationship.storage {
                     try validateJoinTable(
