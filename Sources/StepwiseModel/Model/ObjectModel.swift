@@ -63,12 +63,12 @@ extension ObjectModel {
         ancestors(of: entity).last ?? entity
     }
 
-    /// The direct subentities of an entity, sorted by name.
+    /// The direct subentities of an entity, in Core Data's order (``CoreDataNameOrder``).
     public func subentities(of entity: Entity) -> [Entity] {
-        entities.filter { $0.parentName == entity.name }.sorted { $0.name < $1.name }
+        entities.filter { $0.parentName == entity.name }.sorted { CoreDataNameOrder.precedes($0.name, $1.name) }
     }
 
-    /// The entity followed by all its descendants, depth-first, siblings sorted by name.
+    /// The entity followed by all its descendants, depth-first, siblings in Core Data's order.
     public func hierarchy(from entity: Entity) -> [Entity] {
         var result: [Entity] = []
         var visited: Set<String> = []
@@ -81,9 +81,10 @@ extension ObjectModel {
         return result
     }
 
-    /// Entities without a parent, sorted by name.
+    /// Entities without a parent, in Core Data's order (``CoreDataNameOrder``): the order of
+    /// their `Z_ENT` numbers.
     public var rootEntities: [Entity] {
-        entities.filter { $0.parentName == nil }.sorted { $0.name < $1.name }
+        entities.filter { $0.parentName == nil }.sorted { CoreDataNameOrder.precedes($0.name, $1.name) }
     }
 
     /// Attributes of the entity and all its ancestors, the root's first.

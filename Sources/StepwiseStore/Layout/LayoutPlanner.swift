@@ -59,7 +59,8 @@ struct LayoutPlanner {
 
     // MARK: - Passes
 
-    /// Z_ENT: roots sorted by name, each followed depth-first by its sorted subentities.
+    /// Z_ENT: roots in Core Data's name order (``CoreDataNameOrder``, case-insensitive), each
+    /// followed depth-first by its subentities in the same order.
     private mutating func numberEntities() throws(StoreError) {
         ordered = model.rootEntities.flatMap { model.hierarchy(from: $0) }
         guard ordered.count == model.entities.count else {
@@ -115,12 +116,12 @@ struct LayoutPlanner {
         entity.attributes.filter { $0.isFlattenedElement && !$0.isTransient }.map { .attribute($0) }
     }
 
-    /// Entities are visited by name, not by Z_ENT: join-table columns are numbered in that
+    /// Entities are visited by name in Core Data's order, not by Z_ENT: join-table columns are numbered in that
     /// order. Wire's `SystemMessage.users` (Z_ENT 16) gets `Z_24USERS1` because `Reaction.users`
     /// (Z_ENT 20), whose entity name sorts first, already took `Z_24USERS` (zmessaging 2.21 to
     /// 2.101); the same order gives the side that names a join table (see ``StoreLayout``).
     private mutating func planRelationships() throws(StoreError) {
-        for entity in ordered.sorted(by: { $0.name < $1.name }) {
+        for entity in ordered.sorted(by: { CoreDataNameOrder.precedes($0.name, $1.name) }) {
             for relationship in entity.relationships.sorted(by: { $0.name < $1.name }) where !relationship.isTransient {
                 let inverse = self.inverse(of: relationship)
                 if relationship.isToOne {

@@ -23,8 +23,9 @@ import StepwiseModel
 /// ```
 ///
 /// ### The rules
-/// - **Entity numbers** (`Z_ENT`): roots sorted by name, each followed depth-first by its
-///   subentities, siblings sorted by name; `Z_SUPER` is the parent's number, 0 for roots.
+/// - **Entity numbers** (`Z_ENT`): roots by name, each followed depth-first by its subentities,
+///   by name too, names compared as Core Data does, ignoring case (`CoreDataNameOrder`);
+///   `Z_SUPER` is the parent's number, 0 for roots.
 /// - **Tables**: one per root entity, `Z` + the uppercased name, holding the whole
 ///   hierarchy; first columns `Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER`.
 /// - **Columns**: `Z` + the uppercased property name; an inherited property shares its

@@ -47,7 +47,7 @@ struct RealStoreLayoutTests {
             "RealStoreLayoutTests: \(compared.count) real stores compared with their version's layout, "
                 + "\(failures.count) differ (\(redundantIndexes) indexes left by Core Data's own migrations set aside); "
                 + "\(skipped.count) without a model in the corpus:\n  "
-                + skipped.joined(separator: "\n  "))
+                + skipped.joined(separator: "\n  ") + "\n" + RefusedCorpusInput.report)
         #expect(failures == [])
         // Not vacuous: Wire's stores (41 here) and the first three projects' are all compared.
         #expect(compared.filter { $0.hasPrefix("wire-data-model/") }.count >= 40)

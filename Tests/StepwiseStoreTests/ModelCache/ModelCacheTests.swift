@@ -32,6 +32,7 @@ struct ModelCacheTests {
                 withoutCache.append(store.path)
             }
         }
+        print("ModelCacheTests: \(inflated.count) caches inflated; " + RefusedCorpusInput.report)
         // Sizes python's zlib.decompress(content, -15) gives for the same stores.
         #expect(inflated["real-stores/log2timeline-plaso/test_data/ios/NoteStore.sqlite"] == 59_532)
         #expect(

@@ -57,8 +57,12 @@ package struct RealStore: Sendable, CustomStringConvertible {
 
 extension Corpus {
     /// Every store of the corpus (see ``RealStore``), sorted by path. Bundles are read once each.
+    ///
+    /// A bundle Stepwise refuses fails the catalogue unless ``RefusedCorpusInput`` lists it; a
+    /// listed one leaves its stores without a model, their ``RealStore/whyNoModel`` naming the
+    /// refusal and its issue, and a listed one that now loads fails the catalogue too.
     package func realStores() throws -> [RealStore] {
-        var bundles = BundleCache()
+        var bundles = BundleCache(corpusRoot: root)
         var stores: [RealStore] = []
         for url in try storeFiles() {
             let path = String(url.path.dropFirst(root.path.count + 1))
@@ -77,19 +81,30 @@ extension Corpus {
                     break
                 }
             }
+            let refusals = projectBundles.compactMap { bundles.refusals[$0.path] }
             let why: String? =
                 found != nil
                 ? nil
-                : projectBundles.isEmpty
-                    ? "no .xcdatamodeld in its project (its model is only in Z_MODELCACHE)"
-                    : "no version of \(projectBundles.map(\.lastPathComponent).joined(separator: ", ")) has its entity hashes "
-                        + "(identifiers \(metadata.versionIdentifiers))"
+                : !refusals.isEmpty
+                    ? "refused: " + refusals.map(\.description).joined(separator: "; ")
+                    : projectBundles.isEmpty
+                        ? "no .xcdatamodeld in its project (its model is only in Z_MODELCACHE)"
+                        : "no version of \(projectBundles.map(\.lastPathComponent).joined(separator: ", ")) has its entity hashes "
+                            + "(identifiers \(metadata.versionIdentifiers))"
             stores.append(
                 RealStore(
                     path: path, url: url, bundle: found?.bundle, projectBundles: projectBundles,
                     version: found?.version, whyNoModel: why, metadata: metadata))
         }
         return stores
+    }
+
+    /// Whether `bundle`, a folder inside the corpus, is a model bundle ``RefusedCorpusInput``
+    /// lists as refused: a test that reads a store's project bundles itself leaves it aside.
+    package func isListedAsRefused(_ bundle: URL) -> Bool {
+        let path = bundle.standardizedFileURL.path
+        guard path.hasPrefix(root.path + "/") else { return false }
+        return RefusedCorpusInput.listed(String(path.dropFirst(root.path.count + 1))) != nil
     }
 
     /// Files under the corpus that start with SQLite's header and have a `Z_METADATA` table.
@@ -157,14 +172,43 @@ extension Corpus {
 
 /// Bundles read once per catalogue, by path.
 private struct BundleCache {
+    let corpusRoot: URL
     var histories: [String: VersionHistory?] = [:]
+    /// The bundles refused as ``RefusedCorpusInput`` lists them, by absolute path.
+    var refusals: [String: RefusedCorpusInput] = [:]
 
-    /// The bundle's versions. A bundle that can't be read fails the catalogue: silently skipping
-    /// it would skip its stores too.
+    /// The bundle's versions, or nil for a bundle ``RefusedCorpusInput`` lists as refused. Any
+    /// other bundle that can't be read fails the catalogue: silently skipping it would skip its
+    /// stores too. A listed bundle that now reads fails it as well, so the list stays true.
     mutating func history(at url: URL) throws -> VersionHistory? {
         if let cached = histories[url.path] { return cached }
-        let history = try ModelBundle(contentsOf: url).history
+        let path = String(url.path.dropFirst(corpusRoot.path.count + 1))
+        let history: VersionHistory?
+        do {
+            history = try ModelBundle(contentsOf: url).history
+        } catch {
+            guard let refusal = RefusedCorpusInput.listed(path) else { throw error }
+            refusals[url.path] = refusal
+            history = nil
+        }
+        if history != nil, let stale = RefusedCorpusInput.listed(path) {
+            throw RefusedCorpusInputError.nowAccepted(stale)
+        }
         histories[url.path] = history
         return history
+    }
+}
+
+/// The corpus's list of refused inputs is stale.
+package enum RefusedCorpusInputError: Error, CustomStringConvertible {
+    /// A listed input is accepted now: take it off ``RefusedCorpusInput/all``.
+    case nowAccepted(RefusedCorpusInput)
+
+    package var description: String {
+        switch self {
+        case .nowAccepted(let input):
+            return "\(input.path) is listed as refused (issue \(input.issue)) but Stepwise accepts it now: "
+                + "remove it from RefusedCorpusInput.all so that the corpus tests test it"
+        }
     }
 }
