@@ -189,9 +189,11 @@ package struct MigrationStep: Sendable {
                 report.drops = drops
                 return report
             }
-            // A rebuilt file has the newest forms whatever release wrote the source, so it no
-            // longer claims that release (``StepLayouts``).
-            metadata.additionalEntries[StoreMetadata.frameworkVersionKey] = nil
+            // A rebuilt file has the newest forms whatever release wrote the source, so it names
+            // the release of those forms (``StepLayouts``): dropping the key made the next
+            // upgrade take it for a store of unknown release.
+            metadata.additionalEntries[StoreMetadata.frameworkVersionKey] = .int(
+                CoreDataRelease.newest.frameworkVersion)
             let destinationLayout = layouts.rebuiltDestination
             try StoreCreator.createStore(at: destination, layout: destinationLayout, metadata: metadata)
             let (reports, objects) = try migrate(

@@ -5,8 +5,9 @@ import Foundation
 ///
 /// Keys, from the corpus's compiled folders: `NSManagedObjectModel_VersionHashes` (version name →
 /// entity name → 32-byte hash), `NSManagedObjectModel_CurrentVersionName` (absent in some
-/// single-version folders) and, from Xcode 15, `NSManagedObjectModel_VersionChecksums` (not read:
-/// nothing here needs it). The file is a binary property list; an XML one is read too, with the
+/// single-version folders) and, from Xcode 15, `NSManagedObjectModel_VersionChecksums` (version
+/// name → the version's `versionChecksum`, which ``ModelVersionDigest/versionChecksum(_:)``
+/// computes from the hashes; read so that tests can confirm that rule on every entry). The file is a binary property list; an XML one is read too, with the
 /// project's own readers, never `PropertyListSerialization`, which has crashed on malformed input
 /// on Linux.
 package struct VersionInfo: Sendable, Hashable {
@@ -17,6 +18,9 @@ package struct VersionInfo: Sendable, Hashable {
     package var currentName: String?
     /// `NSManagedObjectModel_VersionHashes`: version name → entity name → hash.
     package var hashes: [String: [String: Data]]
+    /// `NSManagedObjectModel_VersionChecksums`: version name → checksum; empty when the file has
+    /// none (before Xcode 15) or holds one that is not a string.
+    package var checksums: [String: String] = [:]
 
     /// Reads the `VersionInfo.plist` of the compiled folder `folder`.
     /// - throws: ``ModelError/Kind/versionInfoMismatch(_:)`` when the file is missing or
@@ -64,6 +68,11 @@ package struct VersionInfo: Sendable, Hashable {
                 versionHashes[entity] = bytes
             }
             hashes[version] = versionHashes
+        }
+        if case .dictionary(let entries)? = root["NSManagedObjectModel_VersionChecksums"] {
+            for (version, value) in entries {
+                if case .string(let checksum) = value { checksums[version] = checksum }
+            }
         }
     }
 

@@ -8,6 +8,12 @@ import StepwiseModel
 /// `NSPersistenceFrameworkVersion`, `_NSAutoVacuumLevel` or an app's own keys set with
 /// `setMetadata(_:for:)`) is kept in ``additionalEntries`` and written back unchanged.
 ///
+/// Two keys are never kept as read: `NSStoreModelVersionHashesDigest` and
+/// `NSStoreModelVersionChecksumKey` summarise the entity hashes, so ``propertyList`` computes
+/// them from ``versionHashes`` each time it is written (``ModelVersionDigest``), as Core Data's
+/// `-[NSPersistentStore _updatedMetadataWithSeed:includeVersioning:]` and its in-place migrator
+/// do. Carried over from a source store, they would name the source version after an upgrade.
+///
 /// ```swift
 /// let metadata = try dbQueue.read { db in try StoreMetadata.read(from: db, path: storePath) }
 /// metadata.versionHashes["ATEvent"].map(VersionHasher.hex)   // "7c970c35…"
@@ -44,6 +50,11 @@ package struct StoreMetadata: Sendable, Hashable {
     package static let modelVersionNameKey = "StepwiseModelVersionName"
     /// Core Data writes the store's `PRAGMA auto_vacuum` level here, as a string.
     package static let autoVacuumLevelKey = "_NSAutoVacuumLevel"
+    /// `NSStoreModelVersionHashesDigest`, derived from ``versionHashes`` when written.
+    package static let hashesDigestKey = "NSStoreModelVersionHashesDigest"
+    /// `NSStoreModelVersionChecksumKey`, the model's `versionChecksum`, derived from
+    /// ``versionHashes`` when written.
+    package static let versionChecksumKey = "NSStoreModelVersionChecksumKey"
 
     /// Creates metadata from its parts; the defaults are what Core Data writes.
     package init(
@@ -65,7 +76,9 @@ package struct StoreMetadata: Sendable, Hashable {
     /// Hashes come from ``/StepwiseModel/ObjectModel/entityVersionHashes`` and the version's name
     /// goes under `StepwiseModelVersionName`. A model without identifier gets `[""]`, as Core
     /// Data wrote for such models in every corpus store. `_NSAutoVacuumLevel` is `"2"`, the
-    /// incremental auto-vacuum ``StoreCreator`` sets up.
+    /// incremental auto-vacuum ``StoreCreator`` sets up. `NSPersistenceFrameworkVersion` names
+    /// ``CoreDataRelease/newest``, whose forms a new store's layout has unless its caller lays
+    /// it out for another release and says so (`stepwise create --release`).
     /// - parameters:
     ///   - model: The version the store is at.
     ///   - uuid: The store's UUID; a migration passes the source store's.
@@ -74,11 +87,17 @@ package struct StoreMetadata: Sendable, Hashable {
             versionHashes: model.entityVersionHashes,
             versionIdentifiers: model.versionIdentifiers.isEmpty ? [""] : model.versionIdentifiers,
             storeUUID: uuid, modelVersionName: model.name,
-            additionalEntries: [Self.autoVacuumLevelKey: "2"])
+            additionalEntries: [
+                Self.autoVacuumLevelKey: "2",
+                Self.frameworkVersionKey: .int(CoreDataRelease.newest.frameworkVersion),
+            ])
     }
 
-    /// `NSPersistenceFrameworkVersion`: the Core Data release that last wrote the store (637 to
-    /// 1523 in the corpus). Stepwise keeps the key as it is, and never writes it itself.
+    /// `NSPersistenceFrameworkVersion`: the Core Data release that last wrote the store (386 to
+    /// 1523 in the corpus), whose layout forms (``CoreDataRelease``) the store's tables have.
+    /// A step that keeps the store's layout keeps it; a new or rebuilt store, laid out in the
+    /// newest forms, names ``CoreDataRelease/newest`` (see ``MigrationStep``), so that the next
+    /// upgrade reads its forms right.
     package static let frameworkVersionKey = "NSPersistenceFrameworkVersion"
 
     /// The Core Data release that wrote the store, whose layout forms its tables and indexes have;
@@ -103,6 +122,8 @@ package struct StoreMetadata: Sendable, Hashable {
         entries[Self.versionIdentifiersKey] = .array(versionIdentifiers.map(PropertyListValue.string))
         entries[Self.storeTypeKey] = .string(storeType)
         entries[Self.hashesVersionKey] = .int(hashesVersion)
+        entries[Self.hashesDigestKey] = .string(ModelVersionDigest.hashesDigest(versionHashes))
+        entries[Self.versionChecksumKey] = .string(ModelVersionDigest.versionChecksum(versionHashes))
         if let modelVersionName {
             entries[Self.modelVersionNameKey] = .string(modelVersionName)
         }
@@ -161,6 +182,10 @@ package struct StoreMetadata: Sendable, Hashable {
             }
             hashesVersion = version
         }
+
+        // Derived from the hashes whenever the list is written (``propertyList``).
+        _ = take(Self.hashesDigestKey)
+        _ = take(Self.versionChecksumKey)
 
         var modelVersionName: String?
         if let value = take(Self.modelVersionNameKey) {

@@ -161,6 +161,10 @@ struct CompiledModelBundleTests {
             }
             xml += "</dict>"
         }
+        xml += "</dict><key>NSManagedObjectModel_VersionChecksums</key><dict>"
+        for (version, checksum) in info.checksums.sorted(by: { $0.key < $1.key }) {
+            xml += "<key>\(version)</key><string>\(checksum)</string>"
+        }
         xml += "</dict></dict></plist>"
         #expect(try VersionInfo(Data(xml.utf8), folder: folder) == info)
     }
