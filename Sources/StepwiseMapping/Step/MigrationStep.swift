@@ -167,10 +167,14 @@ package struct MigrationStep: Sendable {
             let (sourceMetadata, layouts, drops) = try prepareSource(
                 workingSource, models: models, readOnly: access == .readOnly)
             let sourceLayout = layouts.source
+            // The target's hashes and identifiers; every other key as the source has it, the
+            // release and auto-vacuum level included: an in-place step keeps the file, so its
+            // forms and its pragma. A rebuild names its own below. A source without a release
+            // (a store Stepwise wrote before it named one) has the newest forms.
             var metadata = StoreMetadata(model: destinationModel, uuid: sourceMetadata.storeUUID)
-            for (key, value) in sourceMetadata.additionalEntries where metadata.additionalEntries[key] == nil {
-                metadata.additionalEntries[key] = value
-            }
+            metadata.additionalEntries.merge(sourceMetadata.additionalEntries) { _, source in source }
+            metadata.additionalEntries[StoreMetadata.frameworkVersionKey] = .int(
+                sourceMetadata.release.frameworkVersion)
             if drops.contains(where: { $0.kind == .cloudKitMetadata && ($0.count ?? 0) > 0 }) {
                 metadata.additionalEntries[CoreDataPrivateTables.cloudKitZoneFetchMetadataKey] = .dictionary([:])
             }
@@ -194,6 +198,8 @@ package struct MigrationStep: Sendable {
             // upgrade take it for a store of unknown release.
             metadata.additionalEntries[StoreMetadata.frameworkVersionKey] = .int(
                 CoreDataRelease.newest.frameworkVersion)
+            metadata.additionalEntries[StoreMetadata.autoVacuumLevelKey] =
+                StoreMetadata(model: destinationModel).additionalEntries[StoreMetadata.autoVacuumLevelKey]
             let destinationLayout = layouts.rebuiltDestination
             try StoreCreator.createStore(at: destination, layout: destinationLayout, metadata: metadata)
             let (reports, objects) = try migrate(

@@ -430,7 +430,14 @@ struct LayoutPlanner {
                         kind: .foreignKey(entity: hidden.declaringEntity, relationship: hidden.relationship)))
             }
             let entityNamed = release.namesIndexesAfterEntities
-            for attribute in attributes where attribute.isIndexed {
+            // An attribute that a fetch index covers alone is indexed on its own too, beside the
+            // fetch index: Core Data collects such properties as indexed
+            // (`-[NSEntityDescription _propertiesOnlySubsetFromIndexes:]`), and every store with
+            // one has both (DuckDuckGo's Bookmarks, 1251 and 1333: `Z_BookmarkEntity_byIsPendingDeletion`
+            // and `Z_BookmarkEntity_isPendingDeletion`; SyncMetadata, 1338: `…_byKey` and `…_key`).
+            let indexedByAFetchIndex = Set(
+                entity.fetchIndexes.filter { $0.elements.count == 1 }.map { $0.elements[0].property })
+            for attribute in attributes where attribute.isIndexed || indexedByAFetchIndex.contains(attribute.name) {
                 let column = "Z" + (try baseName(attribute.name, of: entity))
                 indexes.append(
                     IndexLayout(
@@ -505,7 +512,10 @@ struct LayoutPlanner {
             name: table, kind: .entity(root: root.name), columns: fixed + groups.flatMap { $0 },
             primaryKey: ["Z_PK"], uniqueConstraints: constraints, entityNumbers: entityNumbers)
         tableLayout.uniqueConstraintsAreInline = !release.writesUniquenessConstraintsAsIndexes
-        return (tableLayout, indexes)
+        // Core Data creates each index `IF NOT EXISTS` (`NSSQLBinaryIndex`), so of two with one
+        // name (an attribute indexed on its own and a fetch index named after it) the first stays.
+        var names: Set<String> = []
+        return (tableLayout, indexes.filter { names.insert($0.name.uppercased()).inserted })
     }
 
     /// The columns of properties listed in an index or constraint: attributes and to-ones only.
