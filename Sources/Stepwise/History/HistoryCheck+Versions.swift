@@ -70,6 +70,24 @@ extension HistoryCheck {
             "Nothing to do if stores of '\(earlier.name)' need nothing '\(version.name)' changes in '\(changed.name)' (a transient attribute, a class name, a default value). If they do (a new index, say), \(remedy)."
     }
 
+    /// ``HistoryFinding/Kind/modelWarning``: what Xcode warns about in a version and Core Data
+    /// loads anyway, so Stepwise reads the version too (``/StepwiseModel/ModelProblem/isWarning``).
+    func modelWarningFindings() -> [HistoryFinding] {
+        history.versions.flatMap { version in
+            version.warnings().map { problem in
+                var entity: String?
+                if case .inverseMismatch(let name, _, _, _) = problem { entity = name }
+                return HistoryFinding(
+                    .modelWarning, version: version.name, entity: entity,
+                    message:
+                        "In '\(version.name)', \(problem). Xcode warns about it; Core Data loads the model, and so does Stepwise.",
+                    fix:
+                        "Nothing to do for stores written by this version. To pair the two relationships, set each as the other's inverse in a new version."
+                )
+            }
+        }
+    }
+
     /// ``HistoryFinding/Kind/ambiguousOrder`` for a history given in code that lists a version
     /// name more than once.
     func versionNameFindings() -> [HistoryFinding] {

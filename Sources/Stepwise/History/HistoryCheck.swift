@@ -131,7 +131,9 @@ public struct HistoryCheck: Sendable {
     /// Runs every check; never throws: each problem is a finding.
     public func run() -> HistoryCheckReport {
         // Each check is a function returning its findings.
-        var findings = readingFindings + duplicateVersionFindings() + versionNameFindings() + shippedFindings()
+        var findings =
+            readingFindings + duplicateVersionFindings() + versionNameFindings() + modelWarningFindings()
+            + shippedFindings()
         if isOrdered {
             // One inference per consecutive pair, shared by the path and step checks.
             let edges = planner.edges()

@@ -56,6 +56,9 @@ public struct HistoryFinding: Sendable, Hashable, Codable, CustomStringConvertib
         case sharedRenamingIdentifier
         /// The current version has no shipped record yet.
         case currentVersionNotShipped
+        /// A version has what Xcode warns about and Core Data loads anyway: an inverse that
+        /// doesn't point back (``/StepwiseModel/ModelProblem/isWarning``).
+        case modelWarning
         /// An entry of the accepted findings (``AcceptedFindings``) that matches no finding:
         /// remove it, so the file accepts only what the check still finds.
         case staleAcceptance
@@ -65,7 +68,7 @@ public struct HistoryFinding: Sendable, Hashable, Codable, CustomStringConvertib
             switch self {
             case .shippedVersionEdited, .ambiguousOrder, .noPath, .staleMapping, .invalidMapping, .unregisteredPolicy:
                 .error
-            case .duplicateVersion, .dropsData, .sharedRenamingIdentifier, .staleAcceptance: .warning
+            case .duplicateVersion, .dropsData, .sharedRenamingIdentifier, .staleAcceptance, .modelWarning: .warning
             case .currentVersionNotShipped: .info
             }
         }

@@ -63,6 +63,54 @@ public struct VersionHistory: Sendable, Hashable {
         return sorted.map(\.name)
     }
 
+    /// Sorts version names naturally, as ``naturalOrder(_:)`` does, and orders names of two
+    /// different stems by what the bundle itself says: the version named after the bundle is its
+    /// first, and the version Xcode marks as current is its last.
+    ///
+    /// Core Data never orders versions (it finds the store's version by hashes and infers or
+    /// looks up a mapping to the current one), so apps name them as they like. Three real
+    /// histories change stems once: Artsy's `ArtsyPartner`, `ArtsyPartner 2`…`5`, then
+    /// `ArtsyFolio v1.4`…`v2.7.0` (current); a 13-version app's `CyfaceModel`, then `2`…`13`;
+    /// an SDK's `SFMCModel`, then `214.00`…`244.01`. Within each stem the order is natural;
+    /// the stems are ordered by the bundle's name (its first version) and the current version.
+    ///
+    /// - parameters:
+    ///   - names: The version names.
+    ///   - first: The bundle's own name (`ArtsyPartner` for `ArtsyPartner.xcdatamodeld`), which
+    ///     Xcode gives the first version; ignored when no version has it.
+    ///   - last: The current version's name, when the bundle names one.
+    /// - throws: ``ModelError/Kind/ambiguousOrder(_:reason:)`` for names of three stems or more,
+    ///   or of two stems that neither hint tells apart, naming the stems; and as
+    ///   ``naturalOrder(_:)`` does within a stem.
+    public static func naturalOrder(_ names: [String], first: String?, last: String?) throws(ModelError) -> [String] {
+        let stems = Set(names.map(stem))
+        guard stems.count == 2 else { return try naturalOrder(names) }
+        let firstStem = first.flatMap { names.contains($0) ? stem($0) : nil }
+        let lastStem = last.flatMap { names.contains($0) ? stem($0) : nil }
+        let ordered: [String]
+        switch (firstStem, lastStem) {
+        case (let head?, let tail?) where head != tail:
+            ordered = [head, tail]
+        case (let head?, _):
+            ordered = [head] + stems.filter { $0 != head }
+        case (nil, let tail?):
+            ordered = stems.filter { $0 != tail } + [tail]
+        default:
+            return try naturalOrder(names)
+        }
+        var result: [String] = []
+        for group in ordered {
+            result += try naturalOrder(names.filter { stem($0) == group })
+        }
+        return result
+    }
+
+    /// Whether the names have more than one stem, so that natural order alone can't sort them.
+    static func hasSeveralStems(_ names: [String]) -> Bool {
+        guard let first = names.first.map(stem) else { return false }
+        return names.contains { stem($0) != first }
+    }
+
     /// The text before the first digit, without surrounding spaces, dots, dashes or underscores.
     static func stem(_ name: String) -> String {
         if let stem = asciiStem(name) { return stem }

@@ -31,6 +31,21 @@ public enum ModelProblem: Sendable, Hashable, CustomStringConvertible {
     /// the wrong kind: `reason` says which.
     case unresolvedDerivation(entity: String, attribute: String, expression: String, reason: String)
 
+    /// Whether Core Data loads a model with this problem, so that it is a warning (as Xcode
+    /// gives one) rather than a reason to refuse the model.
+    ///
+    /// Refused, because Core Data refuses the model or can't lay it out: empty or duplicate
+    /// names, unknown parents, inheritance cycles, destinations and inverses the model doesn't
+    /// have, and what the other cases name. Warned about: an inverse that doesn't point back.
+    /// Xcode's model compiler warns ("inverse relationship does not point back") and compiles it;
+    /// Core Data loads it and migrates its stores: seven versions of Artsy's `ArtsyPartner`
+    /// model have `Image.artist` with the inverse `Artist.thumbnail`, whose own inverse is
+    /// `Image.thumbnail`, and Artsy's shipped app opened its stores with them.
+    public var isWarning: Bool {
+        if case .inverseMismatch = self { return true }
+        return false
+    }
+
     public var description: String {
         switch self {
         case .emptyName(let entity):

@@ -18,10 +18,17 @@ extension ObjectModel {
         return problems
     }
 
-    /// Throws a ``ModelError`` listing every problem, if there is any.
+    /// The problems Core Data loads a model with (``ModelProblem/isWarning``), which `stepwise
+    /// check` reports as warnings.
+    package func warnings() -> [ModelProblem] {
+        problems().filter(\.isWarning)
+    }
+
+    /// Throws a ``ModelError`` listing every problem Core Data would refuse the model for, if
+    /// there is any; warnings (``ModelProblem/isWarning``) don't throw.
     /// - parameter file: The file the model was read from, named in the error.
     package func validate(file: String? = nil) throws(ModelError) {
-        let problems = problems()
+        let problems = problems().filter { !$0.isWarning }
         if !problems.isEmpty {
             throw ModelError(version: name, file: file, problems: problems)
         }

@@ -236,11 +236,20 @@ package struct ModelBundleListing: Sendable, Hashable {
         }
     }
 
-    /// The history order of `names`: `<Name>.history` beside the bundle, else natural order.
+    /// The history order of `names`: `<Name>.history` beside the bundle, else natural order,
+    /// with the bundle's own name as its first version and the current version as its last
+    /// where the names change stem (``VersionHistory/naturalOrder(_:first:last:)``).
     static func order(of names: [String], bundle: URL) throws -> [String] {
         let file = ModelBundle.historyFileURL(for: bundle)
         guard let text = try? String(contentsOf: file, encoding: .utf8) else {
-            return try VersionHistory.naturalOrder(names)
+            // The current version is read only for names of two stems: a launch lists the
+            // bundle, and a compiled folder's VersionInfo.plist grows with the history.
+            guard VersionHistory.hasSeveralStems(names) else { return try VersionHistory.naturalOrder(names) }
+            let declaredCurrent =
+                try layout(of: bundle) == .compiledFolder
+                ? try VersionInfo(inFolder: bundle).currentName : try currentVersionName(in: bundle)
+            return try VersionHistory.naturalOrder(
+                names, first: bundle.deletingPathExtension().lastPathComponent, last: declaredCurrent)
         }
         var listed: [String] = []
         for line in text.split(whereSeparator: \.isNewline) {

@@ -1,35 +1,45 @@
 /// A model bundle or store of the corpus that Stepwise refuses today, with why and the issue
 /// that will make it pass.
 ///
-/// Corpus-wide tests walk the whole corpus (``RealStore``), so one refused bundle would
-/// otherwise fail every one of them, or, skipped silently, hide its stores. Each refusal is
-/// listed here instead: the catalogue records it, each test prints it, and the catalogue fails
-/// when a listed input is accepted again (the entry is then stale, and must go) or when an input
-/// is refused that isn't listed.
+/// Corpus-wide tests walk the whole corpus (``RealStore``), so one refused input would otherwise
+/// fail every one of them, or, skipped silently, hide its stores. Each refusal is listed here
+/// instead: the tests record it and print it, and fail when a listed input is accepted again (the
+/// entry is then stale, and must go) or when an input is refused that isn't listed.
 package struct RefusedCorpusInput: Sendable, Hashable, CustomStringConvertible {
+    /// What is refused.
+    package enum Scope: String, Sendable, Hashable {
+        /// A model bundle that can't be read: the corpus catalogue leaves its stores without a model.
+        case bundle
+        /// A store that can't be upgraded to some later version of its history: the tests that
+        /// upgrade corpus stores list the failure instead.
+        case upgrade
+    }
+
     /// The bundle's or store's path inside the corpus.
     package let path: String
+    /// What is refused.
+    package let scope: Scope
     /// What Stepwise says when it refuses the input, in a few words.
     package let reason: String
     /// The open issue whose fix makes the input pass.
     package let issue: Int
 
     package var description: String {
-        "\(path): \(reason) (issue \(issue))"
+        "\(path) (\(scope.rawValue)): \(reason) (issue \(issue))"
     }
 
     /// Every refused input of the corpus.
-    package static let all: [RefusedCorpusInput] = [
-        // Seven versions have `Image.artist` with inverse `Artist.thumbnail`, which doesn't point
-        // back; Core Data loads the model (Xcode only warns), Stepwise refuses the bundle. The
-        // version names also share no stem ('ArtsyPartner', 'ArtsyFolio v1.4'…), which Stepwise
-        // can't order either. Its four stores (1.3, 1.3.5, 1.4, 2.0) therefore have no model.
+    package static let all: [RefusedCorpusInput] = ["1.3", "1.3.5", "1.4"].map { release in
+        // Artsy's own test opens these with the current model and Core Data's inferred mapping.
+        // Stepwise infers no step where a relationship's destination changes (v1.5 → v1.7:
+        // `Album.cover`, `Artist.cover` and `Show.cover` now point to Image instead of Artwork).
         RefusedCorpusInput(
-            path: "app-histories/artsy-energy-legacy/Resources/CoreData/ArtsyPartner.xcdatamodeld",
-            reason: "an inverse that doesn't point back (Image.artist ↔ Artist.thumbnail) and version names "
-                + "with no common stem: Stepwise refuses what Core Data loads",
+            path: "app-histories/artsy-energy-legacy/ArtsyFolio Tests/Migrations/ArtsyPartner_\(release).sqlite",
+            scope: .upgrade,
+            reason: "no inferred step past 'ArtsyFolio v1.5': relationships whose destination changes "
+                + "(Album.cover: Artwork → Image), which Core Data infers",
             issue: 42)
-    ]
+    }
 
     /// One line per refused input, for a corpus-wide test to print beside its counts, so that
     /// what it didn't test is in its output.
@@ -38,8 +48,8 @@ package struct RefusedCorpusInput: Sendable, Hashable, CustomStringConvertible {
             + all.map(\.description).joined(separator: "\n  ")
     }
 
-    /// The refusal listed for `path`, if any.
-    package static func listed(_ path: String) -> RefusedCorpusInput? {
-        all.first { $0.path == path }
+    /// The refusal listed for `path` in `scope`, if any.
+    package static func listed(_ path: String, scope: Scope = .bundle) -> RefusedCorpusInput? {
+        all.first { $0.path == path && $0.scope == scope }
     }
 }
