@@ -88,7 +88,7 @@ struct StoreVerification {
     }
 
     /// Every non-null to-one key names an existing row of the destination's table, and every
-    /// hidden foreign key of a to-many without inverse (Core Data 1241, kept in the
+    /// hidden foreign key of a to-many without inverse (kept in the
     /// destination's rows) an existing row of its owner's table.
     private func checkToOneKeys(_ db: Database, layout: StoreLayout) throws {
         for entity in layout.entities {

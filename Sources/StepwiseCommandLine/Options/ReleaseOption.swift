@@ -7,7 +7,7 @@ struct ReleaseOption: ParsableArguments {
         name: .customLong("core-data-release"),
         help: ArgumentHelp(
             "Lay the store out as the Core Data release with this NSPersistenceFrameworkVersion did "
-                + "(637 for iOS 9, 1241 and later for the newest forms). The newest forms by default.",
+                + "(637 for iOS 9, 1044 and later for the newest forms). The newest forms by default.",
             valueName: "framework-version"))
     var frameworkVersion: Int?
 

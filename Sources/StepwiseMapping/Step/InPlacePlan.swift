@@ -264,7 +264,9 @@ struct InPlacePlan {
                     sourceTable.column(named: sourceColumn)?.type == column.type, !kept.values.contains(sourceColumn)
                 else { return nil }
                 kept[column.name] = sourceColumn
-            case .joinSource, .joinDestination, .bookkeeping:
+            case .joinSource, .joinDestination, .bookkeeping, .hiddenForeignKeyEntity:
+                // A hidden key's entity column holds Z_ENTs that only the to-ones' entity columns
+                // are renumbered in: the rebuilding path writes it.
                 return nil
             }
         }
@@ -375,11 +377,11 @@ struct InPlacePlan {
     }
 
     /// The source column a hidden foreign key continues (the to-many without inverse
-    /// `entityName.relationshipName`, Core Data 1241): the hidden key of the source to-many
+    /// `entityName.relationshipName`): the hidden key of the source to-many
     /// every mapping of an owner reads, itself without inverse and kept in `sourceTable`, the
     /// table this one continues. Owners and members keep their `Z_PK`s in place, so its values
-    /// stay valid. Anything else (a join table in the source, Core Data up to 1240) needs the
-    /// rebuilding path, which moves the links.
+    /// stay valid. Anything else (a join table an existing source store kept, an ordered one whose
+    /// positions move) needs the rebuilding path, which moves the links.
     private static func hiddenForeignKeyOrigin(
         _ entityName: String, _ relationshipName: String, in sourceTable: TableLayout,
         mappings: [String: EntityMapping], source: StoreLayout, destination: StoreLayout,

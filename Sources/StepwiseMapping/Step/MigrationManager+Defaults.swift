@@ -229,8 +229,9 @@ extension MigrationManager {
         throw MappingError(
             .validation(
                 "\(target.entity) Z_PK \(target.primaryKey) would be in the '\(relationship.name)' of more than one "
-                    + "\(owner.entity); a to-many without inverse stores one owner per object (Core Data 1241 and "
-                    + "later: a hidden foreign key \(column)), so the upgrade would lose all but one of those links"))
+                    + "\(owner.entity); a to-many without inverse stores one owner per object (Core Data "
+                    + "keeps it in a hidden foreign key, \(column)), so the upgrade would lose all but one of those links"
+            ))
     }
 
     /// The resolved relationship mappings of `mapping`, made on its first instance.

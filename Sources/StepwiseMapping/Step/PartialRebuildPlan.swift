@@ -276,6 +276,10 @@ struct PartialRebuildPlan {
                 else { return false }
             case .joinSource, .joinDestination, .bookkeeping:
                 return false
+            case .hiddenForeignKeyEntity:
+                // The holder's Z_ENT beside a hidden key: kept entity numbers are renumbered only
+                // in the to-ones' entity columns, so the table is rebuilt.
+                return false
             case .primaryKey, .entityNumber, .optimisticLock, .attribute, .foreignKeyEntity, .order:
                 continue
             }

@@ -164,9 +164,18 @@ extension MigrationManager {
                     table: table(inverseTable), column: column)
             }
             if try insertedInverseIsFinal(link, of: mapping, table: inverseTable, column: column) { return 0 }
-            let orderAssignment = orderColumn.map { ", \($0.quotedSQLIdentifier) = \"x\".position" } ?? ""
+            // A hidden key's entity column holds the owner's Z_ENT: every owner here is one of
+            // this mapping's destination entity.
+            let ownerEntity = relationship.hiddenEntityColumn.map { _ in "\(destinationEntity.number)" }
+            let orderAssignment =
+                [(orderColumn, "\"x\".position"), (relationship.hiddenEntityColumn, ownerEntity ?? "NULL")]
+                .compactMap { column, value in column.map { ", \($0.quotedSQLIdentifier) = \(value)" } }.joined()
             let changed = Self.changedCondition(
-                table(inverseTable), [(column, "\"x\".owner"), (orderColumn, "\"x\".position")])
+                table(inverseTable),
+                [
+                    (column, "\"x\".owner"), (orderColumn, "\"x\".position"),
+                    (relationship.hiddenEntityColumn, ownerEntity ?? "NULL"),
+                ])
             try db.execute(
                 sql: """
                     UPDATE \(table(inverseTable))
@@ -206,9 +215,9 @@ extension MigrationManager {
 
     /// Throws when an object would belong to two owners of a to-many without inverse stored
     /// under a hidden foreign key, which holds one owner per object: the `UPDATE` would keep
-    /// one link and drop the others without a word. A join table (Core Data up to 1240, or a
-    /// relationship with a to-many inverse in the source) can hold such pairs; Core Data 1241
-    /// and later can't store them. An owner already written by another mapping counts too.
+    /// one link and drop the others without a word. A join table (one an existing store kept, or a
+    /// relationship with a to-many inverse in the source) can hold such pairs; Core Data can't
+    /// store them. An owner already written by another mapping counts too.
     private func refuseSharedMembers(
         of relationship: RelationshipLayout, in owner: EntityLayout, mapping: EntityMapping, mapped: String,
         table: String, column: String
@@ -232,7 +241,7 @@ extension MigrationManager {
         throw MappingError(
             .validation(
                 "\(relationship.destination) Z_PK \(key) would be in the '\(relationship.name)' of more than one \(owner.name); "
-                    + "a to-many without inverse stores one owner per object (Core Data 1241 and later: a hidden foreign key "
+                    + "a to-many without inverse stores one owner per object (Core Data keeps it in a hidden foreign key, "
                     + "\(column)), so the upgrade would lose all but one of those links"),
             mappingModel: currentMappingModel?.name, entityMapping: mapping.name, entity: owner.name,
             property: relationship.name)

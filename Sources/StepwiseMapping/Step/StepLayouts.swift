@@ -4,15 +4,18 @@ import StepwiseStore
 /// The layouts one step works with, computed from the source store's own schema and release.
 ///
 /// - The **source** layout is the one the source store really has: the forms of the Core Data
-///   release that wrote it (its `NSPersistenceFrameworkVersion`), and Core Data's unpredictable
-///   choices (which side of a self-referential many-to-many names its join table) as the store
-///   made them (``StoreLayout/init(model:release:matching:)``).
+///   release that wrote it (its `NSPersistenceFrameworkVersion`), and the join-table choices a
+///   store Core Data migrated in place may have made otherwise than a new store (which side of a
+///   many-to-many names its join table, the order of its columns) as the store made them
+///   (``StoreLayout/init(model:release:matching:)``).
 /// - Both destination layouts keep those choices wherever the destination has the same join
-///   table, so a step never renames a join table only because a rule would pick the other side;
-///   a store keeps Core Data's names through every upgrade.
+///   table, so a step never renames a join table only because a new store would name it after
+///   the other side; a store keeps its names through every upgrade.
 /// - The **altered** destination is for the in-place path, which alters the source's own file:
 ///   it keeps the source's release forms. The **rebuilt** destination is a new file, written in
-///   the newest forms (``CoreDataRelease/newest``).
+///   the newest forms (``CoreDataRelease/newest``) and, for a to-many without inverse the source
+///   keeps in a join table, in Core Data's form, a hidden foreign key: a new file has no reason
+///   to keep a form no Core Data release is known to write.
 struct StepLayouts {
     var source: StoreLayout
     var alteredDestination: StoreLayout
@@ -24,10 +27,16 @@ struct StepLayouts {
 
     init(source: ObjectModel, destination: ObjectModel, schema: SQLiteSchema, release: CoreDataRelease) throws {
         sourceHasNewestForms = release == .newest
-        self.source = try StoreLayout(model: source, release: release, matching: schema)
+        let source = try StoreLayout(model: source, release: release, matching: schema)
+        self.source = source
         self.alteredDestination = try StoreLayout(model: destination, release: release, matching: schema)
+        let inverselessJoinTables = Set(
+            source.entities.flatMap(\.relationships).filter { $0.isToMany && $0.inverse == nil }
+                .compactMap { $0.joinTableName?.uppercased() })
         self.rebuiltDestination =
-            release == .newest
-            ? alteredDestination : try StoreLayout(model: destination, release: .newest, matching: schema)
+            release == .newest && inverselessJoinTables.isEmpty
+            ? alteredDestination
+            : try StoreLayout(
+                model: destination, release: .newest, matching: schema.removingTables(inverselessJoinTables))
     }
 }

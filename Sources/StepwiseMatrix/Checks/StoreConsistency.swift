@@ -11,7 +11,7 @@ import StepwiseStore
 /// - every to-one key names an existing row of the destination entity or a subentity, and its
 ///   `Z<n>_<NAME>` entity column, when there is one, holds that row's `Z_ENT`;
 /// - every join-table row links existing rows of the right entities, and every hidden foreign
-///   key of a to-many without inverse (Core Data 1241) names an existing row of its owner;
+///   key of a to-many without inverse names an existing row of its owner;
 /// - both keys of a one-to-one agree: when A's key names B, B's key names A;
 /// - every derived value is current (``derivedValueProblems(in:layout:)``).
 ///

@@ -15,8 +15,8 @@ import StepwiseStore
 ///   without attributes;
 /// - a to-many without to-one inverse (a join table) gives each row its minimum count plus
 ///   0 to 2 more, raised so the inverse's minimum holds and capped by its own maximum, the
-///   inverse's and the number of destinations; stored under a hidden foreign key (no inverse,
-///   Core Data 1241), all rows together link each destination once at most.
+///   inverse's and the number of destinations; stored under a hidden foreign key (no inverse),
+///   all rows together link each destination once at most.
 ///
 /// Counts the rows can't satisfy (a required to-one to an entity without rows, a one-to-one
 /// required on both sides between entities of different sizes…) throw ``UpgradeMatrixFailure``.
@@ -130,7 +130,7 @@ struct SeededRelationships {
                 driver, "each row needs \(perRowMinimum) objects but can hold at most \(perRowMaximum)")
         }
         var capacity = inverse.flatMap { $0.relationship.maxCount > 0 ? $0.relationship.maxCount * destinations : nil }
-        // A hidden foreign key (a to-many without inverse, Core Data 1241) holds one owner per
+        // A hidden foreign key (a to-many without inverse) holds one owner per
         // destination: linking one twice would move it and break the first row's count.
         if layout.entity(named: driver.entity.name)?.relationship(named: driver.relationship.name)?.hasHiddenForeignKey
             == true

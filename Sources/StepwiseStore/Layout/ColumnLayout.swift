@@ -31,10 +31,12 @@ package enum ColumnRole: Sendable, Hashable {
     /// the destination has subentities (a `Z<n>_<NAME>` column).
     case foreignKeyEntity(entity: String, relationship: String)
     /// In a row of the destination, the `Z_PK` of the object whose to-many without inverse
-    /// `entity.relationship` holds it: the hidden foreign key `Z<n><NAME>` of Core Data 1241
-    /// and later (``CoreDataRelease/storesInverselessToManyAsForeignKeys``). Nothing else writes
-    /// it: there is no inverse to-one.
+    /// `entity.relationship` holds it: the hidden foreign key `Z<n><NAME>` (``HiddenForeignKey``).
+    /// Nothing else writes it: there is no inverse to-one.
     case hiddenForeignKey(entity: String, relationship: String)
+    /// Beside a ``hiddenForeignKey(entity:relationship:)``, the `Z_ENT` of the object holding
+    /// the row, present only when `entity` has subentities (`Z<n>_<n><NAME>`).
+    case hiddenForeignKeyEntity(entity: String, relationship: String)
     /// The position of the row in the ordered to-many `entity.relationship` (`Z_FOK_…`).
     case order(entity: String, relationship: String)
     /// In a join table, the `Z_PK` of the object that holds `entity.relationship`.

@@ -14,15 +14,23 @@
 /// | both as `Z_<Entity>_<p1>_<p2> ON … (<C1> COLLATE BINARY ASC, …)`, named after the declaring entity and its property names | 847 and later | Wire 2.39 to 2.100 (847 to 1145) |
 /// | a uniqueness constraint as a table constraint, `CONSTRAINT <C1>_<C2> UNIQUE (…)` | up to 1043 | Moody (637) |
 /// | a uniqueness constraint as `CREATE UNIQUE INDEX Z_<Entity>_UNIQUE_<p1>_<p2> ON … (<C1> COLLATE BINARY ASC, …)` | 1044 and later | Screen Time's `RMAdminStore-Local` (1044) |
-/// | an unordered to-many without inverse as a join table `Z_<n><NAME> (Z_<n><NAME>INVERSE, Z_<m><NAME>)` | up to 1240 | a public Telegram store (release unrecorded) |
-/// | the same as a hidden foreign key `Z<n><NAME>` in the destination's table, with `<TABLE>_Z<n><NAME>_INDEX` | 1241 and later | Photos on macOS 13 (1241) and 15 (1448), CartKit's Core Data and SwiftData stores (1523) |
 ///
 /// Each boundary is the lowest release seen with the newer form; the releases between it and the
 /// highest seen with the older form (480–639, 755–846, 638–1043) are laid out with the older
-/// form, unverified. No store in the corpus below 1241 has a to-many without inverse whose
-/// release is recorded, so the join table is kept for every release up to 1240 as Stepwise laid
-/// it out before: there is no evidence either way. Identification doesn't depend on any of these forms: it compares tables and
-/// columns only. A store Core Data migrated in place keeps the indexes of its earlier releases and
+/// form, unverified. Identification doesn't depend on any of these forms: it compares tables and
+/// columns only.
+///
+/// Not a form of a release: the storage of a to-many without inverse. Core Data gives its
+/// destination a virtual to-one, a hidden foreign key `Z<n><NAME>` with
+/// `<TABLE>_Z<n><NAME>_INDEX`, `Z<n>_<n><NAME>` when the source has subentities and
+/// `Z_FOK_<n><NAME>` when ordered (``HiddenForeignKey``), in every release seen: Photos on
+/// macOS 13 (1241) and 15 (1448), CartKit's Core Data and SwiftData stores (1523), and the ordered
+/// form in a Core Data 849 store quoted by an issue (`ZACCELERATION.Z3ACCELERATIONS`,
+/// `Z_FOK_3ACCELERATIONS`, `ZACCELERATION_Z3ACCELERATIONS_INDEX`). No store in the corpus has one
+/// in any other form. A join table `Z_<n><NAME> (Z_<n><NAME>INVERSE, Z_<m><NAME>)`, the form of a
+/// public Telegram store of an unrecorded release that Stepwise used to lay out up to 1240, is
+/// read where an existing store has it (``StoreLayout/init(model:release:matching:)``) and never
+/// written to a new one. A store Core Data migrated in place keeps the indexes of its earlier releases and
 /// numberings too (Wire 2.39 has both `ZUSER_ZNORMALIZEDNAME_INDEX` and `Z_User_normalizedName`;
 /// Wire 2.82 has `Z_14ADDEDUSERS_Z_22ADDEDUSERS_INDEX` on `Z_15ADDEDUSERS`): such an index
 /// duplicates one of the layout's (``SQLiteSchema/redundantIndexes(comparedWith:)``).
@@ -36,9 +44,8 @@ package struct CoreDataRelease: Sendable, Hashable, Comparable, CustomStringConv
     }
 
     /// The forms Stepwise writes: those of the newest release seen in real stores, SwiftData's
-    /// 1523 (CartKit), whose forms are also those of every release from 1241 (Photos 1241 and
-    /// 1448). Stores of releases 1044 to 1240 (Screen Time 1044, Wire 1044 to 1145, Notes 1145)
-    /// differ from it only in how they store a to-many without inverse.
+    /// 1523 (CartKit), which are also those of every release from 1044 (Screen Time 1044, Wire
+    /// 1044 to 1145, Notes 1145, Photos 1241 and 1448).
     package static let newest = CoreDataRelease(frameworkVersion: 1523)
 
     /// The first release that writes uniqueness constraints as unique indexes.
@@ -47,9 +54,6 @@ package struct CoreDataRelease: Sendable, Hashable, Comparable, CustomStringConv
     static let firstWithJoinTableIndexes = 640
     /// The first release that names attribute and compound indexes `Z_<Entity>_…`.
     static let firstWithEntityNamedIndexes = 847
-    /// The first release that stores a to-many without inverse as a hidden foreign key in its
-    /// destination's table rather than in a join table.
-    static let firstWithHiddenInverseForeignKeys = 1241
 
     /// Whether a join table gets `<TABLE>_<C2>_INDEX` on its two columns.
     package var indexesJoinTables: Bool {
@@ -66,13 +70,6 @@ package struct CoreDataRelease: Sendable, Hashable, Comparable, CustomStringConv
     /// constraints.
     package var writesUniquenessConstraintsAsIndexes: Bool {
         frameworkVersion >= Self.firstWithUniqueIndexes
-    }
-
-    /// Whether an unordered to-many without inverse is stored as a hidden foreign key
-    /// `Z<n><NAME>` in its destination's table (an implicit to-one inverse: a destination
-    /// belongs to one source object at most) rather than in a join table.
-    package var storesInverselessToManyAsForeignKeys: Bool {
-        frameworkVersion >= Self.firstWithHiddenInverseForeignKeys
     }
 
     /// The release named by a metadata's `NSPersistenceFrameworkVersion`, or ``newest`` when it has

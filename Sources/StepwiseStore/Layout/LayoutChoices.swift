@@ -4,9 +4,10 @@ import StepwiseModel
 /// it has, each with the order of its columns. Everything else in a layout comes from the model
 /// and the release.
 ///
-/// They settle the two choices Core Data makes by no rule of the model (``StoreLayout``, "Which
-/// side names a join table"): which relationship of a self-referential many-to-many names its
-/// join table, and the order of a join table's two columns. So two stores with equal choices get
+/// They keep the choices a store Core Data migrated in place may have made otherwise than a new
+/// store (``StoreLayout``, "Which side names a join table"): which relationship of a many-to-many
+/// names its join table, the order of a join table's two columns, and whether a to-many without
+/// inverse keeps a join table. So two stores with equal choices get
 /// equal layouts of one model and release, and a layout worked out for one serves the other: the
 /// version registry keeps each version's layouts by their choices, and lays a version out once
 /// for every store it identifies, instead of once per identification.

@@ -12,36 +12,29 @@ struct LayoutPlanner {
         var indexes: [IndexLayout]
     }
 
-    /// The column `Z<n><NAME>` a to-many without inverse keeps in its destination's rows.
-    private struct HiddenForeignKey {
-        var declaringEntity: String
-        var declaringNumber: Int
-        var relationship: String
-        var column: String
-    }
-
     let model: ObjectModel
     /// The Core Data release whose forms to use.
     let release: CoreDataRelease
-    /// An existing store's join tables, to settle the choices Core Data makes in a way no rule
-    /// predicts (see ``StoreLayout``, "Which side names a join table"); nil lays out a new store.
+    /// An existing store's join tables, to keep the choices Core Data made for it where they
+    /// differ from a new store's (see ``StoreLayout``, "Which side names a join table"); nil lays
+    /// out a new store.
     let existing: LayoutChoices?
     /// Every entity in Z_ENT order.
-    private var ordered: [Entity] = []
-    private var numbers: [String: Int] = [:]
+    var ordered: [Entity] = []
+    var numbers: [String: Int] = [:]
     /// Entity name → property name → the uppercased name numbered within its table
     /// (`PENDINGSTATE1`): the column is `Z` + this.
-    private var baseNames: [String: [String: String]] = [:]
+    var baseNames: [String: [String: String]] = [:]
     /// Declaring entity → relationship name → storage.
-    private var relationshipStorage: [String: [String: RelationshipLayout.Storage]] = [:]
-    /// Destination entity → the hidden foreign keys of to-manys without inverse pointing at it
-    /// (Core Data 1241 and later), in column order.
-    private var hiddenForeignKeys: [String: [HiddenForeignKey]] = [:]
-    private var joinTables: [TableLayout] = []
-    private var joinIndexes: [IndexLayout] = []
-    /// Join-table column names already given, uppercased: Core Data makes them unique across the
-    /// whole store (Wire's `Z_16USERS.Z_24USERS1`, next to `Z_20USERS.Z_24USERS`).
-    private var joinColumnNames: Set<String> = []
+    var relationshipStorage: [String: [String: RelationshipLayout.Storage]] = [:]
+    /// Destination entity → the hidden foreign keys of to-manys without inverse pointing at it,
+    /// in column order.
+    var hiddenForeignKeys: [String: [HiddenForeignKey]] = [:]
+    var joinTables: [TableLayout] = []
+    var joinIndexes: [IndexLayout] = []
+    /// Root entity → join-table column name → the last number added to it: Core Data's
+    /// `NSSQLStoreMappingGenerator` of that hierarchy (``uniqueJoinColumn(_:in:)``).
+    var joinColumnNames: [String: [String: Int]] = [:]
 
     init(model: ObjectModel, release: CoreDataRelease = .newest, existing: LayoutChoices? = nil) {
         self.model = model
@@ -80,7 +73,8 @@ struct LayoutPlanner {
     /// `CloudOrganization.settings` (a to-one) is `ZSETTINGS` and `LocalOrganization.settings`
     /// `ZSETTINGS1`, although `FamilyOrganization.settings`, a to-many, sits between them in Z_ENT
     /// order (RMAdminStore-Local, Core Data 1044). Its join-table column is named after it as it
-    /// is, then made unique among join-table columns (``uniqueJoinColumn(_:)``).
+    /// is, then made unique among the join-table columns of its hierarchy
+    /// (``uniqueJoinColumn(_:in:)``).
     private mutating func numberNames() {
         for root in model.rootEntities {
             // The fixed columns are Z_PK, Z_ENT and Z_OPT: reserve their suffixes.
@@ -114,184 +108,6 @@ struct LayoutPlanner {
     /// tell from a sorted one; no store in the corpus has a composite.
     private func compositeLeaves(of entity: Entity) -> [Property] {
         entity.attributes.filter { $0.isFlattenedElement && !$0.isTransient }.map { .attribute($0) }
-    }
-
-    /// Entities are visited by name in Core Data's order, not by Z_ENT: join-table columns are numbered in that
-    /// order. Wire's `SystemMessage.users` (Z_ENT 16) gets `Z_24USERS1` because `Reaction.users`
-    /// (Z_ENT 20), whose entity name sorts first, already took `Z_24USERS` (zmessaging 2.21 to
-    /// 2.101); the same order gives the side that names a join table (see ``StoreLayout``).
-    private mutating func planRelationships() throws(StoreError) {
-        for entity in ordered.sorted(by: { CoreDataNameOrder.precedes($0.name, $1.name) }) {
-            for relationship in entity.relationships.sorted(by: { $0.name < $1.name }) where !relationship.isTransient {
-                let inverse = self.inverse(of: relationship)
-                if relationship.isToOne {
-                    try planToOne(relationship, of: entity, inverse: inverse)
-                } else if let inverse, inverse.relationship.isToOne {
-                    // The rows live in the destination's table, under the inverse's foreign key.
-                    let inverseBase = try baseName(inverse.relationship.name, of: inverse.entity)
-                    relationshipStorage[entity.name, default: [:]][relationship.name] = .inverseForeignKey(
-                        table: tableName(of: inverse.entity), column: "Z" + inverseBase,
-                        orderColumn: relationship.isOrdered ? "Z_FOK_" + inverseBase : nil)
-                } else if inverse == nil, !relationship.isOrdered, release.storesInverselessToManyAsForeignKeys {
-                    try planHiddenForeignKey(relationship, of: entity)
-                } else if try ownsJoinTable(relationship, of: entity, inverse: inverse) {
-                    try planJoinTable(relationship, of: entity, inverse: inverse)
-                }
-            }
-        }
-    }
-
-    /// A to-many without inverse from Core Data 1241: `Z<n><NAME>` in the destination's table,
-    /// n the declaring entity's Z_ENT (CartKit's `Z2MODIFIERS`, Photos'
-    /// `Z3LIBRARYSCOPEASSETCONTRIBUTORS`). Its name can't meet a property's column: a property
-    /// name doesn't start with a digit.
-    private mutating func planHiddenForeignKey(_ relationship: Relationship, of entity: Entity) throws(StoreError) {
-        guard let destination = model[entity: relationship.destination] else {
-            throw unsupported("relationship '\(entity.name).\(relationship.name)' has no destination")
-        }
-        let number = try number(of: entity)
-        let column = "Z\(number)" + relationship.name.uppercased()
-        hiddenForeignKeys[destination.name, default: []].append(
-            HiddenForeignKey(
-                declaringEntity: entity.name, declaringNumber: number, relationship: relationship.name, column: column))
-        hiddenForeignKeys[destination.name]?.sort {
-            ($0.declaringNumber, $0.relationship) < ($1.declaringNumber, $1.relationship)
-        }
-        relationshipStorage[entity.name, default: [:]][relationship.name] = .inverseForeignKey(
-            table: tableName(of: destination), column: column, orderColumn: nil)
-    }
-
-    private mutating func planToOne(
-        _ relationship: Relationship, of entity: Entity, inverse: (relationship: Relationship, entity: Entity)?
-    ) throws(StoreError) {
-        let base = try baseName(relationship.name, of: entity)
-        guard let destination = model[entity: relationship.destination] else {
-            throw unsupported("relationship '\(entity.name).\(relationship.name)' has no destination")
-        }
-        // Without the destination's Z_ENT, a foreign key into a multi-entity hierarchy
-        // would need a fetch to know which subentity it points at.
-        let entityColumn =
-            model.subentities(of: destination).isEmpty ? nil : "Z\(try number(of: destination))_" + base
-        let inverseIsOrdered = inverse.map { $0.relationship.isToMany && $0.relationship.isOrdered } ?? false
-        relationshipStorage[entity.name, default: [:]][relationship.name] = .foreignKey(
-            column: "Z" + base, entityColumn: entityColumn, orderColumn: inverseIsOrdered ? "Z_FOK_" + base : nil)
-    }
-
-    /// Whether `relationship` names the join table it shares with its inverse (see
-    /// ``StoreLayout``, "Which side names a join table").
-    private func ownsJoinTable(
-        _ relationship: Relationship, of entity: Entity, inverse: (relationship: Relationship, entity: Entity)?
-    ) throws(StoreError) -> Bool {
-        guard let inverse else { return true }
-        if inverse.entity.name == entity.name && inverse.relationship.name == relationship.name { return true }
-        if inverse.entity.name != entity.name { return entity.name < inverse.entity.name }
-        // Both sides belong to one entity. Core Data's choice follows no rule of the model:
-        // Wire's UserClient names its pairs after `ignoredByClients`/`trustedByClients` in 2.3,
-        // after `ignoredClients`/`trustedClients` from 2.4, and one of each from 2.96, with the
-        // same relationships throughout. An existing store tells; a new one gets the side whose
-        // name sorts first.
-        if let existing {
-            let number = try number(of: entity)
-            let mine = existing.columns(ofTable: "Z_\(number)" + relationship.name.uppercased()) != nil
-            let theirs = existing.columns(ofTable: "Z_\(number)" + inverse.relationship.name.uppercased()) != nil
-            if mine != theirs { return mine }
-        }
-        return relationship.name < inverse.relationship.name
-    }
-
-    /// `name`, or `name` followed by the first of `1`, `2`… that no join-table column has yet.
-    private mutating func uniqueJoinColumn(_ name: String) -> String {
-        var candidate = name
-        var suffix = 1
-        while joinColumnNames.contains(candidate.uppercased()) {
-            candidate = name + String(suffix)
-            suffix += 1
-        }
-        joinColumnNames.insert(candidate.uppercased())
-        return candidate
-    }
-
-    private mutating func planJoinTable(
-        _ relationship: Relationship, of entity: Entity, inverse: (relationship: Relationship, entity: Entity)?
-    ) throws(StoreError) {
-        let ownerNumber = try number(of: entity)
-        guard let destination = model[entity: relationship.destination] else {
-            throw unsupported("relationship '\(entity.name).\(relationship.name)' has no destination")
-        }
-        let tableName = "Z_\(ownerNumber)" + relationship.name.uppercased()
-        let sourceColumn: String
-        if let inverse {
-            // The column holding the owner's Z_PK is named after the inverse, which points at it.
-            let sourceEntity = model[entity: inverse.relationship.destination] ?? entity
-            sourceColumn = uniqueJoinColumn(
-                "Z_\(try number(of: sourceEntity))" + (try baseName(inverse.relationship.name, of: inverse.entity)))
-        } else {
-            sourceColumn = uniqueJoinColumn("Z_\(ownerNumber)" + relationship.name.uppercased() + "INVERSE")
-        }
-        // A relationship that is its own inverse gets `Z_1FRIENDS, Z_1FRIENDS1` this way too.
-        let destinationColumn = uniqueJoinColumn(
-            "Z_\(try number(of: destination))" + (try baseName(relationship.name, of: entity)))
-        let isOwnInverse = inverse.map { $0.entity.name == entity.name && $0.relationship.name == relationship.name }
-        let destinationOrder = relationship.isOrdered ? "Z_FOK_" + destinationColumn.dropFirst(2) : nil
-        let sourceOrder =
-            (inverse?.relationship.isOrdered ?? false) && isOwnInverse != true
-            ? "Z_FOK_" + sourceColumn.dropFirst(2) : nil
-
-        var columns = [
-            ColumnLayout(
-                name: sourceColumn, type: ColumnType.integer.rawValue,
-                role: .joinSource(entity: entity.name, relationship: relationship.name)),
-            ColumnLayout(
-                name: destinationColumn, type: ColumnType.integer.rawValue,
-                role: .joinDestination(entity: entity.name, relationship: relationship.name)),
-        ]
-        if let destinationOrder {
-            columns.append(
-                ColumnLayout(
-                    name: destinationOrder, type: ColumnType.integer.rawValue,
-                    role: .order(entity: entity.name, relationship: relationship.name)))
-        }
-        if let sourceOrder, let inverse {
-            columns.append(
-                ColumnLayout(
-                    name: sourceOrder, type: ColumnType.integer.rawValue,
-                    role: .order(entity: inverse.entity.name, relationship: inverse.relationship.name)))
-        }
-        var primaryKey = [sourceColumn, destinationColumn]
-        // Core Data writes a self-referential pair's columns in either order (Wire's
-        // `Z_14IGNOREDBYCLIENTS (Z_14IGNOREDCLIENTS, Z_14IGNOREDBYCLIENTS)` in 1.27, but
-        // `Z_25TRUSTEDBYCLIENTS (Z_25TRUSTEDBYCLIENTS, Z_25TRUSTEDCLIENTS)` in 2.96): an
-        // existing store's order is kept. The names say which column is which, so the order
-        // changes nothing else.
-        if let order = existing?.columns(ofTable: tableName) {
-            let position = { (name: String) in order.firstIndex(of: name.uppercased()) ?? Int.max }
-            if position(destinationColumn) < position(sourceColumn) {
-                primaryKey.reverse()
-                columns.swapAt(0, 1)
-            }
-        }
-        joinTables.append(
-            TableLayout(
-                name: tableName, kind: .join(entity: entity.name, relationship: relationship.name), columns: columns,
-                primaryKey: primaryKey, uniqueConstraints: [], entityNumbers: []))
-        if release.indexesJoinTables {
-            // Led by the column named after the relationship that names the table, whatever the
-            // columns' order (Wire 2.96's `Z_25TRUSTEDBYCLIENTS_Z_25TRUSTEDBYCLIENTS_INDEX`).
-            joinIndexes.append(
-                IndexLayout(
-                    name: "\(tableName)_\(destinationColumn)_INDEX", table: tableName,
-                    elements: [.init(column: destinationColumn), .init(column: sourceColumn)],
-                    kind: .joinTable(entity: entity.name, relationship: relationship.name)))
-        }
-
-        relationshipStorage[entity.name, default: [:]][relationship.name] = .joinTable(
-            table: tableName, sourceColumn: sourceColumn, destinationColumn: destinationColumn,
-            orderColumn: destinationOrder)
-        if let inverse, isOwnInverse != true {
-            relationshipStorage[inverse.entity.name, default: [:]][inverse.relationship.name] = .joinTable(
-                table: tableName, sourceColumn: destinationColumn, destinationColumn: sourceColumn,
-                orderColumn: sourceOrder)
-        }
     }
 
     // MARK: - Assembly
@@ -333,14 +149,15 @@ struct LayoutPlanner {
                 guard let storage = relationshipStorage[declaring.name]?[relationship.name] else {
                     throw unsupported("relationship '\(declaring.name).\(relationship.name)' has no storage")
                 }
+                let hidden = hiddenForeignKeys[relationship.destination]?.first {
+                    $0.declaringEntity == declaring.name && $0.relationship == relationship.name
+                }
                 relationships.append(
                     RelationshipLayout(
                         name: relationship.name, declaringEntity: declaring.name,
                         destination: relationship.destination, inverse: relationship.inverse,
                         isToMany: relationship.isToMany, isOrdered: relationship.isOrdered, storage: storage,
-                        hasHiddenForeignKey: hiddenForeignKeys[relationship.destination]?.contains {
-                            $0.declaringEntity == declaring.name && $0.relationship == relationship.name
-                        } ?? false))
+                        hasHiddenForeignKey: hidden != nil, hiddenEntityColumn: hidden?.entityColumn))
             }
         }
         var superNumber = 0
@@ -419,11 +236,25 @@ struct LayoutPlanner {
             }
             // After the entity's to-ones: CartKit's `ZITEM, Z2MODIFIERS`, Photos' `ZPARTICIPANT,
             // Z3LIBRARYSCOPEASSETCONTRIBUTORS` although `libraryScope…` sorts before `participant`.
+            // Its entity and position columns follow it, as a to-one's do.
             for hidden in hiddenForeignKeys[entity.name] ?? [] {
                 groups[0].append(
                     ColumnLayout(
                         name: hidden.column, type: ColumnType.integer.rawValue,
                         role: .hiddenForeignKey(entity: hidden.declaringEntity, relationship: hidden.relationship)))
+                if let entityColumn = hidden.entityColumn {
+                    groups[0].append(
+                        ColumnLayout(
+                            name: entityColumn, type: ColumnType.integer.rawValue,
+                            role: .hiddenForeignKeyEntity(
+                                entity: hidden.declaringEntity, relationship: hidden.relationship)))
+                }
+                if let orderColumn = hidden.orderColumn {
+                    groups[0].append(
+                        ColumnLayout(
+                            name: orderColumn, type: ColumnType.integer.rawValue,
+                            role: .order(entity: hidden.declaringEntity, relationship: hidden.relationship)))
+                }
                 indexes.append(
                     IndexLayout(
                         name: "\(table)_\(hidden.column)_INDEX", table: table, elements: [.init(column: hidden.column)],
@@ -568,7 +399,7 @@ struct LayoutPlanner {
     // MARK: - Helpers
 
     /// The inverse of a relationship and the entity declaring it, if stored.
-    private func inverse(of relationship: Relationship) -> (relationship: Relationship, entity: Entity)? {
+    func inverse(of relationship: Relationship) -> (relationship: Relationship, entity: Entity)? {
         guard let inverseName = relationship.inverse, let destination = model[entity: relationship.destination],
             let owner = model.declaringEntity(ofProperty: inverseName, from: destination),
             let inverse = owner.relationship(named: inverseName), !inverse.isTransient
@@ -576,25 +407,25 @@ struct LayoutPlanner {
         return (inverse, owner)
     }
 
-    private func number(of entity: Entity) throws(StoreError) -> Int {
+    func number(of entity: Entity) throws(StoreError) -> Int {
         guard let number = numbers[entity.name] else {
             throw unsupported("entity '\(entity.name)' has no entity number")
         }
         return number
     }
 
-    private func baseName(_ property: String, of entity: Entity) throws(StoreError) -> String {
+    func baseName(_ property: String, of entity: Entity) throws(StoreError) -> String {
         guard let name = baseNames[entity.name]?[property] else {
             throw unsupported("property '\(entity.name).\(property)' has no column name")
         }
         return name
     }
 
-    private func tableName(of entity: Entity) -> String {
+    func tableName(of entity: Entity) -> String {
         "Z" + model.root(of: entity).name.uppercased()
     }
 
-    private func unsupported(_ reason: String) -> StoreError {
+    func unsupported(_ reason: String) -> StoreError {
         StoreError(path: "model version '\(model.name)'", kind: .unsupportedModel(reason))
     }
 }

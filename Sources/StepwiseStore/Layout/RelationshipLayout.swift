@@ -4,9 +4,10 @@
 /// - a to-one is a foreign-key column in the source's table (both sides of a one-to-one);
 /// - a to-many whose inverse is to-one has no column of its own: the destination's table
 ///   holds the inverse's foreign key (and, if ordered, a `Z_FOK_<INVERSE>` position column);
-/// - a to-many without inverse, from Core Data 1241, stores the same way under a hidden foreign
-///   key of its own (``ColumnRole/hiddenForeignKey(entity:relationship:)``);
-/// - a to-many whose inverse is to-many (or that has no inverse, up to 1240) uses a join table.
+/// - a to-many without inverse stores the same way under a hidden foreign key of its own
+///   (``ColumnRole/hiddenForeignKey(entity:relationship:)``);
+/// - a to-many whose inverse is to-many uses a join table (and so does a to-many without inverse
+///   in an existing store that keeps it in one).
 package struct RelationshipLayout: Sendable, Hashable {
     /// How the relationship is stored.
     package enum Storage: Sendable, Hashable {
@@ -40,6 +41,10 @@ package struct RelationshipLayout: Sendable, Hashable {
     /// key in its destination's table (``ColumnRole/hiddenForeignKey(entity:relationship:)``):
     /// writing the key is then this relationship's job alone.
     package var hasHiddenForeignKey = false
+    /// Beside the hidden foreign key, the column holding the `Z_ENT` of the object that holds each
+    /// member (``ColumnRole/hiddenForeignKeyEntity(entity:relationship:)``), when the declaring
+    /// entity has subentities; written with the key.
+    package var hiddenEntityColumn: String?
 
     /// The foreign-key column of a to-one, in the source's table.
     package var foreignKeyColumn: String? {

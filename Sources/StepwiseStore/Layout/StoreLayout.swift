@@ -5,9 +5,10 @@ import StepwiseModel
 /// release (``CoreDataRelease``).
 ///
 /// `RealStoreLayoutTests` checks it against every store Core Data wrote in the corpus whose
-/// model the corpus has (58: Wire's 40 written by Core Data 640 to 1145, the first three
-/// projects' and `compiled/`'s), tables, columns, types, keys, constraints, indexes and entity
-/// numbers alike.
+/// model Stepwise reads (64: Wire's 40 written by Core Data 640 to 1145, DuckDuckGo's, the first
+/// three projects' and `compiled/`'s), tables, columns, types, keys, constraints, indexes and
+/// entity numbers alike, laid out both for the store (`matching:`) and as a new store of its
+/// version and release, which differs only where Core Data migrated the store in place.
 ///
 /// The layout is the bridge between a model and a store file. Code that reads or writes
 /// objects asks it where things live; the version registry compares its expected schema
@@ -45,25 +46,34 @@ import StepwiseModel
 ///   the corpus; it is taken from public Core Data stores (`ZCONTACT, Z22_CONTACT`).
 /// - **Ordered to-many with a to-one inverse**: the destination's table gets
 ///   `Z_FOK_<INVERSE>` INTEGER beside the inverse's foreign key, without an index.
-/// - **To-many without inverse**, from Core Data 1241 (``CoreDataRelease``): a hidden foreign
-///   key `Z<n><NAME>` (n = the Z_ENT of the entity declaring `NAME`, no underscore) in the
-///   destination's table, INTEGER, after the destination entity's to-one foreign keys, with
-///   `<TABLE>_Z<n><NAME>_INDEX`: an implicit to-one inverse, so a destination belongs to one
+/// - **To-many without inverse**, in every release: Core Data gives the destination a virtual
+///   to-one (``HiddenForeignKey``), a hidden foreign key `Z<n><NAME>` (n = the Z_ENT of the
+///   entity declaring `NAME`, no underscore) in the destination's table, INTEGER, after the
+///   destination entity's to-one foreign keys, with `<TABLE>_Z<n><NAME>_INDEX`; then
+///   `Z<n>_<n><NAME>`, the holder's Z_ENT, when the declaring entity has subentities, and
+///   `Z_FOK_<n><NAME>`, the position, when the to-many is ordered. A destination belongs to one
 ///   source object at most. CartKit's `CDCartItem.modifiers` (Z_ENT 2) is
 ///   `ZCDCARTITEMMODIFIER (…, ZITEM INTEGER, Z2MODIFIERS INTEGER, …)` (1523, `ZITEM` a to-one
 ///   declared by the destination, `ZCDCARTITEMMODIFIER_Z2MODIFIERS_INDEX`); Photos' `Asset`
 ///   (3) `.libraryScopeAssetContributors` is `ZASSETCONTRIBUTOR (…, ZPARTICIPANT INTEGER,
-///   Z3LIBRARYSCOPEASSETCONTRIBUTORS INTEGER)` (1241 and 1448). Up to 1240, and for an ordered
-///   to-many without inverse in every release, a join table as below.
-/// - **Many-to-many** (and to-many without inverse up to 1240): a join table `Z_<n><NAME>` where `n`
-///   is the Z_ENT of the entity declaring relationship `NAME`, with columns
-///   `Z_<source n><INVERSE NAME>` (the declaring side's `Z_PK`) and
-///   `Z_<destination n><NAME>`, and a composite primary key on both (`Z_6DISPLAYTYPES
-///   (Z_6MESSAGES, Z_2DISPLAYTYPES)` in Apptentive v1). A column name is unique across every
-///   join table of the store: the second `Z_24USERS` becomes `Z_24USERS1`, entities taken by
-///   name (Wire's `SystemMessage.users` gets `Z_16USERS.Z_24USERS1` because `Reaction.users`,
-///   whose entity name sorts first, has `Z_20USERS.Z_24USERS`, zmessaging 2.21 to 2.101). See
-///   below for which side names the table and for the unverified cases.
+///   Z3LIBRARYSCOPEASSETCONTRIBUTORS INTEGER)` (1241 and 1448); a Core Data 849 store quoted by an
+///   issue has the ordered form, `ZACCELERATION.Z3ACCELERATIONS` and `Z_FOK_3ACCELERATIONS`. The
+///   entity column is from the decompiled `NSSQLToOne` alone (no store has one). Laid out for an
+///   existing store that keeps such a to-many in a join table `Z_<n><NAME>
+///   (Z_<n><NAME>INVERSE, Z_<m><NAME>)` (the form of a public Telegram store of an unrecorded
+///   release), the layout keeps that table.
+/// - **Many-to-many**: a join table `Z_<n><NAME>` named after one side (see below), n the Z_ENT
+///   of the entity declaring relationship `NAME`. Each side has a column `Z_<its entity's
+///   n><THE OTHER SIDE'S NAME>` holding its objects' `Z_PK`s, and, when the other side is
+///   ordered, a position column `Z_FOK_<its entity's n><THE OTHER SIDE'S NAME>`; the columns are
+///   the naming side's, the other side's, then the naming side's position column and the other's,
+///   with a composite primary key on the first two (`Z_6DISPLAYTYPES (Z_6MESSAGES,
+///   Z_2DISPLAYTYPES)` in Apptentive v1). A relationship that is its own inverse has
+///   `Z_<n><NAME>` and `REFLEXIVE` (and `Z_FOK_<n><NAME>`, `FOK_REFLEXIVE` when ordered; Photos'
+///   `Z_54MERGECANDIDATES (Z_54MERGECANDIDATES, REFLEXIVE)`). A column name is unique among the
+///   join-table columns of its entity's hierarchy: the second `Z_24USERS` becomes `Z_24USERS1`
+///   (Wire's `Z_16USERS.Z_24USERS1` beside `Z_20USERS.Z_24USERS`, zmessaging 2.21 to 2.101), in
+///   the order below.
 /// - **Indexes**: `<TABLE>_Z_ENT_INDEX` on tables with more than one entity, one per
 ///   to-one foreign key, one per indexed attribute, one per compound index, fetch indexes
 ///   `Z_<Entity>_<index>` (unverified: no fetch index has a store in the corpus; R-Tree
@@ -81,38 +91,41 @@ import StepwiseModel
 ///
 /// ### Which side names a join table
 ///
-/// The corpus has one many-to-many (ATMessage/ATAbstractMessage `.displayTypes` ↔
-/// ATMessageDisplayType `.messages`), where the table is named after `displayTypes`.
-/// That doesn't separate the candidate rules, so public Core Data stores were compared
-/// too (Accounts `Z_2ENABLEDDATACLASSES`, Bear `Z_5TAGS`, Photos `Z_26ASSETS`). The one
-/// rule consistent with all of them: **the relationship whose declaring entity's name
-/// sorts first owns the table**. Neither the lower Z_ENT nor the smaller relationship
-/// name fits every store.
+/// Core Data's own rule, read in the decompiled Core Data of iOS 26.1 and replayed by
+/// ``ManyToManyPairing``: `NSSQLEntity._generateInverseRelationshipsAndMore` runs on each entity
+/// in ``CoreDataNameOrder`` and pairs every relationship it sees (its own and inherited ones) with
+/// its inverse, visiting them in the order of the slots of two private hash tables
+/// (``CoreDataPropertyOrder``). The side of a many-to-many visited first names the table
+/// (`NSSQLManyToMany._setInverseManyToMany:`): the one whose entity comes first when only one side
+/// is seen from it, or the one in the earlier slot when both are (a self-referential pair, or both
+/// sides in one hierarchy). Its columns are named in the same order, the other side's first, so
+/// of two equal names in one hierarchy the later one gets the number
+/// (`NSSQLStoreMappingGenerator.uniqueNameWithBase:`; Wire pairs `Reaction.users` before
+/// `SystemMessage.users`, so `Z_20USERS` has `Z_24USERS` and `Z_16USERS` `Z_24USERS1`).
 ///
-/// Both sides declared by the same entity (self-referencing) is the one case Core Data decides by
-/// no rule of the model: Wire's `UserClient.ignoredClients`/`ignoredByClients` and
-/// `trustedClients`/`trustedByClients` name their tables after the `…ByClients` side in 2.3,
-/// after the other side from 2.4, and one of each from 2.96, with the same relationships
-/// throughout (the order of a hash table inside Core Data, most likely). Laid out for an existing
-/// store (`matching:`), the layout takes the store's own choice, and the order of its two columns;
-/// a new store gets the relationship whose name sorts first. The columns are named after both
-/// relationships either way, so which column holds which side never depends on the choice.
+/// This names every join table of every corpus store whose model Stepwise reads as Core Data
+/// did (379 in 64 stores, `RealStoreLayoutTests`): DuckDuckGo's Bookmarks stores (1251, 1333) have `Z_1FAVORITES (Z_1FAVORITEFOLDERS,
+/// Z_1FAVORITES, Z_FOK_1FAVORITES)` for `BookmarkEntity.favorites` ↔ `favoriteFolders`, although
+/// `favoriteFolders` sorts first; Wire's `UserClient` names its self-referential pairs after
+/// `ignoredByClients`/`trustedByClients` in 2.3, after `ignoredClients`/`trustedClients` from 2.4,
+/// as its properties' slots move from version to version (`RealStoreLayoutTests`). The rule it
+/// replaces, "the side whose entity's name sorts first, else whose name sorts first", got
+/// DuckDuckGo's wrong and had no answer for Wire's.
+///
+/// A store Core Data migrated in place keeps the choices of the release that created it: Wire
+/// 2.96 to 2.100 have `Z_25TRUSTEDBYCLIENTS (Z_25TRUSTEDBYCLIENTS, Z_25TRUSTEDCLIENTS)`, where a
+/// new store has its two columns the other way round. Laid out for an existing store
+/// (`matching:`), the layout takes the store's own choice of the side naming each table and the
+/// order of its two columns. The columns are named after both relationships either way, so which
+/// column holds which side never depends on the choice.
 ///
 /// Unverifiable cases, documented choices:
-/// - a relationship that is its own inverse: both columns would be `Z_<n><NAME>`; the
-///   destination column gets the suffix `1` (`Z_1FRIENDS, Z_1FRIENDS1`), and each pair is
-///   stored once;
-/// - a to-many without inverse up to Core Data 1240: a join table too, whose source column is
-///   named after an implicit inverse `<NAME>INVERSE` (the pattern of a public Telegram store
-///   of an unrecorded release, `Z_6MEMBERS (Z_6MEMBERSINVERSE, Z_6MEMBERS)`); no store below
-///   1241 in the corpus has one;
-/// - an ordered to-many without inverse: the same join table with its `Z_FOK_` column in every
-///   release (no store has one; from 1241 Core Data may well use a hidden key and a position
-///   column instead);
+/// - an ordered relationship that is its own inverse: its members' positions in `FOK_REFLEXIVE`
+///   (Core Data's `inverseOrderColumnName`), `Z_FOK_<n><NAME>` left for Core Data's use;
 /// - several hidden foreign keys in one entity: ordered by the declaring entity's Z_ENT, then
 ///   by relationship name (no store has two);
-/// - an ordered side adds `Z_FOK_<member column without Z_>` to the join table (public
-///   Photos stores: `Z_FOK_3ASSETS`).
+/// - composite attributes take part in the slot order by their leaves' names (no store with a
+///   composite has a many-to-many).
 package struct StoreLayout: Sendable, Hashable {
     /// The model version laid out, in its stored form: each composite attribute replaced by
     /// its leaves (`author.person`; `ObjectModel.flatteningComposites()`).
@@ -138,10 +151,11 @@ package struct StoreLayout: Sendable, Hashable {
     ///   - model: The model version.
     ///   - release: The Core Data release whose forms to use (``CoreDataRelease``): the one that
     ///     wrote a store to compare with, or the newest, which Stepwise writes.
-    ///   - existing: The schema of a store of this version, to settle the choices Core Data makes
-    ///     by no rule of the model (which side of a self-referential many-to-many names its join
-    ///     table, and the order of its columns). Everything else comes from the model and the
-    ///     release. Nil, the default, lays out a new store.
+    ///   - existing: The schema of a store of this version, whose own choices are kept where a
+    ///     store Core Data migrated in place differs from a new one: which side of a many-to-many
+    ///     names its join table, the order of its two columns, and a join table for a to-many
+    ///     without inverse (see "Which side names a join table"). Everything else comes from the
+    ///     model and the release. Nil, the default, lays out a new store.
     /// - throws: `ModelError` when the model is invalid (checked first), and
     ///   ``StoreError`` with kind ``StoreError/Kind/unsupportedModel(_:)`` when it can't be
     ///   laid out (a to-many or transient property in an index or uniqueness constraint,

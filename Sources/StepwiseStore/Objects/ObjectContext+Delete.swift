@@ -43,18 +43,21 @@ extension ObjectContext {
                 break
             }
             // Join rows belong to neither side; remove this object's. A hidden foreign key
-            // (a to-many without inverse, Core Data 1241) is the join row's counterpart: clear it.
+            // (a to-many without inverse) is the join row's counterpart: clear it, with the
+            // holder's Z_ENT and the position beside it.
             let relationshipLayout = entityLayout.relationship(named: relationship.name)
             if case .joinTable(let table, let sourceColumn, _, _) = relationshipLayout?.storage {
                 try db.cachedStatement(
                     sql: "DELETE FROM \(qualified(table)) WHERE \(sourceColumn.quoted) = ?"
                 ).execute(arguments: [id.primaryKey])
-            } else if case .inverseForeignKey(let table, let column, _) = relationshipLayout?.storage,
+            } else if case .inverseForeignKey(let table, let column, let orderColumn) = relationshipLayout?.storage,
                 relationshipLayout?.hasHiddenForeignKey == true
             {
+                let cleared = [column, relationshipLayout?.hiddenEntityColumn, orderColumn].compactMap { $0 }
+                let assignments = cleared.map { "\($0.quoted) = NULL" }.joined(separator: ", ")
                 try db.cachedStatement(
                     sql:
-                        "UPDATE \(qualified(table)) SET \(column.quoted) = NULL, \"Z_OPT\" = \"Z_OPT\" + 1 WHERE \(column.quoted) = ?"
+                        "UPDATE \(qualified(table)) SET \(assignments), \"Z_OPT\" = \"Z_OPT\" + 1 WHERE \(column.quoted) = ?"
                 ).execute(arguments: [id.primaryKey])
             }
         }

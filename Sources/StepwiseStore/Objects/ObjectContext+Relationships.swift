@@ -63,7 +63,10 @@ extension ObjectContext {
             }
         case .inverseForeignKey(let table, let column, let orderColumn):
             try statement(.init(operation: .unrelate, entity: id.entity, properties: [relationship])) {
-                let clearOrder = orderColumn.map { ", \($0.quoted) = NULL" } ?? ""
+                let clearOrder = [orderColumn, info.hiddenEntityColumn].compactMap {
+                    $0.map { ", \($0.quoted) = NULL" }
+                }
+                .joined()
                 return
                     "UPDATE \(qualified(table)) SET \(column.quoted) = NULL\(clearOrder), \"Z_OPT\" = \"Z_OPT\" + 1 WHERE \"Z_PK\" = ? AND \(column.quoted) = ?"
             }.execute(arguments: [destination.primaryKey, id.primaryKey])
@@ -138,12 +141,30 @@ extension ObjectContext {
         switch info.storage {
         case .foreignKey:
             break  // not reachable: to-many relationships never store a foreign key on the source
-        case .inverseForeignKey(let table, let column, _) where info.hasHiddenForeignKey:
-            // No inverse writes the hidden key: write it here. As for a to-one inverse, the
-            // destination leaves the set of the object that held it before.
+        case .inverseForeignKey(let table, let column, let orderColumn) where info.hasHiddenForeignKey:
+            // No inverse writes the hidden key: write it here, with the holder's Z_ENT and its
+            // position when Core Data keeps them. As for a to-one inverse, the destination leaves
+            // the set of the object that held it before, and one already in the set keeps its place.
+            var arguments: [DatabaseValue] = [id.primaryKey.databaseValue]
+            if info.hiddenEntityColumn != nil { arguments.append(try entityLayout(id.entity).number.databaseValue) }
+            if let orderColumn {
+                let holder = try Int64.fetchOne(
+                    statement(.init(operation: .addToMany, entity: id.entity, properties: [info.name], variant: 1)) {
+                        "SELECT \(column.quoted) FROM \(qualified(table)) WHERE \"Z_PK\" = ?"
+                    },
+                    arguments: [destination.primaryKey])
+                if holder == id.primaryKey { return }
+                arguments.append(
+                    try nextPosition(of: orderColumn, in: table, where: column, is: id.primaryKey).databaseValue)
+            }
+            arguments.append(destination.primaryKey.databaseValue)
             try statement(.init(operation: .addToMany, entity: id.entity, properties: [info.name])) {
-                "UPDATE \(qualified(table)) SET \(column.quoted) = ?, \"Z_OPT\" = \"Z_OPT\" + 1 WHERE \"Z_PK\" = ?"
-            }.execute(arguments: [id.primaryKey, destination.primaryKey])
+                let assignments =
+                    ["\(column.quoted) = ?"]
+                    + [info.hiddenEntityColumn, orderColumn].compactMap { $0.map { "\($0.quoted) = ?" } }
+                return
+                    "UPDATE \(qualified(table)) SET \(assignments.joined(separator: ", ")), \"Z_OPT\" = \"Z_OPT\" + 1 WHERE \"Z_PK\" = ?"
+            }.execute(arguments: StatementArguments(values: arguments))
             guard db.changesCount == 1 else {
                 throw StoreError(
                     path: path, kind: .rowNotFound(entity: destination.entity, primaryKey: destination.primaryKey))

@@ -172,37 +172,73 @@ struct InverselessToManyLayoutTests {
             ])
     }
 
-    @Test(arguments: [637, 1044, 1145, 1240])
-    func upToRelease1240ItIsAJoinTable(frameworkVersion: Int) throws {
+    /// Core Data stores a to-many without inverse this way in every release (``CoreDataRelease``).
+    @Test(arguments: [637, 1044, 1145, 1240, 1523])
+    func everyReleaseHasTheHiddenForeignKey(frameworkVersion: Int) throws {
         let layout = try StoreLayout(model: Self.cartKit, release: CoreDataRelease(frameworkVersion: frameworkVersion))
+        #expect(layout.table(named: "Z_2MODIFIERS") == nil)
+        #expect(layout.table(named: "ZCDCARTITEMMODIFIER")?.column(named: "Z2MODIFIERS") != nil)
+        #expect(layout.entity(named: "CDCartItem")?.relationship(named: "modifiers")?.hasHiddenForeignKey == true)
+        #expect(
+            layout.indexes(on: "ZCDCARTITEMMODIFIER").map(\.name) == [
+                "ZCDCARTITEMMODIFIER_ZITEM_INDEX", "ZCDCARTITEMMODIFIER_Z2MODIFIERS_INDEX",
+            ])
+    }
+
+    /// A store that keeps such a to-many in a join table (a public Telegram store's form,
+    /// `Z_6MEMBERS (Z_6MEMBERSINVERSE, Z_6MEMBERS)`) is read as it is.
+    @Test func anExistingStoresJoinTableIsKept() throws {
+        let release = CoreDataRelease(frameworkVersion: 1145)
+        let joined = SQLiteSchema(
+            tables: [
+                SQLiteSchema.Table(
+                    name: "Z_2MODIFIERS",
+                    columns: [
+                        .init(name: "Z_2MODIFIERSINVERSE", type: "INTEGER"),
+                        .init(name: "Z_3MODIFIERS", type: "INTEGER"),
+                    ], primaryKey: ["Z_2MODIFIERSINVERSE", "Z_3MODIFIERS"])
+            ], indexes: [])
+        let layout = try StoreLayout(model: Self.cartKit, release: release, matching: joined)
         #expect(layout.table(named: "Z_2MODIFIERS")?.columnNames == ["Z_2MODIFIERSINVERSE", "Z_3MODIFIERS"])
         #expect(layout.table(named: "ZCDCARTITEMMODIFIER")?.column(named: "Z2MODIFIERS") == nil)
         #expect(layout.entity(named: "CDCartItem")?.relationship(named: "modifiers")?.joinTableName == "Z_2MODIFIERS")
         #expect(layout.entity(named: "CDCartItem")?.relationship(named: "modifiers")?.hasHiddenForeignKey == false)
-        #expect(
-            layout.indexes(on: "Z_2MODIFIERS").map(\.name)
-                == (frameworkVersion >= 640 ? ["Z_2MODIFIERS_Z_3MODIFIERS_INDEX"] : []))
-        #expect(layout.indexes(on: "ZCDCARTITEMMODIFIER").map(\.name) == ["ZCDCARTITEMMODIFIER_ZITEM_INDEX"])
+        #expect(layout.indexes(on: "Z_2MODIFIERS").map(\.name) == ["Z_2MODIFIERS_Z_3MODIFIERS_INDEX"])
     }
 
-    @Test func newStoresHaveTheNewestFormAndAnOrderedOneKeepsItsJoinTable() throws {
+    /// The ordered form, as a Core Data 849 store has it (`ZACCELERATION.Z3ACCELERATIONS`,
+    /// `Z_FOK_3ACCELERATIONS`), and the holder's entity column when the declaring entity has
+    /// subentities (`NSSQLToOne`, decompiled; no store has one).
+    @Test func anOrderedOneHasAPositionColumnAndAHierarchyAnEntityColumn() throws {
         #expect(CoreDataRelease.newest.frameworkVersion == 1523)
-        #expect(CoreDataRelease.newest.storesInverselessToManyAsForeignKeys)
-        #expect(!Self.release1145.storesInverselessToManyAsForeignKeys)
         let layout = try StoreLayout(
             model: ObjectModel("Files") {
                 Entity("Folder") {
                     Relationship("files", to: "File").ordered()
                     Relationship("items", to: "File").toMany()
                 }
+                Entity("SmartFolder", parent: "Folder") {}
                 Entity("File") { Attribute("name", .string) }
-            })
-        #expect(layout.table(named: "ZFILE")?.columnNames == ["Z_PK", "Z_ENT", "Z_OPT", "Z2ITEMS", "ZNAME"])
-        // Unverified: no store has an ordered to-many without inverse; it keeps the join table.
-        #expect(layout.table(named: "Z_2FILES")?.columnNames == ["Z_2FILESINVERSE", "Z_1FILES", "Z_FOK_1FILES"])
-        // And the DDL runs.
+            }, release: CoreDataRelease(frameworkVersion: 849))
+        // File is 1, Folder 2, SmartFolder 3.
+        #expect(
+            layout.table(named: "ZFILE")?.columnNames == [
+                "Z_PK", "Z_ENT", "Z_OPT", "Z2FILES", "Z2_2FILES", "Z_FOK_2FILES", "Z2ITEMS", "Z2_2ITEMS", "ZNAME",
+            ])
+        #expect(layout.tables.filter { if case .join = $0.kind { true } else { false } }.isEmpty)
+        let files = try #require(layout.entity(named: "Folder")?.relationship(named: "files"))
+        #expect(files.storage == .inverseForeignKey(table: "ZFILE", column: "Z2FILES", orderColumn: "Z_FOK_2FILES"))
+        #expect(files.hiddenEntityColumn == "Z2_2FILES")
+        #expect(
+            layout.table(named: "ZFILE")?.column(named: "Z2_2FILES")?.role
+                == .hiddenForeignKeyEntity(entity: "Folder", relationship: "files"))
+        #expect(
+            layout.table(named: "ZFILE")?.column(named: "Z_FOK_2FILES")?.role
+                == .order(entity: "Folder", relationship: "files"))
+        #expect(layout.entity(named: "SmartFolder")?.relationship(named: "files")?.hiddenEntityColumn == "Z2_2FILES")
+        // Only the keys are indexed. And the DDL runs.
         let schema = try SQLiteSchema(expectedFor: layout)
-        #expect(schema.index(named: "ZFILE_Z2ITEMS_INDEX")?.columns == ["Z2ITEMS"])
+        #expect(schema.indexes(on: "ZFILE").map(\.name).sorted() == ["ZFILE_Z2FILES_INDEX", "ZFILE_Z2ITEMS_INDEX"])
     }
 
     /// The layouts against the real stores themselves (copies): every table, column (in order),

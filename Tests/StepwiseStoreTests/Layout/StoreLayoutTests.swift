@@ -154,11 +154,12 @@ struct StoreLayoutTests {
                     Relationship("following", to: "Person", inverse: "followers").toMany()
                 }
             })
-        // Its own inverse: one table, the second column takes the suffix.
+        // Its own inverse: one table, whose second column is `REFLEXIVE` (Photos'
+        // `Z_54MERGECANDIDATES (Z_54MERGECANDIDATES, REFLEXIVE)`).
         let friends = try #require(layout.table(named: "Z_1FRIENDS"))
-        #expect(friends.columnNames == ["Z_1FRIENDS", "Z_1FRIENDS1"])
-        #expect(friends.primaryKey == ["Z_1FRIENDS", "Z_1FRIENDS1"])
-        // Two relationships of one entity: the name sorting first owns the table.
+        #expect(friends.columnNames == ["Z_1FRIENDS", "REFLEXIVE"])
+        #expect(friends.primaryKey == ["Z_1FRIENDS", "REFLEXIVE"])
+        // Two relationships of one entity: the one first in the entity's slot order owns the table.
         #expect(layout.table(named: "Z_1FOLLOWERS")?.columnNames == ["Z_1FOLLOWING", "Z_1FOLLOWERS"])
         #expect(layout.table(named: "Z_1FOLLOWING") == nil)
         #expect(
@@ -171,16 +172,91 @@ struct StoreLayoutTests {
         #expect(schema.table(named: "Z_1FRIENDS")?.columns.count == 2)
     }
 
-    /// Up to Core Data 1240; from 1241 a hidden foreign key (``InverselessToManyLayoutTests``).
-    @Test func toManyWithoutInverseUsesAJoinTableUpToCoreData1240() throws {
+    /// In every release, a hidden foreign key in the destination's table
+    /// (``InverselessToManyLayoutTests``).
+    @Test func toManyWithoutInverseIsAHiddenForeignKey() throws {
         let layout = try StoreLayout(
             model: ObjectModel("Files") {
                 Entity("Folder") { Relationship("items", to: "Item").toMany() }
                 Entity("Item") { Attribute("name", .string) }
             }, release: CoreDataRelease(frameworkVersion: 1145))
-        #expect(layout.table(named: "Z_1ITEMS")?.columnNames == ["Z_1ITEMSINVERSE", "Z_2ITEMS"])
-        #expect(layout.entity(named: "Folder")?.relationship(named: "items")?.joinTableName == "Z_1ITEMS")
-        #expect(layout.table(named: "ZITEM")?.columnNames == ["Z_PK", "Z_ENT", "Z_OPT", "ZNAME"])
+        #expect(layout.table(named: "Z_1ITEMS") == nil)
+        #expect(layout.entity(named: "Folder")?.relationship(named: "items")?.hasHiddenForeignKey == true)
+        #expect(layout.table(named: "ZITEM")?.columnNames == ["Z_PK", "Z_ENT", "Z_OPT", "Z1ITEMS", "ZNAME"])
+    }
+
+    /// DuckDuckGo's `BookmarkEntity` (Bookmarks model 4, Core Data 1333): `favorites` comes
+    /// before `favoriteFolders` in the entity's slot order, so it names the table, though its name
+    /// sorts after; `favoriteFolders`' column is named first and `favorites`' second. The
+    /// corpus's stores have exactly this table (`RealStoreLayoutTests`).
+    @Test func selfReferencingManyToManyIsNamedByTheSideCoreDataVisitsFirst() throws {
+        let layout = try StoreLayout(
+            model: ObjectModel("BookmarksModel") {
+                Entity("BookmarkEntity") {
+                    Attribute("isFolder", .boolean)
+                    Attribute("isPendingDeletion", .boolean)
+                    Attribute("modifiedAt", .date)
+                    Attribute("title", .string)
+                    Attribute("url", .string)
+                    Attribute("uuid", .string)
+                    Relationship("children", to: "BookmarkEntity", inverse: "parent").ordered()
+                    Relationship("favoriteFolders", to: "BookmarkEntity", inverse: "favorites").toMany()
+                    Relationship("favorites", to: "BookmarkEntity", inverse: "favoriteFolders").ordered()
+                    Relationship("parent", to: "BookmarkEntity", inverse: "children")
+                }
+            })
+        let table = try #require(layout.table(named: "Z_1FAVORITES"))
+        #expect(table.columnNames == ["Z_1FAVORITEFOLDERS", "Z_1FAVORITES", "Z_FOK_1FAVORITES"])
+        #expect(table.primaryKey == ["Z_1FAVORITEFOLDERS", "Z_1FAVORITES"])
+        #expect(layout.table(named: "Z_1FAVORITEFOLDERS") == nil)
+        let bookmark = try #require(layout.entity(named: "BookmarkEntity"))
+        #expect(
+            bookmark.relationship(named: "favorites")?.storage
+                == .joinTable(
+                    table: "Z_1FAVORITES", sourceColumn: "Z_1FAVORITEFOLDERS", destinationColumn: "Z_1FAVORITES",
+                    orderColumn: "Z_FOK_1FAVORITES"))
+        #expect(
+            bookmark.relationship(named: "favoriteFolders")?.storage
+                == .joinTable(
+                    table: "Z_1FAVORITES", sourceColumn: "Z_1FAVORITES", destinationColumn: "Z_1FAVORITEFOLDERS",
+                    orderColumn: nil))
+        #expect(layout.indexes(on: "Z_1FAVORITES").map(\.name) == ["Z_1FAVORITES_Z_1FAVORITES_INDEX"])
+    }
+
+    /// An existing store keeps its own choice of the side naming a join table and of its columns'
+    /// order (a store Core Data migrated in place may have an older one).
+    @Test func anExistingStoresJoinTableChoicesAreKept() throws {
+        let model = ObjectModel("People") {
+            Entity("Person") {
+                Relationship("followers", to: "Person", inverse: "following").toMany()
+                Relationship("following", to: "Person", inverse: "followers").toMany()
+            }
+        }
+        // A new store: `following` comes first in the slot order.
+        #expect(
+            try StoreLayout(model: model).table(named: "Z_1FOLLOWING")?.columnNames == ["Z_1FOLLOWERS", "Z_1FOLLOWING"])
+        let store = SQLiteSchema(
+            tables: [
+                SQLiteSchema.Table(
+                    name: "Z_1FOLLOWERS",
+                    columns: [
+                        .init(name: "Z_1FOLLOWERS", type: "INTEGER"), .init(name: "Z_1FOLLOWING", type: "INTEGER"),
+                    ],
+                    primaryKey: ["Z_1FOLLOWERS", "Z_1FOLLOWING"])
+            ], indexes: [])
+        let layout = try StoreLayout(model: model, matching: store)
+        #expect(layout.table(named: "Z_1FOLLOWING") == nil)
+        let table = try #require(layout.table(named: "Z_1FOLLOWERS"))
+        #expect(table.columnNames == ["Z_1FOLLOWERS", "Z_1FOLLOWING"])
+        #expect(table.primaryKey == ["Z_1FOLLOWERS", "Z_1FOLLOWING"])
+        #expect(table.kind == .join(entity: "Person", relationship: "followers"))
+        // The columns are named after the relationships whichever side names the table.
+        #expect(
+            layout.entity(named: "Person")?.relationship(named: "following")?.storage
+                == .joinTable(
+                    table: "Z_1FOLLOWERS", sourceColumn: "Z_1FOLLOWERS", destinationColumn: "Z_1FOLLOWING",
+                    orderColumn: nil))
+        #expect(layout.indexes(on: "Z_1FOLLOWERS").map(\.name) == ["Z_1FOLLOWERS_Z_1FOLLOWERS_INDEX"])
     }
 
     @Test func orderedOneToManyAddsAnOrderColumnWithoutIndex() throws {

@@ -9,9 +9,10 @@ import Testing
 @testable import Stepwise
 
 /// A to-many without inverse keeps every link through every kind of step: in place, rebuilt,
-/// explicit, and from a store Core Data 1145 wrote with a join table into the hidden foreign
-/// key of 1241 and later (``CoreDataRelease``). Nothing but the relationship itself writes that
-/// key, so a step that left it to an inverse would lose the links without a word.
+/// explicit, and from a store that keeps it in a join table (the form of a public Telegram store
+/// of an unrecorded release) into the hidden foreign key Core Data uses (``CoreDataRelease``).
+/// Nothing but the relationship itself writes that key, so a step that left it to an inverse would
+/// lose the links without a word.
 @Suite("upgradeIfNeeded: to-many without inverse")
 struct InverselessToManyUpgradeTests {
     /// Items and their modifiers, `Item.modifiers` without inverse.
@@ -93,13 +94,23 @@ struct InverselessToManyUpgradeTests {
             return store
         }
 
-        /// A store of v1 as Core Data 1145 writes it: `Item.modifiers` in the join table
-        /// `Z_1MODIFIERS`.
+        /// A store of v1 of release 1145 that keeps `Item.modifiers` in a join table
+        /// `Z_1MODIFIERS (Z_1MODIFIERSINVERSE, Z_2MODIFIERS)`, laid out by matching such a table.
         static func store1145(in directory: TemporaryDirectory, extra: (item: String, modifier: String)? = nil)
             throws -> URL
         {
             let store = directory.path("Cart1145.sqlite")
-            let layout = try StoreLayout(model: v1, release: release1145)
+            let joinTable = SQLiteSchema(
+                tables: [
+                    SQLiteSchema.Table(
+                        name: "Z_1MODIFIERS",
+                        columns: [
+                            .init(name: "Z_1MODIFIERSINVERSE", type: "INTEGER"),
+                            .init(name: "Z_2MODIFIERS", type: "INTEGER"),
+                        ])
+                ], indexes: [])
+            let layout = try StoreLayout(model: v1, release: release1145, matching: joinTable)
+            #expect(layout.entity(named: "Item")?.relationship(named: "modifiers")?.joinTableName == "Z_1MODIFIERS")
             var metadata = StoreMetadata(model: v1)
             metadata.additionalEntries[StoreMetadata.frameworkVersionKey] = .int(1145)
             try StoreCreator.createStore(at: store, layout: layout, metadata: metadata)
@@ -107,13 +118,15 @@ struct InverselessToManyUpgradeTests {
             return store
         }
 
-        /// Every `item→modifier` pair, read through the layout of `model` in the store's release.
+        /// Every `item→modifier` pair, read through the layout of `model` for the store (its release,
+        /// its join table if it has one).
         static func pairs(at url: URL, model: ObjectModel) throws -> [String] {
             let snapshot = try StoreSnapshot(of: url)
             defer { snapshot.close() }
             return try snapshot.database.read { db in
                 let release = try StoreMetadata.read(from: db, path: url.path).release
-                let objects = ObjectContext(db, layout: try StoreLayout(model: model, release: release))
+                let layout = try StoreLayout(model: model, release: release, matching: try SQLiteSchema.read(from: db))
+                let objects = ObjectContext(db, layout: layout)
                 return try objects.fetch("Item").flatMap { item in
                     try objects.related(item.id, "modifiers").map {
                         "\(item.string("name") ?? "")→\(try objects.object($0).string("label") ?? "")"
@@ -190,7 +203,7 @@ struct InverselessToManyUpgradeTests {
         #expect(try Cart.integer(at: store, #"SELECT COUNT("Z2MODIFIERS") FROM "ZMODIFIER""#) == 5)
     }
 
-    @Test("row by row (a policy on Item), links are kept, and a modifier in two items of a 1145 store is refused")
+    @Test("row by row (a policy on Item), links are kept, and a modifier in two items' join rows is refused")
     func rowByRow() throws {
         var policies = PolicyRegistry()
         policies.register("ItemPolicy") { EntityMigrationPolicy() }
@@ -244,8 +257,8 @@ struct InverselessToManyUpgradeTests {
         #expect(try Cart.integer(at: store, #"SELECT COUNT("Z1MODIFIERS") FROM "ZMODIFIER""#) == 5)
     }
 
-    @Test("a Core Data 1145 store's join table is identified, and its links move to the hidden key")
-    func joinTableOf1145MovesToTheHiddenKey() throws {
+    @Test("a store's join table is identified, and its links move to the hidden key")
+    func joinTableMovesToTheHiddenKey() throws {
         let directory = try TemporaryDirectory(prefix: "stepwise-inverseless")
         let store = try Cart.store1145(in: directory)
         #expect(try Cart.integer(at: store, #"SELECT COUNT(*) FROM "Z_1MODIFIERS""#) == 5)
@@ -265,7 +278,7 @@ struct InverselessToManyUpgradeTests {
         #expect(try VersionRegistry(history: Cart.history).identify(storeAt: store).version?.name == "Cart 3")
     }
 
-    @Test("a 1145 modifier in two items' join rows is refused, not cut to one link, and the store is untouched")
+    @Test("a modifier in two items' join rows is refused, not cut to one link, and the store is untouched")
     func sharedMemberIsRefused() throws {
         let directory = try TemporaryDirectory(prefix: "stepwise-inverseless")
         let store = try Cart.store1145(in: directory, extra: (item: "bread", modifier: "m1"))
@@ -276,5 +289,59 @@ struct InverselessToManyUpgradeTests {
         }
         #expect(error.description.contains("in the 'modifiers' of more than one Item"))
         #expect(StoreBytes(store) == before)
+    }
+
+    /// An ordered one declared by an entity with subentities: Core Data's virtual to-one keeps the
+    /// holder's `Z_ENT` and each member's position beside the key. A step that renumbers the
+    /// entities rewrites all three, and keeps the order.
+    @Test("an ordered one of a hierarchy keeps its order, and the holder's renumbered Z_ENT")
+    func orderedInHierarchy() throws {
+        func model(_ name: String, _ identifier: String, basket: Bool) -> ObjectModel {
+            ObjectModel(name, versionIdentifiers: [identifier]) {
+                if basket { Entity("Basket") { Attribute("label", .string) } }
+                Entity("Item") {
+                    Attribute("name", .string).required()
+                    Relationship("modifiers", to: "Modifier").ordered()
+                }
+                Entity("Special", parent: "Item") {}
+                Entity("Modifier") { Attribute("label", .string).required() }
+            }
+        }
+        // Item 1, Special 2, Modifier 3; then Basket 1, Item 2, Special 3, Modifier 4.
+        let v1 = model("Cart", "1", basket: false)
+        let v2 = model("Cart 2", "2", basket: true)
+        let directory = try TemporaryDirectory(prefix: "stepwise-inverseless")
+        let store = directory.path("Cart.sqlite")
+        try StoreCreator.createStore(at: store, model: v1)
+        let queue = try DatabaseQueue(path: store.path)
+        try queue.write { db in
+            let objects = ObjectContext(db, layout: try StoreLayout(model: v1))
+            let plain = try objects.insert("Item", ["name": "plain"])
+            let special = try objects.insert("Special", ["name": "special"])
+            let modifiers = try ["m1", "m2", "m3"].map { try objects.insert("Modifier", ["label": $0]) }
+            try objects.relate(special, "modifiers", to: modifiers[2])
+            try objects.relate(special, "modifiers", to: modifiers[0])
+            try objects.relate(plain, "modifiers", to: modifiers[1])
+        }
+        try queue.close()
+        #expect(try Cart.integer(at: store, #"SELECT SUM("Z1_1MODIFIERS") FROM "ZMODIFIER""#) == 1 + 2 + 2)
+
+        let report = try Cart.upgrader(to: "Cart 2", history: VersionHistory([v1, v2]))
+            .upgradeIfNeededSynchronously(storeAt: store)
+        #expect(report.to == "Cart 2")
+        let snapshot = try StoreSnapshot(of: store)
+        defer { snapshot.close() }
+        try snapshot.database.read { db in
+            let objects = ObjectContext(db, layout: try StoreLayout(model: v2))
+            let items = try objects.fetch("Item").sorted { ($0.string("name") ?? "") < ($1.string("name") ?? "") }
+            let labels = try items.map { item in
+                try objects.related(item.id, "modifiers").map { try objects.object($0).string("label") ?? "" }
+            }
+            #expect(labels == [["m2"], ["m3", "m1"]])
+            let holders = try Row.fetchAll(
+                db, sql: #"SELECT "Z2_2MODIFIERS" FROM "ZMODIFIER" ORDER BY "Z_PK""#
+            ).map { $0[0] as Int? }
+            #expect(holders == [3, 2, 3])
+        }
     }
 }
