@@ -76,7 +76,7 @@ extension HistoryCheck {
         history.versions.flatMap { version in
             version.warnings().map { problem in
                 var entity: String?
-                if case .inverseMismatch(let name, _, _, _) = problem { entity = name }
+                if case .oneToOneInverseMismatch(let name, _, _, _) = problem { entity = name }
                 return HistoryFinding(
                     .modelWarning, version: version.name, entity: entity,
                     message:

@@ -8,9 +8,12 @@ import StepwiseStore
 ///   store Core Data migrated in place may have made otherwise than a new store (which side of a
 ///   many-to-many names its join table, the order of its columns) as the store made them
 ///   (``StoreLayout/init(model:release:matching:)``).
-/// - Both destination layouts keep those choices wherever the destination has the same join
-///   table, so a step never renames a join table only because a new store would name it after
-///   the other side; a store keeps its names through every upgrade.
+/// - Both destination layouts name each join table as Core Data names it for the destination
+///   version, and keep the order of its columns from the source's table, whichever name that
+///   had: Core Data's in-place migration renames a join table so and keeps its columns (Wire
+///   2.94's `Z_25TRUSTEDCLIENTS` is 2.96's `Z_25TRUSTEDBYCLIENTS`, columns in 2.94's order;
+///   ``LayoutChoices/renamingJoinTablesAsCoreDataDoes()``). The app's Core Data derives every
+///   name from the model, so a kept older name would be a table it never finds.
 /// - The **altered** destination is for the in-place path, which alters the source's own file:
 ///   it keeps the source's release forms. The **rebuilt** destination is a new file, written in
 ///   the newest forms (``CoreDataRelease/newest``) and, for a to-many without inverse the source
@@ -29,7 +32,9 @@ struct StepLayouts {
         sourceHasNewestForms = release == .newest
         let source = try StoreLayout(model: source, release: release, matching: schema)
         self.source = source
-        self.alteredDestination = try StoreLayout(model: destination, release: release, matching: schema)
+        // Join tables renamed as Core Data's in-place migration renames them (``LayoutChoices``).
+        self.alteredDestination = try StoreLayout(
+            model: destination, release: release, choices: LayoutChoices(schema).renamingJoinTablesAsCoreDataDoes())
         let inverselessJoinTables = Set(
             source.entities.flatMap(\.relationships).filter { $0.isToMany && $0.inverse == nil }
                 .compactMap { $0.joinTableName?.uppercased() })
@@ -37,6 +42,7 @@ struct StepLayouts {
             release == .newest && inverselessJoinTables.isEmpty
             ? alteredDestination
             : try StoreLayout(
-                model: destination, release: .newest, matching: schema.removingTables(inverselessJoinTables))
+                model: destination, release: .newest,
+                choices: LayoutChoices(schema.removingTables(inverselessJoinTables)).renamingJoinTablesAsCoreDataDoes())
     }
 }

@@ -16,6 +16,9 @@ public enum ModelProblem: Sendable, Hashable, CustomStringConvertible {
     case unknownInverse(entity: String, relationship: String, destination: String, inverse: String)
     /// A relationship's inverse points to some other relationship or entity.
     case inverseMismatch(entity: String, relationship: String, inverseEntity: String, inverse: String)
+    /// A to-one relationship's inverse is a to-one that points to some other relationship: a
+    /// warning (``isWarning``), since each to-one keeps its own foreign key whatever its inverse.
+    case oneToOneInverseMismatch(entity: String, relationship: String, inverseEntity: String, inverse: String)
     /// A uniqueness constraint, compound index or fetch index names a missing property.
     case unknownIndexedProperty(entity: String, property: String, in: String)
     /// A stored (non-transient) attribute has Xcode's *Undefined* type, which Core Data allows
@@ -34,15 +37,19 @@ public enum ModelProblem: Sendable, Hashable, CustomStringConvertible {
     /// Whether Core Data loads a model with this problem, so that it is a warning (as Xcode
     /// gives one) rather than a reason to refuse the model.
     ///
-    /// Refused, because Core Data refuses the model or can't lay it out: empty or duplicate
-    /// names, unknown parents, inheritance cycles, destinations and inverses the model doesn't
-    /// have, and what the other cases name. Warned about: an inverse that doesn't point back.
-    /// Xcode's model compiler warns ("inverse relationship does not point back") and compiles it;
-    /// Core Data loads it and migrates its stores: seven versions of Artsy's `ArtsyPartner`
-    /// model have `Image.artist` with the inverse `Artist.thumbnail`, whose own inverse is
-    /// `Image.thumbnail`, and Artsy's shipped app opened its stores with them.
+    /// Refused: empty or duplicate names, unknown parents, inheritance cycles, destinations and
+    /// inverses the model doesn't have, and what the other cases name, which Core Data refuses
+    /// or which leave a store's layout unknown. Warned about: a to-one whose inverse is a to-one
+    /// that doesn't point back. Xcode's model compiler warns ("inverse relationship does not
+    /// point back") and compiles it; Core Data loads it and migrates its stores: seven versions
+    /// of Artsy's `ArtsyPartner` model have `Image.artist` with the inverse `Artist.thumbnail`,
+    /// whose own inverse is `Image.thumbnail`, and Artsy's shipped app opened its stores with
+    /// them. Each to-one keeps its own foreign key, so the layout is the same as with no
+    /// mismatch (Artsy's four stores, 419 and 479, have it). A to-many with such an inverse is
+    /// still refused: which table holds its links depends on Core Data's reading of the
+    /// mismatch, and no store shows it.
     public var isWarning: Bool {
-        if case .inverseMismatch = self { return true }
+        if case .oneToOneInverseMismatch = self { return true }
         return false
     }
 
@@ -64,7 +71,8 @@ public enum ModelProblem: Sendable, Hashable, CustomStringConvertible {
         case .unknownInverse(let entity, let relationship, let destination, let inverse):
             return
                 "relationship '\(entity).\(relationship)' has inverse '\(inverse)', but '\(destination)' has no such relationship"
-        case .inverseMismatch(let entity, let relationship, let inverseEntity, let inverse):
+        case .inverseMismatch(let entity, let relationship, let inverseEntity, let inverse),
+            .oneToOneInverseMismatch(let entity, let relationship, let inverseEntity, let inverse):
             return
                 "relationship '\(entity).\(relationship)' has inverse '\(inverseEntity).\(inverse)', which does not point back to it"
         case .unknownIndexedProperty(let entity, let property, let place):

@@ -123,13 +123,19 @@ extension ObjectModel {
             && (inverse.destination == entity.name
                 || ancestors(of: entity).contains { $0.name == inverse.destination }
                 || hierarchy(from: entity).contains { $0.name == inverse.destination })
-        return pointsBack
-            ? []
-            : [
-                .inverseMismatch(
+        if pointsBack { return [] }
+        if relationship.isToOne, inverse.isToOne {
+            return [
+                .oneToOneInverseMismatch(
                     entity: entity.name, relationship: relationship.name, inverseEntity: inverseOwner.name,
                     inverse: inverseName)
             ]
+        }
+        return [
+            .inverseMismatch(
+                entity: entity.name, relationship: relationship.name, inverseEntity: inverseOwner.name,
+                inverse: inverseName)
+        ]
     }
 
     /// The first relationship named `name` in ``allRelationships(of:)``, found without copying

@@ -20,6 +20,26 @@ package struct LayoutChoices: Sendable, Hashable {
     /// uppercased column names in the store's order.
     private var joinTables: [String: [String]]
 
+    /// Whether a join table keeps the name the store gave it (true), or takes the name Core
+    /// Data's rule gives the version laid out, keeping only its columns' order (false).
+    ///
+    /// A store is read as it is: its join tables have the names they have. A step's destination
+    /// renames them as Core Data's in-place migration does: the table takes the new version's
+    /// name and keeps its columns in their order (`NSSQLiteStoreMigrator`'s rename of a join
+    /// table; Wire 2.94's `Z_25TRUSTEDCLIENTS (Z_25TRUSTEDBYCLIENTS, Z_25TRUSTEDCLIENTS)` is 2.96's
+    /// `Z_25TRUSTEDBYCLIENTS (Z_25TRUSTEDBYCLIENTS, Z_25TRUSTEDCLIENTS)`, where a new 2.96 store
+    /// has `Z_25TRUSTEDCLIENTS` first). So the app's Core Data, which derives every name from the
+    /// model, finds each table where it looks.
+    package private(set) var keepsJoinTableNames = true
+
+    /// These choices for a step's destination: join tables named by Core Data's rule for the
+    /// destination version, each keeping its columns' order (``keepsJoinTableNames``).
+    package func renamingJoinTablesAsCoreDataDoes() -> LayoutChoices {
+        var choices = self
+        choices.keepsJoinTableNames = false
+        return choices
+    }
+
     /// The join tables of `schema`, each with its columns' order.
     package init(_ schema: SQLiteSchema) {
         var joinTables: [String: [String]] = [:]

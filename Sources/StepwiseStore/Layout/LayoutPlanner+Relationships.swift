@@ -130,11 +130,17 @@ extension LayoutPlanner {
         var (owner, inverse) = (pair.owner, pair.inverse)
         // A store Core Data migrated in place may keep an older choice of the side naming the
         // table: an existing store's own choice is kept.
+        var formerName: String?
         if let existing, owner != inverse,
             existing.columns(ofTable: try joinTableName(of: owner)) == nil,
             existing.columns(ofTable: try joinTableName(of: inverse)) != nil
         {
-            swap(&owner, &inverse)
+            if existing.keepsJoinTableNames {
+                swap(&owner, &inverse)
+            } else {
+                // Renamed as Core Data's in-place migration renames it, columns kept in order.
+                formerName = try joinTableName(of: inverse)
+            }
         }
         let (ownerEntity, relationship) = try declared(owner)
         let (inverseEntity, inverseRelationship) = try declared(inverse)
@@ -165,7 +171,8 @@ extension LayoutPlanner {
             ? uniqueJoinColumn("Z_FOK_\(ownerNumber)" + inverseName, in: ownerEntity) : nil
         addJoinTable(
             table, owner: owner, sourceColumn: ownerColumn, destinationColumn: inverseColumn,
-            orderColumns: [ownerPositions.map { ($0, inverse) }, memberPositions.map { ($0, owner) }].compactMap { $0 })
+            orderColumns: [ownerPositions.map { ($0, inverse) }, memberPositions.map { ($0, owner) }].compactMap { $0 },
+            formerName: formerName)
         relationshipStorage[owner.entity, default: [:]][owner.relationship] = .joinTable(
             table: table, sourceColumn: ownerColumn, destinationColumn: inverseColumn, orderColumn: memberPositions)
         relationshipStorage[inverse.entity, default: [:]][inverse.relationship] = .joinTable(
@@ -176,7 +183,7 @@ extension LayoutPlanner {
     /// columns, each with the relationship whose members' positions it holds.
     private mutating func addJoinTable(
         _ name: String, owner: ManyToManyPairing.Side, sourceColumn: String, destinationColumn: String,
-        orderColumns: [(name: String, relationship: ManyToManyPairing.Side)]
+        orderColumns: [(name: String, relationship: ManyToManyPairing.Side)], formerName: String? = nil
     ) {
         var columns = [
             ColumnLayout(
@@ -197,7 +204,7 @@ extension LayoutPlanner {
         // 2.96 to 2.100's `Z_25TRUSTEDBYCLIENTS (Z_25TRUSTEDBYCLIENTS, Z_25TRUSTEDCLIENTS)`, where
         // a new store has `Z_25TRUSTEDCLIENTS` first): an existing store's order is kept. The
         // names say which column is which, so the order changes nothing else.
-        if let order = existing?.columns(ofTable: name) {
+        if let order = existing?.columns(ofTable: name) ?? formerName.flatMap({ existing?.columns(ofTable: $0) }) {
             let position = { (column: String) in order.firstIndex(of: column.uppercased()) ?? Int.max }
             if position(destinationColumn) < position(sourceColumn) {
                 primaryKey.reverse()

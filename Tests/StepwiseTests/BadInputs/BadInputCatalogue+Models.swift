@@ -134,17 +134,21 @@ extension BadInputCatalogue {
             }
         ),
         BadInputCase(
-            .model, "versions whose names share no stem, without a history file",
+            .model, "versions whose names have three stems, without a history file",
             arrange: { workspace in
                 try XcodeModelWriter.writeBundle(
-                    [ObjectModel("Foo 2", entities: []), ObjectModel("Bar 3", entities: [])], current: "Bar 3",
-                    to: workspace.path("Mixed.xcdatamodeld"))
+                    [
+                        ObjectModel("Foo 2", entities: []), ObjectModel("Bar 3", entities: []),
+                        ObjectModel("Baz 4", entities: []),
+                    ],
+                    current: "Bar 3", to: workspace.path("Mixed.xcdatamodeld"))
             },
             // Making the upgrader reads and orders every version, even with a current one declared.
+            // Two stems are ordered by the bundle's name and the current version; three can't be.
             act: { _ = try $0.upgrader(bundle: $0.path("Mixed.xcdatamodeld")) },
             expect: .error { _ in
                 ModelError.ambiguousOrder(
-                    ["Bar 3", "Foo 2"], reason: "the names don't share a common stem ('Bar', 'Foo')")
+                    ["Bar 3", "Baz 4", "Foo 2"], reason: "the names don't share a common stem ('Bar', 'Baz', 'Foo')")
             }
         ),
         BadInputCase(

@@ -116,20 +116,33 @@ struct HistoryCheckTests {
                 ])
     }
 
-    @Test func versionsWithoutACommonStemAreAnAmbiguousOrder() throws {
+    @Test func versionsOfTwoStemsAreOrderedByTheBundlesNameAndTheCurrentVersion() throws {
         var other = Self.blog
         other.name = "Journal 2"
         let url = directory.path("Blog.xcdatamodeld")
-        try XcodeModelWriter.writeBundle([Self.blog, other], current: "Journal 2", to: url)
+        try XcodeModelWriter.writeBundle([other, Self.blog], current: "Journal 2", to: url)
+        // 'Blog' is named after the bundle, so it is the first version; 'Journal 2' is current.
+        #expect(try ModelBundle(contentsOf: url).history.names == ["Blog", "Journal 2"])
+        let report = try HistoryCheck(bundleAt: url).run()
+        #expect(report.problems.map(\.kind) == [.duplicateVersion])
+    }
+
+    @Test func versionsOfThreeStemsAreAnAmbiguousOrder() throws {
+        var journal = Self.blog
+        journal.name = "Journal 2"
+        var diary = Self.blog
+        diary.name = "Diary 3"
+        let url = directory.path("Blog.xcdatamodeld")
+        try XcodeModelWriter.writeBundle([Self.blog, journal, diary], current: "Journal 2", to: url)
         let report = try HistoryCheck(bundleAt: url).run()
         // The versions are still compared: equal hashes are found without an order.
-        #expect(report.problems.map(\.kind) == [.ambiguousOrder, .duplicateVersion])
+        #expect(report.problems.map(\.kind) == [.ambiguousOrder, .duplicateVersion, .duplicateVersion])
         #expect(
             report.problems.first
                 == HistoryFinding(
                     .ambiguousOrder, version: nil,
                     message:
-                        "The order of the versions 'Blog', 'Journal 2' can't be told: the names don't share a common stem ('Blog', 'Journal').",
+                        "The order of the versions 'Blog', 'Diary 3', 'Journal 2' can't be told: the names don't share a common stem ('Blog', 'Diary', 'Journal').",
                     fix:
                         "List every version oldest first, one per line, in Blog.history beside the bundle; paths and steps are checked once the order is known."
                 ))

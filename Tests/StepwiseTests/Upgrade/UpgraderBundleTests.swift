@@ -115,11 +115,12 @@ struct UpgraderBundleTests {
 /// How the target version is found.
 @Suite("Upgrader: finding the target version")
 struct UpgraderTargetTests {
-    /// Two versions whose order can't be told from their names, with `current` declared.
+    /// Three versions whose order can't be told from their names (three stems), with `current`
+    /// declared.
     private static func unorderedBundle(in directory: TemporaryDirectory, current: String) throws -> URL {
         let url = directory.path("Mixed.xcdatamodeld")
-        let versions = ["Foo 2", "Bar 3"].map { name in
-            ObjectModel(name, entities: [Entity("Item", attributes: [Attribute(name == "Foo 2" ? "a" : "b", .string)])])
+        let versions = ["Foo 2", "Bar 3", "Baz 4"].map { name in
+            ObjectModel(name, entities: [Entity("Item", attributes: [Attribute("a" + name.prefix(3), .string)])])
         }
         try XcodeModelWriter.writeBundle(versions, current: current, to: url)
         return url
