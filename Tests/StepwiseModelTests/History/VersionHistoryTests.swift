@@ -1,4 +1,5 @@
 import StepwiseModel
+import StepwiseTestSupport
 import Testing
 
 @Suite("VersionHistory")
@@ -123,5 +124,59 @@ struct LaterVersionNameTests {
     ])
     func aNameIsLaterOnlyWithTheSameStemAndAHigherNumber(name: String, isLater: Bool) {
         #expect(Self.history.namesALaterVersion(name) == isLater)
+    }
+}
+
+/// Names that change stem once, as real histories do, ordered by the bundle's own name and the
+/// current version (``VersionHistory/naturalOrder(_:first:last:)``).
+@Suite("Versions of two stems")
+struct TwoStemOrderTests {
+    static let artsy = [
+        "ArtsyFolio v2.0", "ArtsyPartner 2", "ArtsyFolio v1.4", "ArtsyPartner", "ArtsyFolio v2.7.0", "ArtsyPartner 5",
+    ]
+
+    @Test func theBundlesNameComesFirstAndTheCurrentVersionLast() throws {
+        let expected = [
+            "ArtsyPartner", "ArtsyPartner 2", "ArtsyPartner 5", "ArtsyFolio v1.4", "ArtsyFolio v2.0",
+            "ArtsyFolio v2.7.0",
+        ]
+        #expect(
+            try VersionHistory.naturalOrder(Self.artsy, first: "ArtsyPartner", last: "ArtsyFolio v2.7.0") == expected)
+        // Either hint alone is enough.
+        #expect(try VersionHistory.naturalOrder(Self.artsy, first: "ArtsyPartner", last: nil) == expected)
+        #expect(try VersionHistory.naturalOrder(Self.artsy, first: "Other", last: "ArtsyFolio v2.7.0") == expected)
+        // A 13-version app: `CyfaceModel`, then `2` … `13`.
+        #expect(
+            try VersionHistory.naturalOrder(["13", "2", "CyfaceModel", "10"], first: "CyfaceModel", last: "13")
+                == ["CyfaceModel", "2", "10", "13"])
+    }
+
+    @Test func withoutAHintOrWithThreeStemsTheOrderIsAsked() {
+        #expect(throws: ModelError.self) {
+            try VersionHistory.naturalOrder(Self.artsy, first: "Other", last: nil)
+        }
+        #expect(throws: ModelError.self) {
+            try VersionHistory.naturalOrder(["A", "B 2", "C 3"], first: "A", last: "C 3")
+        }
+    }
+
+    /// Artsy's committed bundle, 19 versions, ordered with no history file.
+    @Test(.enabled(if: Corpus.shouldRunTests, "needs ../shared/corpus"))
+    func artsysBundleIsOrderedWithoutAHistoryFile() throws {
+        let bundle = try ModelBundle(
+            contentsOf: Corpus.required().url(
+                "app-histories/artsy-energy-legacy/Resources/CoreData/ArtsyPartner.xcdatamodeld"))
+        let names = bundle.history.names
+        #expect(names.count == 19)
+        #expect(names.first == "ArtsyPartner")
+        #expect(
+            Array(names.prefix(6)) == [
+                "ArtsyPartner", "ArtsyPartner 2", "ArtsyPartner 3", "ArtsyPartner 4", "ArtsyPartner 5",
+                "ArtsyFolio v1.4",
+            ])
+        #expect(names.last == "ArtsyFolio v2.7.0")
+        #expect(bundle.current.name == "ArtsyFolio v2.7.0")
+        // The inverse that doesn't point back is a warning, not a refusal.
+        #expect(bundle.history.versions.filter { !$0.warnings().isEmpty }.count == 7)
     }
 }
