@@ -198,8 +198,7 @@ package struct MigrationStep: Sendable {
             // upgrade take it for a store of unknown release.
             metadata.additionalEntries[StoreMetadata.frameworkVersionKey] = .int(
                 CoreDataRelease.newest.frameworkVersion)
-            metadata.additionalEntries[StoreMetadata.autoVacuumLevelKey] =
-                StoreMetadata(model: destinationModel).additionalEntries[StoreMetadata.autoVacuumLevelKey]
+            metadata.additionalEntries[StoreMetadata.autoVacuumLevelKey] = StoreMetadata.newStoreAutoVacuumLevel
             let destinationLayout = layouts.rebuiltDestination
             try StoreCreator.createStore(at: destination, layout: destinationLayout, metadata: metadata)
             let (reports, objects) = try migrate(

@@ -400,11 +400,7 @@ struct LayoutPlanner {
 
     /// The inverse of a relationship and the entity declaring it, if stored.
     func inverse(of relationship: Relationship) -> (relationship: Relationship, entity: Entity)? {
-        guard let inverseName = relationship.inverse, let destination = model[entity: relationship.destination],
-            let owner = model.declaringEntity(ofProperty: inverseName, from: destination),
-            let inverse = owner.relationship(named: inverseName), !inverse.isTransient
-        else { return nil }
-        return (inverse, owner)
+        model.storedInverse(of: relationship)
     }
 
     func number(of entity: Entity) throws(StoreError) -> Int {
@@ -427,5 +423,19 @@ struct LayoutPlanner {
 
     func unsupported(_ reason: String) -> StoreError {
         StoreError(path: "model version '\(model.name)'", kind: .unsupportedModel(reason))
+    }
+}
+
+extension ObjectModel {
+    /// The inverse of `relationship` and the entity declaring it (the destination or one of its
+    /// ancestors), when it is stored: nil for a relationship without inverse or a transient one.
+    /// The layout and Core Data's pairing of many-to-manys (``ManyToManyPairing``) look inverses
+    /// up alike.
+    func storedInverse(of relationship: Relationship) -> (relationship: Relationship, entity: Entity)? {
+        guard let inverseName = relationship.inverse, let destination = self[entity: relationship.destination],
+            let owner = declaringEntity(ofProperty: inverseName, from: destination),
+            let inverse = owner.relationship(named: inverseName), !inverse.isTransient
+        else { return nil }
+        return (inverse, owner)
     }
 }

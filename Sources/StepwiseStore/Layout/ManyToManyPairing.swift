@@ -29,8 +29,8 @@ import StepwiseModel
 /// key's key (`_` + the column, `_ZAUTHOR`) and its entity column's key (`_Z3_AUTHOR`).
 ///
 /// It names every join table of the corpus stores whose model Stepwise reads as Core Data did
-/// (379 in 64 stores: Wire's, DuckDuckGo's Bookmarks, Apptentive's; `RealStoreLayoutTests`). The
-/// Python replay it was ported from names Artsy's too, whose model Stepwise refuses (issue 42).
+/// (389 in 68 stores: Wire's, DuckDuckGo's Bookmarks, Apptentive's, Artsy's with their numbered
+/// columns `Z_3ARTWORKS1`; `RealStoreLayoutTests`).
 struct ManyToManyPairing {
     /// A relationship, by the entity that declares it.
     struct Side: Hashable {
@@ -80,7 +80,7 @@ struct ManyToManyPairing {
             for key in CoreDataPropertyOrder.visitingOrder(of: walk.tables[entity.name]?.keys ?? []) {
                 guard let (declaring, relationship) = relationships[key] else { continue }
                 let side = Side(entity: declaring.name, relationship: relationship.name)
-                let inverse = walk.inverse(of: relationship)
+                let inverse = model.storedInverse(of: relationship)
                 if relationship.isToOne {
                     if let orderKey = toOneOrderKeys[side] { walk.add(orderKey, to: entity) }
                 } else if let inverse {
@@ -147,14 +147,6 @@ struct ManyToManyPairing {
             }
         }
 
-        /// The stored inverse of a relationship and the entity declaring it.
-        func inverse(of relationship: Relationship) -> (relationship: Relationship, entity: Entity)? {
-            guard let name = relationship.inverse, let destination = model[entity: relationship.destination],
-                let owner = model.declaringEntity(ofProperty: name, from: destination),
-                let inverse = owner.relationship(named: name), !inverse.isTransient
-            else { return nil }
-            return (inverse, owner)
-        }
     }
 }
 

@@ -104,7 +104,7 @@ import StepwiseModel
 /// `SystemMessage.users`, so `Z_20USERS` has `Z_24USERS` and `Z_16USERS` `Z_24USERS1`).
 ///
 /// This names every join table of every corpus store whose model Stepwise reads as Core Data
-/// did (379 in 64 stores, `RealStoreLayoutTests`): DuckDuckGo's Bookmarks stores (1251, 1333) have `Z_1FAVORITES (Z_1FAVORITEFOLDERS,
+/// did (389 in 68 stores, `RealStoreLayoutTests`): DuckDuckGo's Bookmarks stores (1251, 1333) have `Z_1FAVORITES (Z_1FAVORITEFOLDERS,
 /// Z_1FAVORITES, Z_FOK_1FAVORITES)` for `BookmarkEntity.favorites` ↔ `favoriteFolders`, although
 /// `favoriteFolders` sorts first; Wire's `UserClient` names its self-referential pairs after
 /// `ignoredByClients`/`trustedByClients` in 2.3, after `ignoredClients`/`trustedClients` from 2.4,

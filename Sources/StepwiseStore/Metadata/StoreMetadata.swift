@@ -50,6 +50,8 @@ package struct StoreMetadata: Sendable, Hashable {
     package static let modelVersionNameKey = "StepwiseModelVersionName"
     /// Core Data writes the store's `PRAGMA auto_vacuum` level here, as a string.
     package static let autoVacuumLevelKey = "_NSAutoVacuumLevel"
+    /// ``autoVacuumLevelKey``'s value for a file ``StoreCreator`` makes: incremental (`"2"`).
+    package static let newStoreAutoVacuumLevel: PropertyListValue = "2"
     /// `NSStoreModelVersionHashesDigest`, derived from ``versionHashes`` when written.
     package static let hashesDigestKey = "NSStoreModelVersionHashesDigest"
     /// `NSStoreModelVersionChecksumKey`, the model's `versionChecksum`, derived from
@@ -88,7 +90,7 @@ package struct StoreMetadata: Sendable, Hashable {
             versionIdentifiers: model.versionIdentifiers.isEmpty ? [""] : model.versionIdentifiers,
             storeUUID: uuid, modelVersionName: model.name,
             additionalEntries: [
-                Self.autoVacuumLevelKey: "2",
+                Self.autoVacuumLevelKey: Self.newStoreAutoVacuumLevel,
                 Self.frameworkVersionKey: .int(CoreDataRelease.newest.frameworkVersion),
             ])
     }
