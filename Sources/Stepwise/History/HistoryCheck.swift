@@ -41,6 +41,9 @@ public struct HistoryCheck: Sendable {
     /// ``HistoryFinding/Kind/ambiguousOrder`` finding), they are in name order and only the
     /// checks that need no order run.
     public var history: VersionHistory
+    /// The order of ``history`` and how it was found (``/StepwiseModel/VersionOrder``), which
+    /// the report repeats; nil when it can't be told.
+    public var order: VersionOrder?
     /// The version stores are upgraded to: the bundle's current version, else the newest.
     public var currentVersion: String
     /// The explicit mapping models by step (those that could be read).
@@ -59,7 +62,7 @@ public struct HistoryCheck: Sendable {
     /// be read or bound.
     var readingFindings: [HistoryFinding] = []
     /// Whether ``history`` is in a known order: paths and steps are checked only then.
-    var isOrdered = true
+    var isOrdered: Bool { order != nil }
 
     /// A check of a history given in code.
     ///
@@ -75,6 +78,7 @@ public struct HistoryCheck: Sendable {
         policies: PolicyRegistry? = nil, currentVersion: String? = nil, shipped: [ShippedVersion] = []
     ) {
         self.history = history
+        self.order = VersionOrder(names: history.names, source: .givenInCode)
         self.shipped = shipped
         self.mappings = mappings
         self.policies = policies
@@ -86,7 +90,8 @@ public struct HistoryCheck: Sendable {
     /// folders beside it and the mapping folder, as the ``Upgrader`` reads them).
     ///
     /// A mapping model that can't be read or bound, and versions whose order can't be told,
-    /// are findings of ``run()``, not errors thrown here.
+    /// are findings of ``run()``, not errors thrown here. The versions are ordered as the
+    /// ``Upgrader`` orders them (``ModelHistory/order``).
     ///
     /// - parameters:
     ///   - bundleURL: The `.xcdatamodeld` bundle (or a single `.xcdatamodel`).
@@ -108,13 +113,19 @@ public struct HistoryCheck: Sendable {
 
     private init(readingBundleAt bundleURL: URL, mappingsAt mappingsURL: URL?, policies: PolicyRegistry?) throws {
         let folder = mappingsURL ?? MappingDirectory.defaultURL(for: bundleURL)
-        let bundle: ModelBundle
-        do {
-            bundle = try ModelBundle(contentsOf: bundleURL)
-        } catch let error as ModelError where error.isAboutVersionOrder {
-            // Without an order only the versions themselves can be checked.
-            self = try Self.unordered(bundleAt: bundleURL, orderError: error, policies: policies)
+        let bundle = try ModelBundle(contentsOf: bundleURL).orderedByMappings(at: mappingsURL)
+        let shipped = try ShippedRecords.load(forBundleAt: bundleURL)
+        guard case .success(let order) = bundle.order else {
+            // Without an order only the versions themselves are checked: mapping models bound
+            // against the names' order would give findings about the wrong steps.
+            self.init(
+                history: bundle.history, policies: policies, currentVersion: bundle.current.name, shipped: shipped)
+            self.order = nil
+            if case .failure(let error) = bundle.order {
+                readingFindings = [Self.orderFinding(for: error, bundle: bundle.url)]
+            }
             mappingFolderName = folder.lastPathComponent
+            shippedFolderName = ShippedRecords.folderURL(forBundleAt: bundleURL).lastPathComponent
             return
         }
         var failures: [MappingError] = []
@@ -122,7 +133,8 @@ public struct HistoryCheck: Sendable {
             bundleAt: bundleURL, mappingsAt: mappingsURL, history: bundle.history, settingAside: &failures)
         self.init(
             history: bundle.history, mappings: directory.steps, policies: policies, currentVersion: bundle.current.name,
-            shipped: try ShippedRecords.load(forBundleAt: bundleURL))
+            shipped: shipped)
+        self.order = order
         mappingFolderName = folder.lastPathComponent
         shippedFolderName = ShippedRecords.folderURL(forBundleAt: bundleURL).lastPathComponent
         readingFindings = failures.map { mappingFinding(for: $0) }
@@ -139,7 +151,7 @@ public struct HistoryCheck: Sendable {
             let edges = planner.edges()
             findings += pathFindings(edges) + policyFindings() + inferredStepFindings(edges)
         }
-        return HistoryCheckReport(findings: accepted.applied(to: findings))
+        return HistoryCheckReport(findings: accepted.applied(to: findings), order: order)
     }
 
     /// The check with `accepted` as its accepted findings.
@@ -163,18 +175,5 @@ public struct HistoryCheck: Sendable {
     /// The planner the upgrader would use for this history and these mappings.
     var planner: UpgradePlanner {
         UpgradePlanner(history: history, mappings: mappings)
-    }
-
-    /// A check of the versions alone, when their order can't be told.
-    private static func unordered(
-        bundleAt bundleURL: URL, orderError: ModelError, policies: PolicyRegistry?
-    ) throws -> HistoryCheck {
-        let bundle = try ModelBundleListing.modelURL(bundleURL)
-        let names = try ModelBundleListing.unorderedVersionNames(inBundleAt: bundle)
-        let versions = try names.compactMap { try ModelBundleListing.readVersion(named: $0, inBundleAt: bundle) }
-        var check = HistoryCheck(history: VersionHistory(versions), policies: policies)
-        check.isOrdered = false
-        check.readingFindings = [orderFinding(for: orderError, bundle: bundle)]
-        return check
     }
 }

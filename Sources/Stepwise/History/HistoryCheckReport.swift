@@ -1,15 +1,26 @@
+import StepwiseModel
+
 /// What ``HistoryCheck/run()`` found: every finding, errors first, accepted ones last.
 ///
 /// As JSON (`stepwise check --json`): `{"errors": n, "warnings": n, "accepted": n,
-/// "findings": [...]}`, each finding as ``HistoryFinding`` encodes it. `errors` and `warnings`
-/// count the findings not accepted.
+/// "order": {...} or null, "findings": [...]}`, the order as ``/StepwiseModel/VersionOrder``
+/// encodes it and each finding as ``HistoryFinding`` does. `errors` and `warnings` count the
+/// findings not accepted.
 public struct HistoryCheckReport: Sendable, Hashable, Codable {
     /// Every finding: errors, then warnings, then info, then the accepted findings, each group
     /// in the order the check made them.
     public var findings: [HistoryFinding]
+    /// The order the versions were checked in, and how it was found; nil when it can't be told
+    /// (an ``HistoryFinding/Kind/ambiguousOrder`` finding says why).
+    public var order: VersionOrder?
 
     /// Sorts `findings` by severity, accepted ones last, keeping their order within a group.
-    public init(findings: [HistoryFinding]) {
+    ///
+    /// - parameters:
+    ///   - findings: The findings, in the order the check made them.
+    ///   - order: The versions' order and how it was found; nil when it can't be told.
+    public init(findings: [HistoryFinding], order: VersionOrder? = nil) {
+        self.order = order
         self.findings = findings.enumerated()
             .sorted {
                 ($0.element.isAccepted ? 1 : 0, $0.element.severity, $0.offset)
@@ -37,17 +48,22 @@ public struct HistoryCheckReport: Sendable, Hashable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case errors, warnings, accepted, findings
+        case errors, warnings, accepted, order, findings
     }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeEveryKey([.errors: errors, .warnings: warnings, .accepted: accepted, .findings: findings])
+        try container.encodeEveryKey([
+            .errors: errors, .warnings: warnings, .accepted: accepted, .order: order, .findings: findings,
+        ])
     }
 
-    /// Reads `findings`; `errors`, `warnings` and `accepted` are counted from them.
+    /// Reads `findings` and `order` (null, or absent as a report from before it was written);
+    /// `errors`, `warnings` and `accepted` are counted from the findings.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(findings: try container.decode([HistoryFinding].self, forKey: .findings))
+        self.init(
+            findings: try container.decode([HistoryFinding].self, forKey: .findings),
+            order: try container.decodeIfPresent(VersionOrder.self, forKey: .order))
     }
 }

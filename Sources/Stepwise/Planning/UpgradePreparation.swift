@@ -88,7 +88,8 @@ struct UpgradePreparation {
     }
 
     /// The store's version, or the registry's error (newer than known, no match,
-    /// inconsistent), or ``UpgradeError/Kind/laterThanTarget(storeVersion:target:)``.
+    /// inconsistent), or ``UpgradeError/Kind/laterThanTarget(storeVersion:target:)``, or the
+    /// order's problem (``ModelHistory/order``) for a store not at the target.
     private func identify(_ db: Database) throws -> (StoreIdentification, ObjectModel) {
         let identification: StoreIdentification
         do {
@@ -102,6 +103,11 @@ struct UpgradePreparation {
         }
         guard let version = identification.version else {
             throw UpgradeError(path: storePath, kind: .inconsistent(problem: identification.problem ?? ""))
+        }
+        if version.name != target, case .failure(let problem) = history.order {
+            // Identifying the store needed no order; a path from its version to the target
+            // does, and a guess could run steps backwards. Nothing has been written.
+            throw problem
         }
         let versions = history.versions
         if let index = versions.index(of: version.name), let targetIndex = versions.index(of: target),

@@ -21,7 +21,8 @@ extension Upgrader {
     /// - throws: ``UpgradeError`` for a store no version matches, or newer than every known
     ///   version; ``UpgradeError`` for a store later than the target, no path, an unknown
     ///   target, two stages for one step, or an unregistered policy; ``/StepwiseStore/StoreError``
-    ///   for a missing or unreadable store.
+    ///   for a missing or unreadable store; ``/StepwiseModel/ModelError`` for a store not at the
+    ///   target when the versions' order can't be told (``ModelHistory/order``).
     public func plan(forStoreAt url: URL) throws -> PreparedUpgrade {
         try plan(forStoreAt: url, refusingUnregisteredPolicies: true)
     }

@@ -125,8 +125,9 @@ public struct Upgrader: Sendable {
     /// - throws: ``UpgradeError`` when the store is newer than every known version, matches
     ///   none, or is inconsistent; ``UpgradeError`` when no chain of mappings reaches the
     ///   target; ``UpgradeError`` for a failed step, a failed verification, a lock timeout,
-    ///   too little disk space or a file-system error; ``/StepwiseStore/StoreError`` for an unreadable store.
-    ///   In every case the store is as it was before the call.
+    ///   too little disk space or a file-system error; ``/StepwiseStore/StoreError`` for an unreadable store;
+    ///   ``/StepwiseModel/ModelError`` for a store not at the target when the versions' order
+    ///   can't be told (``ModelHistory/order``). In every case the store is as it was before the call.
     public func upgradeIfNeededSynchronously(storeAt url: URL) throws -> UpgradeReport {
         try perform(StoreFiles(store: url), cancellation: nil)
     }

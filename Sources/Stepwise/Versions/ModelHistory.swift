@@ -19,8 +19,16 @@ import StepwiseModel
 /// the inferred mapping of each pair of versions (`UpgradePlanner` asks for them), and each
 /// version's store layout (`VersionRegistry` compares a store's tables with it).
 public struct ModelHistory: Sendable {
-    /// The versions, oldest first.
+    /// The versions, oldest first; in name order when ``order`` can't be told.
     public let versions: VersionHistory
+    /// The order of the versions and how it was found (a history file, the history itself), or
+    /// why it can't be told (``/StepwiseModel/ModelError/Kind/ambiguousOrder(_:reason:)``,
+    /// ``/StepwiseModel/ModelError/Kind/historyFileMismatch(unknown:missing:)``).
+    ///
+    /// Identifying a store needs no order, nor does an upgrade of a store already at the
+    /// target: only a plan between two versions does, and it throws the problem then
+    /// (``Upgrader/plan(forStoreAt:)``, ``Upgrader/upgradeIfNeeded(storeAt:)``).
+    public let order: Result<VersionOrder, ModelError>
     /// The mapping models written for steps, by step; any other step is inferred where it can be.
     public let mappings: [MappingDirectory.StepKey: [MappingModel]]
     /// The records of versions as they shipped (`stepwise ship`).
@@ -43,26 +51,42 @@ public struct ModelHistory: Sendable {
 
     /// Reads a model bundle and the mapping models and shipped records that go with it.
     ///
+    /// The versions are ordered by the history file beside the bundle, else by the history
+    /// itself: the names, what Xcode records, the mapping models that name their versions, and
+    /// renaming identifiers (``/StepwiseModel/OrderClue``). An order that can't be told is kept
+    /// in ``order``, not thrown.
+    ///
     /// - parameters:
     ///   - bundleURL: The compiled `.momd` folder an app ships, or the source `.xcdatamodeld`
     ///     (a single `.mom` or `.xcdatamodel` is a one-version bundle).
     ///   - mappingsURL: The folder of mapping files (JSON files, `.xcmappingmodel` folders or
     ///     both); defaults to `<Name>.mappings` beside the bundle, and may be missing when every
     ///     step can be inferred. `.xcmappingmodel` folders beside the bundle are read too.
-    /// - throws: ``/StepwiseModel/ModelError`` or ``/StepwiseModel/ModelError`` for
-    ///   a version that can't be read; ``/StepwiseModel/ModelError`` when the versions
-    ///   can't be ordered; ``/StepwiseModel/ModelError`` for a shipped record, and
+    /// - throws: ``/StepwiseModel/ModelError`` for a version that can't be read, or for a
+    ///   bundle that names no current version and whose order can't be told;
+    ///   ``/StepwiseModel/ModelError`` for a shipped record, and
     ///   ``/StepwiseMapping/MappingError`` for a mapping model, that can't be read.
     public init(bundleAt bundleURL: URL, mappingsAt mappingsURL: URL? = nil) throws {
-        let bundle = try ModelBundle(contentsOf: bundleURL)
+        let bundle = try ModelBundle(contentsOf: bundleURL).orderedByMappings(at: mappingsURL)
         let shipped = try ShippedRecords.load(forBundleAt: bundle.url)
         let asShipped = try ShippedVersion.asShippedVersions(shipped, in: bundle.history)
         // A mapping may name the step from "Recipes 2 (as shipped)" to "Recipes 2".
-        let mappings = try MappingDirectory(
-            bundleAt: bundleURL, mappingsAt: mappingsURL, history: VersionHistory(bundle.history.versions + asShipped)
-        ).steps
+        let withShipped = VersionHistory(bundle.history.versions + asShipped)
+        let mappings: [MappingDirectory.StepKey: [MappingModel]]
+        if case .success = bundle.order {
+            mappings = try MappingDirectory(bundleAt: bundleURL, mappingsAt: mappingsURL, history: withShipped).steps
+        } else {
+            // Without an order no plan is made (the order's problem is thrown then), and a
+            // mapping model bound by the pair its entity mappings fit would be bound against
+            // the names' order: one that doesn't bind is no reason to refuse the bundle here.
+            var setAside: [MappingError] = []
+            mappings =
+                MappingDirectory(
+                    bundleAt: bundleURL, mappingsAt: mappingsURL, history: withShipped, settingAside: &setAside
+                ).steps
+        }
         self.init(
-            versions: bundle.history, mappings: mappings, shipped: shipped, asShipped: asShipped,
+            versions: bundle.history, order: bundle.order, mappings: mappings, shipped: shipped, asShipped: asShipped,
             currentVersion: bundle.current.name)
     }
 
@@ -78,16 +102,19 @@ public struct ModelHistory: Sendable {
         shipped: [ShippedVersion] = []
     ) throws {
         self.init(
-            versions: versions, mappings: mappings, shipped: shipped,
+            versions: versions, order: .success(VersionOrder(names: versions.names, source: .givenInCode)),
+            mappings: mappings, shipped: shipped,
             asShipped: try ShippedVersion.asShippedVersions(shipped, in: versions),
             currentVersion: versions.latest?.name)
     }
 
     private init(
-        versions: VersionHistory, mappings: [MappingDirectory.StepKey: [MappingModel]], shipped: [ShippedVersion],
-        asShipped: [ObjectModel], currentVersion: String?
+        versions: VersionHistory, order: Result<VersionOrder, ModelError>,
+        mappings: [MappingDirectory.StepKey: [MappingModel]], shipped: [ShippedVersion], asShipped: [ObjectModel],
+        currentVersion: String?
     ) {
         self.versions = versions
+        self.order = order
         self.mappings = mappings
         self.shipped = shipped
         self.asShipped = asShipped

@@ -13,6 +13,11 @@ struct CheckCommand<Tool: StepwiseTool>: ParsableCommand {
                 Reads the bundle and its mapping models (the .xcmappingmodel folders beside it and the \
                 mapping folder) and prints one line per finding, each with a fix. Nothing is written.
 
+                The first line is the versions' order and how it was found ("Order: CyfaceModel, 2, …, \
+                13 — natural order of the names within each stem; 'CyfaceModel' first as the bundle's \
+                name", or "from Model.history"); a history file is needed only when nothing in the \
+                bundle orders two versions, and then the order is an error finding naming them.
+
                 Errors (exit status 1): a shipped version edited since its record \
                 (shippedVersionEdited); versions whose order can't be told (ambiguousOrder); an old version with no path to \
                 the current one, naming the missing step and the mapping file to add (noPath); a \
@@ -37,7 +42,8 @@ struct CheckCommand<Tool: StepwiseTool>: ParsableCommand {
                 fails nothing. An entry that matches no finding is a warning (staleAcceptance): \
                 remove it.
 
-                With --json: {"errors": n, "warnings": n, "accepted": n, "findings": [{"severity", \
+                With --json: {"errors": n, "warnings": n, "accepted": n, "order": {"versions", \
+                "foundBy", "file", "clues", "description"} or null, "findings": [{"severity", \
                 "kind", "version", "entity", "property", "message", "fix", "acceptedBecause"}]}; \
                 errors and warnings count the findings not accepted.
 
@@ -74,6 +80,8 @@ struct CheckCommand<Tool: StepwiseTool>: ParsableCommand {
         if jsonOption.json {
             try JSONOutput.print(report)
         } else {
+            // What every other finding was checked against (paths and steps go by the order).
+            if let order = report.order { print("Order: \(order)") }
             report.findings.forEach { print($0) }
             let infos = report.findings.count - report.errors - report.warnings - report.accepted
             let accepted = report.accepted > 0 ? ", \(report.accepted) accepted" : ""

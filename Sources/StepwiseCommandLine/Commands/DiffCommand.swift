@@ -46,7 +46,9 @@ struct DiffCommand: ParsableCommand {
 
     @Option(
         name: .long,
-        help: ArgumentHelp("The destination version's name. Defaults to the version after --from.", valueName: "name"))
+        help: ArgumentHelp(
+            "The destination version's name. Defaults to the version after --from, which needs the versions' order.",
+            valueName: "name"))
     var to: String?
 
     @Flag(name: .long, help: "Describe the inferred mapping even when the step has mapping files.")
@@ -111,7 +113,10 @@ struct DiffCommand: ParsableCommand {
 
     private func destinationVersion(in bundle: ModelBundle) throws -> ObjectModel {
         if let to { return try bundle.version(named: to) }
-        let names = bundle.history.names
+        // "The version after --from" is the only part of diff that needs the order: ordered as
+        // an upgrade orders it, mapping models included, or its problem thrown.
+        let names = try bundle.orderedByMappings(at: mappingOptions.mappings.map { URL(fileURLWithPath: $0) })
+            .orderedHistory().names
         guard let index = names.firstIndex(of: from), index + 1 < names.count else {
             throw ValidationError("'\(from)' is the newest version of \(bundle.url.lastPathComponent); pass --to NAME.")
         }

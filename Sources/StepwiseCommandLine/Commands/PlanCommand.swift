@@ -36,6 +36,14 @@ struct PlanCommand<Tool: StepwiseTool>: ParsableCommand {
                 "missingPolicies" array of {step, from, to, policy, mappingModel, entityMapping, file}, \
                 and "error".
 
+                Order: the versions' order the path goes by, and how it was found ("Order: Recipes, …, \
+                Recipes 4 — natural order of the names", or "from Model.history"). Without a history \
+                file it is worked out from the bundle: the names' natural order within each stem, the \
+                bundle's own name as the first version, the current version as the last, mapping \
+                models (source before destination) and renaming identifiers. A plan is refused only \
+                when these leave two versions' order open, naming them. JSON: "order": {"versions", \
+                "foundBy", "file", "clues", "description"}.
+
                 Formats: text (default), json, dot (Graphviz) and mermaid draw the version graph with the \
                 plan's steps highlighted.
                 """
@@ -81,6 +89,11 @@ struct PlanCommand<Tool: StepwiseTool>: ParsableCommand {
         switch format {
         case .text:
             print("\(store) is at '\(version)' (matched by \(identification.matchedBy?.rawValue ?? "?")).")
+            switch upgrader.history.order {
+            case .success(let order): print("Order: \(order)")
+            // Only a store at the target gets this far without an order: no path is needed.
+            case .failure: print("Order: can't be told, and isn't needed: the store is at the target.")
+            }
             if identification.matchedBy == .shippedRecord {
                 // The store predates an in-place edit of its version: say why step 1 exists.
                 for note in identification.notes { print("Note: \(note).") }
@@ -124,7 +137,7 @@ struct PlanCommand<Tool: StepwiseTool>: ParsableCommand {
                 PlanReport(
                     store: store, from: plan.from, to: plan.to, matchedBy: identification.matchedBy?.rawValue,
                     fromModelCache: identification.matchedBy == .modelCache,
-                    upToDate: plan.steps.isEmpty,
+                    upToDate: plan.steps.isEmpty, order: knownOrder(upgrader),
                     steps: plan.steps,
                     drops: zip(plan.steps.indices, drops).flatMap { index, stepDrops in
                         stepDrops.map { PlanReport.Drop(step: index + 1, of: plan.steps[index], $0) }
@@ -140,6 +153,13 @@ struct PlanCommand<Tool: StepwiseTool>: ParsableCommand {
         }
         // As `upgrade` would: the plan can't run without the policy. The error names the first.
         if let first = missing.first { throw first.error }
+    }
+
+    /// The order the plan went by; nil when it can't be told, which only a store at the target
+    /// gets this far with.
+    private func knownOrder(_ upgrader: Upgrader) -> VersionOrder? {
+        if case .success(let order) = upgrader.history.order { return order }
+        return nil
     }
 
     /// The version graph, with the plan's steps highlighted. A merged step highlights the
@@ -191,6 +211,9 @@ private struct PlanReport: Encodable {
     /// the bundle wrote the store, and its cached model's hashes match its metadata.
     var fromModelCache: Bool
     var upToDate: Bool
+    /// The versions' order and how it was found; null when it can't be told (the store is then
+    /// at the target, or the plan would have been refused).
+    var order: VersionOrder?
     var steps: [PlannedStep]
     /// What the steps drop, counted in the store (`count` null when it can't be counted
     /// before the step runs).

@@ -19,14 +19,21 @@ struct SchemaCommand: ParsableCommand {
     }
 
     private func execute() throws {
-        // One version is printed, so one model file is read: the listing orders the versions
-        // and names the current one without parsing the others.
-        let listing = try ModelBundleListing(contentsOf: model.bundle.url)
-        let version = try listing.readVersion(named: model.version ?? listing.currentName)
+        // One version is printed, so one model file is read. A version named with --version is
+        // read without listing the bundle (no order is needed); else the listing names the
+        // current one without parsing the others, and lists them if --version names none.
+        let url = try ModelBundleListing.modelURL(model.bundle.url)
+        let version: ObjectModel
+        if let name = model.version, let named = try ModelBundleListing.readVersion(named: name, inBundleAt: url) {
+            version = named
+        } else {
+            let listing = try ModelBundleListing(contentsOf: url)
+            version = try listing.readVersion(named: model.version ?? listing.currentName)
+        }
         let layout = try StoreLayout(model: version, release: releaseOption.release)
         let forms =
             releaseOption.frameworkVersion.map { "as Core Data \($0) wrote it" } ?? "in Core Data's newest forms"
-        print("-- Model version '\(version.name)' from \(listing.url.lastPathComponent), \(forms)")
+        print("-- Model version '\(version.name)' from \(url.lastPathComponent), \(forms)")
         for statement in layout.createStatements {
             print(statement + ";")
         }

@@ -191,15 +191,22 @@ public struct UpgradeMatrix: Sendable {
     ///   - bundleAt: The model bundle.
     ///   - mappingsAt: The folder of mapping files; defaults to `<Name>.mappings` beside the
     ///     bundle, and may be missing when every step can be inferred.
+    /// - throws: What ``/Stepwise/ModelHistory/init(bundleAt:mappingsAt:)`` throws, and
+    ///   ``/StepwiseModel/ModelError/Kind/ambiguousOrder(_:reason:)`` (or a history file's
+    ///   mismatch) when the versions' order can't be told: every pair is planned.
     public init(
         bundleAt bundleURL: URL, mappingsAt mappingsURL: URL? = nil, policies: PolicyRegistry = PolicyRegistry(),
         stages: [MigrationStage] = [], ignoring ignoredProperties: Set<String> = [],
         allowingDrops allowedDrops: Set<String> = []
     ) throws {
         // Read as the upgrader reads it, with the same errors.
+        let modelHistory = try ModelHistory(bundleAt: bundleURL, mappingsAt: mappingsURL)
+        // Every pair of versions is planned, and a plan needs the order: its problem is thrown
+        // here rather than reported as every pair unreachable.
+        _ = try modelHistory.order.get()
         self.init(
-            modelHistory: try ModelHistory(bundleAt: bundleURL, mappingsAt: mappingsURL), policies: policies,
-            stages: stages, ignoring: ignoredProperties, allowingDrops: allowedDrops)
+            modelHistory: modelHistory, policies: policies, stages: stages, ignoring: ignoredProperties,
+            allowingDrops: allowedDrops)
     }
 
     /// The planner ``Upgrader`` uses for these mappings and stages.

@@ -1,3 +1,5 @@
+import Foundation
+
 extension ModelError: CustomStringConvertible {
     public var description: String {
         let path = self.path ?? ""
@@ -47,8 +49,12 @@ extension ModelError: CustomStringConvertible {
                 + "attributes, or open an issue and attach a store written with the composite (its .sqlite file "
                 + "and the compiled .momd) so support can be confirmed."
         case .ambiguousOrder(let names, let reason):
+            // The history file's own name when the bundle is known (`Shop.history`).
+            let file =
+                self.path.map { URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent + ".history" }
+                .map { "in \($0) beside the bundle" } ?? "in a history file beside the bundle (<Bundle>.history)"
             return
-                "can't order the model versions \(names.map { "'\($0)'" }.joined(separator: ", ")): \(reason). List them oldest first, one per line, in a history file beside the bundle (<Bundle>.history), or pass an explicit order."
+                "can't order the model versions \(names.map { "'\($0)'" }.joined(separator: ", "))\(place): \(reason). List them oldest first, one per line, \(file), or pass an explicit order."
         case .historyFileMismatch(let unknown, let missing):
             var parts: [String] = []
             if !unknown.isEmpty { parts.append("names unknown versions \(unknown.joined(separator: ", "))") }

@@ -48,7 +48,9 @@ public struct ModelError: Error, Sendable, Hashable, LocalizedError, ReportableE
 
         // A version history that can't be built.
 
-        /// The order of the versions can't be told from their names.
+        /// The order of the versions can't be told: neither their names nor anything else in
+        /// the history orders the versions listed. ``ModelError/path`` is the bundle, when the
+        /// versions are a bundle's.
         case ambiguousOrder([String], reason: String)
         /// The history file (``ModelError/path``) names a version the bundle doesn't have, or
         /// leaves one out.
@@ -74,8 +76,8 @@ public struct ModelError: Error, Sendable, Hashable, LocalizedError, ReportableE
     }
 
     /// The file or folder at fault: the model, bundle or compiled model, the history file or the
-    /// shipped record. Nil for a model that wasn't read from disk, and for an order that can't
-    /// be told from the names.
+    /// shipped record. Nil for a model that wasn't read from disk, and for an order of names
+    /// that aren't a bundle's.
     public var path: String?
     /// What went wrong.
     public var kind: Kind

@@ -3,9 +3,10 @@
 /// A `.xcdatamodeld` bundle stores no order, so a history comes from one of:
 /// - an explicit list in code: ``init(_:)``;
 /// - a history file beside the bundle (see `ModelBundle`);
-/// - by default, ``naturalOrder(_:)``: "Model" < "Model 2" < "Model 10", "v1.1.2" < "v1.2.0".
+/// - by default, the history itself (``VersionOrder``): ``naturalOrder(_:)`` within a stem,
+///   "Model" < "Model 2" < "Model 10", "v1.1.2" < "v1.2.0", and ``OrderClue``s between stems.
 ///
-/// An order that can't be told from the names is reported, never guessed.
+/// An order that can't be told is reported, never guessed.
 public struct VersionHistory: Sendable, Hashable {
     /// The versions, oldest first.
     public var versions: [ObjectModel]
@@ -63,7 +64,7 @@ public struct VersionHistory: Sendable, Hashable {
         return sorted.map(\.name)
     }
 
-    /// Sorts version names naturally, as ``naturalOrder(_:)`` does, and orders names of two
+    /// Sorts version names naturally, as ``naturalOrder(_:)`` does, and orders names of
     /// different stems by what the bundle itself says: the version named after the bundle is its
     /// first, and the version Xcode marks as current is its last.
     ///
@@ -72,43 +73,24 @@ public struct VersionHistory: Sendable, Hashable {
     /// histories change stems once: Artsy's `ArtsyPartner`, `ArtsyPartner 2`…`5`, then
     /// `ArtsyFolio v1.4`…`v2.7.0` (current); a 13-version app's `CyfaceModel`, then `2`…`13`;
     /// an SDK's `SFMCModel`, then `214.00`…`244.01`. Within each stem the order is natural;
-    /// the stems are ordered by the bundle's name (its first version) and the current version.
+    /// the stems, each a block of versions, are ordered by the bundle's name (its first
+    /// version) and the current version. A bundle's mapping models and renaming identifiers
+    /// can order more stems (``VersionOrder``, as ``ModelHistory`` works it out).
     ///
     /// - parameters:
     ///   - names: The version names.
     ///   - first: The bundle's own name (`ArtsyPartner` for `ArtsyPartner.xcdatamodeld`), which
     ///     Xcode gives the first version; ignored when no version has it.
     ///   - last: The current version's name, when the bundle names one.
-    /// - throws: ``ModelError/Kind/ambiguousOrder(_:reason:)`` for names of three stems or more,
-    ///   or of two stems that neither hint tells apart, naming the stems; and as
-    ///   ``naturalOrder(_:)`` does within a stem.
+    /// - throws: ``ModelError/Kind/ambiguousOrder(_:reason:)`` when the two hints leave two
+    ///   stems unordered, naming their versions; and as ``naturalOrder(_:)`` does within a stem.
     public static func naturalOrder(_ names: [String], first: String?, last: String?) throws(ModelError) -> [String] {
-        let stems = Set(names.map(stem))
-        guard stems.count == 2 else { return try naturalOrder(names) }
-        let firstStem = first.flatMap { names.contains($0) ? stem($0) : nil }
-        let lastStem = last.flatMap { names.contains($0) ? stem($0) : nil }
-        let ordered: [String]
-        switch (firstStem, lastStem) {
-        case (let head?, let tail?) where head != tail:
-            ordered = [head, tail]
-        case (let head?, _):
-            ordered = [head] + stems.filter { $0 != head }
-        case (nil, let tail?):
-            ordered = stems.filter { $0 != tail } + [tail]
-        default:
-            return try naturalOrder(names)
+        let ordering = VersionOrdering(
+            names: names, bundleName: first, current: last.map { .currentVersion($0, file: ".xccurrentversion") })
+        switch ordering.order() {
+        case .success(let order): return order.names
+        case .failure(let error): throw error
         }
-        var result: [String] = []
-        for group in ordered {
-            result += try naturalOrder(names.filter { stem($0) == group })
-        }
-        return result
-    }
-
-    /// Whether the names have more than one stem, so that natural order alone can't sort them.
-    static func hasSeveralStems(_ names: [String]) -> Bool {
-        guard let first = names.first.map(stem) else { return false }
-        return names.contains { stem($0) != first }
     }
 
     /// The text before the first digit, without surrounding spaces, dots, dashes or underscores.

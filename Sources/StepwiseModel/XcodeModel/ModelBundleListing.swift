@@ -22,13 +22,20 @@ import Foundation
 /// ```
 ///
 /// The checks that need no model file are made here, with the errors ``ModelBundle`` throws:
-/// a missing or empty bundle, an order that can't be told, a history file that doesn't match
-/// the bundle, and a current version the bundle doesn't have.
+/// a missing or empty bundle and a current version the bundle doesn't have. An order that
+/// can't be told, or a history file that doesn't match the bundle, is kept in ``order``, not
+/// thrown: a listing names the current version and reads one version without it. The
+/// order is worked out from the names alone (``VersionOrdering``): a bundle whose renaming
+/// identifiers order it is ordered by ``ModelBundle``, which reads them.
 package struct ModelBundleListing: Sendable, Hashable {
     /// The bundle or model folder, standardized.
     package var url: URL
-    /// The version names, oldest first.
+    /// The version names, oldest first; in name order when ``order`` can't be told.
     package var names: [String]
+    /// The order of the versions and how it was found, or why it can't be told
+    /// (``ModelError/Kind/ambiguousOrder(_:reason:)``,
+    /// ``ModelError/Kind/historyFileMismatch(unknown:missing:)``).
+    package var order: Result<VersionOrder, ModelError>
     /// The version Xcode marks as current (`.xccurrentversion`, or a compiled folder's
     /// `VersionInfo.plist`), else the newest.
     package var currentName: String
@@ -43,12 +50,14 @@ package struct ModelBundleListing: Sendable, Hashable {
         if layout.isSingleVersion {
             let name = Self.versionName(standardized.lastPathComponent, in: standardized.deletingLastPathComponent())
             self.names = [name]
+            self.order = .success(VersionOrder(names: [name], source: .oneVersion))
             self.currentName = name
             return
         }
         let names = try Self.versionFolderNames(in: standardized).map { Self.versionName($0, in: standardized) }
-        self.names = try Self.order(of: names, bundle: standardized)
-        self.currentName = try Self.currentName(in: standardized, names: names, order: self.names)
+        self.order = try Self.order(of: names, bundle: standardized).result
+        self.names = order.names(orSorted: names)
+        self.currentName = try Self.currentName(in: standardized, names: names, order: order)
     }
 
     /// Whether `url` is a single `.xcdatamodel` (or `.mom`) rather than a bundle of versions.
@@ -130,16 +139,6 @@ package struct ModelBundleListing: Sendable, Hashable {
         let layout = try layout(of: bundle)
         let versionURL = layout.isSingleVersion ? bundle : bundle.appendingPathComponent(name + layout.versionSuffix)
         return try readValidatedVersion(at: versionURL, layout: layout)
-    }
-
-    /// The names of the bundle's versions, in name order, without working out the history order
-    /// or reading any model: for reporting on a bundle whose order can't be told.
-    /// - parameter bundle: A URL checked by ``modelURL(_:)``.
-    package static func unorderedVersionNames(inBundleAt bundle: URL) throws -> [String] {
-        if try layout(of: bundle).isSingleVersion {
-            return [versionName(bundle.lastPathComponent, in: bundle.deletingLastPathComponent())]
-        }
-        return try versionFolderNames(in: bundle).map { versionName($0, in: bundle) }.sorted()
     }
 
     // MARK: - Shared with ModelBundle, so both read a bundle by the same rules.
@@ -236,20 +235,45 @@ package struct ModelBundleListing: Sendable, Hashable {
         }
     }
 
-    /// The history order of `names`: `<Name>.history` beside the bundle, else natural order,
-    /// with the bundle's own name as its first version and the current version as its last
-    /// where the names change stem (``VersionHistory/naturalOrder(_:first:last:)``).
-    static func order(of names: [String], bundle: URL) throws -> [String] {
+    /// The order of a bundle's versions, or why it can't be told, with what it was worked out
+    /// from.
+    package struct Order: Sendable {
+        /// The order, or ``ModelError/Kind/ambiguousOrder(_:reason:)`` or
+        /// ``ModelError/Kind/historyFileMismatch(unknown:missing:)``.
+        package var result: Result<VersionOrder, ModelError>
+        /// The names' ordering, to order them again with more clues (mapping models'); nil
+        /// when a history file gives the order.
+        package var ordering: VersionOrdering?
+    }
+
+    /// The history order of `names`: `<Name>.history` beside the bundle, else the order the
+    /// history itself gives (``VersionOrdering``), with the bundle's own name as its first
+    /// version and the current version as its last where the names change stem, and the
+    /// renaming identifiers of `models`.
+    /// - throws: A current-version file that can't be read; an order that can't be told is
+    ///   ``Order/result``, not thrown.
+    static func order(of names: [String], bundle: URL, models: [String: ObjectModel] = [:]) throws -> Order {
         let file = ModelBundle.historyFileURL(for: bundle)
         guard let text = try? String(contentsOf: file, encoding: .utf8) else {
-            // The current version is read only for names of two stems: a launch lists the
+            // The current version is read only for names of several stems: a launch lists the
             // bundle, and a compiled folder's VersionInfo.plist grows with the history.
-            guard VersionHistory.hasSeveralStems(names) else { return try VersionHistory.naturalOrder(names) }
-            let declaredCurrent =
-                try layout(of: bundle) == .compiledFolder
-                ? try VersionInfo(inFolder: bundle).currentName : try currentVersionName(in: bundle)
-            return try VersionHistory.naturalOrder(
-                names, first: bundle.deletingPathExtension().lastPathComponent, last: declaredCurrent)
+            let stems = Set(names.map(VersionHistory.stem))
+            var current: OrderClue?
+            if stems.count > 1 {
+                if try layout(of: bundle) == .compiledFolder {
+                    current = try VersionInfo(inFolder: bundle).currentName.map {
+                        .currentVersion($0, file: bundle.appendingPathComponent(VersionInfo.fileName).path)
+                    }
+                } else {
+                    current = try currentVersionName(in: bundle).map {
+                        .currentVersion($0, file: bundle.appendingPathComponent(".xccurrentversion").path)
+                    }
+                }
+            }
+            let ordering = VersionOrdering(
+                names: names, bundleName: bundle.deletingPathExtension().lastPathComponent, current: current,
+                models: models, bundlePath: bundle.path)
+            return Order(result: ordering.order(), ordering: ordering)
         }
         var listed: [String] = []
         for line in text.split(whereSeparator: \.isNewline) {
@@ -265,14 +289,20 @@ package struct ModelBundleListing: Sendable, Hashable {
         let unknown = listed.filter { !known.contains($0) }
         let missing = names.filter { !listedSet.contains($0) }.sorted()
         guard unknown.isEmpty, missing.isEmpty, listedSet.count == listed.count else {
-            throw ModelError.historyFileMismatch(file: file.path, unknown: unknown, missing: missing)
+            return Order(
+                result: .failure(.historyFileMismatch(file: file.path, unknown: unknown, missing: missing)),
+                ordering: nil)
         }
-        return listed
+        return Order(result: .success(VersionOrder(names: listed, source: .historyFile(file.path))), ordering: nil)
     }
 
     /// The current version's name: `.xccurrentversion`'s (a compiled folder's `VersionInfo.plist`'s)
     /// when the file names one, else the newest.
-    static func currentName(in bundle: URL, names: [String], order: [String]) throws -> String {
+    /// - throws: The order's problem when the bundle names no current version and the order
+    ///   can't be told, so that the newest can't either.
+    static func currentName(
+        in bundle: URL, names: [String], order: Result<VersionOrder, ModelError>
+    ) throws -> String {
         if try layout(of: bundle) == .compiledFolder {
             let declared = try VersionInfo(inFolder: bundle).currentName
             if let declared, !names.contains(declared) {
@@ -281,12 +311,12 @@ package struct ModelBundleListing: Sendable, Hashable {
                     kind: .versionInfoMismatch(
                         "its VersionInfo.plist names the current version '\(declared)', which has no .mom file"))
             }
-            guard let current = declared ?? order.last else {
+            guard let current = try declared ?? order.get().names.last else {
                 throw ModelError(path: bundle.path, kind: .emptyBundle)
             }
             return current
         }
-        let currentName = try currentVersionName(in: bundle) ?? order.last
+        let currentName = try currentVersionName(in: bundle) ?? order.get().names.last
         guard let currentName, names.contains(currentName) else {
             throw ModelError(path: bundle.path, kind: .unknownCurrentVersion(currentName ?? ""))
         }

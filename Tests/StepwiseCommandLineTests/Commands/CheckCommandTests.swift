@@ -44,8 +44,10 @@ struct CheckCommandTests {
         let result = try CommandRunner().run(["check", "--models", bundle.path])
         #expect(result.status == 1)
         let lines = result.standardOutput.split(separator: "\n").map(String.init)
-        #expect(lines.first?.hasPrefix("error (noPath): 'Blog' has no path to the current version 'Blog 2'") == true)
-        #expect(lines.first?.contains(" Fix: ") == true)
+        // The order the paths were checked along comes first.
+        #expect(lines.first == "Order: Blog, Blog 2 — natural order of the names")
+        #expect(lines[1].hasPrefix("error (noPath): 'Blog' has no path to the current version 'Blog 2'"))
+        #expect(lines[1].contains(" Fix: "))
         #expect(lines.last == "\(bundle.path): 1 error, 0 warnings, 1 info.")
     }
 
@@ -55,7 +57,7 @@ struct CheckCommandTests {
         let bundle = try duplicateBundle()
         let result = try CommandRunner().run(["check", "--models", bundle.path])
         #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
-        let lines = result.standardOutput.split(separator: "\n").map(String.init)
+        let lines = result.standardOutput.split(separator: "\n").map(String.init).dropFirst()
         #expect(
             lines.first
                 == "warning (duplicateVersion): 'Blog 2' has the same entity hashes as 'Blog', so the two are interchangeable for stores: Core Data opens a store of either with either model, and no step runs between them; their version identifiers (NSStoreModelVersionIdentifiers) are the same too, so Stepwise takes a store of either for 'Blog 2', the newer. Fix: Nothing to do for stores; 'Blog 2' is a copy of 'Blog' with nothing changed, which you may remove before it ships."
@@ -74,7 +76,8 @@ struct CheckCommandTests {
         let result = try CommandRunner().run(["check", "--models", bundle.path, "--json"])
         #expect(result.status == 1)
         let json = try result.json()
-        #expect(Set(json.keys) == ["errors", "warnings", "accepted", "findings"])
+        #expect(Set(json.keys) == ["errors", "warnings", "accepted", "order", "findings"])
+        #expect((json["order"] as? [String: Any])?["versions"] as? [String] == ["Blog", "Blog 2"])
         #expect(json["errors"] as? Int == 1 && json["warnings"] as? Int == 0)
         let findings = try #require(json["findings"] as? [[String: Any]])
         #expect(findings.map { $0["kind"] as? String } == ["noPath", "currentVersionNotShipped"])
@@ -118,7 +121,10 @@ struct CheckCommandTests {
         try XcodeModelWriter.writeBundle([v1, v2], current: "Blog 2", to: bundle)
         let result = try CommandRunner().run(["check", "--models", bundle.path])
         #expect(result.status == 0, "\(result.standardError)")
-        #expect(result.standardOutput.hasPrefix("warning (dropsData): The inferred step 'Blog' → 'Blog 2' drops"))
+        #expect(
+            result.standardOutput.hasPrefix(
+                "Order: Blog, Blog 2 — natural order of the names\nwarning (dropsData): The inferred step 'Blog' → 'Blog 2' drops"
+            ))
     }
 
     @Test func anUnreadableBundleIsAFailureNotAFinding() throws {

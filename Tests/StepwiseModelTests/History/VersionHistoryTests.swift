@@ -151,12 +151,30 @@ struct TwoStemOrderTests {
                 == ["CyfaceModel", "2", "10", "13"])
     }
 
-    @Test func withoutAHintOrWithThreeStemsTheOrderIsAsked() {
-        #expect(throws: ModelError.self) {
+    @Test func withoutAHintTheOrderIsAskedNamingTheVersions() {
+        #expect(
+            throws: ModelError.ambiguousOrder(
+                Self.artsy.sorted(),
+                reason:
+                    "the names have 2 stems ('ArtsyFolio', 'ArtsyPartner'), and nothing in the bundle tells which comes first: 'ArtsyFolio v1.4' … 'ArtsyFolio v2.7.0' or 'ArtsyPartner' … 'ArtsyPartner 5'"
+            )
+        ) {
             try VersionHistory.naturalOrder(Self.artsy, first: "Other", last: nil)
         }
-        #expect(throws: ModelError.self) {
-            try VersionHistory.naturalOrder(["A", "B 2", "C 3"], first: "A", last: "C 3")
+    }
+
+    @Test func threeStemsFramedByTheFirstAndTheLastAreOrdered() throws {
+        // 'B 2' can only be between the first version and the last.
+        #expect(try VersionHistory.naturalOrder(["C 3", "B 2", "A"], first: "A", last: "C 3") == ["A", "B 2", "C 3"])
+        // With four, the two in the middle could go either way: only those are named.
+        #expect(
+            throws: ModelError.ambiguousOrder(
+                ["B 2", "D 4"],
+                reason:
+                    "the names have 4 stems ('A', 'B', 'C', 'D'), and nothing in the bundle tells which comes first: 'B 2' or 'D 4'"
+            )
+        ) {
+            try VersionHistory.naturalOrder(["C 3", "B 2", "A", "D 4"], first: "A", last: "C 3")
         }
     }
 
@@ -176,6 +194,11 @@ struct TwoStemOrderTests {
             ])
         #expect(names.last == "ArtsyFolio v2.7.0")
         #expect(bundle.current.name == "ArtsyFolio v2.7.0")
+        #expect(
+            bundle.order.map(\.description)
+                == .success(
+                    "ArtsyPartner, …, ArtsyPartner 5, ArtsyFolio v1.4, …, ArtsyFolio v2.7.0 — natural order of the names within each stem; 'ArtsyPartner' first as the bundle's name; 'ArtsyFolio v2.7.0' last as the current version (.xccurrentversion)"
+                ))
         // The inverse that doesn't point back is a warning, not a refusal.
         #expect(bundle.history.versions.filter { !$0.warnings().isEmpty }.count == 7)
     }

@@ -141,14 +141,33 @@ struct ModelBundleTests {
         let url = directory.path("Shop.xcdatamodeld")
         let versions = ["Launch", "Spring Sale", "Holiday"].map { ObjectModel($0, entities: [Entity("Item")]) }
         try XcodeModelWriter.writeBundle(versions, current: "Holiday", to: url)
-        let ambiguous = #expect(throws: ModelError.self) { try ModelBundle(contentsOf: url) }
+        // 'Holiday' is current, so last; nothing orders the other two. The bundle is still read,
+        // in name order: only a plan between versions needs the order, and it throws this.
+        let unordered = try ModelBundle(contentsOf: url)
+        #expect(unordered.history.names == ["Holiday", "Launch", "Spring Sale"])
+        #expect(unordered.current.name == "Holiday")
+        let ambiguous = ModelError(
+            path: url.standardizedFileURL.path,
+            kind: .ambiguousOrder(
+                ["Launch", "Spring Sale"],
+                reason:
+                    "the names have 3 stems ('Holiday', 'Launch', 'Spring Sale'), and nothing in the bundle tells which comes first: 'Launch' or 'Spring Sale'"
+            ))
+        #expect(unordered.order == .failure(ambiguous))
+        #expect(throws: ambiguous) { try unordered.orderedHistory() }
         #expect(
-            ambiguous
-                == .ambiguousOrder(
-                    ["Holiday", "Launch", "Spring Sale"],
-                    reason: "the names don't share a common stem ('Holiday', 'Launch', 'Spring Sale')"))
+            ambiguous.description
+                == "can't order the model versions 'Launch', 'Spring Sale' (\(url.standardizedFileURL.path)): the names have 3 stems ('Holiday', 'Launch', 'Spring Sale'), and nothing in the bundle tells which comes first: 'Launch' or 'Spring Sale'. List them oldest first, one per line, in Shop.history beside the bundle, or pass an explicit order."
+        )
         try Data("Launch\nSpring Sale\nHoliday\n".utf8).write(to: directory.path("Shop.history"))
-        #expect(try ModelBundle(contentsOf: url).history.names == ["Launch", "Spring Sale", "Holiday"])
+        let ordered = try ModelBundle(contentsOf: url)
+        #expect(ordered.history.names == ["Launch", "Spring Sale", "Holiday"])
+        #expect(
+            ordered.order
+                == .success(
+                    VersionOrder(
+                        names: ["Launch", "Spring Sale", "Holiday"],
+                        source: .historyFile(directory.path("Shop.history").standardizedFileURL.path))))
     }
 
     @Test(
@@ -162,9 +181,13 @@ struct ModelBundleTests {
     func historyFileMismatchIsReported(_ history: String, _ unknown: [String], _ missing: [String]) throws {
         let directory = try TemporaryDirectory()
         let url = try Self.writeRecipes(in: directory, history: history)
-        let error = #expect(throws: ModelError.self) { try ModelBundle(contentsOf: url) }
+        // The bundle is read; what needs its order gets the mismatch.
+        let bundle = try ModelBundle(contentsOf: url)
         let file = ModelBundle.historyFileURL(for: url.standardizedFileURL).path
-        #expect(error == .historyFileMismatch(file: file, unknown: unknown, missing: missing))
+        let mismatch = ModelError.historyFileMismatch(file: file, unknown: unknown, missing: missing)
+        #expect(bundle.order == .failure(mismatch))
+        #expect(throws: mismatch) { try bundle.orderedHistory() }
+        #expect(bundle.history.names == ["Recipes", "Recipes 2", "Recipes 3"])
     }
 
     // MARK: - Errors

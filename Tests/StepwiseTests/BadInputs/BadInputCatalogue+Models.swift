@@ -1,11 +1,13 @@
 import Foundation
 import StepwiseModel
+import StepwiseStore
 import Testing
 
 @testable import Stepwise
 
 /// Model bundles that can't be read or ordered: each read is refused with the file, the
-/// element and the fix, before any store is looked at.
+/// element and the fix, before any store is looked at. An order that can't be told is refused
+/// by what needs it, a plan between two versions, naming the versions that could go either way.
 extension BadInputCatalogue {
     static let models: [BadInputCase] = [
         BadInputCase(
@@ -134,43 +136,51 @@ extension BadInputCatalogue {
             }
         ),
         BadInputCase(
-            .model, "versions whose names have three stems, without a history file",
-            arrange: { workspace in
-                try XcodeModelWriter.writeBundle(
-                    [
-                        ObjectModel("Foo 2", entities: []), ObjectModel("Bar 3", entities: []),
-                        ObjectModel("Baz 4", entities: []),
-                    ],
-                    current: "Bar 3", to: workspace.path("Mixed.xcdatamodeld"))
+            .model, "an upgrade across versions whose order nothing in the bundle tells",
+            arrange: { try $0.writeMixedStemsStore() },
+            // The upgrader is made (identifying a store needs no order); the plan from 'Foo 2' to
+            // 'Bar 3' does, and is refused before the run writes anything but its lock file.
+            // 'Bar 3' is current, so last: only 'Foo 2' and 'Baz 4' could go either way.
+            act: {
+                try $0.upgrader(bundle: $0.path("Mixed.xcdatamodeld")).upgradeIfNeededSynchronously(storeAt: $0.store)
             },
-            // Making the upgrader reads and orders every version, even with a current one declared.
-            // Two stems are ordered by the bundle's name and the current version; three can't be.
-            act: { _ = try $0.upgrader(bundle: $0.path("Mixed.xcdatamodeld")) },
-            expect: .error { _ in
-                ModelError.ambiguousOrder(
-                    ["Bar 3", "Baz 4", "Foo 2"], reason: "the names don't share a common stem ('Bar', 'Baz', 'Foo')")
-            }
+            expect: .error { Self.mixedStemsAmbiguity(in: $0) },
+            leaves: .lockFile
+        ),
+        BadInputCase(
+            .model, "a plan across versions whose order nothing in the bundle tells",
+            arrange: { try $0.writeMixedStemsStore() },
+            act: { try $0.upgrader(bundle: $0.path("Mixed.xcdatamodeld")).plan(forStoreAt: $0.store) },
+            expect: .error { Self.mixedStemsAmbiguity(in: $0) }
         ),
         BadInputCase(
             .model, "two versions with the same number ('Model 2' and 'Model 02')",
             arrange: { workspace in
-                let versions = ["Model", "Model 2", "Model 02"].map { ObjectModel($0, entities: []) }
+                let versions = ["Model", "Model 2", "Model 02"].map {
+                    ObjectModel(
+                        $0,
+                        entities: [Entity("Item", attributes: [Attribute("field" + $0.filter(\.isNumber), .string)])])
+                }
                 try XcodeModelWriter.writeBundle(versions, current: "Model 2", to: workspace.path("Model.xcdatamodeld"))
+                try StoreCreator.createStore(at: workspace.store, model: versions[0])
             },
-            act: { try ModelBundle(contentsOf: $0.path("Model.xcdatamodeld")) },
-            expect: .error { _ in
-                ModelError.ambiguousOrder(
-                    ["Model 02", "Model 2"], reason: "'Model 02' and 'Model 2' name the same version number")
+            act: { try $0.upgrader(bundle: $0.path("Model.xcdatamodeld")).plan(forStoreAt: $0.store) },
+            expect: .error { workspace in
+                ModelError(
+                    path: workspace.path("Model.xcdatamodeld").path,
+                    kind: .ambiguousOrder(
+                        ["Model 02", "Model 2"], reason: "'Model 02' and 'Model 2' name the same version number"))
             }
         ),
         BadInputCase(
             .model, "a history file naming a version the bundle doesn't have",
             arrange: { workspace in
-                try workspace.writeSamples()
+                try workspace.writeRecipesStore()
                 try workspace.edit(
                     workspace.path("Recipes.history"), replacing: "Recipes 4\n", with: "Recipes 4\nRecipes 5\n")
             },
-            act: { try ModelBundle(contentsOf: $0.bundle) },
+            // The order is what is wrong, so the plan, the first thing that needs it, is refused.
+            act: { try $0.upgrader().plan(forStoreAt: $0.store) },
             expect: .error { workspace in
                 ModelError.historyFileMismatch(
                     file: workspace.path("Recipes.history").path, unknown: ["Recipes 5"], missing: [])
@@ -188,4 +198,15 @@ extension BadInputCatalogue {
             expect: .error { ModelError(path: $0.bundle.path, kind: .unknownCurrentVersion("Recipes 9")) }
         ),
     ]
+
+    /// The refusal of a plan from 'Foo 2' in `Mixed.xcdatamodeld` (``BadInputWorkspace/writeMixedStemsStore()``).
+    static func mixedStemsAmbiguity(in workspace: BadInputWorkspace) -> ModelError {
+        ModelError(
+            path: workspace.path("Mixed.xcdatamodeld").path,
+            kind: .ambiguousOrder(
+                ["Baz 4", "Foo 2"],
+                reason:
+                    "the names have 3 stems ('Bar', 'Baz', 'Foo'), and nothing in the bundle tells which comes first: 'Baz 4' or 'Foo 2'"
+            ))
+    }
 }

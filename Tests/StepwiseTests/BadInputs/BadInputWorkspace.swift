@@ -82,6 +82,18 @@ final class BadInputWorkspace: @unchecked Sendable {
         try DemoSeed.seedRecipes(at: store, model: RecipesHistory.v1)
     }
 
+    /// `Mixed.xcdatamodeld`, versions of three stems with no history file: `Foo 2`, `Bar 3`
+    /// (current) and `Baz 4`, each with an entity of its own; and a store at `Foo 2`. Nothing
+    /// orders `Foo 2` and `Baz 4`: neither is named after the bundle nor current, and no mapping
+    /// model or renaming identifier links them.
+    func writeMixedStemsStore() throws {
+        let versions = [("Foo 2", "Apple"), ("Bar 3", "Pear"), ("Baz 4", "Plum")].map { name, entity in
+            ObjectModel(name, entities: [Entity(entity, attributes: [Attribute("name", .string)])])
+        }
+        try XcodeModelWriter.writeBundle(versions, current: "Bar 3", to: path("Mixed.xcdatamodeld"))
+        try StoreCreator.createStore(at: store, model: versions[0])
+    }
+
     /// ``writeRecipesStore()``, then one more chef left only in the store's `-wal`, as a killed
     /// app leaves it: the upgrade then copies the store (with its `-wal`) before step 1.
     func writeRecipesStoreWithRowsInWAL() throws {

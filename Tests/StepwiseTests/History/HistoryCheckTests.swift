@@ -127,7 +127,7 @@ struct HistoryCheckTests {
         #expect(report.problems.map(\.kind) == [.duplicateVersion])
     }
 
-    @Test func versionsOfThreeStemsAreAnAmbiguousOrder() throws {
+    @Test func versionsOfThreeStemsAreOrderedWhenTheBundlesNameAndTheCurrentVersionFrameThem() throws {
         var journal = Self.blog
         journal.name = "Journal 2"
         var diary = Self.blog
@@ -135,14 +135,38 @@ struct HistoryCheckTests {
         let url = directory.path("Blog.xcdatamodeld")
         try XcodeModelWriter.writeBundle([Self.blog, journal, diary], current: "Journal 2", to: url)
         let report = try HistoryCheck(bundleAt: url).run()
+        // 'Blog' first as the bundle's name, 'Journal 2' last as the current version: 'Diary 3'
+        // can only be between.
+        #expect(report.order?.names == ["Blog", "Diary 3", "Journal 2"])
+        #expect(
+            report.order?.clues == [
+                .naturalOrder(stems: ["Blog", "Diary", "Journal"]), .bundleName("Blog"),
+                .currentVersion("Journal 2", file: url.standardizedFileURL.path + "/.xccurrentversion"),
+            ])
+        #expect(report.problems.map(\.kind) == [.duplicateVersion, .duplicateVersion])
+    }
+
+    @Test func versionsOfFourStemsThatNothingOrdersAreAnAmbiguousOrder() throws {
+        var journal = Self.blog
+        journal.name = "Journal 2"
+        var diary = Self.blog
+        diary.name = "Diary 3"
+        var notes = Self.blog
+        notes.name = "Notes 4"
+        let url = directory.path("Blog.xcdatamodeld")
+        try XcodeModelWriter.writeBundle([Self.blog, journal, diary, notes], current: "Journal 2", to: url)
+        let report = try HistoryCheck(bundleAt: url).run()
+        #expect(report.order == nil)
         // The versions are still compared: equal hashes are found without an order.
-        #expect(report.problems.map(\.kind) == [.ambiguousOrder, .duplicateVersion, .duplicateVersion])
+        #expect(
+            report.problems.map(\.kind) == [.ambiguousOrder, .duplicateVersion, .duplicateVersion, .duplicateVersion])
+        // Only the two versions that could go either way are named.
         #expect(
             report.problems.first
                 == HistoryFinding(
                     .ambiguousOrder, version: nil,
                     message:
-                        "The order of the versions 'Blog', 'Diary 3', 'Journal 2' can't be told: the names don't share a common stem ('Blog', 'Diary', 'Journal').",
+                        "The order of the versions 'Diary 3', 'Notes 4' can't be told: the names have 4 stems ('Blog', 'Diary', 'Journal', 'Notes'), and nothing in the bundle tells which comes first: 'Diary 3' or 'Notes 4'.",
                     fix:
                         "List every version oldest first, one per line, in Blog.history beside the bundle; paths and steps are checked once the order is known."
                 ))
@@ -408,7 +432,11 @@ struct HistoryCheckTests {
         let report = HistoryCheck(history: VersionHistory([Self.blog, dropped])).run()
         let object = try #require(
             try JSONSerialization.jsonObject(with: JSONEncoder().encode(report)) as? [String: Any])
-        #expect(Set(object.keys) == ["errors", "warnings", "accepted", "findings"])
+        #expect(Set(object.keys) == ["errors", "warnings", "accepted", "order", "findings"])
+        let order = try #require(object["order"] as? [String: Any])
+        #expect(order["versions"] as? [String] == ["Blog", "Blog 2"])
+        #expect(order["foundBy"] as? String == "givenInCode")
+        #expect(order["description"] as? String == "Blog, Blog 2 — as given in code")
         #expect(object["errors"] as? Int == 0 && object["warnings"] as? Int == 1)
         let finding = try #require((object["findings"] as? [[String: Any]])?.first)
         #expect(
