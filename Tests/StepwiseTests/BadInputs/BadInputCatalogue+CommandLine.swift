@@ -51,6 +51,19 @@ extension BadInputCatalogue {
             leaves: .lockFile
         ),
         BadInputCase(
+            .commandLine, "stepwise upgrade across versions whose order nothing in the bundle tells",
+            arrange: { try $0.writeMixedStemsStore() },
+            act: { try $0.runCommand(["upgrade", $0.store.path, "--models", $0.path("Mixed.xcdatamodeld").path]) },
+            expect: .commandFails { workspace in
+                [
+                    "can't order the model versions 'Baz 4', 'Foo 2' (\(workspace.path("Mixed.xcdatamodeld").path))",
+                    "nothing in the bundle tells which comes first: 'Baz 4' or 'Foo 2'",
+                    "List them oldest first, one per line, in Mixed.history beside the bundle",
+                ]
+            },
+            leaves: .lockFile
+        ),
+        BadInputCase(
             .commandLine, "stepwise upgrade of a missing store",
             arrange: { try $0.writeSamples() },
             act: { try $0.runCommand(["upgrade", $0.store.path, "--models", $0.bundle.path]) },
