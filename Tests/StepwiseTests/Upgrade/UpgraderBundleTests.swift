@@ -126,12 +126,29 @@ struct UpgraderTargetTests {
         return url
     }
 
-    @Test("versions whose order can't be told are refused when the upgrader is made, as ModelBundle refuses them")
-    func unorderedVersionsRefused() throws {
+    @Test(
+        "versions whose order can't be told: the upgrader is made, its current version is the target, and only a plan from another version is refused"
+    )
+    func unorderedVersionsRefusedOnlyByAPlan() throws {
         let directory = try TemporaryDirectory(prefix: "launch-target")
         let bundle = try Self.unorderedBundle(in: directory, current: "Bar 3")
-        let expected = try #require(throws: ModelError.self) { try ModelBundle(contentsOf: bundle) }
-        #expect(throws: expected) { try Upgrader(bundleAt: bundle) }
+        // The upgrader keeps the problem ModelBundle keeps.
+        let order = try ModelBundle(contentsOf: bundle).order
+        let upgrader = try Upgrader(bundleAt: bundle)
+        #expect(upgrader.history.order == order)
+        #expect(upgrader.targetVersion == "Bar 3")
+        guard case .failure(let expected) = order else {
+            Issue.record("expected an order that can't be told, got \(order)")
+            return
+        }
+        let current = directory.path("Current.sqlite")
+        try StoreCreator.createStore(at: current, model: #require(upgrader.history.version(named: "Bar 3")))
+        #expect(try Upgrader.upgradeIfNeededSynchronously(storeAt: current, bundleAt: bundle).outcome == .upToDate)
+        #expect(try upgrader.upgradeIfNeededSynchronously(storeAt: current).outcome == .upToDate)
+        let old = directory.path("Old.sqlite")
+        try StoreCreator.createStore(at: old, model: #require(upgrader.history.version(named: "Foo 2")))
+        #expect(throws: expected) { try upgrader.upgradeIfNeededSynchronously(storeAt: old) }
+        #expect(throws: expected) { try Upgrader.upgradeIfNeededSynchronously(storeAt: old, bundleAt: bundle) }
     }
 
     @Test("without .xccurrentversion the newest version is the target")
