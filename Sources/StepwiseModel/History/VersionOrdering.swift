@@ -12,10 +12,10 @@
 /// A weaker kind of clue is consulted only while the stronger ones leave two stems unordered,
 /// and a clue that contradicts others (the stems it orders are already ordered the other way,
 /// or clues of its kind order them both ways: ``StemGraph/add(_:)``) is set aside rather than
-/// believed: real bundles
-/// hold downgrade mappings, and renaming identifiers used as stable identifiers (Wire's
-/// `zmessaging2.53.0` gives `isSilenced` the renaming identifier `mutedStatus`, the name the
-/// attribute has from `2.54.0` on, the reverse of Core Data's documented meaning).
+/// believed: real bundles hold downgrade mappings, and renaming identifiers used as stable
+/// identifiers (Wire's `zmessaging2.53.0` gives `isSilenced` the renaming identifier
+/// `mutedStatus`, the name the attribute has from `2.54.0` on, the reverse of Core Data's
+/// documented meaning).
 ///
 /// When the stems still can't all be ordered, the order is ambiguous: the error names the
 /// versions whose stems could go either way. Versions of one stem interleaved with another's
@@ -124,18 +124,17 @@ package struct VersionOrdering: Sendable {
     /// The pairs of stems a clue orders: each other stem after the first version's, before the
     /// current version's; the stem of a step's or a rename's earlier version before the later's.
     private func edges(_ clue: OrderClue) -> [StemEdge] {
-        let index = stemOfVersion
         switch clue {
         case .naturalOrder:
             return []
         case .bundleName(let name):
-            guard let first = index[name] else { return [] }
+            guard let first = stemOfVersion[name] else { return [] }
             return stems.indices.filter { $0 != first }.map { StemEdge(from: first, to: $0, clue: clue) }
         case .currentVersion(let name, _):
-            guard let last = index[name] else { return [] }
+            guard let last = stemOfVersion[name] else { return [] }
             return stems.indices.filter { $0 != last }.map { StemEdge(from: $0, to: last, clue: clue) }
         case .mappingModel(let earlier, let later, _), .renamingIdentifier(let earlier, let later, _, _):
-            guard let from = index[earlier], let to = index[later], from != to else { return [] }
+            guard let from = stemOfVersion[earlier], let to = stemOfVersion[later], from != to else { return [] }
             return [StemEdge(from: from, to: to, clue: clue)]
         }
     }
