@@ -30,6 +30,13 @@ public struct UpgradeOptions: Sendable {
     /// store is not changed. Off by default, like Core Data: drops are then recorded in
     /// ``/StepwiseMapping/StepReport/drops`` and logged as warnings.
     public var strict: Bool
+    /// Drop the entities of the store that no version of the given models has, with their
+    /// rows. Off by default: such entities most often belong to another model the app merges
+    /// into the same store, and the upgrade refuses them by name
+    /// (``UpgradeError/Kind/unknownEntities(entities:tables:)``) rather than lose them. An entity
+    /// that some version of the history had, and a later one removed, is dropped and named
+    /// either way, as Core Data's migration drops it.
+    public var dropsUnknownEntities: Bool = false
     /// Receives ``UpgradeEvent``s as the upgrade runs, on the upgrading thread.
     public var progress: (@Sendable (UpgradeEvent) -> Void)?
     /// Where the upgrade logs. Silent by default: a library must not print.

@@ -67,7 +67,7 @@ struct CheckCommand<Tool: StepwiseTool>: ParsableCommand {
 
     private func execute() throws {
         let report = try HistoryCheck(
-            bundleAt: bundleOptions.url, mappingsAt: mappingOptions.mappings.map { URL(fileURLWithPath: $0) },
+            bundleAt: try bundleOptions.single(), mappingsAt: mappingOptions.mappings.map { URL(fileURLWithPath: $0) },
             policies: Tool.checksPolicies ? Tool.policies : nil,
             acceptedFindingsAt: accept.map { URL(fileURLWithPath: $0) }
         ).run()

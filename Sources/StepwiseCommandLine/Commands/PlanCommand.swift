@@ -58,6 +58,12 @@ struct PlanCommand<Tool: StepwiseTool>: ParsableCommand {
     )
     var to: String?
 
+    @Flag(
+        name: .long,
+        help: ArgumentHelp(
+            "Plan to drop the store's entities that no version of the given models has, instead of refusing them."))
+    var dropUnknownEntities = false
+
     @Option(name: .long, help: "Output format: text, json, dot or mermaid.")
     var format: Format = .text
 
@@ -70,9 +76,10 @@ struct PlanCommand<Tool: StepwiseTool>: ParsableCommand {
         // same refusals: a store newer than the target, a staged step. An unregistered policy is
         // refused too, but only once the whole plan is shown, its steps marked.
         // It reads a private copy of the store, its -wal included; the store is never opened.
-        let upgrader = try Upgrader(
-            bundleAt: bundleOptions.url, mappingsAt: mappingOptions.mappings.map { URL(fileURLWithPath: $0) },
-            policies: Tool.policies, options: UpgradeOptions(targetVersion: to))
+        var options = UpgradeOptions(targetVersion: to)
+        options.dropsUnknownEntities = dropUnknownEntities
+        let upgrader = try bundleOptions.upgrader(
+            mappings: mappingOptions, policies: Tool.policies, options: options)
         let prepared = try upgrader.plan(forStoreAt: URL(fileURLWithPath: store), refusingUnregisteredPolicies: false)
         let (identification, plan, drops) = (prepared.identification, prepared.plan, prepared.drops)
         let missing = prepared.missingPolicies
