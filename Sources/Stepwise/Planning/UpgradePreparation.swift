@@ -100,8 +100,16 @@ struct UpgradePreparation {
         } catch let error as UpgradeError {
             // A store no version matches may hold another model's entities: name them, and
             // the missing model, rather than the closest version.
+            // The registry calls a store with the latest version's tables plus others "newer";
+            // those others may as well be another model's: unless the metadata names a later
+            // version of this model, name the entities and both explanations.
+            var namesALaterVersion = false
+            if case .newerThanKnownVersions(let name?, _, _) = error.kind {
+                namesALaterVersion = history.versions.namesALaterVersion(name)
+            }
             switch error.kind {
-            case .noMatchingVersion:
+            case .noMatchingVersion,
+                .newerThanKnownVersions where !namesALaterVersion:
                 let metadata = try StoreMetadata.read(from: db, path: storePath)
                 let known = knownEntityNames
                 let unknown = metadata.versionHashes.keys.filter { !known.contains($0) }.sorted()

@@ -41,7 +41,7 @@ extension UpgradeError {
                 models has: \(entities.joined(separator: ", ")) (\(tables.count == 1 ? "table" : "tables") \
                 \(tables.joined(separator: ", "))). They most often belong to another model the app merges into this \
                 store: pass that model too (`--models` once per model, or Upgrader(bundlesAt:)); or to a version of \
-                the model the bundle lacks: add it. To drop them and their rows instead, pass \
+                the model the bundle lacks (a newer app build's): run that build, or add the version. To drop them and their rows instead, pass \
                 --drop-unknown-entities (UpgradeOptions.dropsUnknownEntities), which needs the store's own model cache \
                 (Z_MODELCACHE) to know them by. Nothing was changed.
                 """

@@ -39,9 +39,17 @@ extension Upgrader {
         bundlesAt bundleURLs: [URL], policies: PolicyRegistry = PolicyRegistry(), stages: [MigrationStage] = [],
         options: UpgradeOptions = UpgradeOptions()
     ) throws {
-        try self.init(
-            merging: try bundleURLs.map { try ModelHistory(bundleAt: $0) }, policies: policies, stages: stages,
-            options: options)
+        var histories = try bundleURLs.map { try ModelHistory(bundleAt: $0) }
+        if let configuration = options.configuration {
+            // A merged model's configuration holds the entities each model lists under its name
+            // (`entitiesForConfiguration:` of the merged model): a model without it has none in
+            // the store.
+            let having = histories.filter { $0.versions.versions.contains { $0.configurations[configuration] != nil } }
+            histories = try (having.isEmpty ? histories : having).map {
+                try $0.restricted(toConfiguration: configuration)
+            }
+        }
+        try self.init(merging: histories, policies: policies, stages: stages, options: options)
     }
 
     /// An upgrader for a store whose model merges the current versions of `histories`: what

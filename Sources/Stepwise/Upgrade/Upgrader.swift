@@ -100,9 +100,10 @@ public struct Upgrader: Sendable {
         bundleAt bundleURL: URL, mappingsAt mappingsURL: URL? = nil, policies: PolicyRegistry = PolicyRegistry(),
         stages: [MigrationStage] = [], options: UpgradeOptions = UpgradeOptions()
     ) throws {
+        let history = try ModelHistory(bundleAt: bundleURL, mappingsAt: mappingsURL)
         self.init(
-            history: try ModelHistory(bundleAt: bundleURL, mappingsAt: mappingsURL), policies: policies, stages: stages,
-            options: options)
+            history: try options.configuration.map { try history.restricted(toConfiguration: $0) } ?? history,
+            policies: policies, stages: stages, options: options)
     }
 
     /// The planner this upgrader uses. Steps with a registered stage are never merged with

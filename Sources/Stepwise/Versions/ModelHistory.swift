@@ -83,7 +83,7 @@ public struct ModelHistory: Sendable {
             currentVersion: versions.latest?.name)
     }
 
-    private init(
+    init(
         versions: VersionHistory, mappings: [MappingDirectory.StepKey: [MappingModel]], shipped: [ShippedVersion],
         asShipped: [ObjectModel], currentVersion: String?
     ) {

@@ -78,7 +78,7 @@ struct CheckCommand<Tool: StepwiseTool>: ParsableCommand {
             let infos = report.findings.count - report.errors - report.warnings - report.accepted
             let accepted = report.accepted > 0 ? ", \(report.accepted) accepted" : ""
             print(
-                "\(bundleOptions.models): \(Self.count(report.errors, "error")), \(Self.count(report.warnings, "warning")), \(infos) info\(accepted)."
+                "\(bundleOptions.models.first ?? ""): \(Self.count(report.errors, "error")), \(Self.count(report.warnings, "warning")), \(infos) info\(accepted)."
             )
             if !Tool.checksPolicies {
                 StandardError.print(
