@@ -44,11 +44,13 @@ extension UpgradePlan {
     static func trace(_ drop: DroppedData, back earlier: ArraySlice<PlannedStep>) -> DroppedData? {
         var traced = drop
         for step in earlier.reversed() {
-            let makers = step.mappingModels.flatMap(\.entityMappings).filter {
-                $0.destinationEntity == traced.entity && $0.kind != .remove && $0.kind != .add
+            // The objects whose links are dropped are traced as their entity is.
+            if let linksTo = traced.linksTo {
+                let sources = linksTo.map { onlyMaker(of: $0, in: step)?.sourceEntity }
+                guard sources.allSatisfy({ $0 != nil }) else { return nil }
+                traced.linksTo = sources.compactMap { $0 }
             }
-            guard makers.count == 1, let maker = makers.first, maker.kind == .copy || maker.kind == .transform,
-                maker.policyName == nil, maker.filter == nil, let sourceEntity = maker.sourceEntity
+            guard let maker = onlyMaker(of: traced.entity, in: step), let sourceEntity = maker.sourceEntity
             else { return nil }
             if let property = traced.property {
                 guard let propertyMapping = maker.propertyMapping(named: property),
@@ -61,5 +63,17 @@ extension UpgradePlan {
             traced.entity = sourceEntity
         }
         return traced
+    }
+
+    /// The one entity mapping of `step` that makes `entity` from one source entity, object for
+    /// object (no policy, no filter), or nil.
+    private static func onlyMaker(of entity: String, in step: PlannedStep) -> EntityMapping? {
+        let makers = step.mappingModels.flatMap(\.entityMappings).filter {
+            $0.destinationEntity == entity && $0.kind != .remove && $0.kind != .add
+        }
+        guard makers.count == 1, let maker = makers.first, maker.kind == .copy || maker.kind == .transform,
+            maker.policyName == nil, maker.filter == nil, maker.sourceEntity != nil
+        else { return nil }
+        return maker
     }
 }

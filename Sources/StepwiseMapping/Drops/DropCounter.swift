@@ -20,7 +20,7 @@ package struct DropCounter {
         let byEntity = Dictionary(grouping: drops.indices, by: { drops[$0].entity })
         for (entityName, indices) in byEntity.sorted(by: { $0.key < $1.key }) {
             guard let entity = layout.entity(named: entityName) else { continue }
-            let ownRows = "FROM \(entity.tableName.quotedSQLIdentifier) WHERE \"Z_ENT\" = \(entity.number)"
+            let ownRows = "FROM \(entity.tableName.quotedSQLIdentifier) WHERE \(entity.ownRowsCondition() ?? "1")"
             // Counts that one scan of the entity's table answers: COUNT(*) and COUNT(column).
             var scanned: [(index: Int, expression: String)] = []
             for index in indices {
@@ -31,6 +31,10 @@ package struct DropCounter {
                 case (.attribute, let name?):
                     guard let column = entity.attribute(named: name)?.column else { continue }
                     scanned.append((index, "COUNT(\(column.quotedSQLIdentifier))"))
+                case (.relationship, let name?) where drop.linksTo != nil:
+                    guard let relationship = entity.relationship(named: name) else { continue }
+                    counted[index].count = try countLinks(
+                        db, of: relationship, from: ownRows, to: drop.linksTo ?? [])
                 case (.relationship, let name?):
                     guard let relationship = entity.relationship(named: name) else { continue }
                     switch relationship.storage {
@@ -55,6 +59,38 @@ package struct DropCounter {
             }
         }
         return counted
+    }
+
+    /// The links of `relationship` from the entity's own rows (`ownRows`, a `FROM … WHERE`
+    /// clause over its table) to objects of the source entities `targets`, by their `Z_ENT`.
+    private func countLinks(
+        _ db: Database, of relationship: RelationshipLayout, from ownRows: String, to targets: [String]
+    ) throws -> Int {
+        let numbers = targets.compactMap { layout.entity(named: $0)?.number }
+        guard let targetTable = layout.entity(named: relationship.destination)?.tableName, !numbers.isEmpty else {
+            return 0
+        }
+        let targetRows = """
+            SELECT "Z_PK" FROM \(targetTable.quotedSQLIdentifier) \
+            WHERE "Z_ENT" IN (\(numbers.map(String.init).joined(separator: ", ")))
+            """
+        let sql: String
+        switch relationship.storage {
+        case .foreignKey(let column, _, _):
+            sql = "SELECT COUNT(*) \(ownRows) AND \(column.quotedSQLIdentifier) IN (\(targetRows))"
+        case .inverseForeignKey(let table, let column, _):
+            sql = """
+                SELECT COUNT(*) FROM \(table.quotedSQLIdentifier) \
+                WHERE \(column.quotedSQLIdentifier) IN (SELECT "Z_PK" \(ownRows)) AND "Z_PK" IN (\(targetRows))
+                """
+        case .joinTable(let table, let sourceColumn, let destinationColumn, _):
+            sql = """
+                SELECT COUNT(*) FROM \(table.quotedSQLIdentifier) \
+                WHERE \(sourceColumn.quotedSQLIdentifier) IN (SELECT "Z_PK" \(ownRows)) \
+                AND \(destinationColumn.quotedSQLIdentifier) IN (\(targetRows))
+                """
+        }
+        return try Int.fetchOne(db, sql: sql) ?? 0
     }
 
     /// Rows of `table` whose `column` holds the `Z_PK` of one of the entity's own rows.

@@ -54,6 +54,7 @@ private struct DropPlanner {
                 continue
             }
             guard isInferred else { continue }
+            drops += linksLeftOut(by: carrying, of: entity)
             let read = Set(carrying.flatMap(Self.sourcePropertiesRead))
             for property in source.allProperties(of: entity)
             where !property.isTransient && !read.contains(property.name) {
@@ -69,6 +70,48 @@ private struct DropPlanner {
                             entity: entity.name, property: property.name, kind: .relationship, reason: .removedFromModel
                         ))
                 }
+            }
+        }
+        return drops
+    }
+
+    /// The links of `entity`'s carried relationships to objects that don't become the new
+    /// destination: Core Data's rule for a relationship whose destination changes (see
+    /// `InferenceRun.mapping(from:to:)`). An object counts when it is of a concrete entity of
+    /// the old destination's hierarchy, carried by some mapping, and no mapping carrying it
+    /// makes a kind of the new destination; objects of a removed entity go with their rows,
+    /// which are named as such.
+    private func linksLeftOut(by carrying: [EntityMapping], of entity: Entity) -> [DroppedData] {
+        var drops: [DroppedData] = []
+        var named: Set<String> = []
+        for mapping in carrying {
+            guard let made = mapping.destinationEntity.flatMap({ destination[entity: $0] }) else { continue }
+            for propertyMapping in mapping.relationshipMappings {
+                guard let read = propertyMapping.valueExpression.flatMap(MappingInference.sourceProperty(readBy:)),
+                    !named.contains(read),
+                    case .relationship(let old)? = source.allProperties(of: entity).first(where: { $0.name == read }),
+                    case .relationship(let new)? = destination.allProperties(of: made).first(where: {
+                        $0.name == propertyMapping.name
+                    }),
+                    let oldTarget = source[entity: old.destination],
+                    let newTarget = destination[entity: new.destination]
+                else { continue }
+                let held = source.hierarchy(from: oldTarget).filter { !$0.isAbstract }
+                let stranded = held.filter { object in
+                    let makers = mappings.filter { $0.sourceEntity == object.name && Self.carries($0) }
+                    return !makers.isEmpty
+                        && !makers.contains { maker in
+                            maker.destinationEntity.flatMap { destination[entity: $0] }.map {
+                                destination.entity($0, isKindOf: newTarget)
+                            } ?? false
+                        }
+                }
+                guard !stranded.isEmpty else { continue }
+                named.insert(read)
+                drops.append(
+                    DroppedData(
+                        entity: entity.name, property: read, kind: .relationship, reason: .destinationChanged,
+                        linksTo: stranded.map(\.name).sorted()))
             }
         }
         return drops

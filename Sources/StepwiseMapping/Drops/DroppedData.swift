@@ -38,6 +38,12 @@ public struct DroppedData: Sendable, Hashable, Codable, CustomStringConvertible 
         /// editor makes none for a removed entity. Counted as declared: the mapping's author
         /// saw the removal.
         case removedWithExplicitMapping
+        /// The relationship is carried, but now points to an entity that some objects it held
+        /// don't become (``DroppedData/linksTo`` names their source entities): the links to
+        /// them are left out, as Core Data's inferred mapping leaves them out
+        /// (`-[NSMigrationManager destinationInstancesForSourceRelationshipNamed:sourceInstances:]`
+        /// follows only the mappings that make a kind of the new destination).
+        case destinationChanged
     }
 
     /// What is dropped.
@@ -64,15 +70,22 @@ public struct DroppedData: Sendable, Hashable, Codable, CustomStringConvertible 
     public var property: String?
     public var kind: Kind
     public var reason: Reason
+    /// For ``Reason/destinationChanged``: the source entities whose objects lose their links
+    /// (the relationship's other links stay). Nil for every other drop.
+    public var linksTo: [String]?
     /// Rows, non-null values or links dropped; nil until counted in a store, or when they
     /// can't be counted before the step runs (see ``StepReport/drops`` for what it dropped).
     public var count: Int?
 
-    public init(entity: String, property: String? = nil, kind: Kind, reason: Reason, count: Int? = nil) {
+    public init(
+        entity: String, property: String? = nil, kind: Kind, reason: Reason, linksTo: [String]? = nil,
+        count: Int? = nil
+    ) {
         self.entity = entity
         self.property = property
         self.kind = kind
         self.reason = reason
+        self.linksTo = linksTo
         self.count = count
     }
 
@@ -95,6 +108,7 @@ public struct DroppedData: Sendable, Hashable, Codable, CustomStringConvertible 
 
     /// `1001 non-null values of Post.color (removed from the model)`, `20 rows of Tag (left out of the
     /// mapping)`, `links of Country.continent (removed from the model)` when not counted,
+    /// `3 links of Show.images to Image (its destination changed to one they don't become)`,
     /// `57 persistent history changes, up to the last transaction that changed Tag (removed from
     /// the model)`.
     public var description: String {
@@ -107,6 +121,9 @@ public struct DroppedData: Sendable, Hashable, Codable, CustomStringConvertible 
         case .cloudKitMetadata: unit = count == 1 ? "CloudKit record" : "CloudKit records"
         }
         let amount = count.map { "\($0) \(unit)" } ?? unit
+        if let linksTo, !linksTo.isEmpty {
+            return "\(amount) of \(place) to \(linksTo.joined(separator: ", ")) (\(reason.explanation))"
+        }
         if kind == .persistentHistory {
             return "\(amount), up to the last transaction that changed \(place) (\(reason.explanation))"
         }
@@ -114,14 +131,15 @@ public struct DroppedData: Sendable, Hashable, Codable, CustomStringConvertible 
     }
 
     private enum CodingKeys: String, CodingKey {
-        case entity, property, kind, reason, count, declared
+        case entity, property, kind, reason, linksTo, count, declared
     }
 
     /// Encodes every key, absent values as `null`, plus `declared` (``isDeclared``).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeEveryKey([
-            .entity: entity, .property: property, .kind: kind, .reason: reason, .count: count, .declared: isDeclared,
+            .entity: entity, .property: property, .kind: kind, .reason: reason, .linksTo: linksTo, .count: count,
+            .declared: isDeclared,
         ])
     }
 
@@ -131,6 +149,7 @@ public struct DroppedData: Sendable, Hashable, Codable, CustomStringConvertible 
         property = try container.decodeIfPresent(String.self, forKey: .property)
         kind = try container.decode(Kind.self, forKey: .kind)
         reason = try container.decode(Reason.self, forKey: .reason)
+        linksTo = try container.decodeIfPresent([String].self, forKey: .linksTo)
         count = try container.decodeIfPresent(Int.self, forKey: .count)
     }
 }
@@ -143,6 +162,7 @@ extension DroppedData.Reason {
         case .leftOutOfMapping: "left out of the mapping"
         case .droppedByMapping: "dropped by the mapping"
         case .removedWithExplicitMapping: "removed from the model, not in the step's mapping"
+        case .destinationChanged: "its destination changed to an entity they don't become"
         }
     }
 }

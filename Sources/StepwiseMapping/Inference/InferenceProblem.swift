@@ -32,12 +32,6 @@ public struct InferenceProblem: Sendable, Hashable, Codable, CustomStringConvert
         case newRequiredRelationship(destination: String)
         /// A relationship that may be empty in the source must hold objects in the destination.
         case relationshipBecomesRequired
-        /// The relationship's destination changes to an entity that the source objects it
-        /// holds don't become: the objects can't follow it.
-        case relationshipDestinationChange(from: String, to: String)
-        /// The relationship keeps its destination, but some objects it holds become entities
-        /// outside it (their entity moved out of the destination's hierarchy).
-        case relationshipObjectsLeaveDestination(entities: [String], destination: String)
         /// Entities of separate source hierarchies end up in one destination hierarchy.
         /// Core Data keeps a hierarchy in one table with one primary-key sequence, and can't
         /// infer such a merge.
@@ -86,11 +80,6 @@ public struct InferenceProblem: Sendable, Hashable, Codable, CustomStringConvert
             return "is a new required relationship to \(destination), which existing \(entity) rows can't fill"
         case .relationshipBecomesRequired:
             return "becomes a required relationship, but source \(entity) rows may have none"
-        case .relationshipDestinationChange(let from, let to):
-            return "now points to \(to) instead of \(from), and the \(from) objects it holds don't become \(to)s"
-        case .relationshipObjectsLeaveDestination(let entities, let destination):
-            return
-                "holds \(Self.list(entities)) objects, which are no longer \(destination)s and can't stay in it"
         case .mergedHierarchies(let entities, let roots, let root):
             return
                 "\(Self.list(entities)) come from separate hierarchies (rooted at \(Self.list(roots))) but share the hierarchy of \(root); Core Data keeps a hierarchy in one table and can't infer a merge"
@@ -130,12 +119,6 @@ public struct InferenceProblem: Sendable, Hashable, Codable, CustomStringConvert
         case .relationshipBecomesRequired:
             return
                 "Keep '\(name)' optional, or write an explicit mapping for \(place) that fills it for every \(entity)."
-        case .relationshipDestinationChange(let from, let to):
-            return
-                "Write an explicit mapping for \(place), or give \(to) the renaming identifier '\(from)' if it replaces it."
-        case .relationshipObjectsLeaveDestination(let entities, let destination):
-            return
-                "Keep \(Self.list(entities)) under \(destination), point '\(name)' at an entity they still belong to, or write an explicit mapping for \(place)."
         case .mergedHierarchies:
             return "Keep these entities in separate hierarchies, or write an explicit mapping model for this step."
         case .ambiguousRename(let source, let claimants):

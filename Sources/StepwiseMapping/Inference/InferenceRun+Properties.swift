@@ -98,55 +98,26 @@ private struct PropertyRules {
     }
 
     /// Core Data's `FUNCTION($manager, "destinationInstancesForEntityMappingNamed:sourceInstances:", …)`,
-    /// when the objects the source relationship holds can follow it.
+    /// whatever the destination entities of the two relationships.
+    ///
+    /// Core Data infers a relationship mapping by name (or renaming identifier) alone:
+    /// `-[_NSMappingModelBuilder inferPropertyMappingsForEntityMapping:]` refuses only a to-many
+    /// becoming a to-one, and never compares destination entities. At run time,
+    /// `-[NSMigrationManager destinationInstancesForSourceRelationshipNamed:sourceInstances:]`
+    /// follows only the entity mappings whose source entity is kind of the source relationship's
+    /// destination *and* whose destination entity is kind of the new relationship's destination:
+    /// an object that becomes anything else is left out of the link, silently. The engine follows
+    /// the same rule (`MigrationManager.lookupTables(producing:fromSourceTable:)`), and
+    /// ``/StepwiseMapping/DroppedData`` names the links left out
+    /// (``/StepwiseMapping/DroppedData/Reason/destinationChanged``), where Core Data says nothing.
     mutating func mapping(from old: Relationship, to new: Relationship) -> PropertyMapping? {
         if Self.minimumCount(of: new) > Self.minimumCount(of: old) {
             report(new.name, .relationshipBecomesRequired)
         }
-        guard checkDestination(from: old, to: new) else { return nil }
         return PropertyMapping(
             new.name,
             MappingInference.relationshipExpression(
                 mappingNamed: run.mappingName(producing: new.destination), sourceRelationship: old.name))
-    }
-
-    /// Whether every object the source relationship can hold becomes an instance of the
-    /// destination relationship's entity (or is removed with its entity).
-    ///
-    /// Only concrete entities have objects, so the source destination's concrete descendants
-    /// are checked: each must be removed or become a kind of the new destination. When the
-    /// relationship's destination itself carries on (it becomes the new destination or a
-    /// subentity of it), objects leaving it are reported by name; otherwise the destination
-    /// changed to an unrelated entity, unless the held objects all move under it (a new
-    /// abstract parent, as in ATDataModel 1 → 2).
-    private mutating func checkDestination(from old: Relationship, to new: Relationship) -> Bool {
-        guard let oldTarget = run.source[entity: old.destination],
-            let newTarget = run.destination[entity: new.destination]
-        else { return true }  // Validated models always have both.
-        let hierarchy = run.source.hierarchy(from: oldTarget)
-        let concrete = hierarchy.filter { !$0.isAbstract }
-        var carried: [Entity] = []
-        var stranded: [String] = []
-        for sourceEntity in concrete.isEmpty ? [oldTarget] : concrete {
-            guard let continued = run.destinationEntity(continuing: sourceEntity.name) else { continue }
-            carried.append(continued)
-            if !run.destination.entity(continued, isKindOf: newTarget) { stranded.append(sourceEntity.name) }
-        }
-        let targetCarriesOn = run.destinationEntity(continuing: oldTarget.name).map {
-            run.destination.entity($0, isKindOf: newTarget)
-        }
-        if targetCarriesOn == true {
-            guard stranded.isEmpty else {
-                report(new.name, .relationshipObjectsLeaveDestination(entities: stranded, destination: newTarget.name))
-                return false
-            }
-            return true
-        }
-        guard !carried.isEmpty, stranded.isEmpty else {
-            report(new.name, .relationshipDestinationChange(from: oldTarget.name, to: newTarget.name))
-            return false
-        }
-        return true
     }
 
     /// How many objects a relationship must hold: 1 for a non-optional to-one, the minimum

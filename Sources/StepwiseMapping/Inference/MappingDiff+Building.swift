@@ -28,15 +28,24 @@ extension MappingDiff {
                 }
                 continue
             }
+            // A relationship whose destination changed is carried: its entry is the kept (or
+            // renamed) one, and it names the objects whose links are left out.
+            let carried = drop.reason == .destinationChanged
             guard
                 let entityIndex = entities.firstIndex(where: {
                     ($0.change == .kept || $0.change == .renamed) && ($0.oldName ?? $0.name) == drop.entity
                 }),
                 let propertyIndex = entities[entityIndex].properties.firstIndex(where: {
-                    $0.change == .removed && $0.name == property
+                    carried
+                        ? $0.change != .added && $0.change != .removed && ($0.oldName ?? $0.name) == property
+                        : $0.change == .removed && $0.name == property
                 })
             else { continue }
             entities[entityIndex].properties[propertyIndex].dropped = drop.reason
+            if carried, let linksTo = drop.linksTo {
+                entities[entityIndex].properties[propertyIndex].notes.append(
+                    "links to \(linksTo.joined(separator: ", ")) dropped (they don't become the new destination)")
+            }
         }
     }
 }

@@ -69,7 +69,10 @@ extension PropertyDiff {
             marker = "~"
             details = [type]
         }
-        if dropped != nil { details.append(kind == .relationship ? "links dropped" : "values dropped") }
+        // A changed destination's note names the links it drops.
+        if let dropped, dropped != .destinationChanged {
+            details.append(kind == .relationship ? "links dropped" : "values dropped")
+        }
         return "\(marker) \(name): \((details + notes).joined(separator: ", "))"
     }
 }

@@ -46,10 +46,13 @@ import StepwiseModel
 ///   value is NULL (`COALESCE(x, default)`).
 /// - A type change must be a ``TypeWidening`` (recorded under ``TypeWidening/userInfoKey``,
 ///   with the SQL cast the engine runs); any other is a problem.
-/// - A relationship maps to ``relationshipExpression(mappingNamed:sourceRelationship:)``.
-///   To-one ↔ to-many and unordered ↔ ordered changes are fine. A destination that the held
-///   objects don't become, or a relationship becoming required, is a problem; so is a new
-///   required relationship (a non-optional to-one, or a to-many with a minimum count).
+/// - A relationship maps to ``relationshipExpression(mappingNamed:sourceRelationship:)``, by
+///   name, as Core Data's does, whatever its destination entity becomes. To-one ↔ to-many and
+///   unordered ↔ ordered changes are fine. Links to objects that don't become the new
+///   destination are left out, as Core Data leaves them out, and named
+///   (``DroppedData/Reason/destinationChanged``). A relationship becoming required is a
+///   problem; so is a new required relationship (a non-optional to-one, or a to-many with a
+///   minimum count).
 ///
 /// ## Problems
 /// Entities of separate source hierarchies sharing one destination hierarchy, several

@@ -373,7 +373,27 @@ struct InPlacePlan {
             default: return nil
             }
         }
-        return found.count == 1 ? found.first : nil
+        guard found.count == 1, let origin = found.first else { return nil }
+        // A row whose entity no longer has the relationship must not keep its key: when the
+        // destination moves to a subentity (Artsy's `Image.showWithImageInInstallation`, now
+        // `InstallShotImage`'s), the source's plain `Image` rows hold keys in the same column,
+        // and the inverse to-many would read them back. The rebuilding path leaves them NULL.
+        for number in table.entityNumbers {
+            guard let entity = destination.entity(number: number),
+                entity.relationship(named: relationshipName)?.declaringEntity != entityName,
+                let sourceEntity = mappings[entity.name]?.sourceEntity.flatMap({ source.entity(named: $0) })
+            else { continue }
+            for relationship in sourceEntity.relationships {
+                switch relationship.storage {
+                case .foreignKey(let key, let entityColumn, let order)
+                where [key, entityColumn, order].contains(where: { $0?.uppercased() == origin.uppercased() }):
+                    return nil
+                default:
+                    continue
+                }
+            }
+        }
+        return origin
     }
 
     /// The source column a hidden foreign key continues (the to-many without inverse

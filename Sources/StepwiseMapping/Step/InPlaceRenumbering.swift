@@ -32,6 +32,21 @@ enum InPlaceRenumbering {
     /// Whether the rows of the source store in `db` allow `plan`'s renumbering: always true
     /// when the plan renumbers nothing.
     static func sourceFits(_ plan: InPlacePlan, in db: Database) throws -> Bool {
+        // A table of one entity alone may hold rows of any Z_ENT, which Core Data reads as that
+        // entity (EntityLayout.ownsEveryRowOfItsTable). Kept as they are, such numbers would
+        // name other entities once the table holds several: the rebuilding path writes every
+        // row's number instead. Only such tables are read.
+        for table in plan.tables where table.destination.entityNumbers.count > 1 {
+            guard let source = table.source, table.sourceEntityNumbers.count == 1, table.removedEntityNumbers.isEmpty
+            else { continue }
+            let strays = try Bool.fetchOne(
+                db,
+                sql: """
+                    SELECT EXISTS (SELECT 1 FROM \(source.quotedSQLIdentifier) \
+                    WHERE "Z_ENT" IS NOT \(table.sourceEntityNumbers[0]))
+                    """)
+            if strays ?? true { return false }
+        }
         guard !plan.renumbering.isEmpty else { return true }
         guard try CoreDataPrivateTables.tables(in: db).filter(\.kind.isCarried).isEmpty else { return false }
         let mapped = list(plan.mappedSourceNumbers)

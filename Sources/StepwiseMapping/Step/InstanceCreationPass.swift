@@ -142,8 +142,10 @@ extension MigrationManager {
         let sourceTable = compiler.planner.fromClause
         let joins = compiler.joinClause
         // 1. Allocate destination keys in source order, after the root's current Z_MAX.
-        let selected = "FROM \(sourceTable) \(joins) WHERE \"s\".\"Z_ENT\" = ? AND (\(filterSQL))"
-        let selectedArguments = StatementArguments([sourceEntity.number.databaseValue] + filterArguments)
+        // A lone entity's rows are all of its table, whatever their Z_ENT, as Core Data reads them.
+        let ownRows = sourceEntity.ownRowsCondition(alias: "s") ?? "1"
+        let selected = "FROM \(sourceTable) \(joins) WHERE \(ownRows) AND (\(filterSQL))"
+        let selectedArguments = StatementArguments(filterArguments)
         try db.execute(
             sql: """
                 INSERT INTO \(lookup.qualifiedName) (source_pk, destination_pk, destination_entity)

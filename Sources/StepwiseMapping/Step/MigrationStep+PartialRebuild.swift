@@ -207,14 +207,15 @@ extension MigrationManager {
             sourceTable: mapping.sourceEntity.flatMap { sourceLayout.entity(named: $0)?.tableName },
             mappingModel: currentMappingModel?.name)
         let kept = "\"main\".\(entity.tableName.quotedSQLIdentifier)"
+        // A lone entity's rows are all of its table, whatever their Z_ENT, as Core Data reads them.
+        let ownRows = entity.ownRowsCondition() ?? "1"
         try db.execute(
             sql: """
                 CREATE TEMP VIEW \(table.name.quotedSQLIdentifier) ("source_pk", "destination_pk", "destination_entity")
-                AS SELECT "Z_PK", "Z_PK", "Z_ENT" FROM \(kept) WHERE "Z_ENT" = \(entity.number)
+                AS SELECT "Z_PK", "Z_PK", \(entity.number) FROM \(kept) WHERE \(ownRows)
                 """)
         lookupTables.append(table)
-        return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(kept) WHERE \"Z_ENT\" = ?", arguments: [entity.number])
-            ?? 0
+        return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(kept) WHERE \(ownRows)") ?? 0
     }
 }
 

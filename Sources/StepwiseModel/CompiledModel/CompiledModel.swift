@@ -19,9 +19,15 @@ import Foundation
 ///   `NSUserInfo`, `NSVersionHashModifier`, `NSRenamingIdentifier`; an attribute's
 ///   `NSAttributeType` (100…1800, Core Data's `NSAttributeType`), `NSAttributeValueClassName`,
 ///   `NSDefaultValue` (an archived value), `NSValueTransformerName`, `NSIsIndexed` and
-///   `NSFlagsKey`; a relationship's `NSDestinationEntity`/`_NSDestinationEntityName`,
+///   `NSFlagsKey` (external storage, preserved after deletion); a relationship's
+///   `NSDestinationEntity`/`_NSDestinationEntityName`,
 ///   `NSInverseRelationship`/`_NSInverseRelationshipName`, `NSMinCount`, `NSMaxCount` (1 for a
 ///   to-one), `NSIsOrdered` and `NSDeleteRule`.
+///
+/// Spotlight's flags, `NSIndexedBySpotlight` and `NSIsStoredInTruth` (a source's
+/// `spotlightIndexingEnabled` and `storedInTruthFile`, the external record file), are left out,
+/// as the source reader leaves them out: they take no part in a store's schema or hashes.
+/// `NSIsStoredInTruth` is not external storage, which only `NSFlagsKey` holds.
 ///
 /// The model read is the one ``XcodeModelReader`` reads from the version's source, with these
 /// differences the archive forces: entities and properties are in name order (the archive keeps

@@ -11,11 +11,25 @@ extension CompiledModelReader {
             throw ModelError(
                 path: access.origin, kind: .invalidValue(element: what, attribute: "NSAttributeType", value: "\(code)"))
         }
-        // `NSFlagsKey`: bit 2 (4) external storage, bit 4 (16) preserved after deletion, as the
-        // hashes of Screen Time's and Photos' stores confirm (``VersionHasher``).
-        // `NSIsStoredInTruth` is how issue 23 names external storage; no corpus file has it.
+        // `NSFlagsKey` is the only place external storage is archived: bit 2 (4) external
+        // storage, bit 4 (16) preserved after deletion (`-[NSAttributeDescription
+        // encodeWithCoder:]` and `initWithCoder:`, decompiled Core Data 26.1, which map them to
+        // `_storeBinaryDataExternally` and `_preserveValueOnDelete`), as the hashes of Screen
+        // Time's and Photos' stores confirm (``VersionHasher``; Photos' `ProjectAlbum.projectData`
+        // has 4). Bits 0 and 1 say a max or min value follows (`NSMaxValueName`,
+        // `NSMinValueName`), bit 5 a file-backed future; none is hashed.
+        //
+        // `NSIsStoredInTruth` is not external storage, and is not read: it is
+        // `isStoredInExternalRecord` (`-[NSPropertyDescription encodeWithCoder:]` writes it, with
+        // bit 0x200 of `_P`, exactly when that is true; `initWithCoder:` sets
+        // `_isStoredInExternalRecord`, a bit of its own beside `_storeBinaryDataExternally`), the
+        // Spotlight external record file that Xcode's source spells `storedInTruthFile="YES"`
+        // (the selectors `isStoredInTruthFile` and `setStoredInTruthFile:` alias it). Core Data's
+        // `-[NSAttributeDescription _versionHash:inStyle:]` hashes `allowsExternalBinaryDataStorage`
+        // only, and the source reader ignores `storedInTruthFile`. Taking it for external storage
+        // gave an entity with such an attribute, and every subentity, a hash that isn't Xcode's
+        // (issue 42: `Parent.data` and its subentity `DerivedParent`, whose name sorts first).
         let flags = try access.integer(object.fields["NSFlagsKey"], "the flags of \(what)") ?? 0
-        let storedInTruth = try access.flag(object.fields["NSIsStoredInTruth"])
         let className = try access.string(object.fields["NSAttributeValueClassName"], "the value class of \(what)")
         var attribute = Attribute(
             name, type,
@@ -27,7 +41,7 @@ extension CompiledModelReader {
             renamingIdentifier: try renamingIdentifier(object, name: name, what: what),
             versionHashModifier: try access.string(
                 object.fields["NSVersionHashModifier"], "the version hash modifier of \(what)"),
-            allowsExternalBinaryDataStorage: flags & 4 != 0 || storedInTruth,
+            allowsExternalBinaryDataStorage: flags & 4 != 0,
             preservesValueInHistoryOnDeletion: flags & 16 != 0,
             valueTransformerName: try access.string(
                 object.fields["NSValueTransformerName"], "the value transformer of \(what)"),

@@ -59,6 +59,36 @@ package struct EntityLayout: Sendable, Hashable {
     /// Whether the entity has no parent.
     package var isRoot: Bool { parentName == nil }
 
+    /// Whether Core Data reads every row of the entity's table as this entity, whatever its
+    /// `Z_ENT` holds: a root without subentities, alone in its table.
+    ///
+    /// Core Data restricts a fetch by `Z_ENT` only when the entity shares its table
+    /// (`-[NSSQLGenerator initializeContextForRequest:ignoreInheritance:nestingLevel:]` adds
+    /// `_ent == id` or a subentity range only for an entity with a superentity, or with
+    /// subentities left out), and doesn't even read the column for a lone entity
+    /// (`generateSelectIntermediateInContext:` selects a literal `0` instead: `SELECT 0, t0.Z_PK …`
+    /// in its SQL debug output). Its in-place migration copies such a table without a
+    /// `WHERE Z_ENT` too (`-[_NSSQLTableMigrationDescription createInsertStatementForEntityMigration:migrationContext:]`).
+    /// So a row whose `Z_ENT` holds another entity's number (Artsy's hand-made test stores
+    /// have an Artwork with Collection's) is an object of this entity to Core Data, and to
+    /// Stepwise.
+    package var ownsEveryRowOfItsTable: Bool { isRoot && subentityNumbers == [number] }
+
+    /// The SQL condition that selects the entity's own rows (not its subentities') in its
+    /// table, columns qualified by `alias` when given: `"s"."Z_ENT" = 5`; nil when every row
+    /// is its own (``ownsEveryRowOfItsTable``).
+    package func ownRowsCondition(alias: String? = nil) -> String? {
+        guard !ownsEveryRowOfItsTable else { return nil }
+        return "\(alias.map { "\($0.quotedSQLIdentifier)." } ?? "")\"Z_ENT\" = \(number)"
+    }
+
+    /// The SQL condition that selects the rows "kind of" this entity in its table (its own and
+    /// its subentities'): `"Z_ENT" IN (5, 6)`; nil when every row is (``ownsEveryRowOfItsTable``).
+    package var kindOfCondition: String? {
+        guard !ownsEveryRowOfItsTable else { return nil }
+        return "\"Z_ENT\" IN (\(subentityNumbers.map(String.init).joined(separator: ", ")))"
+    }
+
     /// The stored attribute with this name, own or inherited.
     package func attribute(named name: String) -> AttributeLayout? {
         attributePositions[name].map { attributes[$0] }

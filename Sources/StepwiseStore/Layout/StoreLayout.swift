@@ -211,6 +211,12 @@ package struct StoreLayout: Sendable, Hashable {
     }
 
     /// The entity with this `Z_ENT`.
+    /// The entity that owns every row of `table`, whatever their `Z_ENT`
+    /// (``EntityLayout/ownsEveryRowOfItsTable``), or nil when the table holds a hierarchy.
+    package func loneEntity(ofTable table: String) -> EntityLayout? {
+        entities.first { $0.tableName == table && $0.ownsEveryRowOfItsTable }
+    }
+
     package func entity(number: Int) -> EntityLayout? {
         guard number >= 1, number <= entities.count else { return nil }
         return entities[number - 1]

@@ -191,7 +191,9 @@ public struct ObjectContext {
             sql: "SELECT * FROM \(qualified(entityLayout.tableName)) WHERE \(condition) ORDER BY \"Z_PK\"")
         let rows = try Row.fetchCursor(statement, arguments: StatementArguments(values: arguments))
         return ObjectCursor(
-            rows: rows, layout: layout, reader: StoredRowReader(columnNames: statement.columnNames),
+            rows: rows, layout: layout,
+            reader: StoredRowReader(
+                columnNames: statement.columnNames, loneEntity: layout.loneEntity(ofTable: entityLayout.tableName)),
             statement: statement, decode: externalValuesDecoder)
     }
 
@@ -219,7 +221,8 @@ public struct ObjectContext {
     public func object(_ id: ObjectID) throws -> StoredObject {
         let entityLayout = try self.entityLayout(id.entity)
         let statement = try statement(.init(operation: .object, entity: id.entity, properties: [])) {
-            "SELECT * FROM \(qualified(entityLayout.tableName)) WHERE \"Z_PK\" = ? AND \"Z_ENT\" IN (\(entityLayout.subentityNumbers.map(String.init).joined(separator: ", ")))"
+            "SELECT * FROM \(qualified(entityLayout.tableName)) WHERE \"Z_PK\" = ?"
+                + (entityLayout.kindOfCondition.map { " AND \($0)" } ?? "")
         }
         guard let row = try Row.fetchOne(statement, arguments: [id.primaryKey]) else {
             throw StoreError(path: path, kind: .rowNotFound(entity: id.entity, primaryKey: id.primaryKey))
@@ -241,7 +244,7 @@ public struct ObjectContext {
     /// The column positions of `SELECT *` rows of `table`, found once.
     func rowReader(for statement: Statement, table: String) throws -> StoredRowReader? {
         if let reader = cache.rowReaders[table] { return reader }
-        let reader = StoredRowReader(columnNames: statement.columnNames)
+        let reader = StoredRowReader(columnNames: statement.columnNames, loneEntity: layout.loneEntity(ofTable: table))
         cache.rowReaders[table] = reader
         return reader
     }
@@ -258,8 +261,9 @@ public struct ObjectContext {
     func whereClause(_ entity: EntityLayout, _ predicate: ObjectPredicate?, includingSubentities: Bool) throws
         -> (String, [DatabaseValue])
     {
-        let numbers = includingSubentities ? entity.subentityNumbers : [entity.number]
-        var condition = "\"Z_ENT\" IN (\(numbers.map(String.init).joined(separator: ", ")))"
+        // Every row of a lone entity's table is its own, whatever its Z_ENT, as Core Data reads it.
+        var condition =
+            (includingSubentities ? entity.kindOfCondition : entity.ownRowsCondition()) ?? "1"
         var arguments: [DatabaseValue] = []
         if let predicate {
             let (sql, values) = try predicate.sql { property in

@@ -125,8 +125,12 @@ final class StoredRowReader {
     let entityPosition: Int
     let primaryKeyPosition: Int
     let versionPosition: Int?
+    /// The entity every row belongs to whatever its `Z_ENT`, when the table holds one entity
+    /// alone (``EntityLayout/ownsEveryRowOfItsTable``): Core Data reads such rows by table.
+    let loneEntity: EntityLayout?
 
-    init?(columnNames: [String]) {
+    init?(columnNames: [String], loneEntity: EntityLayout? = nil) {
+        self.loneEntity = loneEntity
         var positions: [String: Int] = [:]
         for (index, name) in columnNames.enumerated() where positions[name.uppercased()] == nil {
             positions[name.uppercased()] = index

@@ -53,7 +53,7 @@ public final class ObjectCursor: Cursor {
         guard case .int64(let number) = value(reader.entityPosition).storage,
             case .int64(let primaryKey) = value(reader.primaryKeyPosition).storage
         else { return nil }
-        guard let entity = layout.entity(number: Int(number)) else {
+        guard let entity = reader.loneEntity ?? layout.entity(number: Int(number)) else {
             throw StoreError(
                 path: "store",
                 kind: .schemaMismatch("row \(primaryKey) has Z_ENT \(number), which the model doesn't have"))
@@ -82,7 +82,7 @@ public final class ObjectCursor: Cursor {
             number = row["Z_ENT"]
             primaryKey = row["Z_PK"]
         }
-        guard let entity = layout.entity(number: number) else {
+        guard let entity = reader?.loneEntity ?? layout.entity(number: number) else {
             throw StoreError(
                 path: "store",
                 kind: .schemaMismatch("row \(primaryKey) has Z_ENT \(number), which the model doesn't have"))

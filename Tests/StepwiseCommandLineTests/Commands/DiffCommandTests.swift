@@ -11,11 +11,11 @@ struct DiffPair: Sendable, CustomTestStringConvertible {
 
     var testDescription: String { "\(from) → \(to)" }
 
-    /// Every consecutive pair of the corpus bundles; only Apptentive 4 → 5 and wibosco 2 → 3
-    /// can't be inferred (see MappingInferenceCorpusTests for why).
+    /// Every consecutive pair of the corpus bundles; only wibosco 2 → 3 can't be inferred (see
+    /// MappingInferenceCorpusTests for why).
     static let corpus: [DiffPair] = CorpusBundle.allCases.flatMap { bundle in
         (1..<bundle.versionCount).map { number in
-            let notInferable: Set<String> = ["ATDataModel 4", "CoreDataMigration_Example 2"]
+            let notInferable: Set<String> = ["CoreDataMigration_Example 2"]
             return DiffPair(
                 bundle: bundle.path, from: bundle.versionName(number), to: bundle.versionName(number + 1),
                 isInferable: !notInferable.contains(bundle.versionName(number)))
@@ -25,7 +25,7 @@ struct DiffPair: Sendable, CustomTestStringConvertible {
     /// Versions/Recipes: 1 → 2 and 2 → 3 need explicit mappings, 3 → 4 is lightweight.
     static let recipes: [DiffPair] = [
         DiffPair(bundle: "Versions/Recipes.xcdatamodeld", from: "Recipes", to: "Recipes 2", isInferable: false),
-        DiffPair(bundle: "Versions/Recipes.xcdatamodeld", from: "Recipes 2", to: "Recipes 3", isInferable: false),
+        DiffPair(bundle: "Versions/Recipes.xcdatamodeld", from: "Recipes 2", to: "Recipes 3", isInferable: true),
         DiffPair(bundle: "Versions/Recipes.xcdatamodeld", from: "Recipes 3", to: "Recipes 4", isInferable: true),
     ]
 
@@ -141,15 +141,28 @@ struct DiffCommandTests {
 
     @Test func jsonNamesEachProblemsReason() throws {
         let result = try runner.run([
-            "diff", "--models", recipesBundle, "--from", "Recipes 2", "--to", "Recipes 3", "--json", "--inferred",
+            "diff", "--models", recipesBundle, "--from", "Recipes", "--to", "Recipes 2", "--json", "--inferred",
         ])
         #expect(result.status == 1)
         let problems = try #require(try result.json()["problems"] as? [[String: Any]])
         #expect(problems.count == 1)
         #expect(problems.first?["entity"] as? String == "Recipe")
-        #expect(problems.first?["property"] as? String == "ingredients")
-        let reason = try #require(problems.first?["reason"] as? [String: [String: String]])
-        #expect(reason == ["relationshipDestinationChange": ["from": "Ingredient", "to": "RecipeIngredient"]])
+        #expect(problems.first?["property"] as? String == "cuisine")
+        let reason = try #require(problems.first?["reason"] as? [String: [String: Bool]])
+        #expect(reason == ["propertyKindChange": ["wasRelationship": false]])
+    }
+
+    /// Recipes 2 → 3 points Recipe.ingredients at the new RecipeIngredient: inferred, as Core
+    /// Data infers it, its links to Ingredients are left out, and the diff says so.
+    @Test func marksTheLinksAnInferredStepLeavesOutWhenADestinationChanges() throws {
+        let result = try runner.run([
+            "diff", "--models", recipesBundle, "--from", "Recipes 2", "--to", "Recipes 3", "--inferred",
+        ])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(
+            result.standardOutput.contains(
+                "      ~ ingredients: to-many RecipeIngredient, destination Ingredient → RecipeIngredient, links to Ingredient dropped (they don't become the new destination)\n"
+            ))
     }
 
     @Test func describesAStepsExplicitMappingWhenItHasOne() throws {

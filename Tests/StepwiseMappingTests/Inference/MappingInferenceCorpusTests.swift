@@ -52,16 +52,19 @@ struct CorpusStep: Sendable, CustomTestStringConvertible {
         CorpusStep(.apptentive, 3, mappings: apptentiveMiddleStep),
         // The message hierarchy is flattened into a new concrete ATMessage: every old message
         // entity is removed (no elementID), and ATMessageSender.sentMessages moves from
-        // ATAbstractMessage to that unrelated ATMessage. Core Data would infer a mapping that
-        // drops every message; Stepwise refuses it, as the repository did by writing the v4 → v5
-        // mapping model (ATTextMessageToATMessage, ATFileMessageToATMessage, …). The new
+        // ATAbstractMessage to that unrelated ATMessage. Core Data infers a mapping that drops
+        // every message (and so every link of sentMessages); so does Stepwise, naming the drops.
+        // The repository wrote the v4 → v5 mapping model (ATTextMessageToATMessage,
+        // ATFileMessageToATMessage, …), which the planner prefers. The new
         // ATFileAttachment.message is optional and fileMessage's removal is fine.
         CorpusStep(
             .apptentive, 4,
-            problems: [
-                InferenceProblem(
-                    entity: "ATMessageSender", property: "sentMessages",
-                    reason: .relationshipDestinationChange(from: "ATAbstractMessage", to: "ATMessage"))
+            mappings: [
+                "copy ATEventToATEvent", "transform ATFileAttachmentToATFileAttachment", "add ToATMessage",
+                "transform ATMessageSenderToATMessageSender", "copy ATRecordToATRecord",
+                "copy ATSurveyResponseToATSurveyResponse", "remove ATAbstractMessageTo", "remove ATAutomatedMessageTo",
+                "remove ATFileMessageTo", "remove ATMessageDisplayTypeTo", "remove ATTextMessageTo",
+                "remove ATUpgradeRequestMessageTo",
             ]),
         // + QueuedRequest, QueuedAttachment; class names change, which no hash sees.
         CorpusStep(

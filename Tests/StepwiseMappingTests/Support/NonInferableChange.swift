@@ -190,42 +190,6 @@ struct NonInferableChange: Sendable, CustomTestStringConvertible {
             Entity("Author") { Attribute("name", .string) }
             Entity("Post") { Relationship("author", to: "Author").required() }
         },
-        NonInferableChange(
-            "a relationship pointed at an unrelated entity",
-            problems: [
-                InferenceProblem(
-                    entity: "Recipe", property: "ingredients",
-                    reason: .relationshipDestinationChange(from: "Ingredient", to: "RecipeIngredient"))
-            ]
-        ) {
-            Entity("Ingredient") { Attribute("name", .string) }
-            Entity("Recipe") { Relationship("ingredients", to: "Ingredient").toMany() }
-        } destination: {
-            Entity("Ingredient") { Attribute("name", .string) }
-            Entity("Recipe") { Relationship("ingredients", to: "RecipeIngredient").toMany() }
-            Entity("RecipeIngredient") { Attribute("quantity", .string) }
-        },
-        NonInferableChange(
-            "a relationship whose objects move out of its destination's hierarchy",
-            problems: [
-                InferenceProblem(
-                    entity: "Owner", property: "pets",
-                    reason: .relationshipObjectsLeaveDestination(entities: ["Dog"], destination: "Animal"))
-            ]
-        ) {
-            Entity("Animal", isAbstract: true) { Attribute("name", .string) }
-            Entity("Cat", parent: "Animal") { Attribute("indoor", .boolean) }
-            Entity("Dog", parent: "Animal") { Attribute("breed", .string) }
-            Entity("Owner") { Relationship("pets", to: "Animal").toMany() }
-        } destination: {
-            Entity("Animal", isAbstract: true) { Attribute("name", .string) }
-            Entity("Cat", parent: "Animal") { Attribute("indoor", .boolean) }
-            Entity("Dog") {
-                Attribute("breed", .string)
-                Attribute("name", .string)
-            }
-            Entity("Owner") { Relationship("pets", to: "Animal").toMany() }
-        },
     ]
 
     static let structureChanges: [NonInferableChange] = [

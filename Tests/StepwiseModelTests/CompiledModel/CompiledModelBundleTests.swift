@@ -52,6 +52,34 @@ struct CompiledModelBundleTests {
         }
     }
 
+    @Test(
+        "Every .mom of every compiled folder in the corpus, the shipped apps' too, reads to its VersionInfo.plist's hashes"
+    )
+    func everyCorpusMomHasItsVersionInfoHashes() throws {
+        let corpus = try Corpus.required()
+        let folders = corpus.versionInfoFolders()
+        // The folders outside `compiled/` (DuckDuckGo's app, with a framework's models) have no
+        // source beside them, so only their `VersionInfo.plist` says what they should read to.
+        #expect(Set(CompiledCorpusModel.all.map(\.compiledPath)).isSubset(of: folders))
+        #expect(folders.count(where: { !$0.hasPrefix("compiled/") }) >= 4)
+        var checked = 0
+        for folder in folders {
+            let url = corpus.url(folder)
+            let info = try VersionInfo(inFolder: url)
+            let versions = try CompiledModelCorpusTests.compiledVersions(url)
+            #expect(Set(versions.map(\.name)) == Set(info.hashes.keys), "\(folder)")
+            for version in versions {
+                let model = try CompiledModel.read(
+                    archive: Data(contentsOf: version.url), name: version.name, origin: version.url.path)
+                let recorded = try #require(info.hashes[version.name], "\(folder)/\(version.name)")
+                #expect(!recorded.isEmpty)
+                #expect(VersionHasher.entityHashes(of: model) == recorded, "\(folder)/\(version.name)")
+                checked += 1
+            }
+        }
+        #expect(checked >= 17)
+    }
+
     @Test("SampleModel3.momd: three versions in name order, the first one current as its VersionInfo.plist says")
     func sampleModel3OrderAndCurrent() throws {
         let bundle = try ModelBundle(contentsOf: Corpus.required().url(Self.sampleModel3.compiledPath))

@@ -66,4 +66,18 @@ extension Corpus {
         }
         return folders.sorted()
     }
+
+    /// Every folder of the whole corpus that holds a `VersionInfo.plist` (the compiled models
+    /// of `compiled/`, and the `.momd` folders of the shipped apps in `app-histories/`),
+    /// relative to the corpus root, sorted.
+    package func versionInfoFolders() -> [String] {
+        guard let walker = FileManager.default.enumerator(atPath: root.path) else { return [] }
+        var folders: [String] = []
+        while let path = walker.nextObject() as? String {
+            if (path as NSString).lastPathComponent == "VersionInfo.plist" {
+                folders.append((path as NSString).deletingLastPathComponent)
+            }
+        }
+        return folders.sorted()
+    }
 }
