@@ -62,6 +62,13 @@ struct ModelCacheUpgradeTests {
             prepared.plan.steps.map(\.description) == [
                 "\(Self.cacheName) → CoreDataMigration_Example 4 (inferred)"
             ])
+        // Version 3's cache differs from version 4 only by its new attribute: it joins there.
+        #expect(prepared.plan.modelCacheJoin?.route == .versionIsTarget)
+        #expect(prepared.plan.modelCacheJoin?.version == "CoreDataMigration_Example 4")
+        #expect(
+            prepared.plan.modelCacheJoin?.differences.map(\.description) == [
+                "Post.hide was added (Boolean, optional, default NO)."
+            ])
 
         let report = try upgrader.upgradeIfNeededSynchronously(storeAt: store)
         #expect(report.outcome == .upgraded)
