@@ -95,6 +95,17 @@ extension BadInputCatalogue {
             leaves: .lockFile
         ),
         BadInputCase(
+            .store, "a configuration no version of the model has",
+            arrange: { try $0.writeRecipesStore() },
+            act: { workspace in
+                var options = UpgradeOptions()
+                options.configuration = "Cloud"
+                return try Upgrader(bundleAt: workspace.bundle, options: options).upgradeIfNeededSynchronously(
+                    storeAt: workspace.store)
+            },
+            expect: .modelError(containing: "no version of the model has a configuration named 'Cloud'")
+        ),
+        BadInputCase(
             .store, "merged models with an entity of the same name",
             arrange: { try $0.writeRecipesStore() },
             act: { workspace in
