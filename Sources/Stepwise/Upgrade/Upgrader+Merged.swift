@@ -9,7 +9,7 @@ extension Upgrader {
     /// each a bundle with versions, mapping models and shipped records of its own.
     ///
     /// Each model's entities in the store are identified in that model's history, and each
-    /// history is planned on its own (``MergedHistory``): a store holding `AppRatingPrompt 2`'s
+    /// history is planned on its own: a store holding `AppRatingPrompt 2`'s
     /// entities and `HTTPSUpgrade 3`'s goes through every later version of the first, then of the
     /// second, to both current versions. An entity no model knows is refused rather than
     /// dropped (``UpgradeError/Kind/unknownEntities(entities:tables:)``).
