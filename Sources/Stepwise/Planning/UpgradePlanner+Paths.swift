@@ -54,7 +54,7 @@ extension UpgradePlanner {
             if node == to { return entry.path }
             settled.insert(node)
             for edge in edges where edge.from == node && !settled.contains(edge.to) {
-                let cost = entry.cost.adding(edge, drops: Self.drops(of: edge).count)
+                let cost = entry.cost.adding(edge, drops: inferences.drops(of: edge).count)
                 if best[edge.to].map({ cost < $0.cost }) ?? true {
                     best[edge.to] = (cost, entry.path + [edge])
                 }
