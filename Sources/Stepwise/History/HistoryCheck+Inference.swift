@@ -44,6 +44,16 @@ extension HistoryCheck {
                 .dropsData, version: destination, entity: drop.entity,
                 message: "\(step) drops \(drop.description).",
                 fix: "Keep \(drop.entity) in '\(destination)', or give its successor its renaming identifier.")
+        case .relationship where drop.reason == .destinationChanged:
+            let property = drop.property ?? ""
+            let objects = (drop.linksTo ?? []).joined(separator: ", ")
+            return HistoryFinding(
+                .dropsData, version: destination, entity: drop.entity, property: property,
+                message:
+                    "\(step) drops the links of \(drop.place) to \(objects): its destination changes to an entity those objects don't become, and Core Data's inference leaves such links out.",
+                fix:
+                    "If the links should follow, write a mapping file \(file) that makes the new destination's objects from them; if they go on purpose, this warning can stay."
+            )
         case .attribute, .relationship:
             let property = drop.property ?? ""
             let what = drop.kind == .attribute ? "values" : "links"

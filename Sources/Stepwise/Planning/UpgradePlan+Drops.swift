@@ -41,7 +41,7 @@ extension UpgradePlan {
 
     /// The drop as it reads in the version `earlier` starts from, or nil when some step on
     /// the way doesn't carry its entity one for one or its property as a plain key path.
-    private static func trace(_ drop: DroppedData, back earlier: ArraySlice<PlannedStep>) -> DroppedData? {
+    static func trace(_ drop: DroppedData, back earlier: ArraySlice<PlannedStep>) -> DroppedData? {
         var traced = drop
         for step in earlier.reversed() {
             // The objects whose links are dropped are traced as their entity is.

@@ -5,8 +5,9 @@ extension UpgradePlanner {
     /// passes as exact composition allows.
     ///
     /// Merging folds left: the run so far is composed with the next inferred step; when
-    /// ``MappingComposition`` refuses, the run so far is kept as one step and the next one
-    /// starts a new run. Explicit steps, and the steps of ``stepsKeptApart``, are never
+    /// ``MappingComposition`` refuses, or the one pass would drop something the two steps
+    /// don't (``dropsNothingMore(_:than:_:)``), the run so far is kept as one step and the next
+    /// one starts a new run. Explicit steps, and the steps of ``stepsKeptApart``, are never
     /// merged and break runs.
     func mergingInferredSteps(_ steps: [PlannedStep]) -> [PlannedStep] {
         var merged: [PlannedStep] = []
@@ -35,8 +36,24 @@ extension UpgradePlanner {
                         intermediate: first.destination, destination: second.destination)
                 })
         else { return nil }
-        return PlannedStep(
+        let merged = PlannedStep(
             from: first.source, to: second.destination, kind: .inferred, mappingModels: [composed],
             via: first.via + [first.to] + second.via)
+        // Checked on every merge, the kept composition included: it is what runs.
+        return Self.dropsNothingMore(merged, than: first, second) ? merged : nil
+    }
+
+    /// Whether `merged` drops nothing that `first` then `second` keep: each of its drops is one
+    /// of `first`'s, or one of `second`'s traced back through `first`
+    /// (``UpgradePlan/trace(_:back:)``).
+    ///
+    /// Composition is built to be exact, so this holds for every mapping it makes; it is checked
+    /// all the same because the path was chosen for what its steps drop (``PathCost``), and
+    /// merging must not turn a path that keeps everything into one pass that doesn't.
+    static func dropsNothingMore(_ merged: PlannedStep, than first: PlannedStep, _ second: PlannedStep) -> Bool {
+        let mergedDrops = drops(of: merged)
+        guard !mergedDrops.isEmpty else { return true }
+        let stepDrops = drops(of: first) + drops(of: second).compactMap { UpgradePlan.trace($0, back: [first][...]) }
+        return mergedDrops.allSatisfy { drops(stepDrops, cover: $0) }
     }
 }

@@ -5,18 +5,23 @@ import StepwiseModel
 ///
 /// The graph has an edge for every explicit mapping (mapping files or code, in any direction,
 /// including a downgrade a team chose to support) and an inferred edge between each pair of
-/// consecutive versions whose mapping can be inferred. The plan is the path with the fewest
-/// explicit (heavyweight) steps, then the fewest steps, then the one that prefers explicit
-/// mappings written for a pair over inference.
+/// consecutive versions whose mapping can be inferred. The plan is the path that drops the
+/// least, then has the fewest explicit (heavyweight) steps, then the fewest steps
+/// (``PathCost``): a path that drops nothing always wins over one that drops something, however
+/// much shorter or lighter that one is. What a step drops is what its mapping names before it
+/// runs (``/StepwiseMapping/DroppedData/planned(by:from:to:)``): an entity no mapping carries, a
+/// property an inferred mapping doesn't read.
 ///
 /// Once the path is chosen, each run of consecutive inferred steps is merged into as few
 /// passes as exact composition allows (``/StepwiseMapping/MappingComposition``), as Core Data's lightweight
 /// migration does: a chain of renames `a → b → c` becomes one step `a → c` that records
 /// `b` in ``PlannedStep/via``. Merging folds left: a step whose mapping can't be composed
-/// with the run so far starts a new run.
+/// with the run so far, or whose one pass would drop what the steps keep, starts a new run.
 ///
-/// A store matched by its own model cache (``modelCache``) adds one edge: from the cached model
-/// straight to the target, inferred, as Core Data's fallback does.
+/// A store matched by its own model cache (``modelCache``) adds edges from the cached model:
+/// straight to the target, inferred, as Core Data's fallback does, and to the version of the
+/// history it differs least from, where it joins the history's own steps (``ModelCacheJoin``
+/// says why the second exists, and which the plan took).
 ///
 /// A version edited after it shipped adds one more edge: from its shipped model
 /// (``shipped``, `"Recipes 2 (as shipped)"`) to the edited version, explicit when a mapping
@@ -42,8 +47,9 @@ package struct UpgradePlanner: Sendable {
     /// `"<Version> (as shipped)"` (``/StepwiseModel/ShippedVersion/asShippedVersions(_:in:)``).
     package var shipped: [ObjectModel]
     /// The model in the store's own cache, when the store was matched by it
-    /// (``StoreIdentification/MatchKind/modelCache``): a plan from it has one step, its mapping
-    /// to the target inferred, as Core Data infers a mapping from a store's cached model.
+    /// (``StoreIdentification/MatchKind/modelCache``): a plan from it starts with an inferred
+    /// step, to the target (as Core Data infers a mapping from a store's cached model) or to the
+    /// version it differs least from (``modelCacheEdges(from:to:)``).
     package var modelCache: ObjectModel?
     /// The inferred mappings worked out so far; shared with the ``ModelHistory`` the planner
     /// came from, so each pair is inferred once.
@@ -86,8 +92,11 @@ package struct UpgradePlanner: Sendable {
             throw UpgradeError(.unknownVersion(name, available: history.names))
         }
         guard from != to else { return UpgradePlan(from: from, to: to, steps: []) }
-        if let path = cheapestPath(from: from, to: to) {
-            return UpgradePlan(from: from, to: to, steps: mergesInferredSteps ? mergingInferredSteps(path) : path)
+        let edges = edges() + modelCacheEdges(from: from, to: to)
+        if let path = cheapestPath(from: from, to: to, over: edges) {
+            var plan = UpgradePlan(from: from, to: to, steps: mergesInferredSteps ? mergingInferredSteps(path) : path)
+            plan.modelCacheJoin = modelCacheJoin(of: path, over: edges)
+            return plan
         }
         let gap = firstGap(from: from, to: to)
         throw UpgradeError(
@@ -107,35 +116,10 @@ package struct UpgradePlanner: Sendable {
     /// Why no plan leads from `from` to `to`, or nil when one does: what
     /// ``UpgradeError/Kind/noPath(from:to:gap:problems:)`` would say, as data.
     func missingStep(from: String, to: String) -> MissingStep? {
-        guard from != to, cheapestPath(from: from, to: to) == nil else { return nil }
+        guard from != to,
+            cheapestPath(from: from, to: to, over: edges() + modelCacheEdges(from: from, to: to)) == nil
+        else { return nil }
         return firstGap(from: from, to: to) ?? MissingStep(step: nil, problems: [])
-    }
-
-    /// The path with the fewest explicit steps, then the fewest steps, before merging; nil when
-    /// the graph has none.
-    private func cheapestPath(from: String, to: String) -> [PlannedStep]? {
-        var edges = self.edges()
-        if let cache = modelCache, cache.name == from, let destination = version(named: to),
-            let mapping = try? inferences.inferMapping(from: cache, to: destination)
-        {
-            edges.append(PlannedStep(from: cache, to: destination, kind: .inferred, mappingModels: [mapping]))
-        }
-        // Dijkstra over (explicit steps, steps): the graph is tiny (versions × mappings).
-        var best: [String: (cost: Cost, path: [PlannedStep])] = [from: (Cost(explicit: 0, steps: 0), [])]
-        var settled: Set<String> = []
-        while let (node, entry) = best.filter({ !settled.contains($0.key) }).min(by: { $0.value.cost < $1.value.cost })
-        {
-            if node == to { return entry.path }
-            settled.insert(node)
-            for edge in edges where edge.from == node && !settled.contains(edge.to) {
-                let cost = Cost(
-                    explicit: entry.cost.explicit + (edge.kind == .explicit ? 1 : 0), steps: entry.cost.steps + 1)
-                if best[edge.to].map({ cost < $0.cost }) ?? true {
-                    best[edge.to] = (cost, entry.path + [edge])
-                }
-            }
-        }
-        return nil
     }
 
     /// Every step the graph offers: explicit mappings, and inferable consecutive pairs
@@ -214,13 +198,5 @@ package struct UpgradePlanner: Sendable {
     func version(named name: String) -> ObjectModel? {
         if let modelCache, modelCache.name == name { return modelCache }
         return history.version(named: name) ?? shipped.first { $0.name == name }
-    }
-
-    private struct Cost: Comparable {
-        var explicit: Int
-        var steps: Int
-        static func < (lhs: Cost, rhs: Cost) -> Bool {
-            (lhs.explicit, lhs.steps) < (rhs.explicit, rhs.steps)
-        }
     }
 }

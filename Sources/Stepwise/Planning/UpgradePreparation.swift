@@ -62,6 +62,9 @@ struct UpgradePreparation {
     /// The store's path, for errors.
     var storePath: String
     var logger: Logger
+    /// Whether entities no version of the history has are dropped (``UpgradeOptions/dropsUnknownEntities``)
+    /// rather than refused.
+    var dropsUnknownEntities = false
 
     /// Identifies the store and plans its upgrade.
     ///
@@ -76,6 +79,7 @@ struct UpgradePreparation {
     {
         let (identification, version) = try identify(db)
         let modelCache = identification.matchedBy == .modelCache ? version : nil
+        if let modelCache, !dropsUnknownEntities { try refuseUnknownEntities(of: modelCache) }
         let plan = try planner.startingFrom(modelCache: modelCache).plan(from: version.name, to: target)
         let missing = Self.missingPolicies(of: plan, in: policies)
         if refusingUnregisteredPolicies, let first = missing.first { throw first.error }
@@ -95,7 +99,33 @@ struct UpgradePreparation {
         do {
             identification = try history.registry(logger: logger).identify(db, path: storePath)
         } catch let error as UpgradeError {
-            throw error
+            // A store no version matches may hold another model's entities: name them, and
+            // the missing model, rather than the closest version.
+            // The registry calls a store with the latest version's tables plus others "newer";
+            // those others may as well be another model's: unless the metadata names a later
+            // version of this model, name the entities and both explanations.
+            var namesALaterVersion = false
+            if case .newerThanKnownVersions(let name?, _, _) = error.kind {
+                namesALaterVersion = history.versions.namesALaterVersion(name)
+            }
+            switch error.kind {
+            case .noMatchingVersion,
+                .newerThanKnownVersions where !namesALaterVersion:
+                let metadata = try StoreMetadata.read(from: db, path: storePath)
+                let known = knownEntityNames
+                let unknown = metadata.versionHashes.keys.filter { !known.contains($0) }.sorted()
+                // Without the store's model cache there is nothing to drop them by: the registry's
+                // own error says why the cache wasn't used. A store none of whose entities the
+                // history knows is another app's: the registry's closest version says more.
+                if !unknown.isEmpty, unknown.count < metadata.versionHashes.count, !dropsUnknownEntities {
+                    throw UpgradeError(
+                        path: storePath,
+                        kind: .unknownEntities(entities: unknown, tables: unknown.map { "Z\($0.uppercased())" }))
+                }
+                throw error
+            default:
+                throw error
+            }
         } catch let error as StoreError {
             throw error
         } catch {
@@ -118,6 +148,37 @@ struct UpgradePreparation {
             throw UpgradeError(.laterThanTarget(storeVersion: version.name, target: target))
         }
         return (identification, version)
+    }
+
+    /// Refuses a store whose own model (its cache, when no version matched it) holds entities
+    /// that no version of the history has, naming them and their tables.
+    ///
+    /// Core Data, given the merged model of all the app's models, keeps every entity of such a
+    /// store; given one of them alone, its migration would drop the others' tables without a
+    /// word. A store matched by a version of the history has exactly that version's entities,
+    /// so only a store matched by its cache can hold unknown ones. An entity some version had
+    /// (by name or renaming identifier) is a removal the history made, and is dropped and named
+    /// as any removal.
+    private func refuseUnknownEntities(of model: ObjectModel) throws {
+        let known = knownEntityNames
+        let unknown = model.entities.filter { !known.contains($0.name) }
+        guard !unknown.isEmpty else { return }
+        let layout = try? StoreLayout(model: model)
+        let tables = Set(unknown.compactMap { layout?.entity(named: $0.name)?.tableName }).sorted()
+        throw UpgradeError(
+            path: storePath, kind: .unknownEntities(entities: unknown.map(\.name).sorted(), tables: tables))
+    }
+
+    /// The entity names, and renaming identifiers, of every version of the history.
+    private var knownEntityNames: Set<String> {
+        var known: Set<String> = []
+        for version in history.versions.versions {
+            for entity in version.entities {
+                known.insert(entity.name)
+                if let renamed = entity.renamingIdentifier { known.insert(renamed) }
+            }
+        }
+        return known
     }
 
     /// Refuses a plan that names a policy `policies` has no registration for, before step 1

@@ -42,6 +42,10 @@ extension Upgrader {
     /// - returns: The identification, the plan, the drops of each step, and the missing policies.
     /// - throws: What ``plan(forStoreAt:)`` throws, but for unregistered policies when they are listed.
     public func plan(forStoreAt url: URL, refusingUnregisteredPolicies: Bool) throws -> PreparedUpgrade {
+        if !mergedParts.isEmpty {
+            return try forMergedStore(at: url).plan(
+                forStoreAt: url, refusingUnregisteredPolicies: refusingUnregisteredPolicies)
+        }
         guard let target = targetVersion else {
             throw UpgradeError(path: url.path, kind: .emptyHistory)
         }
@@ -50,7 +54,7 @@ extension Upgrader {
         defer { snapshot.close() }
         let preparation = UpgradePreparation(
             history: history, planner: planner, policies: policies, target: target, storePath: url.path,
-            logger: options.logger)
+            logger: options.logger, dropsUnknownEntities: options.dropsUnknownEntities)
         do {
             return try snapshot.database.read { db in
                 try preparation.prepare(

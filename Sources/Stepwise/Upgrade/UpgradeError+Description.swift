@@ -35,6 +35,16 @@ extension UpgradeError {
                 '\(entityMapping)', and no policy is registered under that name. Register it with \
                 PolicyRegistry.register("\(name)") { … } in the registry given to the Upgrader. Nothing was changed.
                 """
+        case .unknownEntities(let entities, let tables):
+            return """
+                \(store)the store holds \(entities.count == 1 ? "an entity" : "entities") that no version of the given \
+                models has: \(entities.joined(separator: ", ")) (\(tables.count == 1 ? "table" : "tables") \
+                \(tables.joined(separator: ", "))). They most often belong to another model the app merges into this \
+                store: pass that model too (`--models` once per model, or Upgrader(bundlesAt:)); or to a version of \
+                the model the bundle lacks (a newer app build's): run that build, or add the version. To drop them and their rows instead, pass \
+                --drop-unknown-entities (UpgradeOptions.dropsUnknownEntities), which needs the store's own model cache \
+                (Z_MODELCACHE) to know them by. Nothing was changed.
+                """
         case .duplicateStage(let from, let to):
             return
                 "two migration stages were given for the step '\(from)' → '\(to)'. Give one stage per step, with both handlers in it if needed. Nothing was changed."

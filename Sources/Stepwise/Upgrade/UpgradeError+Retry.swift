@@ -28,7 +28,8 @@ extension UpgradeError {
             .fileSystem, .noBackup, .upgradeRunning, .accessLockFailed:
             return false
         case .newerThanKnownVersions, .noMatchingVersion, .inconsistent, .emptyHistory, .unknownVersion, .noPath,
-            .laterThanTarget, .unregisteredPolicy, .duplicateStage, .needsUpgrade, .unreadableAcceptedFindings,
+            .laterThanTarget, .unregisteredPolicy, .duplicateStage, .unknownEntities, .needsUpgrade,
+            .unreadableAcceptedFindings,
             .malformedAcceptedFindings:
             // Nothing ran: the same store, bundle and options are refused the same way.
             return true

@@ -42,6 +42,10 @@ public struct UpgradeError: Error, Sendable, LocalizedError, ReportableError {
         case unregisteredPolicy(name: String, mappingModel: String, entityMapping: String)
         /// Two ``/StepwiseMapping/MigrationStage``s were given for the same step.
         case duplicateStage(from: String, to: String)
+        /// The store holds entities that no version of the given models has (`entities`, kept in
+        /// `tables`): most often the entities of another model the app merges into the same
+        /// store. Dropping them takes ``UpgradeOptions/dropsUnknownEntities``; nothing was changed.
+        case unknownEntities(entities: [String], tables: [String])
 
         // Opening the store (``StoreAccess``, ``Upgrader/openDatabasePool(storeAt:configuration:)``).
 
@@ -195,6 +199,7 @@ extension UpgradeError {
         case .laterThanTarget: "laterThanTarget"
         case .unregisteredPolicy: "unregisteredPolicy"
         case .duplicateStage: "duplicateStage"
+        case .unknownEntities: "unknownEntities"
         case .upgradeRunning: "upgradeRunning"
         case .needsUpgrade: "needsUpgrade"
         case .accessLockFailed: "fileSystem"

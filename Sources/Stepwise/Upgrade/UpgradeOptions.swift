@@ -30,6 +30,20 @@ public struct UpgradeOptions: Sendable {
     /// store is not changed. Off by default, like Core Data: drops are then recorded in
     /// ``/StepwiseMapping/StepReport/drops`` and logged as warnings.
     public var strict: Bool
+    /// Drop the entities of the store that no version of the given models has, with their
+    /// rows. Off by default: such entities most often belong to another model the app merges
+    /// into the same store, and the upgrade refuses them by name
+    /// (``UpgradeError/Kind/unknownEntities(entities:tables:)``) rather than lose them. An entity
+    /// that some version of the history had, and a later one removed, is dropped and named
+    /// either way, as Core Data's migration drops it.
+    public var dropsUnknownEntities: Bool = false
+    /// The model configuration the store holds (`NSPersistentStoreDescription.configuration`),
+    /// nil for Core Data's default one, every entity. Each version is then the configuration's
+    /// entities only (``ModelHistory/restricted(toConfiguration:)``), numbered among themselves
+    /// as Core Data numbers them. Applied by ``Upgrader/init(bundleAt:mappingsAt:policies:stages:options:)``
+    /// and ``Upgrader/init(bundlesAt:policies:stages:options:)``; restrict a history given in
+    /// code yourself.
+    public var configuration: String?
     /// Receives ``UpgradeEvent``s as the upgrade runs, on the upgrading thread.
     public var progress: (@Sendable (UpgradeEvent) -> Void)?
     /// Where the upgrade logs. Silent by default: a library must not print.

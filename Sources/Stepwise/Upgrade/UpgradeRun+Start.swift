@@ -114,7 +114,7 @@ extension UpgradeRun {
     private func prepare(_ input: URL, isOriginal: Bool) throws -> PreparedUpgrade {
         let preparation = UpgradePreparation(
             history: history, planner: planner, policies: policies, target: target, storePath: files.store.path,
-            logger: logger)
+            logger: logger, dropsUnknownEntities: options.dropsUnknownEntities)
         let queue: DatabaseQueue
         do {
             queue = try ReadOnlyStore.openQueue(at: input, immutable: isOriginal)

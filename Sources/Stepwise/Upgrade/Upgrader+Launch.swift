@@ -83,7 +83,8 @@ extension Upgrader {
     static func upToDateReport(storeAt url: URL, bundleAt bundleURL: URL, options: UpgradeOptions) -> UpgradeReport? {
         guard let bundle = try? ModelBundleListing.modelURL(bundleURL),
             let target = options.targetVersion ?? ModelBundleListing.declaredCurrentName(inBundleAt: bundle),
-            let version = try? ModelBundleListing.readVersion(named: target, inBundleAt: bundle),
+            let whole = try? ModelBundleListing.readVersion(named: target, inBundleAt: bundle),
+            let version = try? options.configuration.map({ try whole.restricted(toConfiguration: $0) }) ?? whole,
             UpgradeRun.isAtVersion(
                 StoreFiles(store: url), fileSystem: options.fileSystem,
                 matching: { version.isCompatible(withEntityHashes: $0) })

@@ -36,6 +36,10 @@ public struct Upgrader: Sendable {
     /// The versions, mapping models and shipped records, read and checked when the upgrader
     /// was made.
     public let history: ModelHistory
+    /// The models merged into the store's model, one history each, when there are several
+    /// (``init(bundlesAt:policies:stages:options:)``): each store's own path is worked out from
+    /// its metadata (``MergedHistory``), and ``history`` holds only their current versions.
+    var mergedParts: [ModelHistory] = []
     /// The entity migration policies that mapping models name.
     public var policies: PolicyRegistry
     /// Custom work around particular steps (Core Data's staged migration), each carrying its
@@ -96,9 +100,10 @@ public struct Upgrader: Sendable {
         bundleAt bundleURL: URL, mappingsAt mappingsURL: URL? = nil, policies: PolicyRegistry = PolicyRegistry(),
         stages: [MigrationStage] = [], options: UpgradeOptions = UpgradeOptions()
     ) throws {
+        let history = try ModelHistory(bundleAt: bundleURL, mappingsAt: mappingsURL)
         self.init(
-            history: try ModelHistory(bundleAt: bundleURL, mappingsAt: mappingsURL), policies: policies, stages: stages,
-            options: options)
+            history: try options.configuration.map { try history.restricted(toConfiguration: $0) } ?? history,
+            policies: policies, stages: stages, options: options)
     }
 
     /// The planner this upgrader uses. Steps with a registered stage are never merged with
@@ -263,6 +268,9 @@ public struct Upgrader: Sendable {
     /// upgrade run, a resumed one, or recovery finishing an interrupted swap), the report goes
     /// out once.
     func perform(_ files: StoreFiles, cancellation: StepCancellation?) throws -> UpgradeReport {
+        if !mergedParts.isEmpty {
+            return try forMergedStore(at: files.store).perform(files, cancellation: cancellation)
+        }
         let started = Date()
         var report: UpgradeReport
         do {

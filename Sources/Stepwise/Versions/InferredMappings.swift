@@ -15,6 +15,28 @@ final class InferredMappings: @unchecked Sendable {
     private let lock = NSLock()
     private var results: [MappingDirectory.StepKey: Inference] = [:]
     private var compositions: [[String]: Composition] = [:]
+    private var plannedDrops: [String: PlannedDrops] = [:]
+
+    /// A step's drops, with what they were worked out from (checked on reuse, as a pair's).
+    private struct PlannedDrops {
+        var step: PlannedStep
+        var drops: [DroppedData]
+    }
+
+    /// What `step`'s mappings drop (``/StepwiseMapping/DroppedData/planned(by:from:to:)``), once
+    /// per step: the planner weighs every edge's drops for every plan (``UpgradePlanner/PathCost``),
+    /// and a matrix plans every pair of versions.
+    func drops(of step: PlannedStep) -> [DroppedData] {
+        let key = "\(step.from)\u{1F}\(step.to)\u{1F}\(step.kind)"
+        if let known = lock.withLock({ plannedDrops[key] }), known.step.source == step.source,
+            known.step.destination == step.destination, known.step.mappingModels == step.mappingModels
+        {
+            return known.drops
+        }
+        let drops = DroppedData.planned(by: step.mappingModels, from: step.source, to: step.destination)
+        lock.withLock { plannedDrops[key] = PlannedDrops(step: step, drops: drops) }
+        return drops
+    }
 
     /// A run's composed mapping, with the models at its ends (checked on reuse, as a pair's).
     private struct Composition {

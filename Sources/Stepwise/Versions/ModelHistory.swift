@@ -108,7 +108,7 @@ public struct ModelHistory: Sendable {
             currentVersion: versions.latest?.name)
     }
 
-    private init(
+    init(
         versions: VersionHistory, order: Result<VersionOrder, ModelError>,
         mappings: [MappingDirectory.StepKey: [MappingModel]], shipped: [ShippedVersion], asShipped: [ObjectModel],
         currentVersion: String?

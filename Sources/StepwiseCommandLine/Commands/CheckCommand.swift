@@ -73,7 +73,7 @@ struct CheckCommand<Tool: StepwiseTool>: ParsableCommand {
 
     private func execute() throws {
         let report = try HistoryCheck(
-            bundleAt: bundleOptions.url, mappingsAt: mappingOptions.mappings.map { URL(fileURLWithPath: $0) },
+            bundleAt: try bundleOptions.single(), mappingsAt: mappingOptions.mappings.map { URL(fileURLWithPath: $0) },
             policies: Tool.checksPolicies ? Tool.policies : nil,
             acceptedFindingsAt: accept.map { URL(fileURLWithPath: $0) }
         ).run()
@@ -86,7 +86,7 @@ struct CheckCommand<Tool: StepwiseTool>: ParsableCommand {
             let infos = report.findings.count - report.errors - report.warnings - report.accepted
             let accepted = report.accepted > 0 ? ", \(report.accepted) accepted" : ""
             print(
-                "\(bundleOptions.models): \(Self.count(report.errors, "error")), \(Self.count(report.warnings, "warning")), \(infos) info\(accepted)."
+                "\(bundleOptions.models.first ?? ""): \(Self.count(report.errors, "error")), \(Self.count(report.warnings, "warning")), \(infos) info\(accepted)."
             )
             if !Tool.checksPolicies {
                 StandardError.print(

@@ -167,7 +167,7 @@ struct MatrixCommand<Tool: StepwiseTool>: ParsableCommand {
 
     private func execute() throws {
         let matrix = try UpgradeMatrix(
-            bundleAt: bundleOptions.url, mappingsAt: mappingOptions.mappings.map { URL(fileURLWithPath: $0) },
+            bundleAt: try bundleOptions.single(), mappingsAt: mappingOptions.mappings.map { URL(fileURLWithPath: $0) },
             policies: Tool.policies, ignoring: Set(ignore), allowingDrops: Set(allowDrop))
         let base = try seeding.map { try SeedingConstraints(contentsOf: URL(fileURLWithPath: $0)) }
         let constraints = try constraints(adding: base ?? SeedingConstraints())

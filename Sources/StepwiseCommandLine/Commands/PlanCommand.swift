@@ -15,9 +15,12 @@ struct PlanCommand<Tool: StepwiseTool>: ParsableCommand {
             abstract: "Explain how a store would be upgraded: its version, and each step to the target.",
             discussion: """
                 Identifies the store's version (reading a private copy), then plans the path to the \
-                bundle's current version (or --to) with the fewest explicit (heavyweight) steps: explicit \
-                mappings from the mapping folder, in any direction, and inferred steps between consecutive \
-                versions. Consecutive inferred steps whose mappings compose exactly run as one pass, shown \
+                bundle's current version (or --to) that drops the least (a path that drops nothing \
+                always wins), then with the fewest explicit (heavyweight) steps: explicit mappings from \
+                the mapping folder, in any direction, and inferred steps between consecutive versions. A \
+                store matched by its own model cache joins the history at the version its cached model \
+                differs least from, when that keeps more than the step straight to the target; the plan \
+                says which version and why. Consecutive inferred steps whose mappings compose exactly run as one pass, shown \
                 as "inferred, one pass via" the versions they skip. Each explicit step names its mapping \
                 files (JSON or .xcmappingmodel) and how each was bound to the step's versions: by its \
                 model paths, its embedded model copies, or the one pair its entity mappings fit. Nothing \
@@ -66,6 +69,12 @@ struct PlanCommand<Tool: StepwiseTool>: ParsableCommand {
     )
     var to: String?
 
+    @Flag(
+        name: .long,
+        help: ArgumentHelp(
+            "Plan to drop the store's entities that no version of the given models has, instead of refusing them."))
+    var dropUnknownEntities = false
+
     @Option(name: .long, help: "Output format: text, json, dot or mermaid.")
     var format: Format = .text
 
@@ -78,9 +87,10 @@ struct PlanCommand<Tool: StepwiseTool>: ParsableCommand {
         // same refusals: a store newer than the target, a staged step. An unregistered policy is
         // refused too, but only once the whole plan is shown, its steps marked.
         // It reads a private copy of the store, its -wal included; the store is never opened.
-        let upgrader = try Upgrader(
-            bundleAt: bundleOptions.url, mappingsAt: mappingOptions.mappings.map { URL(fileURLWithPath: $0) },
-            policies: Tool.policies, options: UpgradeOptions(targetVersion: to))
+        var options = UpgradeOptions(targetVersion: to)
+        options.dropsUnknownEntities = dropUnknownEntities
+        let upgrader = try bundleOptions.upgrader(
+            mappings: mappingOptions, policies: Tool.policies, options: options)
         let prepared = try upgrader.plan(forStoreAt: URL(fileURLWithPath: store), refusingUnregisteredPolicies: false)
         let (identification, plan, drops) = (prepared.identification, prepared.plan, prepared.drops)
         let missing = prepared.missingPolicies
@@ -103,6 +113,10 @@ struct PlanCommand<Tool: StepwiseTool>: ParsableCommand {
                 print(
                     "No version of the bundle wrote it: the upgrade starts from the store's own model cache (Z_MODELCACHE), whose hashes match its metadata, as Core Data's does."
                 )
+            }
+            if let join = plan.modelCacheJoin {
+                // Which version the cached model joins the history at, and why.
+                print("Note: \(join).")
             }
             if plan.steps.isEmpty {
                 print("It is up to date with '\(target)': nothing to do.")
@@ -136,7 +150,7 @@ struct PlanCommand<Tool: StepwiseTool>: ParsableCommand {
             try JSONOutput.print(
                 PlanReport(
                     store: store, from: plan.from, to: plan.to, matchedBy: identification.matchedBy?.rawValue,
-                    fromModelCache: identification.matchedBy == .modelCache,
+                    fromModelCache: identification.matchedBy == .modelCache, modelCacheJoin: plan.modelCacheJoin,
                     upToDate: plan.steps.isEmpty, order: knownOrder(upgrader),
                     steps: plan.steps,
                     drops: zip(plan.steps.indices, drops).flatMap { index, stepDrops in
@@ -169,8 +183,9 @@ struct PlanCommand<Tool: StepwiseTool>: ParsableCommand {
             plan.steps.flatMap { step in
                 zip(step.versions, step.versions.dropFirst()).map { "\($0)\u{0}\($1)" }
             })
-        // The edge from the store's cached model exists only for this store: the plan's own.
-        let edges = planner.edges() + plan.steps.filter { $0.from == planner.modelCache?.name }
+        // The edges from the store's cached model exist only for this store: to the target and
+        // to the versions it differs least from.
+        let edges = planner.edges() + planner.modelCacheEdges(from: plan.from, to: plan.to)
         let nodes = history.versions + planner.shipped + [planner.modelCache].compactMap { $0 }
         func id(_ name: String) -> String {
             if name == planner.modelCache?.name { return "cache" }
@@ -210,6 +225,10 @@ private struct PlanReport: Encodable {
     /// Whether the plan starts from the store's own model cache (`Z_MODELCACHE`): no version of
     /// the bundle wrote the store, and its cached model's hashes match its metadata.
     var fromModelCache: Bool
+    /// Where a plan from the store's model cache joins the history (`ModelCacheJoin`): the
+    /// version the cached model differs least from, the differences, the route and why; absent
+    /// for any other plan.
+    var modelCacheJoin: ModelCacheJoin?
     var upToDate: Bool
     /// The versions' order and how it was found; null when it can't be told (the store is then
     /// at the target, or the plan would have been refused).

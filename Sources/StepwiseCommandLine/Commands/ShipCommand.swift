@@ -47,7 +47,7 @@ struct ShipCommand: ParsableCommand {
     private func execute() throws {
         let recording: ShippedRecords.Recording
         do {
-            recording = try ShippedRecords.record(version, of: bundleOptions.url, force: force)
+            recording = try ShippedRecords.record(version, of: try bundleOptions.single(), force: force)
         } catch let error as ModelError {
             guard case .changedSinceShipped(let name, let differences) = error.kind else { throw error }
             try refuse(name, differences: differences, file: error.path ?? "")

@@ -85,6 +85,13 @@ struct UpgradeCommand<Tool: StepwiseTool>: ParsableCommand {
         ))
     var strict = false
 
+    @Flag(
+        name: .long,
+        help: ArgumentHelp(
+            "Drop the store's entities that no version of the given models has, with their rows. Without it, the upgrade refuses them by name: they most often belong to another model the app merges into the store (give it with another --models)."
+        ))
+    var dropUnknownEntities = false
+
     @OptionGroup var progressOptions: ProgressOptions
 
     @OptionGroup var jsonOption: JSONOption
@@ -101,14 +108,14 @@ struct UpgradeCommand<Tool: StepwiseTool>: ParsableCommand {
         }
         let renderer = ProgressRenderer(
             style: progressOptions.style, estimateRows: { StoreObjectCount.estimate(storeAt: storeURL) })
-        let options = UpgradeOptions(
+        var options = UpgradeOptions(
             targetVersion: to, keepBackup: keepBackup, verification: verify, lockTimeout: lockOptions.duration,
             strict: strict, progress: renderer.handler)
+        options.dropsUnknownEntities = dropUnknownEntities
         let report: UpgradeReport
         do {
-            let upgrader = try Upgrader(
-                bundleAt: bundleOptions.url, mappingsAt: mappingOptions.mappings.map { URL(fileURLWithPath: $0) },
-                policies: Tool.policies, options: options)
+            let upgrader = try bundleOptions.upgrader(
+                mappings: mappingOptions, policies: Tool.policies, options: options)
             report = try upgrader.upgradeIfNeededSynchronously(storeAt: storeURL)
         } catch {
             renderer.finish()

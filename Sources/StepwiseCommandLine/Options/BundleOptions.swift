@@ -1,24 +1,62 @@
 import ArgumentParser
 import Foundation
+import Stepwise
 import StepwiseMapping
 import StepwiseModel
 
-/// `--models BUNDLE`, shared by every command that reads a model bundle.
+/// `--models BUNDLE`, shared by every command that reads a model bundle; `upgrade` and `plan`
+/// take it once per model of a store whose model merges several.
 struct BundleOptions: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "A .xcdatamodeld bundle (or a single .xcdatamodel), or the compiled .momd folder an app ships (or a single .mom).",
+            "A .xcdatamodeld bundle (or a single .xcdatamodel), or the compiled .momd folder an app ships (or a single .mom). `upgrade` and `plan` take it once per model when the app merges several models into one store.",
             discussion:
                 "Versions are ordered by <Name>.history beside the bundle, else by natural sort of their names. A .momd's current version is the one its VersionInfo.plist names.",
             valueName: "bundle"),
         completion: .directory)
-    var models: String
+    var models: [String] = []
 
-    var url: URL { URL(fileURLWithPath: models) }
+    func validate() throws {
+        guard !models.isEmpty else { throw ValidationError("Missing expected argument '--models <bundle>'") }
+    }
+
+    /// The bundle, for the commands that read one: a second `--models` is refused there, by
+    /// ``single()``.
+    var url: URL { URL(fileURLWithPath: models.first ?? "") }
+
+    /// Every bundle given, in order.
+    var urls: [URL] { models.map { URL(fileURLWithPath: $0) } }
+
+    /// The one bundle a command that merges no models reads.
+    func single() throws -> URL {
+        guard models.count == 1 else {
+            throw ValidationError(
+                "--models is given \(models.count) times; only `upgrade` and `plan` merge several models into one store."
+            )
+        }
+        return url
+    }
 
     func load() throws -> ModelBundle {
-        try ModelBundle(contentsOf: url)
+        try ModelBundle(contentsOf: try single())
+    }
+
+    /// The upgrader of `upgrade` and `plan`: of the one bundle, with `--mappings`; or of several
+    /// merged ones, each with the mapping models beside it (`--mappings` is then refused, since
+    /// it can't say whose steps its files are).
+    func upgrader(mappings: MappingOptions, policies: PolicyRegistry, options: UpgradeOptions) throws -> Upgrader {
+        guard models.count > 1 else {
+            return try Upgrader(
+                bundleAt: url, mappingsAt: mappings.mappings.map { URL(fileURLWithPath: $0) }, policies: policies,
+                options: options)
+        }
+        if mappings.mappings != nil {
+            throw ValidationError(
+                "--mappings names one bundle's mapping folder; with several --models, keep each model's mappings in <Name>.mappings beside it."
+            )
+        }
+        return try Upgrader(bundlesAt: urls, policies: policies, options: options)
     }
 }
 

@@ -36,11 +36,23 @@ private struct DropPlanner {
     let mappings: [EntityMapping]
     let isInferred: Bool
 
+    /// Per source entity, the destination entities the carrying mappings make of it: what its
+    /// objects become, for ``linksLeftOut(by:of:)``.
+    let madeFrom: [String: [Entity]]
+
     init(models: [MappingModel], source: ObjectModel, destination: ObjectModel) {
         self.source = source
         self.destination = destination
         mappings = models.flatMap(\.entityMappings)
         isInferred = !models.isEmpty && models.allSatisfy(\.isInferred)
+        var madeFrom: [String: [Entity]] = [:]
+        for mapping in mappings where Self.carries(mapping) {
+            guard let sourceName = mapping.sourceEntity,
+                let made = mapping.destinationEntity.flatMap({ destination[entity: $0] })
+            else { continue }
+            madeFrom[sourceName, default: []].append(made)
+        }
+        self.madeFrom = madeFrom
     }
 
     func drops() -> [DroppedData] {
@@ -82,29 +94,37 @@ private struct DropPlanner {
     /// makes a kind of the new destination; objects of a removed entity go with their rows,
     /// which are named as such.
     private func linksLeftOut(by carrying: [EntityMapping], of entity: Entity) -> [DroppedData] {
+        // Planning runs this for every step of every path the planner weighs: the entity's
+        // relationships are looked up once, and only those whose destination changes by name
+        // or holds a hierarchy are followed further.
+        var relationships: [String: Relationship] = [:]
+        for case .relationship(let relationship) in source.allProperties(of: entity) {
+            relationships[relationship.name] = relationship
+        }
         var drops: [DroppedData] = []
         var named: Set<String> = []
         for mapping in carrying {
             guard let made = mapping.destinationEntity.flatMap({ destination[entity: $0] }) else { continue }
+            var destinationRelationships: [String: Relationship]?
             for propertyMapping in mapping.relationshipMappings {
                 guard let read = propertyMapping.valueExpression.flatMap(MappingInference.sourceProperty(readBy:)),
-                    !named.contains(read),
-                    case .relationship(let old)? = source.allProperties(of: entity).first(where: { $0.name == read }),
-                    case .relationship(let new)? = destination.allProperties(of: made).first(where: {
-                        $0.name == propertyMapping.name
-                    }),
-                    let oldTarget = source[entity: old.destination],
+                    !named.contains(read), let old = relationships[read],
+                    let oldTarget = source[entity: old.destination]
+                else { continue }
+                if destinationRelationships == nil {
+                    var found: [String: Relationship] = [:]
+                    for case .relationship(let relationship) in destination.allProperties(of: made) {
+                        found[relationship.name] = relationship
+                    }
+                    destinationRelationships = found
+                }
+                guard let new = destinationRelationships?[propertyMapping.name],
                     let newTarget = destination[entity: new.destination]
                 else { continue }
                 let held = source.hierarchy(from: oldTarget).filter { !$0.isAbstract }
                 let stranded = held.filter { object in
-                    let makers = mappings.filter { $0.sourceEntity == object.name && Self.carries($0) }
-                    return !makers.isEmpty
-                        && !makers.contains { maker in
-                            maker.destinationEntity.flatMap { destination[entity: $0] }.map {
-                                destination.entity($0, isKindOf: newTarget)
-                            } ?? false
-                        }
+                    guard let becomes = madeFrom[object.name], !becomes.isEmpty else { return false }
+                    return !becomes.contains { destination.entity($0, isKindOf: newTarget) }
                 }
                 guard !stranded.isEmpty else { continue }
                 named.insert(read)

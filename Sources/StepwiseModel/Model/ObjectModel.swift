@@ -23,6 +23,11 @@ public struct ObjectModel: Sendable, Hashable {
     public var versionIdentifiers: [String]
     /// The entities, in file order.
     public var entities: [Entity]
+    /// The model's named configurations: each a subset of the entities that one store holds
+    /// (`NSManagedObjectModel.entities(forConfigurationName:)`), by name, their member entities
+    /// in file order. Core Data's default configuration, every entity, has no name and isn't
+    /// listed.
+    public var configurations: [String: [String]] = [:]
 
     public init(_ name: String, versionIdentifiers: [String] = [], entities: [Entity]) {
         self.name = name

@@ -75,7 +75,16 @@ package enum XcodeModelReader {
         }
         let identifier = root.string("userDefinedModelVersionIdentifier")
         let identifiers = identifier.map { $0.isEmpty ? [] : [$0] } ?? []
-        return ObjectModel(versionName, versionIdentifiers: identifiers, entities: entities)
+        var model = ObjectModel(versionName, versionIdentifiers: identifiers, entities: entities)
+        // `<configuration name="Cloud"><memberEntity name="Note"/></configuration>`, as Xcode's
+        // model editor writes a configuration (Default, every entity, is never written).
+        for element in root.elements(forName: "configuration") {
+            guard let name = element.string("name") else {
+                throw ModelError(path: path, kind: .malformed("a <configuration> without a name"))
+            }
+            model.configurations[name] = element.elements(forName: "memberEntity").compactMap { $0.string("name") }
+        }
+        return model
     }
 }
 

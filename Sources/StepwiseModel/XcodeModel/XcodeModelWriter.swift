@@ -22,6 +22,11 @@ package enum XcodeModelWriter {
             lines += entityLines(entity).map { "    " + $0 }
         }
         lines += compositeLines(model).map { "    " + $0 }
+        for (name, members) in model.configurations.sorted(by: { $0.key < $1.key }) {
+            lines.append("    <configuration\(render([("name", name)]))>")
+            lines += members.map { "        <memberEntity\(render([("name", $0)]))/>" }
+            lines.append("    </configuration>")
+        }
         lines.append("</model>")
         return lines.joined(separator: "\n") + "\n"
     }

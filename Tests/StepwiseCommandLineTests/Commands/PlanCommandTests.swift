@@ -96,6 +96,37 @@ struct PlanCommandTests {
         #expect(mermaid.standardOutput.contains("v1 ==>|inferred| v2"))
     }
 
+    /// A store of Journal 2 as it shipped, before an edit in place, known only by its own model
+    /// cache: the plan joins the history at Journal 2 and says why (`CachedRenameHistory`).
+    @Test func aPlanFromTheModelCacheSaysWhereItJoinsTheHistoryAndWhy() throws {
+        let bundle = directory.path("Journal.xcdatamodeld")
+        try XcodeModelWriter.writeBundle(CachedRenameHistory.history.versions, current: "Journal 4", to: bundle)
+        let store = directory.path("Journal.sqlite")
+        try CachedRenameHistory.seed(at: store)
+        let text = try runner.run(["plan", store.path, "--models", bundle.path])
+        #expect(text.status == 0, "\(text.standardError)")
+        #expect(text.standardOutput.contains("(matched by modelCache)"))
+        #expect(
+            text.standardOutput.contains(
+                "Note: the store's cached model differs least from 'Journal 2' (1 difference: Entry.pinned was added (Boolean, optional)), so the plan joins the history there: the step straight to 'Journal 4' would drop Entry.body (removed from the model)."
+            ))
+        #expect(
+            text.standardOutput.contains(
+                "1. Journal.sqlite's model cache → Journal 4  inferred, one pass via Journal 2, Journal 3"))
+        #expect(!text.standardOutput.contains("drops "))
+
+        let json = try runner.run(["plan", store.path, "--models", bundle.path, "--format", "json"]).json()
+        let join = try #require(json["modelCacheJoin"] as? [String: Any])
+        #expect(join["version"] as? String == "Journal 2")
+        #expect(join["route"] as? String == "throughVersion")
+        #expect((json["drops"] as? [Any])?.isEmpty == true)
+
+        // Both of the cache's edges are drawn; the plan's, through Journal 2, is the thick one.
+        let dot = try runner.run(["plan", store.path, "--models", bundle.path, "--format", "dot"]).standardOutput
+        #expect(dot.contains("cache -> v1 [label=\"inferred\", style=dashed, penwidth=3];"))
+        #expect(dot.contains("cache -> v3 [label=\"inferred\", style=dashed];"))
+    }
+
     @Test func unmergedStepsHaveAnEmptyVia() throws {
         let (store, bundle) = try store(at: "Recipes")
         let json = try runner.run(["plan", store, "--models", bundle, "--format", "json"]).json()

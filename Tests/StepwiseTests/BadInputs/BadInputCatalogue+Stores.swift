@@ -82,6 +82,41 @@ extension BadInputCatalogue {
         ),
         unreadableStore,
         BadInputCase(
+            // Most often another model the app merges into the store, not given.
+            .store, "a store holding an entity no version of the history has",
+            arrange: { workspace in
+                try workspace.writeSamples()
+                let stranger = ObjectModel("Stranger") { Entity("Stranger") { Attribute("name", .string) } }
+                try StoreCreator.createStore(
+                    at: workspace.store, model: ObjectModel.merging([RecipesHistory.v1, stranger]))
+            },
+            act: { try $0.upgradeStore() },
+            expect: .unknownEntities(at: "Store.sqlite", entities: ["Stranger"], tables: ["ZSTRANGER"]),
+            leaves: .lockFile
+        ),
+        BadInputCase(
+            .store, "a configuration no version of the model has",
+            arrange: { try $0.writeRecipesStore() },
+            act: { workspace in
+                var options = UpgradeOptions()
+                options.configuration = "Cloud"
+                return try Upgrader(bundleAt: workspace.bundle, options: options).upgradeIfNeededSynchronously(
+                    storeAt: workspace.store)
+            },
+            expect: .modelError(containing: "no version of the model has a configuration named 'Cloud'")
+        ),
+        BadInputCase(
+            .store, "merged models with an entity of the same name",
+            arrange: { try $0.writeRecipesStore() },
+            act: { workspace in
+                let clash = try ModelHistory(versions: VersionHistory([ObjectModel("Other") { Entity("Chef") {} }]))
+                return try Upgrader(merging: [try ModelHistory(versions: RecipesHistory.history), clash])
+                    .upgradeIfNeededSynchronously(
+                        storeAt: workspace.store)
+            },
+            expect: .modelError(containing: "both have an entity named 'Chef'")
+        ),
+        BadInputCase(
             .store, "an SQLite database without Z_METADATA",
             arrange: { workspace in
                 try workspace.writeSamples()

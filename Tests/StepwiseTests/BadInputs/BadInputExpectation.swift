@@ -160,6 +160,28 @@ struct BadInputExpectation: Sendable {
         }
     }
 
+    /// ``UpgradeError/Kind/unknownEntities(entities:tables:)`` about the workspace store `file`.
+    static func unknownEntities(at file: String, entities: [String], tables: [String]) -> BadInputExpectation {
+        BadInputExpectation { outcome, workspace, location in
+            guard let error = thrown(UpgradeError.self, outcome, at: location) else { return }
+            #expect(error.storePath == workspace.path(file).path, sourceLocation: location)
+            guard case .unknownEntities(let gotEntities, let gotTables) = error.kind else {
+                Issue.record("expected unknownEntities, got \(error.kind)", sourceLocation: location)
+                return
+            }
+            #expect(gotEntities == entities && gotTables == tables, sourceLocation: location)
+            #expect(error.description.contains("Nothing was changed"), sourceLocation: location)
+        }
+    }
+
+    /// A ``/StepwiseModel/ModelError`` whose description contains `text`.
+    static func modelError(containing text: String) -> BadInputExpectation {
+        BadInputExpectation { outcome, _, location in
+            guard let error = thrown(ModelError.self, outcome, at: location) else { return }
+            #expect(error.description.contains(text), "\(error)", sourceLocation: location)
+        }
+    }
+
     /// What an ``UpgradeError`` must say.
     enum Upgrade: Sendable {
         /// A file-system call failed with `errno`; `path` is relative to the workspace.

@@ -337,6 +337,30 @@ struct HistoryCheckTests {
         #expect(report.passes && report.warnings == 1)
     }
 
+    /// Core Data's inference maps `cover` by name, and leaves out its links to Artworks, which
+    /// don't become Pictures (Artsy's covers, ArtsyFolio v1.5 → v1.7).
+    @Test func anInferredStepThatLeavesOutLinksOfAChangedDestinationIsAWarning() {
+        let artworks = ObjectModel("Blog") {
+            Entity("Album") { Relationship("cover", to: "Artwork") }
+            Entity("Artwork") { Attribute("title", .string) }
+            Entity("Picture") { Attribute("url", .string) }
+        }
+        var pictures = artworks
+        pictures.name = "Blog 2"
+        pictures.entities[0].relationships[0].destination = "Picture"
+        let report = HistoryCheck(history: VersionHistory([artworks, pictures])).run()
+        #expect(
+            report.problems == [
+                HistoryFinding(
+                    .dropsData, version: "Blog 2", entity: "Album", property: "cover",
+                    message:
+                        "The inferred step 'Blog' → 'Blog 2' drops the links of Album.cover to Artwork: its destination changes to an entity those objects don't become, and Core Data's inference leaves such links out.",
+                    fix:
+                        "If the links should follow, write a mapping file 'Blog to Blog 2.json' that makes the new destination's objects from them; if they go on purpose, this warning can stay."
+                )
+            ])
+    }
+
     @Test func anInferredStepThatDropsAnEntityIsAWarning() {
         let withTags = ObjectModel("Blog") {
             Entity("Post") { Attribute("title", .string) }

@@ -66,13 +66,35 @@ struct UpgradePlannerTests {
         #expect(error.description.contains("Add a mapping file 'Recipes to Recipes 2.json'"))
     }
 
-    @Test func anExplicitShortcutWinsOverALongerChainWithTheSameHeavyweightCount() throws {
+    /// A shortcut whose entity mappings carry every entity of Recipes 2 (those of the written
+    /// Recipes 2 → 3 mapping): it drops nothing, so it wins on the explicit steps and the steps.
+    @Test func anExplicitShortcutThatDropsNothingWinsOverALongerChainWithTheSameHeavyweightCount() throws {
+        let (history, mappings) = try Self.mappings("Recipes")
+        var withShortcut = mappings
+        let written = try #require(mappings[MappingDirectory.StepKey("Recipes 2", "Recipes 3")]?.first)
+        let shortcut = MappingModel(from: "Recipes 2", to: "Recipes 4", entityMappings: written.entityMappings)
+        withShortcut[MappingDirectory.StepKey("Recipes 2", "Recipes 4")] = [shortcut]
+        let plan = try UpgradePlanner(history: history, mappings: withShortcut).plan(from: "Recipes", to: "Recipes 4")
+        #expect(Self.describe(plan) == ["Recipes → Recipes 2 explicit", "Recipes 2 → Recipes 4 explicit"])
+    }
+
+    /// The same shortcut with no entity mappings leaves every entity out: the chain, one step
+    /// longer, drops nothing and wins.
+    @Test func anExplicitShortcutThatLeavesEntitiesOutLosesToTheChainThatKeepsThem() throws {
         let (history, mappings) = try Self.mappings("Recipes")
         var withShortcut = mappings
         let shortcut = MappingModel(from: "Recipes 2", to: "Recipes 4", entityMappings: [])
         withShortcut[MappingDirectory.StepKey("Recipes 2", "Recipes 4")] = [shortcut]
-        let plan = try UpgradePlanner(history: history, mappings: withShortcut).plan(from: "Recipes", to: "Recipes 4")
-        #expect(Self.describe(plan) == ["Recipes → Recipes 2 explicit", "Recipes 2 → Recipes 4 explicit"])
+        let planner = UpgradePlanner(history: history, mappings: withShortcut)
+        let plan = try planner.plan(from: "Recipes", to: "Recipes 4")
+        #expect(
+            Self.describe(plan) == [
+                "Recipes → Recipes 2 explicit", "Recipes 2 → Recipes 3 explicit", "Recipes 3 → Recipes 4 inferred",
+            ])
+        #expect(plan.steps.flatMap(UpgradePlanner.drops(of:)) == [])
+        let skipped = try #require(planner.edges().first { $0.from == "Recipes 2" && $0.to == "Recipes 4" })
+        #expect(UpgradePlanner.drops(of: skipped).map(\.reason).allSatisfy { $0 == .leftOutOfMapping })
+        #expect(!UpgradePlanner.drops(of: skipped).isEmpty)
     }
 
     @Test func aDowngradeNeedsAnExplicitMapping() throws {

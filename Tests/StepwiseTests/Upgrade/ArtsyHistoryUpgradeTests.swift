@@ -66,4 +66,17 @@ struct ArtsyHistoryUpgradeTests {
             #expect(drop.linksTo?.isEmpty == false)
         }
     }
+
+    /// Seven versions have `Image.artist` with inverse `Artist.thumbnail`, which doesn't point
+    /// back: Xcode warns, Core Data loads them. `check` warns too, naming both sides, and finds
+    /// no error in the committed bundle.
+    @Test("check finds no error in Artsy's bundle and warns about the inverse that doesn't point back")
+    func checkWarnsAboutTheInverse() throws {
+        let corpus = try Corpus.required()
+        let report = try HistoryCheck(bundleAt: corpus.url(Self.bundle)).run()
+        #expect(report.errors == 0)
+        let inverses = report.findings.filter { $0.kind == .modelWarning }
+        #expect(inverses.count == 7)
+        #expect(inverses.allSatisfy { $0.message.contains("Image.artist") && $0.message.contains("Artist.thumbnail") })
+    }
 }

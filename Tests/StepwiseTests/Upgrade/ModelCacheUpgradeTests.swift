@@ -62,6 +62,13 @@ struct ModelCacheUpgradeTests {
             prepared.plan.steps.map(\.description) == [
                 "\(Self.cacheName) → CoreDataMigration_Example 4 (inferred)"
             ])
+        // Version 3's cache differs from version 4 only by its new attribute: it joins there.
+        #expect(prepared.plan.modelCacheJoin?.route == .versionIsTarget)
+        #expect(prepared.plan.modelCacheJoin?.version == "CoreDataMigration_Example 4")
+        #expect(
+            prepared.plan.modelCacheJoin?.differences.map(\.description) == [
+                "Post.hide was added (Boolean, optional, default NO)."
+            ])
 
         let report = try upgrader.upgradeIfNeededSynchronously(storeAt: store)
         #expect(report.outcome == .upgraded)
@@ -143,6 +150,45 @@ struct ModelCacheUpgradeTests {
         }
         #expect(error?.modelCacheNote?.contains("can't be read") == true)
         #expect(error?.modelCacheNote?.contains("not raw deflate") == true)
+    }
+
+    /// A copy of the store, and a copy of its bundle with only the versions before `Color`
+    /// existed: the cached model's `Color` is an entity no version of the history has.
+    func storeAndBundleThatNeverHadColor() throws -> (store: URL, bundle: URL) {
+        let (store, bundle) = try storeAndBundleWithoutItsVersion()
+        try FileManager.default.removeItem(at: bundle.appendingPathComponent("CoreDataMigration_Example 4.xcdatamodel"))
+        try? FileManager.default.removeItem(at: bundle.appendingPathComponent(".xccurrentversion"))
+        return (store, bundle)
+    }
+
+    /// Core Data, given another app's model alone, would drop `Color`'s table; Stepwise refuses
+    /// an entity no version had before touching anything, and drops it only when asked.
+    @Test(.enabled(if: Corpus.shouldRunTests, "needs ../shared/corpus"))
+    func anEntityNoVersionHadIsRefusedUnlessDroppingIsAsked() throws {
+        let (store, bundle) = try storeAndBundleThatNeverHadColor()
+        let before = StepFixturesBytes.bytes(store)
+        let error = #expect(throws: UpgradeError.self) {
+            try Upgrader(bundleAt: bundle).upgradeIfNeededSynchronously(storeAt: store)
+        }
+        guard case .unknownEntities(let entities, let tables)? = error?.kind else {
+            Issue.record("expected unknownEntities, got \(String(describing: error))")
+            return
+        }
+        #expect(entities == ["Color"])
+        #expect(tables == ["ZCOLOR"])
+        #expect(StepFixturesBytes.bytes(store) == before)
+
+        var options = UpgradeOptions()
+        options.dropsUnknownEntities = true
+        let report = try Upgrader(bundleAt: bundle, options: options).upgradeIfNeededSynchronously(storeAt: store)
+        #expect(report.to == "CoreDataMigration_Example 2")
+        let drops = report.steps.flatMap(\.drops).filter { $0.kind == .entity }
+        #expect(drops.map(\.entity) == ["Color"])
+        #expect((drops.first?.count ?? 0) > 0)
+        let posts = try DatabaseQueue(path: store.path).read { db in
+            try Int.fetchOne(db, sql: #"SELECT COUNT(*) FROM "ZPOST""#)
+        }
+        #expect(posts == 7_995)
     }
 
     @Test(.enabled(if: Corpus.shouldRunTests, "needs ../shared/corpus"))
