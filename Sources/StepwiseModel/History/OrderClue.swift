@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Within a stem (the text before a name's first digit) the names' natural order decides. The
 /// stems are then ordered by the other clues, strongest first, and a weaker clue is consulted
-/// only while the stronger ones leave the order open (``VersionOrdering``):
+/// only while the stronger ones leave the order open (`VersionOrdering`):
 /// 1. what Xcode itself says: the version named after the bundle is its first, and the current
 ///    version (`.xccurrentversion`, a compiled folder's `VersionInfo.plist`) its last;
 /// 2. mapping models, each from its source version to its destination;

@@ -75,7 +75,7 @@ public struct VersionHistory: Sendable, Hashable {
     /// an SDK's `SFMCModel`, then `214.00`…`244.01`. Within each stem the order is natural;
     /// the stems, each a block of versions, are ordered by the bundle's name (its first
     /// version) and the current version. A bundle's mapping models and renaming identifiers
-    /// can order more stems (``VersionOrder``, as ``ModelHistory`` works it out).
+    /// can order more stems (``VersionOrder``, as `ModelHistory` works it out).
     ///
     /// - parameters:
     ///   - names: The version names.

@@ -12,7 +12,7 @@ import Foundation
 ///
 /// The order comes from `<Name>.history` beside the bundle when it exists (one version name
 /// per line, oldest first; `#` starts a comment), else from the history itself
-/// (``VersionOrdering``): the names' natural order within each stem, the bundle's name as the
+/// (`VersionOrdering`): the names' natural order within each stem, the bundle's name as the
 /// first version and the current version as the last, and renaming identifiers. The mapping
 /// models beside the bundle can order it further (``orderedAgain(withMappingClues:)``).
 ///

@@ -25,7 +25,7 @@ import Foundation
 /// a missing or empty bundle and a current version the bundle doesn't have. An order that
 /// can't be told, or a history file that doesn't match the bundle, is kept in ``order``, not
 /// thrown: a listing names the current version and reads one version without it. The
-/// order is worked out from the names alone (``VersionOrdering``): a bundle whose renaming
+/// order is worked out from the names alone (`VersionOrdering`): a bundle whose renaming
 /// identifiers order it is ordered by ``ModelBundle``, which reads them.
 package struct ModelBundleListing: Sendable, Hashable {
     /// The bundle or model folder, standardized.
@@ -247,7 +247,7 @@ package struct ModelBundleListing: Sendable, Hashable {
     }
 
     /// The history order of `names`: `<Name>.history` beside the bundle, else the order the
-    /// history itself gives (``VersionOrdering``), with the bundle's own name as its first
+    /// history itself gives (`VersionOrdering`), with the bundle's own name as its first
     /// version and the current version as its last where the names change stem, and the
     /// renaming identifiers of `models`.
     /// - throws: A current-version file that can't be read; an order that can't be told is
