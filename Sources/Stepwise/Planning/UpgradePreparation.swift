@@ -112,7 +112,7 @@ struct UpgradePreparation {
             case .noMatchingVersion,
                 .newerThanKnownVersions where !namesALaterVersion:
                 let metadata = try StoreMetadata.read(from: db, path: storePath)
-                let known = knownEntityNames
+                let known = history.knownEntityNames
                 let unknown = metadata.versionHashes.keys.filter { !known.contains($0) }.sorted()
                 // Without the store's model cache there is nothing to drop them by: the registry's
                 // own error says why the cache wasn't used. A store none of whose entities the
@@ -160,25 +160,13 @@ struct UpgradePreparation {
     /// (by name or renaming identifier) is a removal the history made, and is dropped and named
     /// as any removal.
     private func refuseUnknownEntities(of model: ObjectModel) throws {
-        let known = knownEntityNames
+        let known = history.knownEntityNames
         let unknown = model.entities.filter { !known.contains($0.name) }
         guard !unknown.isEmpty else { return }
         let layout = try? StoreLayout(model: model)
         let tables = Set(unknown.compactMap { layout?.entity(named: $0.name)?.tableName }).sorted()
         throw UpgradeError(
             path: storePath, kind: .unknownEntities(entities: unknown.map(\.name).sorted(), tables: tables))
-    }
-
-    /// The entity names, and renaming identifiers, of every version of the history.
-    private var knownEntityNames: Set<String> {
-        var known: Set<String> = []
-        for version in history.versions.versions {
-            for entity in version.entities {
-                known.insert(entity.name)
-                if let renamed = entity.renamingIdentifier { known.insert(renamed) }
-            }
-        }
-        return known
     }
 
     /// Refuses a plan that names a policy `policies` has no registration for, before step 1

@@ -47,10 +47,7 @@ struct MergedHistory: Sendable {
         for part in parts {
             let position = try startingPosition(of: part, in: hashes, path: path)
             positions.append(position)
-            for version in part.versions.versions {
-                known.formUnion(version.entityNames)
-                known.formUnion(version.entities.compactMap(\.renamingIdentifier))
-            }
+            known.formUnion(part.knownEntityNames)
         }
         let unknown = hashes.keys.filter { !known.contains($0) }.sorted()
         if !unknown.isEmpty {
