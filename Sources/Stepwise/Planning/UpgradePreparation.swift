@@ -120,7 +120,7 @@ struct UpgradePreparation {
                 if !unknown.isEmpty, unknown.count < metadata.versionHashes.count, !dropsUnknownEntities {
                     throw UpgradeError(
                         path: storePath,
-                        kind: .unknownEntities(entities: unknown, tables: unknown.map { "Z\($0.uppercased())" }))
+                        kind: .unknownEntities(entities: unknown, tables: unknown.map(StoreLayout.tableName(ofRoot:))))
                 }
                 throw error
             default:

@@ -1,6 +1,7 @@
 import Foundation
 import StepwiseMapping
 import StepwiseModel
+import StepwiseStore
 
 /// The history of a store whose model merges several models, as an app builds it with
 /// `NSManagedObjectModel(byMerging:)` or `mergedModel(from:)`: its own model and a framework's,
@@ -53,7 +54,8 @@ struct MergedHistory: Sendable {
         if !unknown.isEmpty {
             // Each unknown entity is a root of its own table, as far as the metadata tells.
             throw UpgradeError(
-                path: path, kind: .unknownEntities(entities: unknown, tables: unknown.map { "Z\($0.uppercased())" }))
+                path: path,
+                kind: .unknownEntities(entities: unknown, tables: unknown.map(StoreLayout.tableName(ofRoot:))))
         }
         // The staircase: each model in turn goes from its version to its current one.
         var current: [ObjectModel?] = zip(parts, positions).map { part, position in

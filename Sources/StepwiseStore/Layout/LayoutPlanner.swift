@@ -418,7 +418,7 @@ struct LayoutPlanner {
     }
 
     func tableName(of entity: Entity) -> String {
-        "Z" + model.root(of: entity).name.uppercased()
+        StoreLayout.tableName(ofRoot: model.root(of: entity).name)
     }
 
     func unsupported(_ reason: String) -> StoreError {

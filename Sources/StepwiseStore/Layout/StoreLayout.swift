@@ -211,6 +211,11 @@ package struct StoreLayout: Sendable, Hashable {
     }
 
     /// The entity with this `Z_ENT`.
+    /// The table of the hierarchy rooted at the entity `root`: `Z` + its uppercased name.
+    package static func tableName(ofRoot root: String) -> String {
+        "Z" + root.uppercased()
+    }
+
     /// The entity that owns every row of `table`, whatever their `Z_ENT`
     /// (``EntityLayout/ownsEveryRowOfItsTable``), or nil when the table holds a hierarchy.
     package func loneEntity(ofTable table: String) -> EntityLayout? {
