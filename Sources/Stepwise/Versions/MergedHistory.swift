@@ -73,6 +73,10 @@ struct MergedHistory: Sendable {
                     path: path,
                     kind: .laterThanTarget(storeVersion: part.versions.versions[start].name, target: currentName))
             }
+            // A model whose order can't be told keeps its versions in name order: a path through
+            // them would follow that, so it needs the order (the model's own error says what's
+            // missing), unless the store is at its current version already or doesn't hold it.
+            if let start, start != end, case .failure(let error) = part.order { throw error }
             // A model the store doesn't hold yet joins at its current version.
             let steps = start.map { $0 < end ? Array(($0 + 1)...end) : [] } ?? [end]
             var visited: [String: ObjectModel] = [:]
