@@ -68,15 +68,16 @@ struct MergedHistory: Sendable {
                 throw UpgradeError(.emptyHistory)
             }
             let start = positions[index]
+            // A model whose order can't be told keeps its versions in name order: a path through
+            // them would follow that, so it needs the order (the model's own error says what's
+            // missing), unless the store is at its current version already or doesn't hold it.
+            // Asked before "later than the target", which name order alone can't tell either.
+            if let start, start != end, case .failure(let error) = part.order { throw error }
             if let start, start > end {
                 throw UpgradeError(
                     path: path,
                     kind: .laterThanTarget(storeVersion: part.versions.versions[start].name, target: currentName))
             }
-            // A model whose order can't be told keeps its versions in name order: a path through
-            // them would follow that, so it needs the order (the model's own error says what's
-            // missing), unless the store is at its current version already or doesn't hold it.
-            if let start, start != end, case .failure(let error) = part.order { throw error }
             // A model the store doesn't hold yet joins at its current version.
             let steps = start.map { $0 < end ? Array(($0 + 1)...end) : [] } ?? [end]
             var visited: [String: ObjectModel] = [:]

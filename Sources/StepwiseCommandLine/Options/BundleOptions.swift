@@ -12,7 +12,7 @@ struct BundleOptions: ParsableArguments {
         help: ArgumentHelp(
             "A .xcdatamodeld bundle (or a single .xcdatamodel), or the compiled .momd folder an app ships (or a single .mom). `upgrade` and `plan` take it once per model when the app merges several models into one store.",
             discussion:
-                "Versions are ordered by <Name>.history beside the bundle, else by natural sort of their names. A .momd's current version is the one its VersionInfo.plist names.",
+                "Versions are ordered by <Name>.history beside the bundle, else by what the history itself tells: the bundle's own name first, numbers in the names, renaming identifiers, mapping models' source and destination, and the current version last (`plan` and `check` print the order and how it was found). A .momd's current version is the one its VersionInfo.plist names.",
             valueName: "bundle"),
         completion: .directory)
     var models: [String] = []

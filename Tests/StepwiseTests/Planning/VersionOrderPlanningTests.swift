@@ -145,6 +145,49 @@ struct VersionOrderPlanningTests {
         #expect(try listed.upgradeIfNeededSynchronously(storeAt: old).from == "Launch")
     }
 
+    /// A merged store whose part is Shop, unordered: the part's own order error is thrown when
+    /// the store needs a step through it, and nothing is written; a store already at that part's
+    /// current version upgrades its other part with no order asked for.
+    @Test func aMergedStoreStepsThroughAnUnorderedPartOnlyWithItsOrder() throws {
+        let bundle = try shopBundle(mapping: false)
+        let shop = try ModelHistory(bundleAt: bundle)
+        let notes = try ModelHistory(
+            versions: VersionHistory([
+                ObjectModel("Notes") { Entity("Note") { Attribute("text", .string) } },
+                ObjectModel("Notes 2") {
+                    Entity("Note") {
+                        Attribute("text", .string)
+                        Attribute("pinned", .boolean)
+                    }
+                },
+            ]))
+        let upgrader = try Upgrader(merging: [shop, notes])
+        guard case .failure(let ambiguity) = shop.order else {
+            Issue.record("Shop's order should be unknown")
+            return
+        }
+
+        let old = directory.path("OldMerged.sqlite")
+        try StoreCreator.createStore(
+            at: old,
+            model: ObjectModel.merging([
+                #require(shop.version(named: "Launch")), #require(notes.version(named: "Notes")),
+            ]))
+        let before = try Data(contentsOf: old)
+        #expect(throws: ambiguity) { try upgrader.upgradeIfNeededSynchronously(storeAt: old) }
+        #expect(try Data(contentsOf: old) == before)
+
+        let current = directory.path("ShopCurrent.sqlite")
+        try StoreCreator.createStore(
+            at: current,
+            model: ObjectModel.merging([
+                #require(shop.version(named: "Holiday")), #require(notes.version(named: "Notes")),
+            ]))
+        let report = try upgrader.upgradeIfNeededSynchronously(storeAt: current)
+        #expect(report.from == "Holiday + Notes")
+        #expect(report.to == "Holiday + Notes 2")
+    }
+
     /// CoreDataPlus's compiled `SampleModel3.momd`, its three `.mom` files renamed as an SDK
     /// names its versions (`SFMCModel`, then release numbers) in a folder named after neither,
     /// with the current version in `VersionInfo.plist`: a real `.mom` of each version, and a
