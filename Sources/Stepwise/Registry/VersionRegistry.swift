@@ -79,22 +79,14 @@ package struct VersionRegistry: Sendable {
             return try snapshot.database.read { db in try identify(db, path: url.path) }
         } catch let error as UpgradeError {
             throw error
-        } catch let error as ModelError where error.isUnsupportedFeature {
-            throw error
         } catch {
             throw StoreError(path: url.path, wrapping: error)
         }
     }
 
     /// Identifies the store open in `db`. `path` is named in errors.
-    ///
-    /// A history built in code with a composite attribute is refused here, as a bundle is when
-    /// read (``/StepwiseModel/CompositeAttributeSupport``).
     package func identify(_ db: Database, path: String) throws -> StoreIdentification {
         guard let latest = history.latest else { throw UpgradeError(path: path, kind: .emptyHistory) }
-        for version in history.versions + shipped {
-            try CompositeAttributeSupport.check(version)
-        }
         let metadata = try StoreMetadata.read(from: db, path: path)
         let actual = try SQLiteSchema.read(from: db)
         func candidate(_ version: ObjectModel) throws -> Candidate {

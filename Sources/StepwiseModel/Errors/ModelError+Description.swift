@@ -40,14 +40,6 @@ extension ModelError: CustomStringConvertible {
             let list = problems.map { "  - \($0)" }.joined(separator: "\n")
             return
                 "model version '\(version)'\(place) is invalid:\n\(list)\nFix the model in Xcode or in its builder code, then try again."
-        case .unsupportedFeature(.compositeAttributes, let version, let entity, let property):
-            return
-                "model version '\(version)'\(place) uses composite attributes, which Stepwise doesn't support yet: "
-                + "attribute '\(entity).\(property)' is a composite. The model is valid, but how Core Data hashes "
-                + "a composite attribute hasn't been confirmed against a real store, so Stepwise can't tell which "
-                + "version such a store is. Meanwhile keep the value as a Transformable attribute or as separate "
-                + "attributes, or open an issue and attach a store written with the composite (its .sqlite file "
-                + "and the compiled .momd) so support can be confirmed."
         case .ambiguousOrder(let names, let reason):
             // The history file's own name when the bundle is known (`Shop.history`).
             let file =
@@ -93,7 +85,6 @@ extension ModelError: CustomStringConvertible {
         case .versionInfoMismatch: "versionInfoMismatch"
         case .versionHashMismatch: "versionHashMismatch"
         case .invalidModel: "invalidModel"
-        case .unsupportedFeature: "unsupportedFeature"
         case .ambiguousOrder: "ambiguousOrder"
         case .historyFileMismatch: "historyFileMismatch"
         case .unreadableShippedRecord: "unreadable"

@@ -41,10 +41,6 @@ public struct ModelError: Error, Sendable, Hashable, LocalizedError, ReportableE
         /// The model version breaks one or more rules; every problem is listed, in model order.
         /// ``ModelError/path`` is the model file, if the model was read from disk.
         case invalidModel(version: String, problems: [ModelProblem])
-        /// A valid model that uses a Core Data feature Stepwise can't yet handle safely: the
-        /// model file is fine, nothing in it needs fixing. `entity` and `property` name the
-        /// first place `version` uses it.
-        case unsupportedFeature(Feature, version: String, entity: String, property: String)
 
         // A version history that can't be built.
 
@@ -69,12 +65,6 @@ public struct ModelError: Error, Sendable, Hashable, LocalizedError, ReportableE
         case changedSinceShipped(version: String, differences: [ModelDifference])
     }
 
-    /// A Core Data feature Stepwise refuses for now (``Kind/unsupportedFeature(_:version:entity:property:)``).
-    public enum Feature: String, Sendable, Hashable {
-        /// Composite attributes (`attributeType="Composite"`, `NSCompositeAttributeDescription`).
-        case compositeAttributes
-    }
-
     /// The file or folder at fault: the model, bundle or compiled model, the history file or the
     /// shipped record. Nil for a model that wasn't read from disk, and for an order of names
     /// that aren't a bundle's.
@@ -97,13 +87,6 @@ public struct ModelError: Error, Sendable, Hashable, LocalizedError, ReportableE
         self.init(path: file, kind: .invalidModel(version: version, problems: problems))
     }
 
-    /// ``Kind/unsupportedFeature(_:version:entity:property:)`` naming the first place
-    /// `version`, read from `file`, uses `feature`.
-    package init(_ feature: Feature, version: String, file: String? = nil, entity: String, property: String) {
-        self.init(
-            path: file, kind: .unsupportedFeature(feature, version: version, entity: entity, property: property))
-    }
-
     /// ``Kind/ambiguousOrder(_:reason:)``.
     package static func ambiguousOrder(_ names: [String], reason: String) -> ModelError {
         ModelError(path: nil, kind: .ambiguousOrder(names, reason: reason))
@@ -124,11 +107,5 @@ public struct ModelError: Error, Sendable, Hashable, LocalizedError, ReportableE
         case .ambiguousOrder, .historyFileMismatch: true
         default: false
         }
-    }
-
-    /// Whether the error is ``Kind/unsupportedFeature(_:version:entity:property:)``.
-    package var isUnsupportedFeature: Bool {
-        if case .unsupportedFeature = kind { return true }
-        return false
     }
 }

@@ -205,8 +205,6 @@ package struct ModelBundleListing: Sendable, Hashable {
     /// Reads one version and validates it. A single `.xcdatamodel`'s problems name its folder,
     /// a bundle version's name its `contents` file, as they always have; a `.mom`'s name the
     /// file. A compiled folder's version must have the hashes its `VersionInfo.plist` records.
-    /// A version with a composite attribute is refused here, where every model file enters
-    /// (``CompositeAttributeSupport``).
     static func readValidatedVersion(at versionURL: URL, layout: ModelLayout) throws -> ObjectModel {
         switch layout {
         case .sourceBundle, .sourceVersion:
@@ -215,7 +213,6 @@ package struct ModelBundleListing: Sendable, Hashable {
             // Linux, and every version of a bundle comes through here.
             let file = layout.isSingleVersion ? versionURL.path : versionURL.path + "/contents"
             try model.validate(file: file)
-            try CompositeAttributeSupport.check(model, file: file)
             return model
         case .compiledFolder, .compiledVersion:
             let data: Data
@@ -227,7 +224,6 @@ package struct ModelBundleListing: Sendable, Hashable {
             let name = versionName(versionURL.lastPathComponent, in: versionURL.deletingLastPathComponent())
             let model = try CompiledModel.read(archive: data, name: name, origin: versionURL.path)
             try model.validate(file: versionURL.path)
-            try CompositeAttributeSupport.check(model, file: versionURL.path)
             if layout == .compiledFolder {
                 try VersionInfo(inFolder: versionURL.deletingLastPathComponent()).check(model, file: versionURL.path)
             }

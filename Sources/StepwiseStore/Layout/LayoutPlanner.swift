@@ -100,6 +100,29 @@ struct LayoutPlanner {
         }
     }
 
+    /// The order of an entity's attribute columns within each type group: by name, a composite's
+    /// leaves at the place of the composite's own name, in declared order among themselves.
+    ///
+    /// A real SwiftData store (Core Data 1327, issue 43) shows it: `SDFolder { folderType, id,
+    /// imageData, name }`, `folderType` a composite of `systemAll`, `systemStandard`,
+    /// `systemRecentlyDeleted` and `user`, is `ZSDFOLDER (Z_PK, Z_ENT, Z_OPT, ZPARENTFOLDER,
+    /// ZSYSTEMALL, ZSYSTEMSTANDARD, ZSYSTEMRECENTLYDELETED, ZUSER, ZNAME, ZID, ZIMAGEDATA)`:
+    /// the four strings before `ZNAME`, as `folderType` sorts before `name`, and
+    /// `ZSYSTEMSTANDARD` before `ZSYSTEMRECENTLYDELETED`, as declared. Core Data sorts the
+    /// entity's properties by name and then expands each composite in place
+    /// (`_flattenElements:` walks the elements in order).
+    static func columnOrder(of attributes: [Attribute]) -> [Attribute] {
+        // The flattened model lists leaves in declared order (`Attribute.flattenedElements`):
+        // sorting by the composite's name, ties by position, keeps that order.
+        func topLevelName(_ attribute: Attribute) -> Substring {
+            attribute.name.split(separator: Attribute.elementPathSeparator, maxSplits: 1).first ?? ""
+        }
+        return attributes.enumerated().sorted { left, right in
+            let (leftName, rightName) = (topLevelName(left.element), topLevelName(right.element))
+            return leftName != rightName ? leftName < rightName : left.offset < right.offset
+        }.map(\.element)
+    }
+
     /// The stored leaves of the entity's flattened composites, in declared order. They are
     /// numbered after the entity's other properties, each by its own name: a SwiftData struct
     /// `Author { person, place, year, id }` is stored in `ZPERSON`, `ZPLACE`, `ZYEAR` and `ZID1`
@@ -193,7 +216,7 @@ struct LayoutPlanner {
                     kind: .entityNumber))
         }
         for entity in hierarchy {
-            let attributes = entity.attributes.filter { !$0.isTransient }.sorted { $0.name < $1.name }
+            let attributes = Self.columnOrder(of: entity.attributes.filter { !$0.isTransient })
             for attribute in attributes {
                 let column = "Z" + (try baseName(attribute.name, of: entity))
                 let type = ColumnType(attribute.type)

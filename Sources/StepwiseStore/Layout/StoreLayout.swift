@@ -159,38 +159,19 @@ package struct StoreLayout: Sendable, Hashable {
     /// - throws: `ModelError` when the model is invalid (checked first), and
     ///   ``StoreError`` with kind ``StoreError/Kind/unsupportedModel(_:)`` when it can't be
     ///   laid out (a to-many or transient property in an index or uniqueness constraint,
-    ///   two tables, columns or indexes whose names collide), or `ModelError` for
-    ///   a model with a composite attribute (`CompositeAttributeSupport`).
+    ///   two tables, columns or indexes whose names collide). The layout's ``model`` is the
+    ///   stored form, each composite replaced by its leaves (`ObjectModel.flatteningComposites()`).
     package init(model: ObjectModel, release: CoreDataRelease = .newest, matching existing: SQLiteSchema? = nil)
         throws
     {
-        try self.init(
-            model: model, release: release, matching: existing, acceptsComposites: CompositeAttributeSupport.isAccepted)
-    }
-
-    /// ``init(model:release:matching:)``, with composite attributes accepted or not whatever
-    /// `CompositeAttributeSupport.isEnabled` says: for tests of their layout. The layout's
-    /// ``model`` is the stored form, each composite replaced by its leaves
-    /// (`ObjectModel.flatteningComposites()`).
-    package init(
-        model: ObjectModel, release: CoreDataRelease, matching existing: SQLiteSchema?, acceptsComposites: Bool
-    )
-        throws
-    {
-        try self.init(
-            model: model, release: release, choices: existing.map(LayoutChoices.init),
-            acceptsComposites: acceptsComposites)
+        try self.init(model: model, release: release, choices: existing.map(LayoutChoices.init))
     }
 
     /// ``init(model:release:matching:)`` given only what the layout takes from the existing
     /// store, its ``LayoutChoices``: a layout worked out once serves every store with the same
     /// choices (the version registry keeps them so).
-    package init(
-        model: ObjectModel, release: CoreDataRelease, choices existing: LayoutChoices?,
-        acceptsComposites: Bool = CompositeAttributeSupport.isAccepted
-    ) throws {
+    package init(model: ObjectModel, release: CoreDataRelease, choices existing: LayoutChoices?) throws {
         try model.validate()
-        try CompositeAttributeSupport.check(model, file: nil, isEnabled: acceptsComposites)
         let model = model.flatteningComposites()
         let plan = try LayoutPlanner(model: model, release: release, existing: existing).plan()
         self.model = model

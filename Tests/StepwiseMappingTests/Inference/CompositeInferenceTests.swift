@@ -52,7 +52,7 @@ struct CompositeInferenceTests {
 
     /// `$source.author.person`, as an explicit mapping writes it, is the leaf's column.
     @Test func aKeyPathThroughACompositeResolvesToTheLeafsColumn() throws {
-        let layout = try StoreLayout(model: Self.v1, release: .newest, matching: nil, acceptsComposites: true)
+        let layout = try StoreLayout(model: Self.v1)
         var planner = try SourceJoinPlanner(layout: layout, sourceEntity: "Book")
         #expect(try planner.resolve(["author", "person"])?.column == "ZPERSON")
         #expect(try planner.resolve(["author.year"])?.column == "ZYEAR")

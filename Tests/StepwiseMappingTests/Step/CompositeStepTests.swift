@@ -6,10 +6,9 @@ import StepwiseStore
 import StepwiseTesting
 import Testing
 
-/// A store with a composite attribute, upgraded by an inferred and by an explicit step while
-/// `CompositeAttributeSupport` accepts composites for the test: an element kept keeps its
-/// values, a renamed and widened one follows its column, a new one is NULL, a dropped one is
-/// gone, and the metadata carries the destination's composite hashes.
+/// A store with a composite attribute, upgraded by an inferred and by an explicit step: an
+/// element kept keeps its values, a renamed and widened one follows its column, a new one is
+/// NULL, a dropped one is gone, and the metadata carries the destination's composite hashes.
 @Suite("Steps over composite attributes")
 struct CompositeStepTests {
     let directory: TemporaryDirectory
@@ -56,7 +55,7 @@ struct CompositeStepTests {
 
     @Test(arguments: Path.allCases)
     func anInferredOrExplicitStepCarriesEachElement(_ path: Path) throws {
-        try CompositeAttributeSupport.withAcceptedForTesting {
+        do {
             let source = directory.path("Library.sqlite")
             try StepFixtures.store(at: source, model: Self.v1) { objects in
                 _ = try objects.insert(

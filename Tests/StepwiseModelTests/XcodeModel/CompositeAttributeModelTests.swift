@@ -205,32 +205,18 @@ struct CompositeAttributeModelTests {
         #expect(model.flatteningComposites().hasCompositeAttributes == false)
     }
 
-    // MARK: - The gate
+    // MARK: - Reading bundles
 
-    @Test func aBundleWithACompositeIsRefusedNamingTheFeatureVersionEntityAndAttribute() throws {
+    /// A bundle with a composite reads (issue 43): the hash rule is confirmed by Apple's own
+    /// hashes (`SwiftDataCompositeHashTests`), so nothing is refused any longer.
+    @Test func aBundleWithACompositeReadsWithItsElements() throws {
         let directory = try TemporaryDirectory(prefix: "stepwise-composite")
         let bundle = directory.path("Library.xcdatamodeld")
         let first = ObjectModel("Library") { Entity("Book") { Attribute("title", .string) } }
         try XcodeModelWriter.writeBundle([first, Self.library], current: "Library 2", to: bundle)
-        let error = #expect(throws: ModelError.self) { try ModelBundle(contentsOf: bundle) }
-        let file = try #require(error?.path)
-        #expect(file.hasSuffix("/Library.xcdatamodeld/Library 2.xcdatamodel/contents"))
-        #expect(
-            error
-                == ModelError(
-                    .compositeAttributes, version: "Library 2", file: file, entity: "Book", property: "author"))
-        #expect(error?.caseName == "unsupportedFeature")
-        #expect(
-            error?.description
-                == "model version 'Library 2' (\(file)) uses composite attributes, which Stepwise doesn't support yet: attribute 'Book.author' is a composite. The model is valid, but how Core Data hashes a composite attribute hasn't been confirmed against a real store, so Stepwise can't tell which version such a store is. Meanwhile keep the value as a Transformable attribute or as separate attributes, or open an issue and attach a store written with the composite (its .sqlite file and the compiled .momd) so support can be confirmed."
-        )
-        #expect(error?.description.contains("Fix the model") == false)
-    }
-
-    @Test func theGateOpensWithItsSwitch() throws {
-        #expect(CompositeAttributeSupport.isEnabled == false)
-        #expect(throws: ModelError.self) { try CompositeAttributeSupport.check(Self.library) }
-        try CompositeAttributeSupport.check(Self.library, file: nil, isEnabled: true)
-        try CompositeAttributeSupport.check(ObjectModel("Plain") { Entity("Book") { Attribute("title", .string) } })
+        let read = try ModelBundle(contentsOf: bundle)
+        let book = try #require(read.current[entity: "Book"])
+        #expect(book.attribute(named: "author")?.elements.map(\.name) == ["person", "place", "year", "id"])
+        #expect(read.current.entityVersionHashes == Self.library.entityVersionHashes)
     }
 }

@@ -1,10 +1,11 @@
 import Foundation
 import StepwiseModel
 import StepwiseStore
+import StepwiseTestSupport
 import Testing
 
-/// How composite attributes are laid out, behind `CompositeAttributeSupport`'s gate: one column
-/// per leaf, named after the leaf alone and numbered within the table.
+/// How composite attributes are laid out: one column per leaf, named after the leaf alone and
+/// numbered within the table, at the composite's place in the column order.
 @Suite("StoreLayout of composite attributes")
 struct CompositeLayoutTests {
     static let library = ObjectModel("Library") {
@@ -21,7 +22,7 @@ struct CompositeLayoutTests {
     }
 
     static func layout(_ model: ObjectModel) throws -> StoreLayout {
-        try StoreLayout(model: model, release: .newest, matching: nil, acceptsComposites: true)
+        try StoreLayout(model: model)
     }
 
     /// The issue's SwiftData store: `Author { person, place, year, id }` is stored in `ZPERSON`,
@@ -62,13 +63,25 @@ struct CompositeLayoutTests {
             ])
     }
 
-    @Test func theStoreLayoutOfTheLibraryRefusesAComposite() throws {
-        let error = #expect(throws: ModelError.self) { try StoreLayout(model: Self.library) }
-        guard case .unsupportedFeature(_, _, let entity, let property)? = error?.kind else {
-            Issue.record("expected unsupportedFeature, got \(String(describing: error))")
-            return
-        }
-        #expect(entity == "Book")
-        #expect(property == "author")
+    /// The real SwiftData store's `SDFolder` (issue 43): the enum's four elements, in declared
+    /// order, at `folderType`'s place among the strings, before `ZNAME`.
+    @Test func sdFoldersTableHasTheRealStoresColumnsInOrder() throws {
+        let model = SwiftDataFolders.model()
+        let table = try #require(try Self.layout(model).table(named: "ZSDFOLDER"))
+        #expect(
+            table.columns.map(\.name) == [
+                "Z_PK", "Z_ENT", "Z_OPT", "ZPARENTFOLDER", "ZSYSTEMALL", "ZSYSTEMSTANDARD", "ZSYSTEMRECENTLYDELETED",
+                "ZUSER", "ZNAME", "ZID", "ZIMAGEDATA",
+            ])
+    }
+
+    /// A composite whose leaf takes a name the entity already has keeps the `1` suffix, and its
+    /// columns still sit at the composite's place: `author` sorts before `id` and `title`.
+    @Test func theLibrarysColumnsSitAtTheCompositesPlace() throws {
+        let table = try #require(try Self.layout(Self.library).table(named: "ZBOOK"))
+        #expect(
+            table.columns.map(\.name) == [
+                "Z_PK", "Z_ENT", "Z_OPT", "ZYEAR", "ZPERSON", "ZPLACE", "ZTITLE", "ZID1", "ZID",
+            ])
     }
 }
