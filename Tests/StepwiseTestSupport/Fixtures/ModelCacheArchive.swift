@@ -11,10 +11,11 @@ import StepwiseStore
 /// It writes what `CompiledModel` reads and the entity hashes depend on (the keys are listed
 /// there): entities with their parent, abstract flag, renaming identifier and hash modifier;
 /// attributes with their type, flags, renaming identifier and hash modifier; relationships with
-/// their destination, inverse, counts, order and delete rule. Left out, because no test of it
-/// needs them: default values, user info, indexes, uniqueness constraints, derived and
-/// composite attributes. A sub-entity archives only its own properties: Core Data archives the
-/// inherited ones too (as proxies or copies), and the reader skips them.
+/// their destination, inverse, counts, order and delete rule; uniqueness constraints and
+/// composite attributes, as a SwiftData store's cache has them. Left out, because no test of it
+/// needs them: default values, user info, indexes and derived attributes. A sub-entity
+/// archives only its own properties: Core Data archives the inherited ones too (as proxies or
+/// copies), and the reader skips them.
 ///
 /// ```swift
 /// try StoreCreator.createStore(at: url, model: cached)
@@ -149,7 +150,16 @@ package enum ModelCacheArchive {
             if let parent { fields["NSSuperentity"] = .uid(parent) }
             if entity.isAbstract { fields["NSIsAbstract"] = .bool(true) }
             if let modifier = entity.versionHashModifier { fields["NSVersionHashModifier"] = string(modifier) }
+            if !entity.uniquenessConstraints.isEmpty {
+                // Arrays of property names, as a SwiftData store's cache keeps `@Attribute(.unique)`.
+                let tuples = entity.uniquenessConstraints.map { names in array(names.map { string($0) }) }
+                fields["NSUniqueTuples"] = array(tuples)
+            }
             return self.fields("NSEntityDescription", fields)
+        }
+
+        mutating func array(_ values: [Value]) -> Value {
+            object("NSArray", ["NS.objects": .array(values)])
         }
 
         mutating func attribute(_ attribute: Attribute) -> Value {
@@ -165,6 +175,12 @@ package enum ModelCacheArchive {
             if attribute.isIndexed { fields["NSIsIndexed"] = .bool(true) }
             if let transformer = attribute.valueTransformerName {
                 fields["NSValueTransformerName"] = string(transformer)
+            }
+            if attribute.type == .composite {
+                // Its elements, in order (`-[NSCompositeAttributeDescription encodeWithCoder:]`).
+                let elements = attribute.elements.map { self.attribute($0) }
+                fields["NSCompositeElements"] = array(elements)
+                return object("NSCompositeAttributeDescription", fields)
             }
             return object("NSAttributeDescription", fields)
         }
