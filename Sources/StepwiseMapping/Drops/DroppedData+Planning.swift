@@ -25,7 +25,11 @@ extension DroppedData {
     package static func planned(
         by models: [MappingModel], from source: ObjectModel, to destination: ObjectModel
     ) -> [DroppedData] {
-        DropPlanner(models: models, source: source, destination: destination).drops()
+        // A composite is dropped leaf by leaf, as mappings read it (`author.person`): its own
+        // name is read by no mapping.
+        DropPlanner(
+            models: models, source: source.flatteningComposites(), destination: destination.flatteningComposites()
+        ).drops()
     }
 }
 
