@@ -26,7 +26,7 @@ extension ObjectModel {
                 problems.append(
                     .invalidCompositeElement(
                         entity: entity, attribute: elementPath,
-                        reason: "a composite can't hold a \(element.type.rawValue) element"))
+                        reason: "a composite can't hold an element of type \(element.type.rawValue)"))
             case .binary where element.allowsExternalBinaryDataStorage:
                 problems.append(
                     .invalidCompositeElement(

@@ -152,7 +152,7 @@ struct CompositeAttributeModelTests {
         #expect(
             model.problems().map(\.description) == [
                 "composite element 'Home.address.street' is refused by Core Data: its name is empty or used twice in the composite; change the element",
-                "composite element 'Home.address.link' is refused by Core Data: a composite can't hold a ObjectID element; change the element",
+                "composite element 'Home.address.link' is refused by Core Data: a composite can't hold an element of type ObjectID; change the element",
                 "composite element 'Home.address.photo.bytes' is refused by Core Data: a composite's Binary element can't allow external storage; change the element",
             ])
     }

@@ -197,6 +197,39 @@ extension BadInputCatalogue {
             act: { try ModelBundle(contentsOf: $0.bundle) },
             expect: .error { ModelError(path: $0.bundle.path, kind: .unknownCurrentVersion("Recipes 9")) }
         ),
+        BadInputCase(
+            .model, "a composite element with no type",
+            arrange: { workspace in
+                try workspace.writeLibraryBundle()
+                try workspace.edit(
+                    workspace.libraryContents, replacing: #"name="person" optional="YES" attributeType="String""#,
+                    with: #"name="person" optional="YES""#)
+            },
+            act: { try ModelBundle(contentsOf: $0.path("Library.xcdatamodeld")) },
+            expect: .error { workspace in
+                ModelError(
+                    version: "Library 2", file: workspace.libraryContents.path,
+                    problems: [
+                        .invalidCompositeElement(
+                            entity: "Book", attribute: "author.person",
+                            reason: "a composite can't hold an element of type Undefined")
+                    ])
+            }
+        ),
+        BadInputCase(
+            .model, "a composite attribute naming a missing definition",
+            arrange: { workspace in
+                try workspace.writeLibraryBundle()
+                try workspace.edit(
+                    workspace.libraryContents, replacing: #"composite="Author""#, with: #"composite="Writer""#)
+            },
+            act: { try ModelBundle(contentsOf: $0.path("Library.xcdatamodeld")) },
+            expect: .error { workspace in
+                ModelError(
+                    path: workspace.libraryContents.path,
+                    kind: .invalidValue(element: "attribute 'Book.author'", attribute: "composite", value: "Writer"))
+            }
+        ),
     ]
 
     /// The refusal of a plan from 'Foo 2' in `Mixed.xcdatamodeld` (``BadInputWorkspace/writeMixedStemsStore()``).
@@ -209,4 +242,24 @@ extension BadInputCatalogue {
                     "the names have 3 stems ('Bar', 'Baz', 'Foo'), and nothing in the bundle tells which comes first: 'Baz 4' or 'Foo 2'"
             ))
     }
+}
+
+extension BadInputWorkspace {
+    /// `Library.xcdatamodeld`: `Library`, then `Library 2`, whose `Book.author` is a composite
+    /// of the model-level definition `Author { person, year }`.
+    func writeLibraryBundle() throws {
+        let first = ObjectModel("Library") { Entity("Book") { Attribute("title", .string) } }
+        let second = ObjectModel("Library 2") {
+            Entity("Book") {
+                Attribute("title", .string)
+                Attribute.composite(
+                    "author", elements: [Attribute("person", .string), Attribute("year", .integer64)],
+                    compositeName: "Author")
+            }
+        }
+        try XcodeModelWriter.writeBundle([first, second], current: "Library 2", to: path("Library.xcdatamodeld"))
+    }
+
+    /// `Library 2`'s `contents` in ``writeLibraryBundle()``.
+    var libraryContents: URL { path("Library.xcdatamodeld/Library 2.xcdatamodel/contents") }
 }
