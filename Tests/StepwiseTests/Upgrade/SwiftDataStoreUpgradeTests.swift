@@ -111,4 +111,21 @@ struct SwiftDataStoreUpgradeTests {
         #expect(report.steps.map(\.inPlace) == [true])
         #expect(metadata.versionHashes == Self.newSchema.entityVersionHashes)
     }
+
+    /// The launch call as the porting article shows it: the app's new schema compiled to one
+    /// `.mom` (`NSManagedObjectModel.makeManagedObjectModel(for:)` archived; here the same
+    /// keyed archive, written by `ModelCacheArchive`), and the store's own cache for the old.
+    @Test func theLaunchCallTakesTheNewSchemasCompiledModelAlone() throws {
+        let store = try seed()
+        let mom = directory.path("Recipes 2.mom")
+        try ModelCacheArchive.archive(of: Self.newSchema).write(to: mom)
+        let report = try Upgrader.upgradeIfNeededSynchronously(storeAt: store, bundleAt: mom)
+        #expect(report.from == "default.store's model cache")
+        #expect(report.to == "Recipes 2")
+        let user = try DatabaseQueue(path: store.path).read { db in
+            try String.fetchOne(db, sql: #"SELECT "ZUSER" FROM "ZSDFOLDER" WHERE "ZUSER" IS NOT NULL"#)
+        }
+        #expect(user == "Desserts")
+        #expect(try Upgrader.upgradeIfNeededSynchronously(storeAt: store, bundleAt: mom).upToDate)
+    }
 }
