@@ -114,7 +114,7 @@ extension MappingValue {
         case .integer, .double: return 1
         case .string: return 2
         case .data: return 3
-        case .null, .object, .objects, .array, .transformable: return nil
+        case .null, .object, .objects, .array, .transformable, .composite: return nil
         }
     }
 

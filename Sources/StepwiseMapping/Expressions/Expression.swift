@@ -105,9 +105,9 @@ public enum ExpressionVariable: String, Sendable, Hashable, CaseIterable, Custom
     }
 }
 
-/// A value produced or consumed while migrating: SQLite's storage classes plus object references
-/// and lists.
-public enum MappingValue: Sendable, Hashable {
+/// A value produced or consumed while migrating: SQLite's storage classes plus object references,
+/// lists and composites.
+public indirect enum MappingValue: Sendable, Hashable {
     case null
     case integer(Int64)
     case double(Double)
@@ -123,6 +123,13 @@ public enum MappingValue: Sendable, Hashable {
     /// The object of a Transformable attribute, which the step archives with the attribute's
     /// value transformer (``/StepwiseStore/TransformableValue``).
     case transformable(TransformableValue)
+    /// The whole value of a composite attribute, its elements by name, a nested composite as a
+    /// nested `composite`: what Core Data's key-value coding gives for the composite's own
+    /// name (`valueForKey:` returns an `NSDictionary`), and takes when one is set.
+    ///
+    /// `$source.author` reads one, `$source.author.person` one element of it. An element left
+    /// out is nil; a nil composite is ``null``.
+    case composite([String: MappingValue])
 
     /// `YES` and `TRUE` in expression syntax: Core Data stores booleans as integers.
     public static let yes = MappingValue.integer(1)
@@ -131,8 +138,9 @@ public enum MappingValue: Sendable, Hashable {
 
     /// The value as a literal in expression syntax.
     ///
-    /// Strings, numbers, `nil` and arrays of them can be parsed back. Data (`<3 bytes>`)
-    /// and objects (`Entity#12`) have no literal syntax: their descriptions are for people.
+    /// Strings, numbers, `nil` and arrays of them can be parsed back. Data (`<3 bytes>`),
+    /// objects (`Entity#12`) and composites (`[person: "Ada", year: 1843]`, elements in name
+    /// order) have no literal syntax: their descriptions are for people.
     public var literalDescription: String {
         switch self {
         case .null: return "nil"
@@ -144,6 +152,9 @@ public enum MappingValue: Sendable, Hashable {
         case .objects(let ids): return "{\(ids.map(\.description).joined(separator: ", "))}"
         case .array(let values): return "{\(values.map(\.literalDescription).joined(separator: ", "))}"
         case .transformable: return "<transformable value>"
+        case .composite(let elements):
+            let parts = elements.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.literalDescription)" }
+            return "[\(parts.joined(separator: ", "))]"
         }
     }
 

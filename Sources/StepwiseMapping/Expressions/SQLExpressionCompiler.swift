@@ -302,7 +302,7 @@ extension MappingValue {
         case .double(let value): return value.isNaN ? .null : value.databaseValue
         case .string(let value): return value.databaseValue
         case .data(let value): return value.databaseValue
-        case .object, .objects, .array, .transformable: return nil
+        case .object, .objects, .array, .transformable, .composite: return nil
         }
     }
 }

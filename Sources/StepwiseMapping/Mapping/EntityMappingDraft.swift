@@ -88,7 +88,16 @@ struct EntityMappingDraft {
             let destinationRelationships = destinationModel.allRelationships(of: destinationEntity).filter {
                 !$0.isTransient
             }
-            for key in attributes.keys.sorted() where !destinationAttributes.contains(where: { $0.name == key }) {
+            // A composite's elements may be mapped one by one, by key path (`author.person`),
+            // and a nested composite whole (`author.born`).
+            let leafNames = EntityMapping.storedAttributes(of: destinationEntity, in: destinationModel).map(\.name)
+            let elementNames = Set(
+                leafNames.flatMap { name in
+                    let parts = name.split(separator: Attribute.elementPathSeparator)
+                    return parts.indices.dropFirst().map { parts[...$0].joined(separator: ".") }
+                })
+            for key in attributes.keys.sorted()
+            where !destinationAttributes.contains(where: { $0.name == key }) && !elementNames.contains(key) {
                 throw fail(
                     MappingError(
                         .unknownProperty(entity: destinationEntity.name, property: key, version: destinationModel.name))
@@ -104,6 +113,8 @@ struct EntityMappingDraft {
             // to relationship: an attribute that became a relationship needs a written mapping.
             let sourceAttributes = sourceEntity.map { Set(sourceModel.allAttributes(of: $0).map(\.name)) } ?? []
             let sourceRelationships = sourceEntity.map { Set(sourceModel.allRelationships(of: $0).map(\.name)) } ?? []
+            let sourceElementNames = Set(
+                sourceEntity.map { EntityMapping.storedAttributes(of: $0, in: sourceModel).map(\.name) } ?? [])
             let copyMatching = copyMatchingProperties && sourceEntity != nil
             func mapping(_ property: String, _ value: Value?, sameNamed: Set<String>) throws(MappingError)
                 -> PropertyMapping?
@@ -132,6 +143,11 @@ struct EntityMappingDraft {
                     attributeMappings.append(mapping)
                 }
             }
+            for key in attributes.keys.sorted() where elementNames.contains(key) {
+                if let mapping = try mapping(key, attributes[key], sameNamed: sourceElementNames) {
+                    attributeMappings.append(mapping)
+                }
+            }
             for relationship in destinationRelationships {
                 if let mapping = try mapping(
                     relationship.name, relationships[relationship.name], sameNamed: sourceRelationships)
@@ -140,9 +156,12 @@ struct EntityMappingDraft {
                 }
             }
         }
+        // A whole composite read by key path runs as its leaves (`author.person` ←
+        // `$source.author.person`…), in SQL like any other key path.
         return EntityMapping(
             name: name, kind: kind, source: source, destination: destination, filter: filter, policyName: policy,
-            attributeMappings: attributeMappings, relationshipMappings: relationshipMappings, userInfo: userInfo)
+            attributeMappings: attributeMappings, relationshipMappings: relationshipMappings, userInfo: userInfo
+        ).expandingCompositeMappings(source: sourceModel, destination: destinationModel)
 
         func parse(_ text: String, from entity: Entity?, in model: ObjectModel, _ property: String) throws(MappingError)
             -> Expression

@@ -36,6 +36,13 @@ public struct MappingError: Error, Sendable, Hashable, LocalizedError, Reportabl
         /// wrote itself) doesn't have the attribute's form: a date given as text, bytes that are
         /// not an archive for a Transformable. `given` says what it was, never its content.
         case wrongValueForm(expected: AttributeValueForm, given: String)
+        /// A composite attribute's whole value (``MappingValue/composite(_:)``, from an expression
+        /// or a policy) has an element its composite in `version` doesn't have; `element` is
+        /// its key path inside the composite (`born.era`).
+        case unknownCompositeElement(entity: String, attribute: String, element: String, version: String)
+        /// A composite attribute was given a value that is not a composite
+        /// (``MappingValue/composite(_:)``) nor nil; `given` says what it was, never its content.
+        case notACompositeValue(entity: String, attribute: String, given: String)
         /// A destination object breaks a rule of its model (pass 3).
         case validation(String)
         /// A policy threw.
@@ -143,6 +150,12 @@ public struct MappingError: Error, Sendable, Hashable, LocalizedError, Reportabl
         case .wrongValueForm(let expected, let given):
             return
                 "\(prefix)the value is \(given), but the attribute takes \(expected). Return the value in the attribute's form (see the value forms in \"Porting a Core Data policy\")"
+        case .unknownCompositeElement(let entity, let attribute, let element, let version):
+            return
+                "\(prefix)the composite '\(entity).\(attribute)' of '\(version)' has no element '\(element)'; give the composite's value its elements by their names in that version"
+        case .notACompositeValue(let entity, let attribute, let given):
+            return
+                "\(prefix)'\(entity).\(attribute)' is a composite attribute: it takes a composite value (MappingValue.composite, its elements by name) or nil, not \(given)"
         case .validation(let reason):
             return "\(prefix)validation failed: \(reason)"
         case .policyFailed(let reason):
@@ -238,6 +251,8 @@ extension MappingError {
         case .unknownEntityMapping: "unknownEntityMapping"
         case .invalidValue: "invalidValue"
         case .wrongValueForm: "wrongValueForm"
+        case .unknownCompositeElement: "unknownCompositeElement"
+        case .notACompositeValue: "notACompositeValue"
         case .validation: "validation"
         case .policyFailed: "policyFailed"
         case .notUnique: "notUnique"

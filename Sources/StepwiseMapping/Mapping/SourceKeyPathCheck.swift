@@ -38,16 +38,40 @@ enum SourceKeyPathCheck {
 
     private static func check(_ path: [String], from start: Entity, in model: ObjectModel) throws(MappingError) {
         var entity = start
-        for component in path where !component.hasPrefix("@") {
+        for (index, component) in path.enumerated() where !component.hasPrefix("@") {
             let family = model.ancestors(of: entity) + model.hierarchy(from: entity)
             let properties = family.flatMap(\.properties)
             guard let property = properties.first(where: { $0.name == component }) else {
                 throw MappingError(.unknownProperty(entity: entity.name, property: component, version: model.name))
             }
+            if case .attribute(let attribute) = property, attribute.type == .composite {
+                try checkElements(path[(index + 1)...], of: attribute, entity: entity, in: model)
+                return
+            }
             guard case .relationship(let relationship) = property,
                 let destination = model[entity: relationship.destination]
             else { return }
             entity = destination
+        }
+    }
+
+    /// Checks the rest of a path that reached a composite: each component names an element,
+    /// as `$source.author.born.year` must.
+    private static func checkElements(
+        _ path: ArraySlice<String>, of composite: Attribute, entity: Entity, in model: ObjectModel
+    ) throws(MappingError) {
+        var current = composite
+        var walked = [composite.name]
+        for component in path {
+            guard current.type == .composite else { return }
+            guard let element = current.elements.first(where: { $0.name == component }) else {
+                throw MappingError(
+                    .unknownProperty(
+                        entity: entity.name, property: (walked + [component]).joined(separator: "."),
+                        version: model.name))
+            }
+            walked.append(component)
+            current = element
         }
     }
 }

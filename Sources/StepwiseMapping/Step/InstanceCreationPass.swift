@@ -79,6 +79,10 @@ extension MigrationManager {
         _ mapping: EntityMapping, _ sourceEntity: EntityLayout, _ destinationEntity: EntityLayout
     ) throws -> Int? {
         guard let entity = destinationModel[entity: destinationEntity.name] else { return nil }
+        // A composite mapped as a whole by what a key path can't say (a policy's FUNCTION) is
+        // split into its leaves row by row (``InstancePlan/WholeComposite``).
+        let stored = destinationModel.allAttributes(of: entity).filter { !$0.isTransient }.map(\.name)
+        guard InstancePlan.WholeComposite.all(in: mapping, names: stored).isEmpty else { return nil }
         var compiler = SQLExpressionCompiler(
             planner: try SourceJoinPlanner(
                 layout: sourceLayout, sourceEntity: sourceEntity.name, alias: "s", schema: sourceSchema))

@@ -12,6 +12,41 @@ final class InstancePlan {
         let expression: CompiledExpression?
         let widening: TypeWidening?
         let defaultValue: DatabaseValue
+        /// For a leaf of a composite mapped as a whole (and not by its own key path): which of
+        /// ``InstancePlan/composites`` gives its value, and its key path inside it.
+        let element: (composite: Int, path: [String])?
+    }
+
+    /// A composite attribute mapped as a whole by an expression SQL can't run (a policy's
+    /// `FUNCTION`): evaluated once per row, its value split into the leaves by element name.
+    struct WholeComposite {
+        let mapping: PropertyMapping
+        let expression: CompiledExpression
+        /// Its leaves' key paths inside it.
+        let leaves: [[String]]
+
+        /// The whole-composite mappings of `mapping` for an entity whose stored attribute
+        /// names are `names`: attribute mappings named after a composite, not a leaf.
+        static func all(in mapping: EntityMapping, names: [String]) -> [PropertyMapping] {
+            let known = Set(names)
+            return mapping.attributeMappings.filter {
+                $0.valueExpression != nil && !known.contains($0.name)
+                    && !CompositeValue.leaves(of: $0.name, among: names).isEmpty
+            }
+        }
+
+        /// Of `mappings`, the one of the innermost composite holding the leaf `name`, with the
+        /// leaf's key path inside it.
+        static func holding(_ name: String, among mappings: [PropertyMapping]) -> (Int, [String])? {
+            var found: (index: Int, path: [String])?
+            for (index, mapping) in mappings.enumerated() {
+                guard let leaf = CompositeValue.leaves(of: mapping.name, among: [name]).first,
+                    leaf.element.count < found?.path.count ?? .max
+                else { continue }
+                found = (index, leaf.element)
+            }
+            return found.map { ($0.index, $0.path) }
+        }
     }
 
     /// The mapping the plan was made for: a policy may pass another one with the same name.
@@ -20,6 +55,8 @@ final class InstancePlan {
     /// The source entity the expressions were compiled for.
     let sourceEntity: String?
     let slots: [Slot]
+    /// The composites mapped as a whole, which slots' ``Slot/element`` refer to.
+    let composites: [WholeComposite]
     let insert: PreparedInsert
 
     /// Nil when the destination entity has two attributes with one name (the model checks
@@ -33,7 +70,9 @@ final class InstancePlan {
         }
         let sourceLayout = mapping.sourceEntity.flatMap { manager.sourceLayout.entity(named: $0) }
         var slots: [Slot] = []
-        for attribute in manager.destinationModel.allAttributes(of: entity) where !attribute.isTransient {
+        let attributes = manager.destinationModel.allAttributes(of: entity).filter { !$0.isTransient }
+        let wholes = WholeComposite.all(in: mapping, names: attributes.map(\.name))
+        for attribute in attributes {
             let attributeMapping = mapping.attributeMappings.first { $0.name == attribute.name }
             slots.append(
                 Slot(
@@ -42,7 +81,14 @@ final class InstancePlan {
                         CompiledExpression($0, sourceEntity: sourceLayout)
                     },
                     widening: attributeMapping?.widening,
-                    defaultValue: ValueConversion.defaultValue(of: attribute)))
+                    defaultValue: ValueConversion.defaultValue(of: attribute),
+                    element: attributeMapping == nil ? WholeComposite.holding(attribute.name, among: wholes) : nil))
+        }
+        composites = wholes.map { whole in
+            WholeComposite(
+                mapping: whole,
+                expression: CompiledExpression(whole.valueExpression ?? .constant(.null), sourceEntity: sourceLayout),
+                leaves: CompositeValue.leaves(of: whole.name, among: attributes.map(\.name)).map(\.element))
         }
         self.mapping = mapping
         self.entityName = entityName

@@ -80,10 +80,31 @@ extension MigrationManager {
         let compiled = source.id.entity == plan.sourceEntity
         // The slots are read in place: copying each one (its Attribute) cost more than the
         // rest of the loop.
+        // Each whole composite is evaluated once per row, when its first leaf asks for it.
+        var wholes = [MappingValue?](repeating: nil, count: plan.composites.count)
         try plan.slots.withUnsafeBufferPointer { slots in
             for index in slots.indices {
                 var value = DatabaseValue.null
-                if let expression = slots[index].expression {
+                if let (composite, path) = slots[index].element {
+                    let whole: MappingValue
+                    if let known = wholes[composite] {
+                        whole = known
+                    } else {
+                        whole = try wholeComposite(
+                            plan.composites[composite], compiled: compiled, source: source, in: mapping,
+                            entity: plan.entityName, policy: policy)
+                        wholes[composite] = whole
+                    }
+                    do {
+                        value = try ValueConversion.value(
+                            CompositeValue.element(path, of: whole), for: slots[index].attribute,
+                            transformers: policies.valueTransformers)
+                    } catch let error as MappingError {
+                        throw error.adding(
+                            entityMapping: mapping.name, entity: plan.entityName,
+                            property: slots[index].attribute.name, sourcePrimaryKey: source.id.primaryKey)
+                    }
+                } else if let expression = slots[index].expression {
                     do {
                         let evaluated = try evaluate(
                             expression, compiled: compiled, source: source, in: mapping, policy: policy)
@@ -108,6 +129,25 @@ extension MigrationManager {
             }
         }
         return values
+    }
+
+    /// The whole value of a composite mapped as a whole, for one source row, checked against
+    /// the destination composite: nil or a composite of its elements.
+    private func wholeComposite(
+        _ whole: InstancePlan.WholeComposite, compiled: Bool, source: StoredObject, in mapping: EntityMapping,
+        entity: String, policy: EntityMigrationPolicy?
+    ) throws -> MappingValue {
+        do {
+            let value = try evaluate(whole.expression, compiled: compiled, source: source, in: mapping, policy: policy)
+            try CompositeValue.check(
+                value, fits: whole.leaves, entity: entity, attribute: whole.mapping.name,
+                version: destinationModel.name)
+            return value
+        } catch let error as MappingError {
+            throw error.adding(
+                entityMapping: mapping.name, entity: entity, property: whole.mapping.name,
+                sourcePrimaryKey: source.id.primaryKey)
+        }
     }
 
     /// The plan of `mapping`'s instances, made on its first row; nil when it can't have one.
@@ -155,10 +195,38 @@ extension MigrationManager {
                 entityMapping: mapping.name)
         }
         var values: [String: (any DatabaseValueConvertible)?] = [:]
-        for attribute in destinationModel.allAttributes(of: entity) where !attribute.isTransient {
+        let attributes = destinationModel.allAttributes(of: entity).filter { !$0.isTransient }
+        let wholes = InstancePlan.WholeComposite.all(in: mapping, names: attributes.map(\.name))
+        var wholeValues: [Int: MappingValue] = [:]
+        for attribute in attributes {
             var value = DatabaseValue.null
             let attributeMapping = mapping.attributeMappings.first { $0.name == attribute.name }
-            if let expression = attributeMapping?.valueExpression {
+            if attributeMapping == nil,
+                let (index, path) = InstancePlan.WholeComposite.holding(
+                    attribute.name, among: wholes)
+            {
+                let whole = InstancePlan.WholeComposite(
+                    mapping: wholes[index], expression: .general(wholes[index].valueExpression ?? .constant(.null)),
+                    leaves: CompositeValue.leaves(of: wholes[index].name, among: attributes.map(\.name)).map(
+                        \.element))
+                let wholeValue: MappingValue
+                if let known = wholeValues[index] {
+                    wholeValue = known
+                } else {
+                    wholeValue = try wholeComposite(
+                        whole, compiled: false, source: source, in: mapping, entity: entityName, policy: policy)
+                    wholeValues[index] = wholeValue
+                }
+                do {
+                    value = try ValueConversion.value(
+                        CompositeValue.element(path, of: wholeValue), for: attribute,
+                        transformers: policies.valueTransformers)
+                } catch let error as MappingError {
+                    throw error.adding(
+                        entityMapping: mapping.name, entity: entityName, property: attribute.name,
+                        sourcePrimaryKey: source.id.primaryKey)
+                }
+            } else if let expression = attributeMapping?.valueExpression {
                 do {
                     let evaluated = try evaluate(
                         expression, source: source, destination: nil, in: mapping, policy: policy)

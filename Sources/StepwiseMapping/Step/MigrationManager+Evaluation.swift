@@ -20,68 +20,6 @@ extension MigrationManager {
         return try ExpressionEvaluator(context: context).evaluate(predicate)
     }
 
-    /// The value of a key path from one object, following relationships as Core Data's
-    /// key-value coding does: to-ones give an object, to-manys a list, and
-    /// `@distinctUnionOfSets` (or `@distinctUnionOfObjects`, `@unionOfSets`) flattens the
-    /// rest of the path over a list; `@count` counts it.
-    func value(ofKeyPath path: ArraySlice<String>, from start: MappingValue, in objects: ObjectContext) throws
-        -> MappingValue
-    {
-        guard let key = path.first else { return start }
-        let rest = path.dropFirst()
-        if key.hasPrefix("@") {
-            switch key {
-            case "@count":
-                return .integer(Int64(start.objectIDs.count))
-            case "@distinctUnionOfSets", "@distinctUnionOfObjects", "@unionOfSets", "@unionOfObjects":
-                var seen: Set<ObjectID> = []
-                var result: [ObjectID] = []
-                for id in start.objectIDs {
-                    for found in try value(ofKeyPath: rest, from: .object(id), in: objects).objectIDs
-                    where !key.hasPrefix("@distinct") || seen.insert(found).inserted {
-                        result.append(found)
-                    }
-                }
-                return .objects(result)
-            default:
-                throw MappingError(.invalidValue("unsupported collection operator \(key)"))
-            }
-        }
-        switch start {
-        case .null:
-            return .null
-        case .object(let id):
-            let next = try propertyValue(key, of: id, in: objects)
-            return try value(ofKeyPath: rest, from: next, in: objects)
-        case .objects(let ids):
-            // A key path through a to-many without an operator: the union of the values.
-            var result: [ObjectID] = []
-            for id in ids {
-                result += try value(ofKeyPath: path, from: .object(id), in: objects).objectIDs
-            }
-            return .objects(result)
-        default:
-            throw MappingError(.invalidValue("can't follow '\(key)' from a value that is not an object"))
-        }
-    }
-
-    /// One property of one object: an attribute's value, a to-one's object, a to-many's objects.
-    func propertyValue(_ name: String, of id: ObjectID, in objects: ObjectContext) throws -> MappingValue {
-        guard let entity = objects.layout.entity(named: id.entity) else {
-            throw MappingError(.unknownEntity(id.entity, version: objects.layout.model.name))
-        }
-        if entity.attribute(named: name) != nil {
-            return MappingValue(try objects.object(id)[name])
-        }
-        guard let relationship = entity.relationship(named: name) else {
-            throw MappingError(
-                .unknownProperty(entity: id.entity, property: name, version: objects.layout.model.name))
-        }
-        let related = try objects.related(id, name)
-        if relationship.isToMany { return .objects(related) }
-        return related.first.map(MappingValue.object) ?? .null
-    }
-
     /// The destination instances made from `sources` by any entity mapping of this step
     /// whose destination is `entity` or one of its subentities. This resolves inferred
     /// relationship mappings, which are plain key paths.
@@ -127,15 +65,21 @@ struct RowContext: ExpressionContext {
                 return MappingValue(source[joined])
             }
             // The first hop reads the row already in hand instead of fetching it again.
-            let start: MappingValue
-            if manager.sourceLayout.entity(named: source.id.entity)?.attribute(named: first) != nil {
-                start = MappingValue(source[first])
-                return try manager.value(ofKeyPath: path.dropFirst(), from: start, in: manager.source)
+            if let entity = manager.sourceLayout.entity(named: source.id.entity) {
+                if entity.attribute(named: first) != nil {
+                    return try manager.source.value(ofKeyPath: path.dropFirst(), from: MappingValue(source[first]))
+                }
+                // A composite's own name (`$source.author`): its whole value, from its leaves.
+                if entity.relationship(named: first) == nil,
+                    let whole = CompositeValue.read(first, from: source, entity: entity)
+                {
+                    return try manager.source.value(ofKeyPath: path.dropFirst(), from: whole)
+                }
             }
-            return try manager.value(ofKeyPath: path[...], from: .object(source.id), in: manager.source)
+            return try manager.source.value(ofKeyPath: path[...], from: .object(source.id))
         case .destination:
             guard let destination else { return .null }
-            return try manager.value(ofKeyPath: path[...], from: .object(destination), in: manager.destination)
+            return try manager.destination.value(ofKeyPath: path[...], from: .object(destination))
         case .entityMapping:
             return path.isEmpty ? .string(mapping.name) : .null
         case .manager, .entityPolicy:

@@ -221,7 +221,12 @@ package struct MigrationStep: Sendable {
 
     /// The mapping models to run: the given ones, or the inferred one.
     func resolvedMappingModels() throws -> [MappingModel] {
-        if !mappingModels.isEmpty { return mappingModels }
+        if !mappingModels.isEmpty {
+            // Mappings made in code may name a whole composite too (see the loaders').
+            return mappingModels.map {
+                $0.expandingCompositeMappings(source: sourceModel, destination: destinationModel)
+            }
+        }
         return [try MappingInference.inferMapping(from: sourceModel, to: destinationModel)]
     }
 }

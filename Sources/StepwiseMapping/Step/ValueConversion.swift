@@ -37,6 +37,8 @@ extension MappingValue {
         case .objects(let ids): ids.first.map { $0.primaryKey.databaseValue } ?? .null
         case .array: .null
         case .transformable(let value): value.databaseValue
+        // No column holds a composite: its leaves are split apart (`CompositeValue`).
+        case .composite: .null
         }
     }
 
@@ -139,6 +141,8 @@ package enum ValueConversion {
             throw MappingError(.wrongValueForm(expected: form, given: "a list"))
         case .transformable:
             throw MappingError(.wrongValueForm(expected: form, given: "a transformable value"))
+        case .composite:
+            throw MappingError(.wrongValueForm(expected: form, given: "a composite value"))
         }
         guard let stored = form.stored(given) else {
             throw MappingError(.wrongValueForm(expected: form, given: AttributeValueForm.describe(given)))
@@ -202,6 +206,9 @@ extension TransformableValue {
         case .transformable(let object): self = object
         case .array(let elements):
             self = .array(try elements.map { try TransformableValue($0, form: form) ?? .null })
+        // As Core Data's key-value coding hands a composite over: a dictionary of its elements.
+        case .composite(let elements):
+            self = .dictionary(try elements.mapValues { try TransformableValue($0, form: form) ?? .null })
         case .object, .objects:
             throw MappingError(.wrongValueForm(expected: form, given: "an object of the store"))
         }

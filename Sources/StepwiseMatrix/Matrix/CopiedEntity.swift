@@ -32,7 +32,9 @@ struct CopiedEntity: Hashable {
     /// leaving out what the policies of `policies` declare they write. The versions are the
     /// plan's own: each step holds its source and destination models.
     static func entities(through plan: UpgradePlan, policies: PolicyRegistry = PolicyRegistry()) -> [CopiedEntity] {
-        guard let first = plan.steps.first?.source else { return [] }
+        // As stored: a composite is its leaves (`author.person`), each compared like an
+        // attribute, and steps map them one by one.
+        guard let first = plan.steps.first?.source.flatteningComposites() else { return [] }
         var chains: [CopiedEntity] = first.entities.filter { !$0.isAbstract }.map { entity in
             let names = first.allAttributes(of: entity).filter { !$0.isTransient }.map(\.name)
             return CopiedEntity(
@@ -40,7 +42,7 @@ struct CopiedEntity: Hashable {
                 attributes: Dictionary(names.map { ($0, $0) }, uniquingKeysWith: { first, _ in first }))
         }
         for step in plan.steps {
-            let (from, to) = (step.source, step.destination)
+            let (from, to) = (step.source.flatteningComposites(), step.destination.flatteningComposites())
             let writes = PolicyWrites(step: step, policies: policies)
             chains = chains.compactMap { chain in
                 guard var next = chain.following(step, from: from, to: to), !writes.writesRows(of: next.destination)
@@ -69,7 +71,10 @@ struct CopiedEntity: Hashable {
         for (current, original) in attributes {
             guard let old = sourceAttributes.first(where: { $0.name == current }) else { continue }
             for propertyMapping in mapping.attributeMappings {
-                guard case .keyPath(.source, let path) = propertyMapping.valueExpression, path == [current],
+                // A composite's element reads as one key (`author.person`, inferred) or as the
+                // path through the composite (`$source.author.person`, written): one leaf.
+                guard case .keyPath(.source, let path) = propertyMapping.valueExpression,
+                    path.joined(separator: ".") == current,
                     propertyMapping.widening == nil,
                     propertyMapping.userInfo[MappingInference.defaultForNullKey] == nil,
                     let new = destinationAttributes.first(where: { $0.name == propertyMapping.name }),

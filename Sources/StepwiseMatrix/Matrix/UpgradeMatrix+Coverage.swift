@@ -57,6 +57,8 @@ extension UpgradeMatrix {
         let store = try Self.readOnly(upgraded)
         defer { try? store.close() }
         var names: [String] = []
+        // A composite's leaves are compared one by one (``CopiedEntity``), so named one by one.
+        let target = target.flatteningComposites()
         for entity in target.entities.sorted(by: { $0.name < $1.name }) where !entity.isAbstract {
             guard let chain = copied.first(where: { $0.destination == entity.name }) else {
                 if let entityLayout = layout.entity(named: entity.name),

@@ -20,7 +20,9 @@ import StepwiseModel
 /// try matrix.check(pair, seeding: seeding)
 /// ```
 ///
-/// Properties are named `Entity.property`, and apply to the entity's subentities too.
+/// Properties are named `Entity.property`, and apply to the entity's subentities too. An element
+/// of a composite attribute is named by its key path, `Book.author.person`: a seeded store holds
+/// a composite as its elements, each seeded and constrained like an attribute.
 /// - **every**: a to-one is set in every row (as if required); a to-many holds at least one
 ///   object in every row. Naming the to-many side of a one-to-many (`Customer.orders`) gives
 ///   every customer an order.
@@ -99,7 +101,7 @@ public struct SeedingConstraints: Sendable, Hashable, Encodable {
     public func restricted(to model: ObjectModel) -> SeedingConstraints {
         func has(_ name: String) -> Bool {
             guard let (entity, property) = Self.split(name), let found = model[entity: entity] else { return false }
-            return model.allAttributes(of: found).contains { $0.name == property }
+            return Self.storedAttributes(of: found, in: model).contains { $0.name == property }
                 || model.allRelationships(of: found).contains { $0.name == property }
         }
         return SeedingConstraints(
@@ -164,10 +166,19 @@ public struct SeedingConstraints: Sendable, Hashable, Encodable {
 
     // MARK: - Helpers
 
+    /// `Entity.property` as its two names; the property may be an element of a composite by
+    /// its key path (`Book.author.person`).
     static func split(_ name: String) -> (String, String)? {
         let parts = name.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { return nil }
-        return (String(parts[0]), String(parts[1]))
+        guard parts.count >= 2, !parts.contains(where: \.isEmpty) else { return nil }
+        return (String(parts[0]), parts.dropFirst().joined(separator: "."))
+    }
+
+    /// The attributes of `entity` a constraint can name: each composite as its leaves, named
+    /// by their key paths, as the store holds them.
+    static func storedAttributes(of entity: Entity, in model: ObjectModel) -> [Attribute] {
+        model.allAttributes(of: entity).flatMap { $0.type == .composite ? $0.flattenedElements : [$0] }
+            .filter { !$0.isTransient }
     }
 
     private func entity(_ name: String, in model: ObjectModel, constraint: String) throws(UpgradeMatrixFailure)
@@ -207,7 +218,17 @@ public struct SeedingConstraints: Sendable, Hashable, Encodable {
         -> (entity: String, property: String, attribute: Attribute)
     {
         let (entity, property) = try self.entity(name, in: model, constraint: constraint)
-        let attributes = model.allAttributes(of: entity).filter { !$0.isTransient }
+        let attributes = Self.storedAttributes(of: entity, in: model)
+        if let composite = model.allAttributes(of: entity).first(where: { $0.name == property && $0.type == .composite }
+        ) {
+            // A list of whole composites would need a form of its own; each element takes one.
+            throw UpgradeMatrixFailure(
+                .unknownProperty(
+                    entity: entity.name, property: property, version: model.name, constraint: constraint,
+                    reason:
+                        "\(property) is a composite attribute: constrain its elements by key path (\(Self.list(composite.flattenedElements.map { "\(entity.name).\($0.name)" })))"
+                ))
+        }
         guard let attribute = attributes.first(where: { $0.name == property }) else {
             throw UpgradeMatrixFailure(
                 .unknownProperty(
