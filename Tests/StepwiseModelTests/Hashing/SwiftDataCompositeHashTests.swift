@@ -16,6 +16,17 @@ struct SwiftDataCompositeHashTests {
         #expect(model.entityVersionHashes["SDFolder"]?.base64EncodedString() == SwiftDataFolders.folderHash)
     }
 
+    /// A compiled model (`.mom`) or a store's model cache holding `SDFolder` reads back with the
+    /// composite's elements in declared order, and hashes as the store records.
+    @Test func aCompiledModelOfSDFolderHashesAsTheStoreRecords() throws {
+        let archive = ModelCacheArchive.archive(of: SwiftDataFolders.model())
+        let read = try CompiledModel.read(archive: archive, name: "Recipes", origin: "Recipes.mom")
+        #expect(
+            read[entity: "SDFolder"]?.attribute(named: "folderType")?.elements.map(\.name)
+                == SwiftDataFolders.folderTypeElements)
+        #expect(read.entityVersionHashes["SDFolder"]?.base64EncodedString() == SwiftDataFolders.folderHash)
+    }
+
     /// The elements are hashed sorted by name, so their declared order takes no part: the rule
     /// `-[NSCompositeAttributeDescription _versionHash:inStyle:]` follows.
     @Test func theElementsOrderTakesNoPart() throws {
