@@ -50,8 +50,14 @@ extension StepwiseTool {
                 Start with `\(toolName) demo`, then `\(toolName) inspect STORE --models BUNDLE`, \
                 `\(toolName) plan` and `\(toolName) upgrade`.
 
-                Errors go to standard error, with a non-zero exit status. With --json, standard output holds one \
-                JSON object: the result, or {"error": {...}} naming the failed step, mapping, entity, property and row.
+                Errors go to standard error. With --json, standard output holds one JSON object: the result, or \
+                {"error": {...}} naming the failed step, mapping, entity, property and row.
+
+                Exit status: 0 success; 1 a check, comparison or matrix found problems (or an unexpected failure); \
+                3 the store is newer than this build or of a version its models don't know; 64 usage; \
+                65 a model, mapping, policy or history can't be used; 66 the store is missing, not a store, or \
+                damaged; 74 an I/O error or a full disk; 75 the store is busy (another process holds it, or an \
+                upgrade is running): retry later; 130 cancelled.
 
                 `\(toolName) --version` prints the version.
                 """,

@@ -21,7 +21,7 @@ struct StockToolTests {
 
         let refused = try CommandRunner().run(arguments + ["--json"])
 
-        #expect(refused.status == 1)
+        #expect(refused.status == 65)
         #expect(refused.standardError.contains("UniversityEstYearPolicy"))
         #expect(refused.standardError.contains("Hint: "))
         #expect(refused.standardError.contains("StepwiseTool"))

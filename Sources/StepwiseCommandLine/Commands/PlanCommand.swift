@@ -159,7 +159,7 @@ struct PlanCommand<Tool: StepwiseTool>: ParsableCommand {
                     missingPolicies: missing.map { PlanReport.Missing($0, of: plan.steps[$0.stepIndex]) },
                     // One JSON object: the plan, and the error the command then fails with.
                     error: missing.first.map { CommandFailureReporter.report($0.error) }))
-            if !missing.isEmpty { throw ExitCode.failure }
+            if let first = missing.first { throw ExitCode(CommandExitStatus(for: first.error).rawValue) }
         case .dot, .mermaid:
             var planner = upgrader.planner
             planner.modelCache = identification.matchedBy == .modelCache ? identification.version : nil

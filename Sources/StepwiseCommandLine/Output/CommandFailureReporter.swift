@@ -4,7 +4,8 @@ import Stepwise
 
 /// The one place a command's failure is printed: `Error: <message>` on standard error, then
 /// the command-line hint (``FailureHint``) when there is one, and with `--json` the
-/// `{"error": {...}}` object (``JSONFailure``) on standard output. The exit status is 1.
+/// `{"error": {...}}` object (``JSONFailure``) on standard output. The exit status says what
+/// the caller should do (``CommandExitStatus``).
 enum CommandFailureReporter {
     /// Runs a command's body and reports what it throws.
     ///
@@ -22,13 +23,14 @@ enum CommandFailureReporter {
         } catch {
             let failure = report(error)
             if json { try? JSONOutput.print(["error": failure]) }
-            throw ExitCode.failure
+            throw ExitCode(CommandExitStatus(for: error).rawValue)
         }
     }
 
     /// Prints `error` on standard error as ``run(json:_:)`` does (`Error:`, then `Hint:`), and
     /// returns its JSON form: for a command that shows its result and then fails, and puts the
-    /// error in its own JSON object (`plan` with a missing policy). The caller exits with 1.
+    /// error in its own JSON object (`plan` with a missing policy). The caller exits with
+    /// `CommandExitStatus(for: error)`.
     static func report(_ error: any Error) -> JSONFailure {
         let hint = FailureHint.hint(for: error, tool: ToolName.current)
         StandardError.print("Error: \(ErrorText.describe(error))")

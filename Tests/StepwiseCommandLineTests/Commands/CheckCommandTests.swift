@@ -129,7 +129,7 @@ struct CheckCommandTests {
 
     @Test func anUnreadableBundleIsAFailureNotAFinding() throws {
         let result = try CommandRunner().run(["check", "--models", directory.path("Missing.xcdatamodeld").path])
-        #expect(result.status == 1)
+        #expect(result.status == 65)
         #expect(result.standardError.hasPrefix("Error: "))
     }
 

@@ -44,7 +44,7 @@ struct GatesCLITests {
         let accepted = directory.path("Shop.accepted-findings.json")
         try Data(#"{"accepted": [{"kind": "shippedVersionEdited", "version": "Shop 2"}]}"#.utf8).write(to: accepted)
         let result = try CommandRunner().run(["check", "--models", bundle.path])
-        #expect(result.status == 1)
+        #expect(result.status == 65)
         #expect(
             result.standardError.contains(
                 "\(accepted.path) is not an accepted-findings file: entry 1: key 'reason' is missing"))

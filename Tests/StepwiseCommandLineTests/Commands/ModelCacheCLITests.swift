@@ -138,7 +138,7 @@ struct ModelCacheCLITests {
             try db.execute(sql: #"DELETE FROM "Z_MODELCACHE""#)
         }
         let result = try CommandRunner().run(["plan", store.path, "--models", bundle.path])
-        #expect(result.status == 1)
+        #expect(result.status == 3)
         #expect(result.standardError.contains("matches no version in the history"))
         #expect(result.standardError.contains("The store has no model cache (Z_MODELCACHE) to fall back on"))
     }

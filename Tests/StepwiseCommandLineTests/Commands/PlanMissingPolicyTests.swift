@@ -36,7 +36,7 @@ struct PlanMissingPolicyTests {
 
         let result = try CommandRunner().run(["plan", store.path, "--models", bundle])
 
-        #expect(result.status == 1)
+        #expect(result.status == 65)
         for (index, step) in steps.enumerated() {
             let from = try #require(step["from"] as? String)
             let to = try #require(step["to"] as? String)
@@ -65,7 +65,7 @@ struct PlanMissingPolicyTests {
 
         let result = try CommandRunner().run(["plan", store.path, "--models", bundle, "--format", "json"])
 
-        #expect(result.status == 1)
+        #expect(result.status == 65)
         let json = try result.json()
         let planned = try #require(json["steps"] as? [[String: Any]])
         #expect(planned.map { $0["to"] as? String } == steps.map { $0["to"] as? String })
@@ -89,7 +89,7 @@ struct PlanMissingPolicyTests {
 
         let result = try CommandRunner().run(["upgrade", store.path, "--models", bundle, "--progress", "none"])
 
-        #expect(result.status == 1)
+        #expect(result.status == 65)
         #expect(result.standardOutput.isEmpty)
         #expect(result.standardError.contains("UniversityEstYearPolicy"))
         #expect(try Data(contentsOf: store) == before)

@@ -54,7 +54,7 @@ struct RollbackCommandTests {
         let fixture = try RecipesStoreFixture()
         let before = fixture.storeBytes()
         let result = try runner.run(["rollback", fixture.store.path, "--json"])
-        #expect(result.status == 1)
+        #expect(result.status == 66)
         let error = try #require(try result.json()["error"] as? [String: Any])
         #expect(error["type"] as? String == "UpgradeError")
         #expect(error["kind"] as? String == "noBackup")

@@ -226,7 +226,8 @@ struct StoreAccessTests {
         let holder = try Holder(store: fixture.store, mode: "access", writeSeconds: 0.3, in: fixture.directory)
         let result = try CommandRunner().run(
             fixture.upgradeArguments("--lock-timeout", "1.5", "--json", "--progress", "lines"))
-        #expect(result.status != 0)
+        // Busy: a script retries on 75 (`EX_TEMPFAIL`).
+        #expect(result.status == 75)
         #expect(result.standardError.contains("Waiting for"), "\(result.standardError)")
         let failure = try #require(try result.json()["error"] as? [String: Any])
         #expect(failure["kind"] as? String == "storeInUse")
@@ -247,7 +248,8 @@ extension StoreAccessTests {
         let holder = try Holder(store: fixture.store, mode: "access", writeSeconds: 0, in: fixture.directory)
         let before = fixture.storeBytes()
         let result = try CommandRunner().run(["rollback", fixture.store.path, "--lock-timeout", "1.5", "--json"])
-        #expect(result.status != 0)
+        // Busy: a script retries on 75 (`EX_TEMPFAIL`).
+        #expect(result.status == 75)
         #expect(result.standardError.contains("Waiting for"), "\(result.standardError)")
         let failure = try #require(try result.json()["error"] as? [String: Any])
         #expect(failure["kind"] as? String == "storeInUse")

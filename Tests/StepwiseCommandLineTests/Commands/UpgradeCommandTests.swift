@@ -94,7 +94,7 @@ struct UpgradeCommandTests {
         let fixture = try RecipesStoreFixture(version: "Recipes 4")
         let before = fixture.storeBytes()
         let result = try runner.run(fixture.upgradeArguments("--to", "Recipes 2", "--json"))
-        #expect(result.status == 1)
+        #expect(result.status == 3)
         // Standard output holds only the error object; the message is on standard error too.
         let error = try #require(try result.json()["error"] as? [String: Any])
         #expect(error["type"] as? String == "UpgradeError")
@@ -115,7 +115,7 @@ struct UpgradeCommandTests {
             .write(to: mappingFile, atomically: true, encoding: .utf8)
         let before = fixture.storeBytes()
         let result = try runner.run(fixture.upgradeArguments("--json"))
-        #expect(result.status == 1)
+        #expect(result.status == 65)
         let error = try #require(try result.json()["error"] as? [String: Any])
         #expect(error["type"] as? String == "UpgradeError")
         #expect(error["kind"] as? String == "stepFailed")

@@ -122,16 +122,16 @@ struct VersionOrderCLITests {
             "can't order the model versions 'Launch', 'Spring Sale' (\(URL(fileURLWithPath: bundle).standardizedFileURL.path)): the names have 3 stems ('Holiday', 'Launch', 'Spring Sale'), and nothing in the bundle tells which comes first: 'Launch' or 'Spring Sale'. List them oldest first, one per line, in Shop.history beside the bundle, or pass an explicit order."
         for command in ["plan", "upgrade"] {
             let result = try runner.run([command, old, "--models", bundle])
-            #expect(result.status == 1, "\(command)")
+            #expect(result.status == 65, "\(command)")
             #expect(result.standardError.contains(expected), "\(command): \(result.standardError)")
         }
         let json = try runner.run(["plan", old, "--models", bundle, "--format", "json"])
-        #expect(json.status == 1)
+        #expect(json.status == 65)
         let error = try #require(try json.json()["error"] as? [String: Any])
         #expect(error["kind"] as? String == "ambiguousOrder")
         #expect(error["path"] as? String == URL(fileURLWithPath: bundle).standardizedFileURL.path)
         let diff = try runner.run(["diff", "--models", bundle, "--from", "Launch"])
-        #expect(diff.status == 1)
+        #expect(diff.status == 65)
         #expect(diff.standardError.contains(expected))
 
         // A store at the target needs no plan.
