@@ -50,6 +50,10 @@ struct BenchCommand: ParsableCommand {
                 let seed = try RecipesSeed.ensure(rows: rows, in: directory)
                 line = try LaunchScenario.run(
                     rows: rows, seed: seed, directory: directory, trials: trials, quick: quick)
+            case .launchCLI:
+                let seed = try RecipesSeed.ensure(rows: rows, in: directory)
+                line = try LaunchCLIScenario.run(
+                    rows: rows, seed: seed, directory: directory, trials: trials, quick: quick)
             case .lightweight, .chain, .custom, .relink:
                 guard let child = scenario.child else { continue }
                 let seed = try RecipesSeed.ensure(rows: rows, in: directory)

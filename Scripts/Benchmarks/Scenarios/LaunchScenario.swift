@@ -70,7 +70,7 @@ enum LaunchScenario {
 
     /// Writes a bundle of `count` versions, the newest current, in its own folder (so no
     /// mapping folder or `.history` file is beside it).
-    private static func writeBundle(count: Int, in folder: URL) throws -> URL {
+    static func writeBundle(count: Int, in folder: URL) throws -> URL {
         let versions = RecipesVariants.launch(count: count)
         let bundle = folder.appendingPathComponent("bundle-\(count)", isDirectory: true)
             .appendingPathComponent("Launch.xcdatamodeld", isDirectory: true)
@@ -96,14 +96,14 @@ enum LaunchScenario {
 
     /// How many calls make a sample last about `budget` seconds (3 to 50), from the second of
     /// two calls (the first warms the page cache and the allocator).
-    private static func calls(lasting budget: Double, _ call: () throws -> Void) throws -> Int {
+    static func calls(lasting budget: Double, _ call: () throws -> Void) throws -> Int {
         try call()
         let once = try time(1, call)
         return min(50, max(3, Int((budget / max(once, 1e-6)).rounded(.up))))
     }
 
     /// Seconds per call, over `count` calls.
-    private static func time(_ count: Int, _ call: () throws -> Void) throws -> Double {
+    static func time(_ count: Int, _ call: () throws -> Void) throws -> Double {
         let clock = ContinuousClock()
         let started = clock.now
         for _ in 0..<count { try call() }

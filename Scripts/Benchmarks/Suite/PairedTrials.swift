@@ -110,7 +110,7 @@ extension ScenarioName {
         case .lightweight, .memory: 1.3
         case .chain: 1.1
         case .relink: 2
-        case .explicit, .matrix: .infinity
+        case .explicit, .matrix, .launchCLI: .infinity
         case .disk: 1.2
         }
     }

@@ -114,9 +114,8 @@ struct UpgradeCommand<Tool: StepwiseTool>: ParsableCommand {
         options.dropsUnknownEntities = dropUnknownEntities
         let report: UpgradeReport
         do {
-            let upgrader = try bundleOptions.upgrader(
-                mappings: mappingOptions, policies: Tool.policies, options: options)
-            report = try upgrader.upgradeIfNeededSynchronously(storeAt: storeURL)
+            report = try bundleOptions.upgradeIfNeeded(
+                storeAt: storeURL, mappings: mappingOptions, policies: Tool.policies, options: options)
         } catch {
             renderer.finish()
             throw error

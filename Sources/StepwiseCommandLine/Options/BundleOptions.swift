@@ -42,6 +42,24 @@ struct BundleOptions: ParsableArguments {
         try ModelBundle(contentsOf: try single())
     }
 
+    /// What `upgrade` runs: for one bundle, the launch call
+    /// (`Upgrader.upgradeIfNeededSynchronously(storeAt:bundleAt:…)`), which tells an
+    /// up-to-date store from its metadata and the current version alone, so a script's no-op
+    /// costs the same with 120 versions as with 5 (`Scripts/bench --only launch-cli`); a store
+    /// that needs work gets the whole upgrader, which reads and checks every file first. For
+    /// several merged models, ``upgrader(mappings:policies:options:)``'s upgrade.
+    func upgradeIfNeeded(
+        storeAt store: URL, mappings: MappingOptions, policies: PolicyRegistry, options: UpgradeOptions
+    ) throws -> UpgradeReport {
+        guard models.count > 1 else {
+            return try Upgrader.upgradeIfNeededSynchronously(
+                storeAt: store, bundleAt: url, mappingsAt: mappings.mappings.map { URL(fileURLWithPath: $0) },
+                policies: policies, options: options)
+        }
+        return try upgrader(mappings: mappings, policies: policies, options: options)
+            .upgradeIfNeededSynchronously(storeAt: store)
+    }
+
     /// The upgrader of `upgrade` and `plan`: of the one bundle, with `--mappings`; or of several
     /// merged ones, each with the mapping models beside it (`--mappings` is then refused, since
     /// it can't say whose steps its files are).
