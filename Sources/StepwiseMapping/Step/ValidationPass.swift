@@ -28,9 +28,15 @@ extension MigrationManager {
                     scanFoundNull || isIndexed(column, of: entity)
                 else { continue }
                 if let key = try firstRowWithNull(in: column, of: entity) {
+                    // A number computed in SQL is NULL where SQLite can't compute it: a division
+                    // by zero, or NaN, which it stores as NULL.
+                    let numeric = [.double, .float, .decimal, .integer16, .integer32, .integer64].contains(
+                        attribute.type)
                     throw try violation(
-                        "the required attribute has no value", entity: entity, property: attribute.name,
-                        destinationKey: key)
+                        numeric
+                            ? "the required attribute has no value (SQLite gives NULL for a division by zero and stores NaN as NULL: check how the value is computed)"
+                            : "the required attribute has no value",
+                        entity: entity, property: attribute.name, destinationKey: key)
                 }
             }
             for relationship in destinationModel.allRelationships(of: modelEntity) where !relationship.isTransient {

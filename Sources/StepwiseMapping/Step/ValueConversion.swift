@@ -128,6 +128,20 @@ package enum ValueConversion {
         case .integer(let number):
             given = number.databaseValue
         case .double(let number):
+            // SQLite binds NaN as NULL (sqlite3_bind_double), so a NaN would be lost without a
+            // word, or reported later as a required attribute with no value: name it here.
+            if number.isNaN {
+                throw MappingError(
+                    .invalidValue(
+                        "the value is NaN (not a number, as 0/0 or infinity minus infinity give), which SQLite stores as NULL; compute a number, or nil on purpose"
+                    ))
+            }
+            if number.isInfinite, ![.double, .float].contains(attribute.type) {
+                throw MappingError(
+                    .invalidValue(
+                        "the value is \(number < 0 ? "minus " : "")infinity, which a \(attribute.type.rawValue) attribute can't hold; compute a finite number"
+                    ))
+            }
             given = number.databaseValue
         case .string(let text):
             given = text.databaseValue
