@@ -9,10 +9,11 @@ package enum VolumeSpace {
     /// On Apple platforms that is `volumeAvailableCapacityForImportantUsage`: what iOS
     /// counts for work the user asked for, purgeable space included (caches and offloadable
     /// data the system deletes on demand). `systemFreeSize` leaves that out, and a nearly full
-    /// phone would refuse an upgrade it has room for. Elsewhere, and when the volume doesn't
-    /// say, it is `systemFreeSize`: the bytes free to this user.
+    /// phone would refuse an upgrade it has room for. Elsewhere (tvOS and watchOS don't have
+    /// the key), and when the volume doesn't say, it is `systemFreeSize`: the bytes free to
+    /// this user.
     package static func availableBytes(at directory: URL) -> Int64? {
-        #if canImport(Darwin)
+        #if canImport(Darwin) && !os(tvOS) && !os(watchOS)
             let keys: Set<URLResourceKey> = [.volumeAvailableCapacityForImportantUsageKey]
             if let values = try? directory.resourceValues(forKeys: keys),
                 let important = values.volumeAvailableCapacityForImportantUsage, important > 0
