@@ -9,6 +9,13 @@
 
 import PackageDescription
 
+#if os(Linux)
+    let czlib = Target.systemLibrary(
+        name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])])
+#else
+    let czlib = Target.systemLibrary(name: "CZlib", path: "Sources/CZlib")
+#endif
+
 let package = Package(
     name: "Stepwise",
     // GRDB 7 needs iOS 13, tvOS 13, watchOS 7; Stepwise's own floor is where `Duration`,
@@ -40,9 +47,10 @@ let package = Package(
         ),
         // The system's zlib (in every Apple SDK and Linux distribution; no package added): it
         // inflates Core Data's Z_MODELCACHE, raw deflate, which Foundation on Linux can't.
-        .systemLibrary(
-            name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
-            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+        // The module map links `z`. pkg-config only where a distribution's zlib may live off the
+        // default paths: on Apple platforms the SDK has it, and a host's pkg-config (Homebrew's
+        // zlib) would add macOS paths to an iOS build.
+        czlib,
         // Core Data's on-disk SQLite layout: DDL, metadata, object access.
         .target(
             name: "StepwiseStore",
@@ -54,7 +62,9 @@ let package = Package(
                 // read-only, and binding a per-row statement's values in place.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            // Apple's privacy manifest: file sizes and timestamps (stat), free disk space.
+            resources: [.copy("PrivacyInfo.xcprivacy")]
         ),
         // Mapping models (explicit and inferred), expressions and predicates, entity
         // migration policies, and one three-pass migration step.
@@ -76,7 +86,9 @@ let package = Package(
                 // SHA-256 checksums of each step's output, recorded in the journal.
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            // Apple's privacy manifest: file timestamps (a store's fingerprint in the journal).
+            resources: [.copy("PrivacyInfo.xcprivacy")]
         ),
         // UpgradeMatrix (every upgrade path on seeded stores), the seeded stores themselves,
         // store consistency checks and temporary directories: for app teams' tests and for
@@ -86,7 +98,9 @@ let package = Package(
             dependencies: [
                 "Stepwise", "StepwiseModel", "StepwiseStore", "StepwiseMapping",
                 .product(name: "GRDB", package: "GRDB.swift"),
-            ]
+            ],
+            // Apple's privacy manifest: file timestamps (a seeded store checked for writes).
+            resources: [.copy("PrivacyInfo.xcprivacy")]
         ),
         // What SQLite sets only through `sqlite3_config`, which is variadic and which Swift
         // can't call: the CLI and the bench turn off its memory statistics at launch, before

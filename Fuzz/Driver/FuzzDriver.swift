@@ -16,7 +16,8 @@ public typealias FuzzTestOneInput = @convention(c) (UnsafePointer<UInt8>?, Int) 
 /// so a target must have a `@main` of its own and start libFuzzer from it.
 ///
 /// Built normally (`swift build`, no sanitizer) it is a replay tool: every file named on the
-/// command line, and every file in a folder named there, is run once through the target. That
+/// command line, and every file in a folder named there, is run once through the target, on a
+/// thread with 512 KB of stack as an app's secondary thread has on Apple platforms. That
 /// reproduces a finding in a debugger or with Swift's own backtrace:
 ///
 /// ```sh
@@ -36,8 +37,36 @@ public enum FuzzDriver {
             exit(LLVMFuzzerRunDriver(&argc, &argv, testOneInput))
         #else
             let arguments = Array(CommandLine.arguments.dropFirst())
-            exit(replay(target: target, arguments: arguments, testOneInput: testOneInput))
+            exit(onSmallStack { replay(target: target, arguments: arguments, testOneInput: testOneInput) })
         #endif
+    }
+
+    /// The stack Apple platforms give a secondary thread (and every GCD worker thread): the
+    /// least the readers may run on in an app, so replay runs on no more
+    /// (`SmallStackReaderTests` replays the seed corpora with it).
+    public static let smallStackSize = 512 * 1024
+
+    /// Runs `body` on a thread with ``smallStackSize`` of stack and waits for it: a reader that
+    /// would exhaust an app's secondary thread crashes here too, although Linux gives the main
+    /// thread 8 MB.
+    static func onSmallStack(_ body: @escaping @Sendable () -> Int32) -> Int32 {
+        let finished = DispatchSemaphore(value: 0)
+        let status = Status()
+        let thread = Thread {
+            status.value = body()
+            finished.signal()
+        }
+        thread.stackSize = smallStackSize
+        thread.start()
+        finished.wait()
+        return status.value
+    }
+
+    /// The replay thread's exit status.
+    ///
+    /// `@unchecked Sendable`: written by that thread before it signals, read after the wait.
+    private final class Status: @unchecked Sendable {
+        var value: Int32 = 0
     }
 
     /// A copy of one input's bytes.

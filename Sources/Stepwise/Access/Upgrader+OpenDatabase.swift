@@ -23,6 +23,11 @@ extension Upgrader {
     /// with it the claim, as long as the pool lives). Until then every upgrade of the store
     /// waits, then fails with ``UpgradeError/Kind/storeInUse(processIDs:seconds:bareConnection:)``.
     ///
+    /// With `configuration.observesSuspensionNotifications` set, GRDB's
+    /// `Database.suspendNotification` and `Database.resumeNotification` suspend and resume the
+    /// claim along with the pool's connections (``StoreAccess``, "Suspension"), so a suspended
+    /// app holds no lock on the store.
+    ///
     /// - parameters:
     ///   - url: The store.
     ///   - configuration: GRDB's configuration for the pool.
@@ -62,7 +67,10 @@ extension Upgrader {
 
     /// Takes the claim, refuses an outdated store, and ties the claim to `configuration`.
     private func claim(_ url: URL, _ configuration: Configuration) throws -> (StoreAccess, Configuration) {
-        let access = try StoreAccess(storeAt: url, timeout: options.lockTimeout)
+        // The claim follows the connections: suspended and resumed by the same notifications.
+        let access = try StoreAccess(
+            storeAt: url, timeout: options.lockTimeout,
+            observesSuspensionNotifications: configuration.observesSuspensionNotifications)
         try createIfMissing(url)
         if try needsUpgrade(storeAt: url) {
             access.close()

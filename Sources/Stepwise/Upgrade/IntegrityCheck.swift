@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import GRDB
+import StepwiseModel
 import StepwiseStore
 
 /// The damaged-store refusal: SQLite's `quick_check` (or `integrity_check` for
@@ -53,7 +54,8 @@ final class IntegrityCheck: @unchecked Sendable {
     static func start(onOriginal store: URL, full: Bool, storePath: String) -> IntegrityCheck {
         let check = IntegrityCheck()
         check.group.enter()
-        DispatchQueue.global(qos: .userInitiated).async {
+        // A thread of its own (``WorkerThread``): GCD's threads have 512 KB of stack on Apple platforms.
+        WorkerThread.start("Stepwise integrity check") {
             do {
                 try run(on: store, isOriginal: true, full: full, storePath: storePath)
             } catch {

@@ -1,5 +1,6 @@
 import Foundation
 import StepwiseMapping
+import StepwiseModel
 import StepwiseStore
 
 /// An upgrade's progress, as an asynchronous sequence: what
@@ -31,8 +32,8 @@ public struct UpgradeEvents: AsyncSequence, Sendable {
             }
             let upgrader = relaying
             let files = StoreFiles(store: store)
-            // A thread of its own, not the cooperative pool: the upgrade blocks on SQLite.
-            Thread.detachNewThread {
+            // A thread of its own (``WorkerThread``), not the cooperative pool: the upgrade blocks on SQLite.
+            WorkerThread.start("Stepwise upgrade") {
                 do {
                     _ = try upgrader.perform(files, cancellation: cancellation)
                     continuation.finish()

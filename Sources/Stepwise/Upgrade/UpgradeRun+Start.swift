@@ -83,11 +83,10 @@ extension UpgradeRun {
         try check.wait()
     }
 
-    /// Needs room for the copy and one step's output (the previous step's is deleted as
-    /// soon as the next one is journaled): twice the store's data files, plus a margin.
+    /// Needs room for the copy and one step's output (``UpgradeSpaceEstimate``: a clone of
+    /// the store doesn't count as a copy).
     func checkFreeSpace() throws {
-        let storeBytes = files.generation.dataBytes(fileSystem: fileSystem)
-        let needed = storeBytes * 2 + 1_000_000
+        let needed = UpgradeSpaceEstimate(files.generation, in: files.directory, fileSystem: fileSystem).neededBytes
         guard let available = fileSystem.freeSpace(at: files.directory) else { return }
         if available < needed {
             throw UpgradeError(

@@ -169,7 +169,7 @@ public struct Upgrader: Sendable {
         }
     }
 
-    /// Runs `work` on a new thread, off Swift's cooperative pool, because it blocks on SQLite
+    /// Runs `work` on a new thread (``WorkerThread``, with its explicit stack), off Swift's cooperative pool, because it blocks on SQLite
     /// and the file system; cancelling the calling task cancels the `StepCancellation` it's given.
     static func onThreadOfItsOwn(
         _ work: @escaping @Sendable (StepCancellation) throws -> UpgradeReport
@@ -178,7 +178,7 @@ public struct Upgrader: Sendable {
         let cancellation = StepCancellation()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                Thread.detachNewThread {
+                WorkerThread.start("Stepwise upgrade") {
                     continuation.resume(with: Result { try work(cancellation) })
                 }
             }

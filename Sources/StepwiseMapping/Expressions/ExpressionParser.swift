@@ -26,9 +26,12 @@ package struct ExpressionParser {
     ///
     /// The parser recurses once per level, so without a limit a text of a few thousand `(`
     /// overflowed the stack and crashed the process (found by `Scripts/fuzz expression`). Real
-    /// mapping expressions nest a few levels; 32 levels stay well inside a 512 KiB thread stack,
-    /// the smallest a secondary thread gets on Apple platforms, even in a debug build.
-    package static let maximumNesting = 32
+    /// mapping expressions nest a few levels. Sized for a 512 KB stack, the smallest a
+    /// secondary thread gets on Apple platforms, since an upgrader parses its mappings on the
+    /// caller's thread: each level costs about 20 KB in a debug build, so 32 levels did not fit
+    /// in 512 KB and 16 needed 384 KB (issue 44); 12 fit in 288 KB (not 256 KB), which leaves
+    /// the caller 224 KB (`SmallStackReaderTests`, with `STEPWISE_SMALL_STACK_BYTES`).
+    package static let maximumNesting = 12
 
     private var lexer: ExpressionLexer
     /// The next token, not yet consumed.

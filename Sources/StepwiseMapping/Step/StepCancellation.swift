@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StepwiseModel
 
 /// A flag that asks a running step to stop, checked at safe points: between mapping models
 /// and entity mappings, and every ``rowInterval`` rows.
@@ -39,7 +40,7 @@ package final class StepCancellation: @unchecked Sendable {
         // 10 ms while a connection is registered: ``interrupting(_:_:)`` unregisters it as soon
         // as its body returns (cancelled, it throws), which ends the loop.
         if !running.isEmpty {
-            DispatchQueue.global().async { [self] in keepInterrupting() }
+            WorkerThread.start("Stepwise cancellation") { [self] in keepInterrupting() }
         }
     }
 

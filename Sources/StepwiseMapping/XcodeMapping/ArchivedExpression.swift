@@ -22,7 +22,7 @@ import StepwiseStore
 /// never skipped: a value Stepwise can't run must not silently become nil.
 package enum ArchivedExpression {
     /// The deepest nesting read, as ``ExpressionParser`` allows for written expressions.
-    static let maximumDepth = 32
+    static let maximumDepth = ExpressionParser.maximumNesting
 
     /// The expression archived in `data` under the key `root`.
     package static func decode(_ data: Data) throws(MappingError) -> Expression {

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import StepwiseModel
 
 extension UpgradeMatrix.Session {
     /// One pair's outcome from ``check(_:concurrency:onResult:)``.
@@ -71,13 +72,12 @@ extension UpgradeMatrix.Session {
         let finished = DispatchGroup()
         for _ in 0..<workers {
             finished.enter()
-            let worker = Thread {
+            // ``WorkerThread``'s explicit stack: Apple platforms' default 512 KB is tight for
+            // SQLite's parser and deep Swift frames.
+            WorkerThread.start("Stepwise matrix lane") {
                 defer { finished.leave() }
                 checkLanes()
             }
-            // The default 512 KB is tight for SQLite's parser and deep Swift frames.
-            worker.stackSize = 8 << 20
-            worker.start()
         }
         finished.wait()
         return results.values

@@ -77,6 +77,16 @@ package enum BinaryPropertyList {
         }
     }
 
+    /// The deepest nesting of containers read; anything deeper is refused.
+    ///
+    /// Sized for a 512 KB stack, what an app's secondary thread has on Apple platforms: the
+    /// property lists Stepwise reads are shallow (a keyed archive nests 4 levels: the top
+    /// dictionary, `$objects`, an object, its array of references; store metadata and
+    /// `VersionInfo.plist` 3), so 32 leaves room for anything hand-written. The deepest list
+    /// accepted, and the refusal one level deeper, fit in 256 KB in a debug build (not in
+    /// 128 KB), half of 512 KB (`SmallStackReaderTests`, with `STEPWISE_SMALL_STACK_BYTES`).
+    package static let maximumNesting = 32
+
     /// The property list's top object.
     package static func decode(_ data: Data) throws(FormatError) -> Value {
         let bytes = [UInt8](data)
@@ -121,8 +131,10 @@ package enum BinaryPropertyList {
                 throw FormatError("object \(number) contains itself")
             }
             // Containers nest only as deep as the archive does; a bound keeps a hostile file
-            // from exhausting the stack.
-            guard inProgress.count <= 256 else { throw FormatError("objects nested deeper than 256 levels") }
+            // from exhausting the stack (``maximumNesting``).
+            guard inProgress.count <= BinaryPropertyList.maximumNesting else {
+                throw FormatError("objects nested deeper than \(BinaryPropertyList.maximumNesting) levels")
+            }
             let value = try read(at: table.offsets[number], number: number)
             inProgress.remove(number)
             decoded[number] = value

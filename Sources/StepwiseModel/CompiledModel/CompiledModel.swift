@@ -34,6 +34,17 @@ import Foundation
 /// them in dictionaries), `usesScalarValueType` is nil (code generation only), and an
 /// attribute's min and max (archived as validation predicates) are not read.
 package enum CompiledModel {
+    /// The most levels of nested composite attributes read; an archive nesting deeper (one
+    /// whose composite contains itself, say) is refused.
+    ///
+    /// Core Data refuses a composite graph of more than 1000 attributes
+    /// (`-[NSCompositeAttributeDescription setElements:]`), and real models nest composites a
+    /// level or two. Sized for a 512 KB stack, what an app's secondary thread has on Apple
+    /// platforms: at 1000 a composite that contains itself exhausted it; reading, validating
+    /// and hashing 32 levels needed more than 256 KB in a debug build, 16 levels fit in 256 KB,
+    /// half of 512 KB (`SmallStackReaderTests`, with `STEPWISE_SMALL_STACK_BYTES`).
+    package static let compositeNestingLimit = 16
+
     /// Reads the model archived in `archive`.
     ///
     /// The model is not validated: call ``ObjectModel/validate(file:)`` before relying on its

@@ -1,8 +1,6 @@
 extension CompiledModelReader {
-    /// The most levels of nested composites read: Core Data refuses a composite graph of more
-    /// than 1000 attributes (`-[NSCompositeAttributeDescription setElements:]`), so no real
-    /// model comes near; a deeper archive refers to itself.
-    static let compositeDepthLimit = 1000
+    /// The most levels of nested composites read (``CompiledModel/compositeNestingLimit``).
+    static let compositeDepthLimit = CompiledModel.compositeNestingLimit
 
     /// The elements of an archived `NSCompositeAttributeDescription` (type 2100), in order.
     ///

@@ -32,6 +32,14 @@ package enum XMLElementTree {
         }
     }
 
+    /// The deepest nesting of elements read; a file nesting deeper is refused.
+    ///
+    /// Xcode's files nest a handful of levels (`model`, `entity`, `attribute`, `userInfo`,
+    /// `entry`). The tree is built without recursion, but releasing it and reading it recurse
+    /// once per level, and libxml2 on Linux accepted 100,000 levels, which then overflowed even
+    /// an 8 MB stack. 64 levels cost little of a 512 KB one (`SmallStackReaderTests`).
+    package static let maximumDepth = 64
+
     /// Why a file is not XML Stepwise reads.
     package struct FormatError: Error, Sendable {
         package var reason: String
@@ -77,7 +85,11 @@ package enum XMLElementTree {
         let parser = XMLParser(data: parsed)
         let builder = ElementTreeBuilder()
         parser.delegate = builder
-        if !parser.parse() || parser.parserError != nil {
+        let isWellFormed = parser.parse() && parser.parserError == nil
+        if builder.isTooDeep {
+            throw FormatError(reason: "elements nested deeper than \(maximumDepth) levels (Xcode nests a handful)")
+        }
+        if !isWellFormed {
             let code = (parser.parserError as NSError?)?.code ?? 0
             throw FormatError(
                 reason:
@@ -199,11 +211,18 @@ private final class ElementTreeBuilder: NSObject, XMLParserDelegate {
     private(set) var root: XMLElementTree.Element?
     /// The open elements, outermost first.
     private var open: [XMLElementTree.Element] = []
+    /// Whether an element opened past ``XMLElementTree/maximumDepth``, which stopped the parse.
+    private(set) var isTooDeep = false
 
     func parser(
         _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
         attributes: [String: String] = [:]
     ) {
+        guard open.count < XMLElementTree.maximumDepth else {
+            isTooDeep = true
+            parser.abortParsing()
+            return
+        }
         open.append(XMLElementTree.Element(name: elementName, attributes: attributes))
     }
 

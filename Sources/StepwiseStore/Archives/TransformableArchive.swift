@@ -93,6 +93,17 @@ package enum TransformableArchive {
 
     // MARK: Reading
 
+    /// The deepest nesting of arrays, dictionaries and URLs read from a value's archive;
+    /// anything deeper is refused.
+    ///
+    /// A transformable value comes from the store's own rows, so this bounds what user data can
+    /// make the reader recurse through. Sized for a 512 KB stack, what an app's secondary thread
+    /// has on Apple platforms: at 256 a keyed archive nested 75 deep already crashed a debug
+    /// build there (issue 44). 64 levels, and the refusal one deeper, fit in 256 KB in a debug
+    /// build (not in 128 KB), half of 512 KB (`SmallStackReaderTests`, with
+    /// `STEPWISE_SMALL_STACK_BYTES`); real values nest a handful of levels.
+    package static let maximumNesting = 64
+
     /// The value an archive of the classes ``TransformableValue`` names holds.
     package static func value(ofArchive data: Data) throws(BinaryPropertyList.FormatError) -> TransformableValue {
         let archive = try KeyedArchive(data)
@@ -103,7 +114,9 @@ package enum TransformableArchive {
     private static func value(_ uid: Int, in archive: KeyedArchive, depth: Int) throws(BinaryPropertyList.FormatError)
         -> TransformableValue
     {
-        guard depth < 256 else { throw BinaryPropertyList.FormatError("objects nested deeper than 256 levels") }
+        guard depth < maximumNesting else {
+            throw BinaryPropertyList.FormatError("objects nested deeper than \(maximumNesting) levels")
+        }
         guard let plain = try archive.value(uid) else { return .null }
         switch plain {
         case .string(let text): return .string(text)

@@ -71,11 +71,11 @@ package struct FileSystem: Sendable {
         self.freeSpaceOverride = freeSpaceOverride
     }
 
-    /// Bytes available to this user on the file system holding `directory`; nil if unknown.
+    /// Bytes available to this user on the file system holding `directory`
+    /// (``VolumeSpace/availableBytes(at:)``); nil if unknown.
     package func freeSpace(at directory: URL) -> Int64? {
         if let freeSpaceOverride { return freeSpaceOverride(directory) }
-        let attributes = try? FileManager.default.attributesOfFileSystem(forPath: directory.path)
-        return (attributes?[.systemFreeSize] as? NSNumber)?.int64Value
+        return VolumeSpace.availableBytes(at: directory)
     }
 
     private func enter(_ operation: Operation, _ site: String, path: String) throws {

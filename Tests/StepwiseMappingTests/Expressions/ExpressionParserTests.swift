@@ -349,21 +349,21 @@ struct ExpressionParserTests {
     @Test(
         "Nesting deeper than maximumNesting is a syntax error, not a stack overflow",
         arguments: [
-            (String(repeating: "(", count: 10_000) + "a == 1" + String(repeating: ")", count: 10_000), true, 33),
-            (String(repeating: "NOT ", count: 10_000) + "a == 1", true, 129),
-            (String(repeating: "{", count: 10_000) + String(repeating: "}", count: 10_000), false, 33),
-            // Each `FUNCTION($source, "f:", ` is 24 scalars; the 32nd one's target is level 33.
+            (String(repeating: "(", count: 10_000) + "a == 1" + String(repeating: ")", count: 10_000), true, 13),
+            (String(repeating: "NOT ", count: 10_000) + "a == 1", true, 49),
+            (String(repeating: "{", count: 10_000) + String(repeating: "}", count: 10_000), false, 13),
+            // Each `FUNCTION($source, "f:", ` is 24 scalars; the 12th one's target is level 13.
             (
                 String(repeating: #"FUNCTION($source, "f:", "#, count: 2_000) + "1"
                     + String(repeating: ")", count: 2_000),
-                false, 1 + 31 * 24 + 9
+                false, 1 + 11 * 24 + 9
             ),
         ])
     func deepNestingIsASyntaxError(_ text: String, isPredicate: Bool, column: Int) {
         let message =
-            "nested more than 32 levels deep (parentheses, NOT, lists and FUNCTION arguments); "
+            "nested more than 12 levels deep (parentheses, NOT, lists and FUNCTION arguments); "
             + "split the condition or move it into an entity policy"
-        #expect(ExpressionParser.maximumNesting == 32)
+        #expect(ExpressionParser.maximumNesting == 12)
         #expect(throws: MappingError(.syntax(message: message, line: 1, column: column))) {
             if isPredicate {
                 _ = try ExpressionParser.parsePredicate(text)
@@ -375,9 +375,9 @@ struct ExpressionParserTests {
 
     @Test("The deepest nesting allowed parses on a 512 KiB thread stack")
     func deepestAllowedNestingFitsASmallStack() throws {
-        // 28 parentheses put the innermost comparison at level 29, its list at 30 and the `1`
-        // inside the inner list at 32: the limit.
-        let predicate = String(repeating: "(", count: 28) + "a == {{1}}" + String(repeating: ")", count: 28)
+        // 8 parentheses put the innermost comparison at level 9, its list at 10 and the `1`
+        // inside the inner list at 12: the limit.
+        let predicate = String(repeating: "(", count: 8) + "a == {{1}}" + String(repeating: ")", count: 8)
         let tooDeep = "(" + predicate + ")"
         let outcome = ThreadOutcome()
         let thread = Thread {
