@@ -59,7 +59,7 @@ struct NonFiniteValueTests {
         let mapping = try MappingFile.decode(Data(text.utf8), source: Self.v1, destination: Self.v2)
         var policies = PolicyRegistry()
         policies.register("Dividing") { DividingPolicy() }
-        let step = try MigrationStep(from: Self.v1, to: Self.v2, mappingModels: [mapping], policies: policies)
+        let step = MigrationStep(from: Self.v1, to: Self.v2, mappingModels: [mapping], policies: policies)
         do {
             _ = try step.run(source: source, destination: directory.path("Shop 2.sqlite"))
         } catch {
