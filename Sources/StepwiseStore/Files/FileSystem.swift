@@ -122,7 +122,8 @@ package struct FileSystem: Sendable {
         }
         guard written == data.count else { throw posixError(.write, url, site) }
         try enter(.sync(kind), site + ".fsync", path: url.path)
-        guard Self.flush(descriptor, kind) == 0 else { throw posixError(.sync(kind), url, site + ".fsync") }
+        let code = Self.flush(descriptor, kind)
+        guard code == 0 else { throw posixError(.sync(kind), url, site + ".fsync", code: code) }
         if let record {
             record(existed ? .truncate(url.path, size: 0) : .create(url.path), site)
             record(.write(url.path, offset: 0, bytes: [UInt8](data)), site)
@@ -158,7 +159,8 @@ package struct FileSystem: Sendable {
         let descriptor = open(url.path, O_RDONLY)
         guard descriptor >= 0 else { throw posixError(.sync(kind), url, site) }
         defer { close(descriptor) }
-        guard Self.flush(descriptor, kind) == 0 else { throw posixError(.sync(kind), url, site) }
+        let code = Self.flush(descriptor, kind)
+        guard code == 0 else { throw posixError(.sync(kind), url, site, code: code) }
         if let record {
             var status = stat()
             let isDirectory = fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
@@ -214,9 +216,13 @@ package struct FileSystem: Sendable {
         try enter(.lock, site, path: url.path)
     }
 
-    private func posixError(_ operation: Operation, _ url: URL, _ site: String) -> FileSystemError {
+    /// The error of a failed call; `code` defaults to `errno`, which must then be read right
+    /// after the call (before anything else can overwrite it).
+    private func posixError(_ operation: Operation, _ url: URL, _ site: String, code: Int32 = errno)
+        -> FileSystemError
+    {
         FileSystemError(
-            operation: operation.callName, path: url.path, reason: String(cString: strerror(errno)), site: site)
+            operation: operation.callName, path: url.path, reason: String(cString: strerror(code)), site: site)
     }
 }
 
