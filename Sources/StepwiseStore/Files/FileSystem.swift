@@ -20,7 +20,7 @@ package struct FileSystem: Sendable {
     /// A kind of call. A sync is one of two, by its ``SyncKind``, so tests can reach every
     /// site of each kind.
     package enum Operation: String, Sendable, CaseIterable {
-        case createDirectory, write, copy, durableSync, orderingSync, link, rename, remove, lock
+        case createDirectory, write, copy, durableSync, orderingSync, link, rename, remove, lock, copyAttributes
 
         /// The operation of a sync of this kind.
         package static func sync(_ kind: SyncKind) -> Operation {
@@ -166,6 +166,21 @@ package struct FileSystem: Sendable {
             let isDirectory = fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
             record(isDirectory ? .syncDirectory(url.path) : .sync(url.path), site)
         }
+    }
+
+    /// Gives `file` the mode, extended attributes and (on Apple's platforms) data protection
+    /// class of `original` (``FileAttributes``), then syncs it (`sync`, at `<site>.fsync`) so
+    /// they are as durable as its bytes. Nothing is recorded for `Scripts/power-loss`, whose
+    /// crash states are about bytes and names, not attributes.
+    package func copyAttributes(of original: URL, to file: URL, site: String, sync kind: SyncKind) throws {
+        try enter(.copyAttributes, site, path: file.path)
+        do {
+            try FileAttributes.read(from: original).apply(to: file)
+        } catch {
+            throw FileSystemError(
+                operation: error.call, path: error.path, reason: error.reason, site: site)
+        }
+        try sync(file, kind, site: site + ".fsync")
     }
 
     /// `rename`: atomic within one file system, replacing `destination` if it is a file.
