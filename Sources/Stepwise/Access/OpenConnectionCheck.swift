@@ -9,8 +9,8 @@ import Foundation
 /// The check for SQLite connections that don't follow ``StoreAccess``, before the swap's
 /// commit point: a connection still open in this very process (the app's own), then a
 /// WAL-mode connection in any other process. One check lasts one wait
-/// (``StoreAccessGate/waitForBareConnections(_:timeout:emit:)``): make it, poll ``holders()``,
-/// then ``finish()``.
+/// (``StoreAccessGate/waitForBareConnections(_:timeout:readsProcLocks:emit:)``): make it,
+/// poll ``holders()``, then ``finish()``.
 ///
 /// **This process first.** No lock query shows the caller's own locks, so the app's own
 /// connection is found by its descriptors: any descriptor of this process open on the store's
