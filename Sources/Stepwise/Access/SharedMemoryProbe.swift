@@ -9,14 +9,11 @@ import Foundation
 /// One descriptor on a store's `-shm`, held for a whole wait, to ask `F_GETLK` which other
 /// process holds the DMS byte (``OpenConnectionCheck``) where `/proc/locks` can't say.
 ///
-/// **Why one descriptor, never reopened.** "All locks associated with a file for a given
-/// process shall be removed when a file descriptor for that file is closed by that process"
-/// (IEEE Std 1003.1, close(); fcntl() says the same). Closing *any* descriptor of the `-shm`
-/// drops every POSIX lock this process holds on it, SQLite's own included: a connection of
-/// this process would lose its DMS and WAL locks without knowing ("How To Corrupt An SQLite
-/// Database File", section 2.2, https://sqlite.org/howtocorrupt.html). So the probe opens
-/// once, asks at each poll on the same descriptor, and closes once, at the end, and only when
-/// no other descriptor of this process is open on the file (``close()``).
+/// **Why one descriptor, never reopened.** Closing *any* descriptor of the `-shm` drops every
+/// POSIX lock this process holds on it, SQLite's own included (the rule is quoted where the
+/// descriptor is closed, in ``ParkedDescriptors``). So the probe opens once, asks at each poll
+/// on the same descriptor, and closes once, at the end, and only when no other descriptor of
+/// this process is open on the file (``close()``).
 final class SharedMemoryProbe {
     private let descriptor: Int32
     /// The file the descriptor is open on.
@@ -92,11 +89,16 @@ final class ParkedDescriptors: @unchecked Sendable {
         guard !parked.isEmpty else { return }
         let ours = Set(parked.keys)
         for (candidate, identity) in parked {
-            // Another descriptor on the same file (parked ones aside: they hold no locks): a
-            // close now would drop its connection's process-wide POSIX locks
-            // (SharedMemoryProbe). A descriptor opened between this walk and the close below
-            // would still lose them: the window is one system call wide, and only a connection
-            // opened during an upgrade's last check, against the advice, can fall into it.
+            // "All locks associated with a file for a given process shall be removed when a file
+            // descriptor for that file is closed by that process" (IEEE Std 1003.1, close();
+            // fcntl() says the same). So while another descriptor of this process is open on
+            // the file (parked ones aside: they hold no locks), closing this one would take that
+            // connection's DMS and WAL locks away without its knowing, and another process
+            // could then checkpoint, truncate or rebuild the WAL under it ("How To Corrupt An
+            // SQLite Database File", section 2.2, https://sqlite.org/howtocorrupt.html). A
+            // descriptor opened between this walk and the close would still lose them: the
+            // window is one system call wide, and only a connection opened during an upgrade's
+            // last check, against the advice, can fall into it.
             guard OwnDescriptors.descriptors(on: [identity], excluding: ours).isEmpty else { continue }
             Foundation.close(candidate)
             parked[candidate] = nil
