@@ -51,11 +51,14 @@ let package = Package(
         // default paths: on Apple platforms the SDK has it, and a host's pkg-config (Homebrew's
         // zlib) would add macOS paths to an iOS build.
         czlib,
+        // Extended attributes, one C signature on Linux and Darwin (Glibc doesn't import
+        // <sys/xattr.h>): an upgrade gives the new store the original's (FileAttributes).
+        .systemLibrary(name: "CXattr", path: "Sources/CXattr"),
         // Core Data's on-disk SQLite layout: DDL, metadata, object access.
         .target(
             name: "StepwiseStore",
             dependencies: [
-                "StepwiseModel", "CZlib",
+                "StepwiseModel", "CZlib", "CXattr",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The raw C API, for what GRDB doesn't express: opening a file `immutable=1`
                 // so a read creates no -wal/-shm beside it, checking an attachment is

@@ -13,8 +13,15 @@ import Foundation
 /// `flock` and POSIX locks alike; it is read without opening the locked file, so it can't
 /// disturb the POSIX locks this process holds on it (closing *any* descriptor of a file
 /// drops all of a process's POSIX locks on that file). Elsewhere `flock` holders can't be
-/// named, and SQLite's `-shm` locks are asked with `F_GETLK` (``SharedMemoryCheck``).
+/// named, and SQLite's `-shm` locks are asked with `F_GETLK` (``SharedMemoryProbe``).
 enum LockHolders {
+    /// Whether this platform names lock holders through `/proc/locks`.
+    #if os(Linux)
+        static let readsProcLocks = true
+    #else
+        static let readsProcLocks = false
+    #endif
+
     /// The pids holding a `flock` on `url`; nil where the platform can't say.
     static func flockHolders(of url: URL) -> [Int32]? {
         #if os(Linux)

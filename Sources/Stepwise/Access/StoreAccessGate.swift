@@ -24,17 +24,24 @@ enum StoreAccessGate {
         }
     }
 
-    /// Waits up to `timeout` seconds, polling every 20 ms, until no process has a WAL-mode
-    /// connection open on the store (``OpenConnectionCheck``).
+    /// Waits up to `timeout` seconds, polling every 20 ms, until no connection is open on the
+    /// store outside ``StoreAccess``: none in this process, and no WAL-mode one in another
+    /// (``OpenConnectionCheck``, one for the whole wait).
     ///
     /// - throws: ``UpgradeError/Kind/storeInUse(processIDs:seconds:bareConnection:)`` with
     ///   `bareConnection` set.
-    static func waitForBareConnections(_ files: StoreFiles, timeout: Double, emit: (UpgradeEvent) -> Void) throws {
+    static func waitForBareConnections(
+        _ files: StoreFiles, timeout: Double, readsProcLocks: Bool = LockHolders.readsProcLocks,
+        emit: (UpgradeEvent) -> Void
+    ) throws {
+        let check = OpenConnectionCheck(files, readsProcLocks: readsProcLocks)
+        // Closed once, whichever way the wait ends (SharedMemoryProbe says why only once).
+        defer { check.finish() }
         var holders: [Int32] = []
         try Polling.poll(
             timeout: timeout,
             attempt: { () -> Void? in
-                holders = OpenConnectionCheck.holders(of: files)
+                holders = check.holders()
                 return holders.isEmpty ? () : nil
             },
             waiting: { emit(.waitingForStore(processIDs: holders, bareConnection: true)) },

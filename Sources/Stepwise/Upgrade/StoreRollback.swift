@@ -8,6 +8,12 @@ import Foundation
 /// 3. swap it in exactly as an upgrade's output is (``GenerationSwap``): the upgraded
 ///    generation goes out, the backup's main file, `-wal` and `-shm` come in;
 /// 4. delete the work directory, and with it the upgraded generation.
+///
+/// No attributes are copied here, unlike the upgrade's swap (``FileAttributes``): the backup's
+/// files *are* the original's (its main file kept by a hard link, or a rename where there are
+/// none; its companions renamed), the same inodes with the mode, extended attributes and
+/// protection class they had, and renames keep them. Copying the upgraded store's onto them
+/// would only spread a mode an older version of Stepwise got wrong.
 struct StoreRollback {
     var files: StoreFiles
     var options: UpgradeOptions

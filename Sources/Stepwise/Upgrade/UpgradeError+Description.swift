@@ -81,6 +81,11 @@ extension UpgradeError {
                 pids.isEmpty
                 ? "another process"
                 : "\(pids.count == 1 ? "process" : "processes") \(pids.map(String.init).joined(separator: ", "))"
+            if bare, pids == [ProcessInfo.processInfo.processIdentifier] {
+                // The check looks at this process first (OpenConnectionCheck): the app's own connection.
+                return
+                    "\(store)the store is open in this process (\(pids[0])) through a SQLite connection that doesn't hold StoreAccess, and it didn't close within \(Self.format(seconds)) s: swapping the store under it would leave it reading and writing a file that is no longer the store. The store was not changed. Close the connection opened before the upgrade, open the store only once the upgrade has returned (Upgrader.openDatabasePool does, and refuses an outdated store), and run the upgrade again."
+            }
             if bare {
                 return
                     "\(store)the store is open in \(who) through a SQLite connection that doesn't hold StoreAccess, and it didn't close within \(Self.format(seconds)) s: swapping the store under it would leave it reading and writing a file that is no longer the store. The store was not changed. Close that connection, open the store through StoreAccess (Upgrader.openDatabasePool), and run the upgrade again."

@@ -6,7 +6,8 @@ extension UpgradeRun {
     /// The order, up to the commit point:
     /// 1. verify the output (``StoreVerification``); on failure discard it, record the
     ///    failure, and stop: the original is untouched;
-    /// 2. rename it to `incoming/<store name>` and sync `incoming/` and the work directory;
+    /// 2. rename it to `incoming/<store name>`, give it the original's attributes (mode,
+    ///    extended attributes, protection class), and sync `incoming/` and the work directory;
     /// 3. save the journal as `verified`, with the file's checksum;
     /// 4. wait for connections outside ``StoreAccess`` and refuse a store changed since the
     ///    copy (``checkNobodyElseUsesTheStore(_:)``);
@@ -38,6 +39,13 @@ extension UpgradeRun {
             }
             try fileSystem.createDirectory(swap.incoming, site: "swap.incoming.mkdir")
             try fileSystem.rename(output, to: swap.incomingFile(nil), site: "swap.incoming.rename")
+            // The original's mode, extended attributes (the backup exclusion among them) and
+            // protection class, on the file that will take its place: here, before the commit
+            // point, and synced, so no crash can leave the new store in place with a wider mode
+            // or a weaker class than the one it replaced. (A crash between the rename and the
+            // journal's `verified` leaves the old store in place, like any crash before it.)
+            try fileSystem.copyAttributes(
+                of: files.store, to: swap.incomingFile(nil), site: "swap.incoming.attributes", sync: .ordering)
             // Ordering: a rename across directories is durable only once both are synced: the step's
             // directory too, though it is removed next. Unsynced, a power loss may undo the
             // rename while keeping that removal, and the verified store is gone from both

@@ -20,7 +20,7 @@ package struct FileSystem: Sendable {
     /// A kind of call. A sync is one of two, by its ``SyncKind``, so tests can reach every
     /// site of each kind.
     package enum Operation: String, Sendable, CaseIterable {
-        case createDirectory, write, copy, durableSync, orderingSync, link, rename, remove, lock
+        case createDirectory, write, copy, durableSync, orderingSync, link, rename, remove, lock, copyAttributes
 
         /// The operation of a sync of this kind.
         package static func sync(_ kind: SyncKind) -> Operation {
@@ -122,7 +122,8 @@ package struct FileSystem: Sendable {
         }
         guard written == data.count else { throw posixError(.write, url, site) }
         try enter(.sync(kind), site + ".fsync", path: url.path)
-        guard Self.flush(descriptor, kind) == 0 else { throw posixError(.sync(kind), url, site + ".fsync") }
+        let code = Self.flush(descriptor, kind)
+        guard code == 0 else { throw posixError(.sync(kind), url, site + ".fsync", code: code) }
         if let record {
             record(existed ? .truncate(url.path, size: 0) : .create(url.path), site)
             record(.write(url.path, offset: 0, bytes: [UInt8](data)), site)
@@ -158,12 +159,28 @@ package struct FileSystem: Sendable {
         let descriptor = open(url.path, O_RDONLY)
         guard descriptor >= 0 else { throw posixError(.sync(kind), url, site) }
         defer { close(descriptor) }
-        guard Self.flush(descriptor, kind) == 0 else { throw posixError(.sync(kind), url, site) }
+        let code = Self.flush(descriptor, kind)
+        guard code == 0 else { throw posixError(.sync(kind), url, site, code: code) }
         if let record {
             var status = stat()
             let isDirectory = fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
             record(isDirectory ? .syncDirectory(url.path) : .sync(url.path), site)
         }
+    }
+
+    /// Gives `file` the mode, extended attributes and (on Apple's platforms) data protection
+    /// class of `original` (``FileAttributes``), then syncs it (`sync`, at `<site>.fsync`) so
+    /// they are as durable as its bytes. Nothing is recorded for `Scripts/power-loss`, whose
+    /// crash states are about bytes and names, not attributes.
+    package func copyAttributes(of original: URL, to file: URL, site: String, sync kind: SyncKind) throws {
+        try enter(.copyAttributes, site, path: file.path)
+        do {
+            try FileAttributes.read(from: original).apply(to: file)
+        } catch {
+            throw FileSystemError(
+                operation: error.call, path: error.path, reason: error.reason, site: site)
+        }
+        try sync(file, kind, site: site + ".fsync")
     }
 
     /// `rename`: atomic within one file system, replacing `destination` if it is a file.
@@ -214,9 +231,13 @@ package struct FileSystem: Sendable {
         try enter(.lock, site, path: url.path)
     }
 
-    private func posixError(_ operation: Operation, _ url: URL, _ site: String) -> FileSystemError {
+    /// The error of a failed call; `code` defaults to `errno`, which must then be read right
+    /// after the call (before anything else can overwrite it).
+    private func posixError(_ operation: Operation, _ url: URL, _ site: String, code: Int32 = errno)
+        -> FileSystemError
+    {
         FileSystemError(
-            operation: operation.callName, path: url.path, reason: String(cString: strerror(errno)), site: site)
+            operation: operation.callName, path: url.path, reason: String(cString: strerror(code)), site: site)
     }
 }
 

@@ -33,25 +33,27 @@ package enum SyncKind: String, Sendable, CaseIterable {
 }
 
 extension FileSystem {
-    /// Syncs an open file or directory as `kind` says; 0 on success, else -1 with `errno`
-    /// set, as `fsync`.
+    /// Syncs an open file or directory as `kind` says: 0 on success, else the `errno` of the
+    /// call that failed.
     static func flush(_ descriptor: Int32, _ kind: SyncKind) -> Int32 {
         #if canImport(Darwin)
-            // A file system that doesn't implement these fails the call (fcntl(2) lists those
-            // that do). SQLite's full_fsync (os_unix.c) then falls back to fsync, as we do. An
+            // Strongest first; a weaker call only where the file system doesn't implement the
+            // stronger one (SyncFallback: an EIO is an error, never a reason to settle). An
             // ordering sync refused a barrier takes a full flush, which also orders, before
             // settling for fsync.
             switch kind {
             case .durable:
-                if fcntl(descriptor, F_FULLFSYNC) == 0 { return 0 }
+                return SyncFallback.firstSupported([
+                    { fcntl(descriptor, F_FULLFSYNC) }, { fsync(descriptor) },
+                ])
             case .ordering:
-                if fcntl(descriptor, F_BARRIERFSYNC) == 0 { return 0 }
-                if fcntl(descriptor, F_FULLFSYNC) == 0 { return 0 }
+                return SyncFallback.firstSupported([
+                    { fcntl(descriptor, F_BARRIERFSYNC) }, { fcntl(descriptor, F_FULLFSYNC) }, { fsync(descriptor) },
+                ])
             }
-            return fsync(descriptor)
         #else
             // Linux: fsync flushes the device's cache, so it is durable, and durable is ordered.
-            return fsync(descriptor)
+            return SyncFallback.firstSupported([{ fsync(descriptor) }])
         #endif
     }
 }

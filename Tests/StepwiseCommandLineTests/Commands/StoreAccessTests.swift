@@ -1,9 +1,10 @@
 import Foundation
 import GRDB
-import Stepwise
 import StepwiseTestSupport
 import StepwiseTesting
 import Testing
+
+@testable import Stepwise
 
 /// Stores shared with other processes: a child process (`stepwise-store-holder`) holds a
 /// Recipes store open, with ``StoreAccess`` or without it, writing a row every 50 ms, while
@@ -168,6 +169,27 @@ struct StoreAccessTests {
         let report = try upgrader(fixture, timeout: 5).upgradeIfNeededSynchronously(storeAt: fixture.store)
         #expect(!report.upToDate)
         #expect(try childRecipes(in: fixture.store) == holder.written)
+    }
+
+    @Test("without /proc/locks (Darwin's way), one held descriptor's F_GETLK names another process's connection")
+    func probeNamesAnotherProcess() throws {
+        let fixture = try RecipesStoreFixture()
+        let holder = try Holder(store: fixture.store, mode: "bare", writeSeconds: 0.2, in: fixture.directory)
+        try holder.wait(for: "idle")
+        let before = fixture.storeBytes()
+        let files = StoreFiles(store: fixture.store)
+        let error = try #require(throws: UpgradeError.self) {
+            try StoreAccessGate.waitForBareConnections(files, timeout: 0.3, readsProcLocks: false, emit: { _ in })
+        }
+        guard case .storeInUse(let pids, _, true) = error.kind else {
+            Issue.record("expected storeInUse, got \(error)")
+            return
+        }
+        #expect(pids == [holder.pid])
+        #expect(fixture.storeBytes() == before)
+        try holder.stop()
+        // With the connection closed, the same check passes.
+        try StoreAccessGate.waitForBareConnections(files, timeout: 1, readsProcLocks: false, emit: { _ in })
     }
 
     @Test("openDatabasePool refuses an outdated store, and opens the new generation after the upgrade")
