@@ -104,7 +104,8 @@ struct UpgradeCommand<Tool: StepwiseTool>: ParsableCommand {
         let storeURL = URL(fileURLWithPath: store)
         guard FileManager.default.fileExists(atPath: storeURL.path) else {
             throw CommandFailure(
-                "no store at \(store). Check the path, or create one with `\(ToolName.current) create`.")
+                "no store at \(store). Check the path, or create one with `\(ToolName.current) create`.",
+                status: .notAStore)
         }
         let renderer = ProgressRenderer(
             style: progressOptions.style, estimateRows: { StoreObjectCount.estimate(storeAt: storeURL) })

@@ -46,6 +46,7 @@ public enum CommandExitStatus: Int32, CaseIterable, Sendable {
         case let error as ExitCode: self = CommandExitStatus(rawValue: error.rawValue) ?? .failure
         case is ValidationError: self = .usage
         case is CancellationError: self = .cancelled
+        case let error as CommandFailure: self = error.status
         case let error as ModelError: self = Self.status(for: error)
         case is MappingError: self = .badInput
         case let error as UpgradeError: self = Self.status(for: error)

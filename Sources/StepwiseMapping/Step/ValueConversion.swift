@@ -136,7 +136,7 @@ package enum ValueConversion {
                         "the value is NaN (not a number, as 0/0 or infinity minus infinity give), which SQLite stores as NULL; compute a number, or nil on purpose"
                     ))
             }
-            if number.isInfinite, ![.double, .float].contains(attribute.type) {
+            if number.isInfinite, [.integer16, .integer32, .integer64, .boolean].contains(attribute.type) {
                 throw MappingError(
                     .invalidValue(
                         "the value is \(number < 0 ? "minus " : "")infinity, which a \(attribute.type.rawValue) attribute can't hold; compute a finite number"

@@ -43,7 +43,9 @@ extension UpgradeMatrix {
             let renamed = chain.destination == chain.source ? "" : " (now '\(chain.destination)')"
             throw UpgradeMatrixFailure(
                 pair: pair, check: .rowCount, entity: chain.source,
-                detail: "the seeded store has \(sourceCount) rows, the upgraded store \(targetCount)\(renamed)")
+                detail:
+                    "the seeded store has \(sourceCount) rows, the upgraded store \(targetCount)\(renamed). If a policy inserts or deletes '\(chain.destination)' objects on purpose, declare it on the policy (`override var writesOtherEntities: [String: Set<String>] { [\"\(chain.destination)\": []] }`), and the matrix lists the count as unchecked; otherwise the mapping loses or duplicates rows."
+            )
         }
         // Each carried attribute: its name and layout in the seeded store, then in the upgraded one.
         let columns = chain.attributes.sorted { $0.key < $1.key }.compactMap { destination, original in

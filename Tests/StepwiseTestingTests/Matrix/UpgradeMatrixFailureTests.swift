@@ -92,6 +92,8 @@ struct UpgradeMatrixFailureTests {
         #expect(failure.check == .rowCount)
         #expect(failure.entity == "UnitOfMeasure")
         #expect(failure.description.contains("the seeded store has 20 rows, the upgraded store 19"))
+        // The fix, when a policy writes the entity on purpose.
+        #expect(failure.description.contains(#"writesOtherEntities: [String: Set<String>] { ["UnitOfMeasure": []] }"#))
     }
 
     @Test("a policy that throws on one row fails the upgrade, naming the entity, row and property")

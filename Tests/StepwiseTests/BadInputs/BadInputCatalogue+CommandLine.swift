@@ -6,8 +6,8 @@ import Testing
 
 @testable import Stepwise
 
-/// Bad inputs through the `stepwise` executable: exit status 1, and standard error names the
-/// file at fault and says what to do next.
+/// Bad inputs through the `stepwise` executable: the exit status of their kind
+/// (`CommandExitStatus`), and standard error names the file at fault and says what to do next.
 extension BadInputCatalogue {
     static let commandLine: [BadInputCase] = [
         BadInputCase(
@@ -17,7 +17,7 @@ extension BadInputCatalogue {
                 try randomBytes(count: 8192).write(to: workspace.store)
             },
             act: { try $0.runCommand(["upgrade", $0.store.path, "--models", $0.bundle.path]) },
-            expect: .commandFails { workspace in
+            expect: .commandFails(status: 66) { workspace in
                 [
                     "\(workspace.store.path) is not an SQLite database",
                     "Check that you passed the store file, not its -wal or -shm.",
@@ -31,7 +31,7 @@ extension BadInputCatalogue {
                 try Data(contentsOf: workspace.store).prefix(4096).write(to: workspace.store)
             },
             act: { try $0.runCommand(["inspect", $0.store.path, "--models", $0.bundle.path]) },
-            expect: .commandFails { workspace in
+            expect: .commandFails(status: 66) { workspace in
                 ["\(workspace.store.path) is truncated", "Restore it from a backup"]
             }
         ),
@@ -42,7 +42,7 @@ extension BadInputCatalogue {
                 try workspace.overwritePagesAfterTheFirst()
             },
             act: { try $0.runCommand(["upgrade", $0.store.path, "--models", $0.bundle.path]) },
-            expect: .commandFails { workspace in
+            expect: .commandFails(status: 66) { workspace in
                 [
                     "\(workspace.store.path): SQLite error 11: database disk image is malformed",
                     "The store is damaged; restore it from a backup.",
@@ -54,7 +54,7 @@ extension BadInputCatalogue {
             .commandLine, "stepwise upgrade across versions whose order nothing in the bundle tells",
             arrange: { try $0.writeMixedStemsStore() },
             act: { try $0.runCommand(["upgrade", $0.store.path, "--models", $0.path("Mixed.xcdatamodeld").path]) },
-            expect: .commandFails { workspace in
+            expect: .commandFails(status: 65) { workspace in
                 [
                     "can't order the model versions 'Baz 4', 'Foo 2' (\(workspace.path("Mixed.xcdatamodeld").path))",
                     "nothing in the bundle tells which comes first: 'Baz 4' or 'Foo 2'",
@@ -67,7 +67,7 @@ extension BadInputCatalogue {
             .commandLine, "stepwise upgrade of a missing store",
             arrange: { try $0.writeSamples() },
             act: { try $0.runCommand(["upgrade", $0.store.path, "--models", $0.bundle.path]) },
-            expect: .commandFails { workspace in
+            expect: .commandFails(status: 66) { workspace in
                 ["no store at \(workspace.store.path)", "create one with `stepwise create`"]
             }
         ),
@@ -78,7 +78,7 @@ extension BadInputCatalogue {
                 try Data("source: Recipes\n".utf8).write(to: workspace.mappingFile(recipes1to2))
             },
             act: { try $0.runCommand(["upgrade", $0.store.path, "--models", $0.bundle.path]) },
-            expect: .commandFails { workspace in
+            expect: .commandFails(status: 65) { workspace in
                 ["\(workspace.mappingFile(recipes1to2).path): invalid mapping file: not valid JSON"]
             }
         ),
@@ -90,7 +90,7 @@ extension BadInputCatalogue {
                 try Data(contentsOf: contents).prefix(200).write(to: contents)
             },
             act: { try $0.runCommand(["upgrade", $0.store.path, "--models", $0.bundle.path]) },
-            expect: .commandFails { workspace in
+            expect: .commandFails(status: 65) { workspace in
                 [
                     "\(workspace.contents(of: "Recipes 3").path) is not a readable Core Data model",
                     "Restore the file from version control, or open the model in Xcode",
@@ -105,7 +105,7 @@ extension BadInputCatalogue {
                 try StoreCreator.createStore(at: workspace.store, model: RecipesHistory.v4)
             },
             act: { try $0.runCommand(["upgrade", $0.store.path, "--models", $0.bundle.path]) },
-            expect: .commandFails { workspace in
+            expect: .commandFails(status: 3) { workspace in
                 [
                     "\(workspace.store.path) was written by a model version ('Recipes 4') newer than the latest known, 'Recipes 3'",
                     "Run the newer app build, or add that version to the model bundle.",
@@ -123,7 +123,7 @@ extension BadInputCatalogue {
                     "--mappings", workspace.path("ATDataModel.mappings").path,
                 ])
             },
-            expect: .commandFails { workspace in
+            expect: .commandFails(status: 66) { workspace in
                 [
                     "\(workspace.path("ATDataModel.sqlite").path) is inconsistent",
                     "restore it from a backup or rebuild it",

@@ -244,10 +244,10 @@ struct BadInputExpectation: Sendable {
         }
     }
 
-    /// The `stepwise` command fails with `status`; standard error contains each of `texts`
+    /// The `stepwise` command fails with `status` (`CommandExitStatus`); standard error contains each of `texts`
     /// (typically the file's path and what to do next) and standard output is empty.
     static func commandFails(
-        status: Int32 = 1, standardErrorContains texts: @escaping @Sendable (BadInputWorkspace) -> [String]
+        status: Int32, standardErrorContains texts: @escaping @Sendable (BadInputWorkspace) -> [String]
     ) -> BadInputExpectation {
         BadInputExpectation { outcome, workspace, location in
             guard case .returned(let value) = outcome, let result = value as? CommandRunner.Result else {
