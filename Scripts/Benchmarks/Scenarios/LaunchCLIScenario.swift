@@ -53,33 +53,9 @@ enum LaunchCLIScenario {
             ("stepwise, 120 versions", { try upgrade(long) }),
         ]
         let budget = quick ? 0.3 : 1.0
-        let iterations = try sides.map { try LaunchScenario.calls(lasting: budget, $0.call) }
-        var samples: [[Double]] = Array(repeating: [], count: sides.count)
-        for trial in 1...trials {
-            for (index, side) in sides.enumerated() {
-                samples[index].append(try LaunchScenario.time(iterations[index], side.call))
-            }
-            BenchLog.note(
-                String(
-                    format: "launch-cli trial %d/%d: stepwise %.1f ms, baseline %.1f ms, 120 versions %.1f ms", trial,
-                    trials, samples[0][trial - 1] * 1e3, samples[1][trial - 1] * 1e3, samples[2][trial - 1] * 1e3))
-        }
-        let medians = samples.map(Statistics.median)
-        let ratio = medians[0] / medians[1]
-        let historyRatio = medians[2] / medians[0]
-        var line = JSONLine()
-        line.add("scenario", ScenarioName.launchCLI.rawValue)
-        line.add("rows", rows)
-        line.add("stepwise_s", medians[0], digits: 6)
-        line.add("baseline_s", medians[1], digits: 6)
-        line.add("ratio", ratio, digits: 3)
-        line.add("peak_rss_mb", nil as Double?)
-        line.add("extra_disk_ratio", nil as Double?)
-        line.add("target", ScenarioName.launchCLI.target)
-        line.add("meets", historyRatio <= 1.5)
-        line.add("stepwise_120_versions_s", medians[2], digits: 6)
-        line.add("history_ratio", historyRatio, digits: 3)
-        line.add("calls_per_sample", iterations.map(Double.init), digits: 0)
-        return line
+        let (medians, iterations) = try LaunchScenario.alternate(
+            sides, budget: budget, trials: trials, label: "launch-cli")
+        return LaunchScenario.line(
+            .launchCLI, rows: rows, medians: medians, iterations: iterations, meets: { _, history in history <= 1.5 })
     }
 }
