@@ -42,14 +42,15 @@ extension MappingValue {
         }
     }
 
-    /// The text of a string value.
-    package var stringValue: String? {
+    /// The text of a string value; nil for any other. What a policy's function reads its
+    /// arguments with: `arguments.first?.stringValue`.
+    public var stringValue: String? {
         if case .string(let text) = self { return text }
         return nil
     }
 
-    /// The number as a Double, for integer and double values.
-    package var doubleValue: Double? {
+    /// The number as a Double, for integer and double values; nil for any other.
+    public var doubleValue: Double? {
         switch self {
         case .integer(let number): Double(number)
         case .double(let number): number
@@ -57,13 +58,14 @@ extension MappingValue {
         }
     }
 
-    /// A Date value (seconds since 2001-01-01), for integer and double values.
-    package var dateValue: Date? {
+    /// A Date value (seconds since 2001-01-01), for integer and double values; nil for any
+    /// other.
+    public var dateValue: Date? {
         doubleValue.map { Date(timeIntervalSinceReferenceDate: $0) }
     }
 
     /// The objects a relationship value holds: none, one or several.
-    package var objectIDs: [ObjectID] {
+    public var objectIDs: [ObjectID] {
         switch self {
         case .object(let id): [id]
         case .objects(let ids): ids
