@@ -97,10 +97,19 @@ extension UpgradeMatrix {
                     firstStep = step == 1 && index == 0
                 }
                 let via = stops.count > 1 ? " (upgrading to '\(stop)', stopping at each version)" : ""
+                // The upgrade's own message says its work is kept for the next upgrade to
+                // resume: true of an app's store, not of the matrix's, whose folders go with the
+                // pair. Say so instead.
+                var detail = "\(error)"
+                if var upgradeError = error as? UpgradeError, upgradeError.leftoverWorkDirectory != nil {
+                    upgradeError.leftoverWorkDirectory = nil
+                    detail =
+                        "\(upgradeError) (the matrix deletes the pair's stores and work folders; rerun the pair to look at them)"
+                }
                 throw UpgradeMatrixFailure(
                     pair: pair, check: .upgrade, entity: mappingError?.entity,
                     sourcePrimaryKey: firstStep ? mappingError?.sourcePrimaryKey : nil,
-                    property: mappingError?.property, detail: "\(error)\(via)")
+                    property: mappingError?.property, detail: detail + via)
             }
         }
         return reports
