@@ -10,10 +10,12 @@ public final class TemporaryDirectory: Sendable {
     /// The directory's location.
     public let url: URL
 
-    /// Creates a fresh, empty directory under the system's temporary directory.
+    /// Creates a fresh, empty directory under the system's temporary directory, named after
+    /// `prefix`, this process's id and a UUID (``AbandonedWorkFolders/name(prefix:)``), so that
+    /// the matrix's folders a killed process leaves can be told and removed.
     public init(prefix: String = "stepwise") throws {
         let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("\(prefix)-\(UUID().uuidString)", isDirectory: true)
+            .appendingPathComponent(AbandonedWorkFolders.name(prefix: prefix), isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         self.url = url
     }

@@ -109,6 +109,8 @@ extension UpgradeMatrix {
             self.matrix = matrix
             self.seeding = seeding
             self.seed = seed
+            // What a matrix killed mid-run left behind: it couldn't remove its own folders.
+            AbandonedWorkFolders.removeAbandoned()
             directory = try TemporaryDirectory(prefix: "stepwise-matrix")
         }
 
