@@ -77,6 +77,43 @@ extension ObjectContext {
         }
     }
 
+    /// Replaces what a relationship of `id` holds with `destinations`, in their order for an
+    /// ordered relationship: Core Data's `setValue(_:forKey:)` with a whole (ordered) set.
+    ///
+    /// ```swift
+    /// try objects.setRelated(playlist, "songs", to: [third, first])  // now exactly these, in this order
+    /// ```
+    ///
+    /// Objects no longer held are unlinked, and inverses kept consistent, as
+    /// ``unrelate(_:_:from:)`` and ``relate(_:_:to:)`` keep them; an ordered relationship's
+    /// positions are written afresh. A destination given twice is held once, at its first
+    /// place. For a to-one, `destinations` holds one object or none.
+    ///
+    /// - throws: ``StoreError`` for an unknown relationship, or several objects for a to-one.
+    public func setRelated(_ id: ObjectID, _ relationship: String, to destinations: [ObjectID]) throws {
+        let (_, info) = try relationshipLayout(id.entity, relationship)
+        guard info.isToMany else {
+            guard destinations.count <= 1 else {
+                throw StoreError(
+                    path: path,
+                    kind: .invalidValue(
+                        entity: id.entity, property: relationship,
+                        reason: "it is a to-one relationship, given \(destinations.count) objects"))
+            }
+            try setToOne(id, relationship, to: destinations.first)
+            return
+        }
+        // Unlink everything, then link in order: appending is what writes an ordered
+        // relationship's positions, so relinking from empty gives them in the order given.
+        for current in try related(id, relationship) {
+            try unrelate(id, relationship, from: current)
+        }
+        var linked: Set<ObjectID> = []
+        for destination in destinations where linked.insert(destination).inserted {
+            try relate(id, relationship, to: destination)
+        }
+    }
+
     /// Sets (or, with nil, clears) a to-one relationship and its inverse.
     ///
     /// Setting the object the relationship already holds keeps the object's place in an
