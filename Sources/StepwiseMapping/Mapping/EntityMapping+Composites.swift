@@ -23,7 +23,7 @@ extension EntityMapping {
     func expandingCompositeMappings(source: ObjectModel, destination: ObjectModel) -> EntityMapping {
         guard let destinationName = destinationEntity, let destinationEntity = destination[entity: destinationName]
         else { return self }
-        let destinationLeaves = Self.storedAttributes(of: destinationEntity, in: destination)
+        let destinationLeaves = destination.storedAttributes(of: destinationEntity)
         let leafNames = Set(destinationLeaves.map(\.name))
         guard
             attributeMappings.contains(where: {
@@ -31,7 +31,7 @@ extension EntityMapping {
             })
         else { return self }
         let sourceNames = Set(
-            sourceEntity.flatMap { source[entity: $0] }.map { Self.storedAttributes(of: $0, in: source).map(\.name) }
+            sourceEntity.flatMap { source[entity: $0] }.map { source.storedAttributes(of: $0).map(\.name) }
                 ?? [])
         let mapped = Set(attributeMappings.map(\.name))
         var expanded = self
@@ -65,12 +65,6 @@ extension EntityMapping {
         return expanded
     }
 
-    /// The attributes of `entity` as the store holds them: each composite as its leaves.
-    /// A model already flattened is its own stored form.
-    static func storedAttributes(of entity: Entity, in model: ObjectModel) -> [Attribute] {
-        model.allAttributes(of: entity).flatMap { $0.type == .composite ? $0.flattenedElements : [$0] }
-            .filter { !$0.isTransient }
-    }
 }
 
 extension MappingModel {

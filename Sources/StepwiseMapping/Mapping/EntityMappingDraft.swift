@@ -90,7 +90,7 @@ struct EntityMappingDraft {
             }
             // A composite's elements may be mapped one by one, by key path (`author.person`),
             // and a nested composite whole (`author.born`).
-            let leafNames = EntityMapping.storedAttributes(of: destinationEntity, in: destinationModel).map(\.name)
+            let leafNames = destinationModel.storedAttributes(of: destinationEntity).map(\.name)
             let elementNames = Set(
                 leafNames.flatMap { name in
                     let parts = name.split(separator: Attribute.elementPathSeparator)
@@ -114,7 +114,7 @@ struct EntityMappingDraft {
             let sourceAttributes = sourceEntity.map { Set(sourceModel.allAttributes(of: $0).map(\.name)) } ?? []
             let sourceRelationships = sourceEntity.map { Set(sourceModel.allRelationships(of: $0).map(\.name)) } ?? []
             let sourceElementNames = Set(
-                sourceEntity.map { EntityMapping.storedAttributes(of: $0, in: sourceModel).map(\.name) } ?? [])
+                sourceEntity.map { sourceModel.storedAttributes(of: $0).map(\.name) } ?? [])
             let copyMatching = copyMatchingProperties && sourceEntity != nil
             func mapping(_ property: String, _ value: Value?, sameNamed: Set<String>) throws(MappingError)
                 -> PropertyMapping?

@@ -101,7 +101,7 @@ public struct SeedingConstraints: Sendable, Hashable, Encodable {
     public func restricted(to model: ObjectModel) -> SeedingConstraints {
         func has(_ name: String) -> Bool {
             guard let (entity, property) = Self.split(name), let found = model[entity: entity] else { return false }
-            return Self.storedAttributes(of: found, in: model).contains { $0.name == property }
+            return model.storedAttributes(of: found).contains { $0.name == property }
                 || model.allRelationships(of: found).contains { $0.name == property }
         }
         return SeedingConstraints(
@@ -174,13 +174,6 @@ public struct SeedingConstraints: Sendable, Hashable, Encodable {
         return (String(parts[0]), parts.dropFirst().joined(separator: "."))
     }
 
-    /// The attributes of `entity` a constraint can name: each composite as its leaves, named
-    /// by their key paths, as the store holds them.
-    static func storedAttributes(of entity: Entity, in model: ObjectModel) -> [Attribute] {
-        model.allAttributes(of: entity).flatMap { $0.type == .composite ? $0.flattenedElements : [$0] }
-            .filter { !$0.isTransient }
-    }
-
     private func entity(_ name: String, in model: ObjectModel, constraint: String) throws(UpgradeMatrixFailure)
         -> (Entity, String)
     {
@@ -218,7 +211,7 @@ public struct SeedingConstraints: Sendable, Hashable, Encodable {
         -> (entity: String, property: String, attribute: Attribute)
     {
         let (entity, property) = try self.entity(name, in: model, constraint: constraint)
-        let attributes = Self.storedAttributes(of: entity, in: model)
+        let attributes = model.storedAttributes(of: entity)
         if let composite = model.allAttributes(of: entity).first(where: { $0.name == property && $0.type == .composite }
         ) {
             // A list of whole composites would need a form of its own; each element takes one.

@@ -102,6 +102,14 @@ extension ObjectModel {
         entities.contains { $0.attributes.contains { $0.type == .composite } }
     }
 
+    /// The stored attributes of `entity`, inherited ones included, as the store holds them:
+    /// each composite as its leaves, named by key path (``Attribute/flattenedElements``);
+    /// transient ones left out. A model already flattened is its own stored form.
+    public func storedAttributes(of entity: Entity) -> [Attribute] {
+        allAttributes(of: entity).flatMap { $0.type == .composite ? $0.flattenedElements : [$0] }
+            .filter { !$0.isTransient }
+    }
+
     /// The model as it is stored: every composite attribute replaced by its leaves
     /// (``Entity/flatteningComposites()``). Store layouts and inferred mappings work on this
     /// form; version hashes on the model itself, where a composite hashes as one attribute.
