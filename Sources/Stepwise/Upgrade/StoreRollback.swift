@@ -5,7 +5,7 @@ import Foundation
 /// Under the upgrade lock, after recovering any interrupted run:
 /// 1. create the work directory and save a journal in state `restoring` (the commit point);
 /// 2. rename the backup directory to `<work>/incoming/` (one atomic rename);
-/// 3. swap it in exactly as an upgrade's output is (``GenerationSwap``): the upgraded
+/// 3. swap it in exactly as an upgrade's output is (``JournaledSwap``, ``GenerationSwap``): the upgraded
 ///    generation goes out, the backup's main file, `-wal` and `-shm` come in;
 /// 4. delete the work directory, and with it the upgraded generation.
 ///
@@ -44,7 +44,7 @@ struct StoreRollback {
         journal.to = version
         try journal.save(in: files.workDirectory, fileSystem: fileSystem)
         options.logger.notice("rolling back to the backup", metadata: ["store": "\(files.store.path)"])
-        _ = try UpgradeRecovery(files: files, fileSystem: fileSystem, logger: options.logger).finishSwap(journal)
+        _ = try JournaledSwap(files: files, fileSystem: fileSystem, logger: options.logger).finish(journal)
         return version
     }
 }

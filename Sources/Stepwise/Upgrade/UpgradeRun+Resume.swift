@@ -8,7 +8,7 @@ extension UpgradeRun {
     /// when the latest checkpoint no longer matches its checksum: a half-written step is
     /// never trusted. Throws what planning from scratch would throw too (no path, an
     /// unregistered policy): the checkpoints stay for a build that can run them.
-    func resume(_ journal: UpgradeJournal) throws -> UpgradeJournal? {
+    func resume(_ journal: UpgradeJournal) throws -> UpgradeRunState? {
         guard let from = journal.from, journal.to == target else { return nil }
         // A run from the store's cached model re-reads it from the archive it kept.
         let planner = planner.startingFrom(modelCache: keptModelCache(named: from))
@@ -42,13 +42,14 @@ extension UpgradeRun {
         }
         // Anything else in the work directory is a step that never finished: delete it.
         try prune(keeping: keep.union([UpgradeJournal.fileName, Self.modelCacheFileName]))
-        self.plan = plan
-        resumedSteps = Set(journal.completed.map(\.index))
         journal.failure = nil
         try save(journal)
         emit(.resuming(completedSteps: journal.completed.count))
         emit(.planned(from: from, to: target, steps: plan.steps))
         logger.notice("resuming an interrupted upgrade", metadata: ["completedSteps": "\(journal.completed.count)"])
-        return journal
+        // Nothing to wait for: a copy was checked before it was journaled, and a run that read
+        // the original journaled no step before that check had answered (runSteps).
+        return UpgradeRunState(
+            plan: plan, journal: journal, resumedSteps: Set(journal.completed.map(\.index)), originalCheck: nil)
     }
 }

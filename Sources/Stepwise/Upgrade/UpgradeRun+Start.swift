@@ -10,9 +10,18 @@ extension UpgradeRun {
     /// The name of the store file inside each step's directory.
     static let stepFileName = "store.sqlite"
 
-    /// Starts a fresh run: checks space, copies the store if it must, checks it, prepares the
-    /// plan (``UpgradePreparation``: the run's only planning) and saves the first journal. Returns nil when the store turns out to be at the
-    /// target already.
+    /// What ``start()`` found under the lock.
+    enum StartOutcome {
+        /// The store is at the target already: nothing was written, no work directory is left.
+        case upToDate
+        /// The plan is made and journaled; the steps come next.
+        case started(UpgradeRunState)
+    }
+
+    /// Starts a fresh run, under the lock: decides whether there is anything to do (the one
+    /// decision that counts: ``UpToDateCheck`` on the main file, then identification), checks
+    /// space, copies the store if it must, checks it, prepares the plan
+    /// (``UpgradePreparation``: the run's only planning) and saves the first journal.
     ///
     /// Nothing may touch the original before the swap, and SQLite may checkpoint or change a
     /// file it opens normally. So either:
@@ -24,36 +33,40 @@ extension UpgradeRun {
     ///   creates and locks nothing. No copy: the run needs one store's worth of disk less.
     ///   A write by a process that ignores the upgrade's locks is caught before the commit
     ///   point (``checkNobodyElseUsesTheStore(_:)``).
-    func start() throws -> UpgradeJournal? {
+    func start() throws -> StartOutcome {
+        // Another process may have finished the upgrade while this one waited for the lock.
+        if try UpToDateCheck.isAtTarget(files, target: target, history: history, fileSystem: fileSystem) {
+            return .upToDate
+        }
         try StoreFileCheck.check(files.store)
         try checkFreeSpace()
         var journal = UpgradeJournal(state: .copying, original: UpgradeJournal.Fingerprint(of: files))
         journal.keepBackup = options.keepBackup
         try fileSystem.createDirectory(workDirectory, site: "work.mkdir")
+        var originalCheck: IntegrityCheck?
         do {
             try save(journal)
             let readsOriginal = ImmutableStore.isAvailable && files.generation.hasNothingToFoldIn
             let input = readsOriginal ? files.store : try copyStore()
             let full = options.verification == .full
             if readsOriginal {
-                pendingIntegrityCheck = IntegrityCheck.start(
-                    onOriginal: input, full: full, storePath: files.store.path)
+                // Answers by step 1's end at the latest (runSteps), before anything is journaled.
+                originalCheck = IntegrityCheck.start(onOriginal: input, full: full, storePath: files.store.path)
             } else {
                 try IntegrityCheck.run(on: input, isOriginal: false, full: full, storePath: files.store.path)
             }
             let prepared = try prepare(input, isOriginal: readsOriginal)
             if prepared.isUpToDate {
-                try awaitIntegrityCheck()
+                try originalCheck?.wait()
                 // Matched by its tables, or its main file's metadata lagged its WAL: nothing to do.
                 try fileSystem.remove(workDirectory, site: "work.remove-up-to-date")
-                return nil
+                return .upToDate
             }
             let plan = prepared.plan
             try checkDrops(prepared.drops, of: plan)
             if prepared.identification.matchedBy == .modelCache {
                 try keepModelCache(readFrom: input, isOriginal: readsOriginal)
             }
-            self.plan = plan
             journal.state = .running
             journal.from = plan.from
             journal.to = plan.to
@@ -63,24 +76,17 @@ extension UpgradeRun {
             journal.copy = readsOriginal ? nil : try FileChecksum.checkpoint(input, in: workDirectory)
             try save(journal)
             emit(.planned(from: plan.from, to: plan.to, steps: plan.steps))
-            return journal
+            return .started(
+                UpgradeRunState(plan: plan, journal: journal, resumedSteps: [], originalCheck: originalCheck))
         } catch let crash as SimulatedCrash {
             throw crash
         } catch {
             // Nothing was committed and the original is untouched: drop the work directory.
             // A damaged store is the reason to give, whatever else failed reading it.
             try? fileSystem.remove(workDirectory, site: "work.remove-after-error")
-            try awaitIntegrityCheck()
+            try originalCheck?.wait()
             throw error
         }
-    }
-
-    /// Waits for the check of the original started by ``start()``, if one is still running
-    /// (``IntegrityCheck``), and throws its error when the store is damaged.
-    func awaitIntegrityCheck() throws {
-        guard let check = pendingIntegrityCheck else { return }
-        pendingIntegrityCheck = nil
-        try check.wait()
     }
 
     /// Needs room for the copy and one step's output (``UpgradeSpaceEstimate``: a clone of

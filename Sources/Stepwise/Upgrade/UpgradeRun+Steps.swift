@@ -12,13 +12,16 @@ extension UpgradeRun {
     /// 3. save the journal with the step completed (synced: see ``UpgradeJournal/save(in:fileSystem:)``);
     /// 4. only then delete the previous step's directory, no longer needed.
     /// A crash before 3 leaves an unjournaled directory, which the resume deletes.
-    func runSteps(_ journal: inout UpgradeJournal) throws {
-        guard journal.state == .running else { return }
-        // Planned once, by start() or resume(): the journal's plan is this plan.
-        guard let plan else {
-            throw UpgradeError(
-                .verificationFailed("the run has no plan for its journaled steps"), storePath: files.store.path)
-        }
+    ///
+    /// - returns: `state` with every step journaled (unchanged when a resumed run had them all).
+    func runSteps(_ state: UpgradeRunState) throws -> UpgradeRunState {
+        var state = state
+        guard state.journal.state == .running else { return state }
+        try runSteps(state.plan, originalCheck: state.originalCheck, journal: &state.journal)
+        return state
+    }
+
+    private func runSteps(_ plan: UpgradePlan, originalCheck: IntegrityCheck?, journal: inout UpgradeJournal) throws {
         let count = plan.steps.count
         for (offset, planned) in plan.steps.enumerated() where offset >= journal.completed.count {
             let index = offset + 1
@@ -35,7 +38,7 @@ extension UpgradeRun {
                     source: source, destination: output, access: sourceAccess(forStep: index, planned, journal))
                 // Step 1 ran beside the damaged-store check of the original: nothing is
                 // journaled before it has answered.
-                do { try refuseIfDamaged() } catch { throw DamagedStore(error: error) }
+                do { try refuseIfDamaged(originalCheck) } catch { throw DamagedStore(error: error) }
                 try checkDrops(report, index: index, count: count)
                 // Ordering: the step's file and its directory entry reach the disk before the
                 // journal that records it as a checkpoint.
@@ -57,7 +60,7 @@ extension UpgradeRun {
                 throw cancelled
             } catch {
                 // A step that read a damaged store failed because of it: say so instead.
-                try refuseIfDamaged()
+                try refuseIfDamaged(originalCheck)
                 // Discard this step's output; earlier checkpoints stay for a later resume.
                 try? fileSystem.remove(directory, site: "step.remove-failed")
                 var failure = UpgradeError(
@@ -92,12 +95,12 @@ extension UpgradeRun {
         var error: any Error
     }
 
-    /// Waits for the check of the original (``IntegrityCheck``) if it is still pending; when
+    /// Waits for the check of the original (``IntegrityCheck``) if the run has one; when
     /// the store is damaged, drops the work directory (nothing was committed, and there is no
     /// copy to resume from) and throws the check's error.
-    private func refuseIfDamaged() throws {
+    private func refuseIfDamaged(_ originalCheck: IntegrityCheck?) throws {
         do {
-            try awaitIntegrityCheck()
+            try originalCheck?.wait()
         } catch {
             try? fileSystem.remove(workDirectory, site: "work.remove-after-error")
             throw error

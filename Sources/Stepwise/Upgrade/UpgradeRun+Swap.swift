@@ -13,13 +13,17 @@ extension UpgradeRun {
     ///    copy (``checkNobodyElseUsesTheStore(_:)``);
     /// 5. honour a cancellation, for the last time;
     /// 6. save the journal as `swappingOut`: **the commit point**. From here a crash is
-    ///    finished by the next call, never undone (see ``GenerationSwap`` for the rest).
-    func verifyAndSwap(_ journal: inout UpgradeJournal) throws {
-        // Step 1 waited for it already; nothing is swapped in before it has answered.
-        try awaitIntegrityCheck()
+    ///    finished by the next call, never undone (``JournaledSwap`` does the rest).
+    ///
+    /// - returns: The journal as `swapped`.
+    func verifyAndSwap(_ state: UpgradeRunState) throws -> UpgradeJournal {
+        var journal = state.journal
+        // Step 1 waited for it already (runSteps); this returns at once, and nothing is swapped
+        // in before it has answered whatever the plan.
+        try state.originalCheck?.wait()
         if journal.state == .running {
             try checkCancellation(&journal)
-            guard let last = journal.completed.last, let targetModel = plan?.steps.last?.destination else {
+            guard let last = journal.completed.last, let targetModel = state.targetModel else {
                 throw UpgradeError(.verificationFailed("no step produced a store"), storePath: files.store.path)
             }
             let output = workDirectory.appendingPathComponent(last.output.file)
@@ -59,18 +63,23 @@ extension UpgradeRun {
             try save(journal)
             try fileSystem.remove(output.deletingLastPathComponent(), site: "swap.remove-last-step")
         }
-        guard journal.state == .verified else { return }
+        guard journal.state == .verified else {
+            throw UpgradeError(
+                .verificationFailed("the journal is '\(journal.state.rawValue)', not verified, at the swap"),
+                storePath: files.store.path)
+        }
         try checkNobodyElseUsesTheStore(journal)
         // The last chance to stop: past the commit point the swap is always finished.
         try checkCancellation(&journal)
         emit(.swapping)
         journal.state = .swappingOut
         try save(journal)
-        let recovery = UpgradeRecovery(files: files, fileSystem: fileSystem, logger: logger)
-        switch try recovery.finishSwap(journal, swapped: { emit(.swapped) }) {
-        case .finishedSwap(let finished):
-            journal = finished
-        case .nothing, .resumable:
+        switch try JournaledSwap(files: files, fileSystem: fileSystem, logger: logger).finish(
+            journal, swapped: { emit(.swapped) })
+        {
+        case .finished(let finished):
+            return finished
+        case .movedBack:
             throw UpgradeError(
                 .verificationFailed("the upgraded store changed on disk after it was verified"),
                 storePath: files.store.path)

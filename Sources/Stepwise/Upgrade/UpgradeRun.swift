@@ -5,24 +5,27 @@ import StepwiseModel
 import StepwiseStore
 
 /// One call of ``Upgrader/upgradeIfNeeded(storeAt:)`` that found work to do. Each phase lives
-/// in the file named after it, and takes what the one before it made, never the ``Upgrader``:
+/// in the file named after it, and takes what the one before it made, never the ``Upgrader``.
+/// The run keeps no phase state: each phase hands the next an ``UpgradeRunState`` value.
 ///
 /// 0. In: the ``ModelHistory`` (every version, mapping and shipped record, read and checked
 ///    when the upgrader was made), its ``UpgradePlanner``, the policies, stages and options,
 ///    and the store's ``StoreFiles``.
-/// 1. ``UpgradeRecovery``: finish or discard what an earlier, interrupted run left
-///    (its ``UpgradeJournal``).
-/// 2. Identify and plan, in ``UpgradePreparation`` (called by `UpgradeRun+Start`): the store's
-///    metadata and tables → a ``StoreIdentification`` and the store's ``ObjectModel`` → an
-///    ``UpgradePlan`` whose ``PlannedStep``s hold their source and destination models and
-///    mapping models → checked policies, layouts and drops: a ``PreparedUpgrade``. The journal
-///    records one fingerprint per planned step. Or `UpgradeRun+Resume`: an interrupted run's
-///    journal whose fingerprints match the plan made again → its checkpoints are kept.
+/// 1. ``StoreTakeover``: the locks, then ``UpgradeRecovery``, which finishes or discards what
+///    an earlier, interrupted run left (its ``UpgradeJournal``).
+/// 2. `UpgradeRun+Start`, under the lock, decides once whether there is anything to do: the
+///    main file's metadata (``UpToDateCheck``), then identification and planning in
+///    ``UpgradePreparation``: the store's metadata and tables → a ``StoreIdentification`` and
+///    the store's ``ObjectModel`` → an ``UpgradePlan`` whose ``PlannedStep``s hold their source
+///    and destination models and mapping models → checked policies, layouts and drops: a
+///    ``PreparedUpgrade``. The journal records one fingerprint per planned step. Or
+///    `UpgradeRun+Resume`: an interrupted run's journal whose fingerprints match the plan made
+///    again → its checkpoints are kept. Either gives an ``UpgradeRunState``.
 /// 3. `UpgradeRun+Steps`: each ``PlannedStep`` runs into its own subdirectory, reading the
 ///    previous step's output; the journal keeps, per step, its `StepReport` and output
 ///    checksum (`UpgradeJournal.CompletedStep`): the checkpoint a crash resumes from.
 /// 4. `UpgradeRun+Swap`: the last output and the target model → ``StoreVerification`` →
-///    ``GenerationSwap`` (the commit point) → the ``UpgradeReport`` the caller gets.
+///    the commit point → ``JournaledSwap`` → the ``UpgradeReport`` the caller gets.
 final class UpgradeRun {
     /// The versions the run may go through.
     let history: ModelHistory
@@ -42,12 +45,6 @@ final class UpgradeRun {
     /// Set when the async caller's task is cancelled; checked at step boundaries and inside
     /// each step, never past the commit point.
     let cancellation: StepCancellation?
-    /// The plan, made once per run: by ``start()`` (``UpgradePreparation``) or ``resume(_:)``.
-    var plan: UpgradePlan?
-    /// Steps whose checkpoints came from an earlier run (1-based indexes).
-    var resumedSteps: Set<Int> = []
-    /// The damaged-store check of the original, running beside step 1 (``IntegrityCheck``).
-    var pendingIntegrityCheck: IntegrityCheck?
 
     init(
         history: ModelHistory, planner: UpgradePlanner, policies: PolicyRegistry, stages: [MigrationStage],
@@ -64,30 +61,7 @@ final class UpgradeRun {
         self.fileSystem = options.fileSystem
     }
 
-    /// Whether the store is at `target` by the cheap test: its main file's metadata hashes
-    /// (``StoreMetadata/readFromMainFile(at:)``), and no earlier run waiting to be finished.
-    static func isUpToDate(_ files: StoreFiles, target: String, history: ModelHistory, fileSystem: FileSystem) throws
-        -> Bool
-    {
-        guard let version = history.versions.version(named: target) else {
-            throw UpgradeError(.unknownVersion(target, available: history.versions.names))
-        }
-        return isAtVersion(files, fileSystem: fileSystem) { history.hashes.isCompatible(version, withEntityHashes: $0) }
-    }
-
-    /// Whether the main file's metadata holds entity hashes that `matching` accepts, with no
-    /// earlier run waiting to be finished: the cheap test, shared with
-    /// `Upgrader.upToDateReport(storeAt:bundleAt:options:)`, which knows the target version only.
-    static func isAtVersion(
-        _ files: StoreFiles, fileSystem: FileSystem, matching: ([String: Data]) -> Bool
-    ) -> Bool {
-        guard !fileSystem.exists(files.workDirectory),
-            let metadata = StoreMetadata.readFromMainFile(at: files.store)
-        else { return false }
-        return matching(metadata.versionHashes)
-    }
-
-    /// Takes the lock and does the work.
+    /// Takes the lock and does the work: the phases in order, each handing the next its value.
     func run() throws -> UpgradeReport {
         // Both locks from before the copy to after the swap: a StoreAccess holder writing during
         // the run would lose its writes at the swap, and one reading across it would keep
@@ -96,38 +70,34 @@ final class UpgradeRun {
         defer { withExtendedLifetime(takeover) {} }
         logger.info("upgrade started", metadata: ["store": "\(files.store.path)", "target": "\(target)"])
 
-        var resumable: UpgradeJournal?
+        var resumed: UpgradeRunState?
         switch takeover.recovered {
         case .nothing:
             break
         case .finishedSwap(let journal):
             // An earlier run was interrupted after its commit point; this call finished it.
             if journal.purpose == .upgrade, journal.to == target {
-                return report(from: journal, resumedAll: true)
+                return report(from: journal, resumedSteps: Set(journal.completed.map(\.index)))
             }
         case .resumable(let journal):
-            resumable = journal
+            resumed = try resume(journal)
         }
-        // Another process may have finished the upgrade while this one waited for the lock.
-        if resumable == nil,
-            try Self.isUpToDate(files, target: target, history: history, fileSystem: fileSystem)
-        {
-            return .upToDate(at: target)
-        }
-        var journal: UpgradeJournal
-        if let resumable, let resumed = try resume(resumable) {
-            journal = resumed
+        let state: UpgradeRunState
+        if let resumed {
+            state = resumed
         } else {
             // Cancelled while waiting for the lock: nothing was written yet.
             try cancellation?.check()
             try fileSystem.remove(workDirectory, site: "work.remove-stale")
-            guard let started = try start() else { return .upToDate(at: target) }
-            journal = started
+            switch try start() {
+            case .upToDate: return .upToDate(at: target)
+            case .started(let started): state = started
+            }
         }
-        try runSteps(&journal)
-        try verifyAndSwap(&journal)
+        let stepsDone = try runSteps(state)
+        let swapped = try verifyAndSwap(stepsDone)
         // `.finished` and the log line come from Upgrader.perform, the one place for every path.
-        return report(from: journal, resumedAll: false)
+        return report(from: swapped, resumedSteps: stepsDone.resumedSteps)
     }
 
     func emit(_ event: UpgradeEvent) {
@@ -161,12 +131,15 @@ final class UpgradeRun {
         try? save(journal)
     }
 
-    func report(from journal: UpgradeJournal, resumedAll: Bool) -> UpgradeReport {
+    /// The caller's report of a swapped journal.
+    /// - parameter resumedSteps: The steps an earlier run made (every one, when this call only
+    ///   finished an interrupted swap).
+    func report(from journal: UpgradeJournal, resumedSteps: Set<Int>) -> UpgradeReport {
         UpgradeReport(
             from: journal.from ?? "?", to: journal.to ?? target, outcome: .upgraded,
             steps: journal.completed.map { step in
                 // A resumed step didn't run now: its report says so, not the killed run's time.
-                resumedAll || resumedSteps.contains(step.index) ? step.report.resumedFromCheckpoint() : step.report
+                resumedSteps.contains(step.index) ? step.report.resumedFromCheckpoint() : step.report
             },
             backupURL: journal.keepBackup ? files.backupDirectory : nil,
             seconds: Date().timeIntervalSince(started))

@@ -66,31 +66,51 @@ extension Upgrader {
         storeAt url: URL, bundleAt bundleURL: URL, mappingsAt mappingsURL: URL?, policies: PolicyRegistry,
         stages: [MigrationStage], options: UpgradeOptions, cancellation: StepCancellation?
     ) throws -> UpgradeReport {
-        if let report = upToDateReport(storeAt: url, bundleAt: bundleURL, options: options) { return report }
+        let answer = launchCheck(storeAt: url, bundleAt: bundleURL, options: options)
+        if case .upToDate(let report) = answer { return report }
         let upgrader = try Upgrader(
             bundleAt: bundleURL, mappingsAt: mappingsURL, policies: policies, stages: stages, options: options)
-        return try upgrader.perform(StoreFiles(store: url), cancellation: cancellation)
+        // "Not at the target" was read a moment ago without the lock: reused so that the upgrader
+        // doesn't read the metadata again before taking it. Only a hint: under the lock the run
+        // decides afresh, so another process finishing the upgrade meanwhile is still seen.
+        var knownNotAtTarget: String?
+        if case .notAtTarget(let target) = answer { knownNotAtTarget = target }
+        return try upgrader.perform(
+            StoreFiles(store: url), cancellation: cancellation, knownNotAtTarget: knownNotAtTarget)
     }
 
-    /// The report for a store already at the target, told from its main file's metadata and the
-    /// target version's model alone, after ``UpgradeOptions/progress`` has been given it; nil when
-    /// that can't tell.
+    /// What the launch call's read-only look tells.
+    enum LaunchCheck {
+        /// At the target: the report, already given to ``UpgradeOptions/progress``.
+        case upToDate(UpgradeReport)
+        /// Not at this target version by its main file's metadata (or an earlier run's work is
+        /// waiting beside it).
+        case notAtTarget(String)
+        /// The bundle's target version couldn't be read alone: the upgrader decides.
+        case unknown
+    }
+
+    /// The store's state told from its main file's metadata and the target version's model
+    /// alone (``UpToDateCheck``, the test ``perform(_:cancellation:knownNotAtTarget:)`` starts
+    /// with, so for a bundle the upgrader can be made from, the two agree on which stores are up
+    /// to date).
     ///
-    /// Nil covers every failure here on purpose: each file read here is read again, with its
-    /// error reported, by the upgrader that the caller makes next. The test is the one
-    /// ``perform(_:cancellation:)`` starts with (`UpgradeRun.isAtVersion`), so for a bundle the
-    /// upgrader can be made from, the two calls agree on which stores are up to date.
-    static func upToDateReport(storeAt url: URL, bundleAt bundleURL: URL, options: UpgradeOptions) -> UpgradeReport? {
+    /// ``LaunchCheck/unknown`` covers every failure to read the bundle here on purpose: each
+    /// file read here is read again, with its error reported, by the upgrader that the caller
+    /// makes next.
+    static func launchCheck(storeAt url: URL, bundleAt bundleURL: URL, options: UpgradeOptions) -> LaunchCheck {
         guard let bundle = try? ModelBundleListing.modelURL(bundleURL),
             let target = options.targetVersion ?? ModelBundleListing.declaredCurrentName(inBundleAt: bundle),
             let whole = try? ModelBundleListing.readVersion(named: target, inBundleAt: bundle),
-            let version = try? options.configuration.map({ try whole.restricted(toConfiguration: $0) }) ?? whole,
-            UpgradeRun.isAtVersion(
-                StoreFiles(store: url), fileSystem: options.fileSystem,
-                matching: { version.isCompatible(withEntityHashes: $0) })
-        else { return nil }
+            let version = try? options.configuration.map({ try whole.restricted(toConfiguration: $0) }) ?? whole
+        else { return .unknown }
+        let files = StoreFiles(store: url)
+        guard
+            UpToDateCheck.isAtVersion(
+                files, fileSystem: options.fileSystem, matching: { version.isCompatible(withEntityHashes: $0) })
+        else { return .notAtTarget(target) }
         let report = UpgradeReport.upToDate(at: target)
         options.progress?(.finished(report))
-        return report
+        return .upToDate(report)
     }
 }

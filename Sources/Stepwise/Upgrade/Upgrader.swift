@@ -220,7 +220,7 @@ public struct Upgrader: Sendable {
     public func needsUpgrade(storeAt url: URL) throws -> Bool {
         let files = StoreFiles(store: url)
         return try UpgradeError.reportingFileSystemErrors(of: files) {
-            try startingCheck(files).outcome == .upgraded
+            try startingCheck(files, knownNotAtTarget: nil).outcome == .upgraded
         }
     }
 
@@ -228,13 +228,21 @@ public struct Upgrader: Sendable {
     /// created beside it) or one already at the target (``UpgradeReport/Outcome/upgraded`` means
     /// an upgrade will run). A store that needs one is refused here if it is unreadable,
     /// before a lock file is created beside it.
-    private func startingCheck(_ files: StoreFiles) throws -> (target: String, outcome: UpgradeReport.Outcome) {
+    ///
+    /// - parameter knownNotAtTarget: The version the caller's own read of the metadata found the
+    ///   store not at, moments ago (the launch call's ``UpToDateCheck``); for that target the
+    ///   read isn't made again. It is only ever a hint: the run decides again under the lock.
+    private func startingCheck(_ files: StoreFiles, knownNotAtTarget: String?) throws -> (
+        target: String, outcome: UpgradeReport.Outcome
+    ) {
         guard let target = targetVersion else {
             throw UpgradeError(path: files.store.path, kind: .emptyHistory)
         }
         // A first launch: the app creates its store at the target version.
         if files.isMissing { return (target, .noStore) }
-        if try isUpToDate(files, target: target) {
+        if knownNotAtTarget != target,
+            try UpToDateCheck.isAtTarget(files, target: target, history: history, fileSystem: options.fileSystem)
+        {
             return (target, .upToDate)
         }
         try checkStages()
@@ -259,15 +267,15 @@ public struct Upgrader: Sendable {
         }
     }
 
-    private func isUpToDate(_ files: StoreFiles, target: String) throws -> Bool {
-        try UpgradeRun.isUpToDate(files, target: target, history: history, fileSystem: options.fileSystem)
-    }
-
     /// Every upgrade, synchronous or not, runs here, and this is the one place that emits
     /// ``UpgradeEvent/finished(_:)``: whichever path ends the call (no store, up to date, an
     /// upgrade run, a resumed one, or recovery finishing an interrupted swap), the report goes
     /// out once.
-    func perform(_ files: StoreFiles, cancellation: StepCancellation?) throws -> UpgradeReport {
+    ///
+    /// - parameter knownNotAtTarget: See ``startingCheck(_:knownNotAtTarget:)``.
+    func perform(_ files: StoreFiles, cancellation: StepCancellation?, knownNotAtTarget: String? = nil) throws
+        -> UpgradeReport
+    {
         if !mergedParts.isEmpty {
             return try forMergedStore(at: files.store).perform(files, cancellation: cancellation)
         }
@@ -275,7 +283,7 @@ public struct Upgrader: Sendable {
         var report: UpgradeReport
         do {
             report = try UpgradeError.reportingFileSystemErrors(of: files) {
-                switch try startingCheck(files) {
+                switch try startingCheck(files, knownNotAtTarget: knownNotAtTarget) {
                 case (let target, .noStore):
                     return .noStore(at: target)
                 case (let target, .upToDate):
