@@ -2,4 +2,4 @@
 # Checks formatting the way CI reviewers do: swift-format with the committed .swift-format.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-swift format lint --strict -r Sources Tests Fuzz Examples Scripts/Samples
+swift format lint --strict -r Sources Tests Snippets Fuzz Examples Scripts/Samples
