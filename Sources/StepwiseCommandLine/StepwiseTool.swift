@@ -79,7 +79,11 @@ extension StepwiseTool {
     static var toolName: String { ToolName.current }
 
     /// Runs the tool: `--version` alone prints ``StepwiseVersion/current``; anything else is
-    /// parsed and run as ArgumentParser's `main()` does.
+    /// parsed as ArgumentParser's `main()` parses it (help, usage errors and `validate()`'s
+    /// errors are printed and exited as it does), then run. Whatever the command throws goes
+    /// through the one route from an error to its output and exit status,
+    /// ``exit(for:json:)``, which reads from the parsed command whether it was asked for JSON
+    /// (``JSONReportingCommand``).
     ///
     /// The version is answered here rather than through `CommandConfiguration.version`, which
     /// would list a "--version  Show the version." flag in the help of every command, beside
@@ -94,7 +98,17 @@ extension StepwiseTool {
             print(StepwiseVersion.current)
             return
         }
-        main(nil)
+        var command: any ParsableCommand
+        do {
+            command = try parseAsRoot(nil)
+        } catch {
+            exit(withError: error)
+        }
+        do {
+            try command.run()
+        } catch {
+            exit(for: error, json: (command as? any JSONReportingCommand)?.reportsJSON ?? false)
+        }
     }
 }
 

@@ -8,6 +8,6 @@ enum UpgradeCheck {
             throw BenchError(
                 "expected an upgrade to \(version), got \(report.from) → \(report.to), upToDate \(report.upToDate)")
         }
-        return report.steps.map { "\($0.from) → \($0.to) (\($0.kind), \($0.inPlace ? "in place" : "rebuilt"))" }
+        return report.steps.map { "\($0.from) → \($0.to) (\($0.kind), \($0.strategySummary))" }
     }
 }

@@ -23,7 +23,7 @@ extension UpgradeEvent: CustomStringConvertible {
         case .rows(let step, let entityMapping, let done, let total):
             return "step \(step): \(entityMapping) \(done)" + (total.map { "/\($0)" } ?? "") + " rows"
         case .stepFinished(let index, let count, let report):
-            let place = report.inPlace ? ", in place" : ""
+            let place = ", \(report.strategySummary)"
             return
                 "step \(index)/\(count) finished: \(report.objects) objects in \(String(format: "%.2f", report.seconds)) s\(place)"
         case .verifying(let level):
@@ -55,6 +55,6 @@ extension StepReport: CustomStringConvertible {
     public var description: String {
         // A resumed step didn't run now: no time, as if it had.
         let time = resumed ? "resumed from a checkpoint" : String(format: "%.2f s", seconds)
-        return "\(from) → \(to) (\(kind), \(objects) objects, \(time)" + (inPlace ? ", in place" : "") + ")"
+        return "\(from) → \(to) (\(kind), \(objects) objects, \(time), \(strategySummary))"
     }
 }

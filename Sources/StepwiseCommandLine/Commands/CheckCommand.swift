@@ -4,7 +4,7 @@ import Stepwise
 
 /// `stepwise check`: ``HistoryCheck`` as a CI gate. Generic over the tool, so that mappings'
 /// policies are checked against `Tool.policies` when the tool knows the team's policies.
-struct CheckCommand<Tool: StepwiseTool>: ParsableCommand {
+struct CheckCommand<Tool: StepwiseTool>: ParsableCommand, JSONReportingCommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(
             commandName: "check",
@@ -67,11 +67,10 @@ struct CheckCommand<Tool: StepwiseTool>: ParsableCommand {
 
     @OptionGroup var jsonOption: JSONOption
 
-    func run() throws {
-        try CommandFailureReporter.run(json: jsonOption.json, execute)
-    }
+    /// Whether a failure is reported as JSON too (``JSONReportingCommand``).
+    var reportsJSON: Bool { jsonOption.json }
 
-    private func execute() throws {
+    func run() throws {
         let report = try HistoryCheck(
             bundleAt: try bundleOptions.single(), mappingsAt: mappingOptions.mappings.map { URL(fileURLWithPath: $0) },
             policies: Tool.checksPolicies ? Tool.policies : nil,

@@ -39,10 +39,6 @@ struct ConvertCommand: ParsableCommand {
     var output: String?
 
     func run() throws {
-        try CommandFailureReporter.run(json: false, execute)
-    }
-
-    private func execute() throws {
         let bundle = try bundleOptions.load()
         let url = URL(fileURLWithPath: mappingModel)
         // A compiled mapping model is known by its content: projects rename them

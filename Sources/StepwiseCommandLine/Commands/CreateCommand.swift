@@ -3,7 +3,7 @@ import Foundation
 import StepwiseModel
 import StepwiseStore
 
-struct CreateCommand: ParsableCommand {
+struct CreateCommand: ParsableCommand, JSONReportingCommand {
     static let configuration = CommandConfiguration(
         commandName: "create",
         abstract: "Create an empty store at a model version (the current one by default).",
@@ -23,11 +23,10 @@ struct CreateCommand: ParsableCommand {
 
     @OptionGroup var jsonOption: JSONOption
 
-    func run() throws {
-        try CommandFailureReporter.run(json: jsonOption.json, execute)
-    }
+    /// Whether a failure is reported as JSON too (``JSONReportingCommand``).
+    var reportsJSON: Bool { jsonOption.json }
 
-    private func execute() throws {
+    func run() throws {
         let bundle = try model.loadBundle()
         let version = try model.selectedVersion(in: bundle)
         let url = URL(fileURLWithPath: store)

@@ -7,7 +7,7 @@ import StepwiseModel
 import StepwiseStore
 
 /// `stepwise demo`: the whole tour on a generated store, with nothing to download.
-struct DemoCommand: ParsableCommand {
+struct DemoCommand: ParsableCommand, JSONReportingCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
         abstract:
@@ -50,11 +50,10 @@ struct DemoCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
-        try CommandFailureReporter.run(json: jsonOption.json, execute)
-    }
+    /// Whether a failure is reported as JSON too (``JSONReportingCommand``).
+    var reportsJSON: Bool { jsonOption.json }
 
-    private func execute() throws {
+    func run() throws {
         let started = Date()
         let workFolder =
             directory.map { URL(fileURLWithPath: $0) }

@@ -3,7 +3,7 @@ import Foundation
 import StepwiseMapping
 import StepwiseModel
 
-struct DiffCommand: ParsableCommand {
+struct DiffCommand: ParsableCommand, JSONReportingCommand {
     static let configuration = CommandConfiguration(
         commandName: "diff",
         abstract: "Show what a migration step between two model versions does, and the data it drops.",
@@ -56,11 +56,10 @@ struct DiffCommand: ParsableCommand {
 
     @OptionGroup var jsonOption: JSONOption
 
-    func run() throws {
-        try CommandFailureReporter.run(json: jsonOption.json, execute)
-    }
+    /// Whether a failure is reported as JSON too (``JSONReportingCommand``).
+    var reportsJSON: Bool { jsonOption.json }
 
-    private func execute() throws {
+    func run() throws {
         let bundle = try bundleOptions.load()
         let source = try bundle.version(named: from)
         let destination = try destinationVersion(in: bundle)

@@ -4,7 +4,7 @@ import Stepwise
 
 /// `stepwise discard`: ``Upgrader/discardInterruptedUpgrade(storeAt:options:)`` from the
 /// command line.
-struct DiscardCommand: ParsableCommand {
+struct DiscardCommand: ParsableCommand, JSONReportingCommand {
     static let configuration = CommandConfiguration(
         commandName: "discard",
         abstract: "Delete the work folder a failed or cancelled upgrade left beside a store.",
@@ -33,11 +33,10 @@ struct DiscardCommand: ParsableCommand {
 
     @OptionGroup var jsonOption: JSONOption
 
-    func run() throws {
-        try CommandFailureReporter.run(json: jsonOption.json, execute)
-    }
+    /// Whether a failure is reported as JSON too (``JSONReportingCommand``).
+    var reportsJSON: Bool { jsonOption.json }
 
-    private func execute() throws {
+    func run() throws {
         let options = UpgradeOptions(lockTimeout: lockOptions.duration)
         let outcome = try Upgrader.discardInterruptedUpgrade(storeAt: URL(fileURLWithPath: store), options: options)
         let report = DiscardReport(store: store, outcome: outcome)

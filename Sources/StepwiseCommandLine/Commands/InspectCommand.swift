@@ -3,7 +3,7 @@ import Foundation
 import Stepwise
 import StepwiseModel
 
-struct InspectCommand: ParsableCommand {
+struct InspectCommand: ParsableCommand, JSONReportingCommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect",
         abstract: "Show a store's metadata, entity hashes, tables and model version.",
@@ -39,11 +39,10 @@ struct InspectCommand: ParsableCommand {
 
     @OptionGroup var jsonOption: JSONOption
 
-    func run() throws {
-        try CommandFailureReporter.run(json: jsonOption.json, execute)
-    }
+    /// Whether a failure is reported as JSON too (``JSONReportingCommand``).
+    var reportsJSON: Bool { jsonOption.json }
 
-    private func execute() throws {
+    func run() throws {
         let bundle = try models.map { try ModelBundle(contentsOf: URL(fileURLWithPath: $0)) }
         let history = bundle?.history
         let shipped = try bundle.map { bundle in

@@ -4,7 +4,7 @@ import StepwiseMatrix
 import StepwiseModel
 
 /// `stepwise matrix`: ``UpgradeMatrix`` from the command line.
-struct MatrixCommand<Tool: StepwiseTool>: ParsableCommand {
+struct MatrixCommand<Tool: StepwiseTool>: ParsableCommand, JSONReportingCommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(
             commandName: "matrix",
@@ -161,11 +161,10 @@ struct MatrixCommand<Tool: StepwiseTool>: ParsableCommand {
         return seeding
     }
 
-    func run() throws {
-        try CommandFailureReporter.run(json: jsonOption.json, execute)
-    }
+    /// Whether a failure is reported as JSON too (``JSONReportingCommand``).
+    var reportsJSON: Bool { jsonOption.json }
 
-    private func execute() throws {
+    func run() throws {
         let matrix = try UpgradeMatrix(
             bundleAt: try bundleOptions.single(), mappingsAt: mappingOptions.mappings.map { URL(fileURLWithPath: $0) },
             policies: Tool.policies, ignoring: Set(ignore), allowingDrops: Set(allowDrop))

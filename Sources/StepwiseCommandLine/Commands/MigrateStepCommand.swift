@@ -3,7 +3,7 @@ import Foundation
 import StepwiseMapping
 import StepwiseModel
 
-struct MigrateStepCommand<Tool: StepwiseTool>: ParsableCommand {
+struct MigrateStepCommand<Tool: StepwiseTool>: ParsableCommand, JSONReportingCommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(
             commandName: "migrate-step",
@@ -48,11 +48,10 @@ struct MigrateStepCommand<Tool: StepwiseTool>: ParsableCommand {
 
     @OptionGroup var jsonOption: JSONOption
 
-    func run() throws {
-        try CommandFailureReporter.run(json: jsonOption.json, execute)
-    }
+    /// Whether a failure is reported as JSON too (``JSONReportingCommand``).
+    var reportsJSON: Bool { jsonOption.json }
 
-    private func execute() throws {
+    func run() throws {
         let bundle = try bundleOptions.load()
         let sourceModel = try bundle.version(named: from)
         let destinationModel = try bundle.version(named: to)

@@ -8,7 +8,7 @@ import StepwiseStore
 
 /// `stepwise plan`. Generic over the tool like `upgrade`, so that the plan can check the
 /// tool's policies the way the upgrade does (`Tool.policies`).
-struct PlanCommand<Tool: StepwiseTool>: ParsableCommand {
+struct PlanCommand<Tool: StepwiseTool>: ParsableCommand, JSONReportingCommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(
             commandName: "plan",
@@ -78,11 +78,10 @@ struct PlanCommand<Tool: StepwiseTool>: ParsableCommand {
     @Option(name: .long, help: "Output format: text, json, dot or mermaid.")
     var format: Format = .text
 
-    func run() throws {
-        try CommandFailureReporter.run(json: format == .json, execute)
-    }
+    /// Whether a failure is reported as JSON too (``JSONReportingCommand``).
+    var reportsJSON: Bool { format == .json }
 
-    private func execute() throws {
+    func run() throws {
         // The plan comes from the phase `upgrade` runs (Upgrader.plan(forStoreAt:)), with the
         // same refusals: a store newer than the target, a staged step. An unregistered policy is
         // refused too, but only once the whole plan is shown, its steps marked.

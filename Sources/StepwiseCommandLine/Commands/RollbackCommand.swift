@@ -4,7 +4,7 @@ import Stepwise
 import StepwiseModel
 
 /// `stepwise rollback`: ``Upgrader/rollback(storeAt:options:)`` from the command line.
-struct RollbackCommand: ParsableCommand {
+struct RollbackCommand: ParsableCommand, JSONReportingCommand {
     static let configuration = CommandConfiguration(
         commandName: "rollback",
         abstract: "Put back the store kept by the last `\(ToolName.current) upgrade --keep-backup`.",
@@ -34,11 +34,10 @@ struct RollbackCommand: ParsableCommand {
 
     @OptionGroup var jsonOption: JSONOption
 
-    func run() throws {
-        try CommandFailureReporter.run(json: jsonOption.json, execute)
-    }
+    /// Whether a failure is reported as JSON too (``JSONReportingCommand``).
+    var reportsJSON: Bool { jsonOption.json }
 
-    private func execute() throws {
+    func run() throws {
         // Rolling back needs no model: the backup records its own version.
         let renderer = ProgressRenderer(style: .lines)
         let options = UpgradeOptions(lockTimeout: lockOptions.duration, progress: renderer.handler)

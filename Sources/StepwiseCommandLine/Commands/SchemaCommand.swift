@@ -15,10 +15,6 @@ struct SchemaCommand: ParsableCommand {
     @OptionGroup var releaseOption: ReleaseOption
 
     func run() throws {
-        try CommandFailureReporter.run(json: false, execute)
-    }
-
-    private func execute() throws {
         // One version is printed, so one model file is read. A version named with --version is
         // read without listing the bundle (no order is needed); else the listing names the
         // current one without parsing the others, and lists them if --version names none.

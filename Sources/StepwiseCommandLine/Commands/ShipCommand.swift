@@ -3,7 +3,7 @@ import Foundation
 import StepwiseModel
 
 /// `stepwise ship`: records a model version as shipped, in `<Name>.shipped/` beside the bundle.
-struct ShipCommand: ParsableCommand {
+struct ShipCommand: ParsableCommand, JSONReportingCommand {
     static let configuration = CommandConfiguration(
         commandName: "ship",
         abstract: "Record a model version as shipped, so later edits to it are caught and its stores still upgrade.",
@@ -40,11 +40,10 @@ struct ShipCommand: ParsableCommand {
 
     @OptionGroup var jsonOption: JSONOption
 
-    func run() throws {
-        try CommandFailureReporter.run(json: jsonOption.json, execute)
-    }
+    /// Whether a failure is reported as JSON too (``JSONReportingCommand``).
+    var reportsJSON: Bool { jsonOption.json }
 
-    private func execute() throws {
+    func run() throws {
         let recording: ShippedRecords.Recording
         do {
             recording = try ShippedRecords.record(version, of: try bundleOptions.single(), force: force)

@@ -3,7 +3,7 @@ import Foundation
 import Stepwise
 
 /// `stepwise upgrade`: ``Upgrader/upgradeIfNeeded(storeAt:)`` from the command line.
-struct UpgradeCommand<Tool: StepwiseTool>: ParsableCommand {
+struct UpgradeCommand<Tool: StepwiseTool>: ParsableCommand, JSONReportingCommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(
             commandName: "upgrade",
@@ -28,8 +28,9 @@ struct UpgradeCommand<Tool: StepwiseTool>: ParsableCommand {
 
                 Progress goes to standard error: a bar with an ETA on a terminal, plain lines \
                 otherwise (--progress). With --json, standard output is one JSON object: from, to, \
-                outcome (noStore, upToDate, upgraded), upToDate, steps (from, to, kind, rows, seconds, inPlace, resumed, \
-                earlierRunSeconds for a step resumed from a checkpoint, drops), backupPath \
+                outcome (noStore, upToDate, upgraded), upToDate, steps (from, to, kind, rows, seconds, \
+                strategy (inPlace, partialRebuild, rebuild), keptTables, inPlace (deprecated: strategy is inPlace), \
+                resumed, earlierRunSeconds for a step resumed from a checkpoint, drops), backupPath \
                 (with --keep-backup) and seconds; if the upgrade fails, {"error": {...}} with the \
                 message, the failed step and the mapping, entity, property and source row it stopped at.
 
@@ -96,11 +97,10 @@ struct UpgradeCommand<Tool: StepwiseTool>: ParsableCommand {
 
     @OptionGroup var jsonOption: JSONOption
 
-    func run() throws {
-        try CommandFailureReporter.run(json: jsonOption.json, execute)
-    }
+    /// Whether a failure is reported as JSON too (``JSONReportingCommand``).
+    var reportsJSON: Bool { jsonOption.json }
 
-    private func execute() throws {
+    func run() throws {
         let storeURL = URL(fileURLWithPath: store)
         guard FileManager.default.fileExists(atPath: storeURL.path) else {
             throw CommandFailure(

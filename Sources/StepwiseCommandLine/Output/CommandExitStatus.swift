@@ -40,7 +40,7 @@ public enum CommandExitStatus: Int32, CaseIterable, Sendable {
     case cancelled = 130
 
     /// The status for a command that failed with `error`: the one place errors become exit
-    /// statuses (``CommandFailureReporter``).
+    /// statuses, on the tool's one route from an error to its exit (``StepwiseTool/exit(for:json:)``).
     public init(for error: any Error) {
         switch error {
         case let error as ExitCode: self = CommandExitStatus(rawValue: error.rawValue) ?? .failure

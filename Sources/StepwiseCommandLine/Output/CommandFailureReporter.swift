@@ -2,35 +2,16 @@ import ArgumentParser
 import Foundation
 import Stepwise
 
-/// The one place a command's failure is printed: `Error: <message>` on standard error, then
-/// the command-line hint (``FailureHint``) when there is one, and with `--json` the
-/// `{"error": {...}}` object (``JSONFailure``) on standard output. The exit status says what
-/// the caller should do (``CommandExitStatus``).
+/// How a command's failure is printed: `Error: <message>` on standard error, then the
+/// command-line hint (``FailureHint``) when there is one, and with `--json` the
+/// `{"error": {...}}` object (``JSONFailure``) on standard output. Every failed command reaches
+/// it through the tool's one route, ``StepwiseTool/exit(for:json:)``, which also picks the exit
+/// status (``CommandExitStatus``).
 enum CommandFailureReporter {
-    /// Runs a command's body and reports what it throws.
-    ///
-    /// An `ExitCode` (the command printed its own output) and ArgumentParser's own errors (a
-    /// `ValidationError` brings the usage text) are thrown on for ArgumentParser to handle,
-    /// after the JSON object when `json` is set.
-    static func run(json: Bool, _ body: () throws -> Void) throws {
-        do {
-            try body()
-        } catch let error as ExitCode {
-            throw error
-        } catch let error as ValidationError {
-            if json { printJSON(error, hint: nil) }
-            throw error
-        } catch {
-            let failure = report(error)
-            if json { try? JSONOutput.print(["error": failure]) }
-            throw ExitCode(CommandExitStatus(for: error).rawValue)
-        }
-    }
-
-    /// Prints `error` on standard error as ``run(json:_:)`` does (`Error:`, then `Hint:`), and
-    /// returns its JSON form: for a command that shows its result and then fails, and puts the
-    /// error in its own JSON object (`plan` with a missing policy). The caller exits with
-    /// `CommandExitStatus(for: error)`.
+    /// Prints `error` on standard error (`Error:`, then `Hint:`), and returns its JSON form,
+    /// for the caller to print with `--json`: ``StepwiseTool/exit(for:json:)``, or a command
+    /// that shows its result and then fails, and puts the error in its own JSON object (`plan`
+    /// with a missing policy).
     static func report(_ error: any Error) -> JSONFailure {
         let hint = FailureHint.hint(for: error, tool: ToolName.current)
         StandardError.print("Error: \(ErrorText.describe(error))")
@@ -38,8 +19,9 @@ enum CommandFailureReporter {
         return JSONFailure(error, hint: hint)
     }
 
-    private static func printJSON(_ error: any Error, hint: String?) {
-        try? JSONOutput.print(["error": JSONFailure(error, hint: hint)])
+    /// Prints `{"error": {...}}` on standard output (``JSONOutput``).
+    static func printJSON(_ failure: JSONFailure) {
+        try? JSONOutput.print(["error": failure])
     }
 }
 

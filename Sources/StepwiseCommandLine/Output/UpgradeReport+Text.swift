@@ -7,13 +7,15 @@ extension UpgradeReport {
     ///
     /// ```
     /// Upgraded App.sqlite from 'Recipes' to 'Recipes 4' in 3 steps, 1.42 s.
-    ///   1. Recipes → Recipes 2    explicit   4,016 objects  resumed from a checkpoint of an interrupted run
+    ///   1. Recipes → Recipes 2    explicit   4,016 objects  resumed from a checkpoint of an interrupted run  rebuilt
+    ///   2. Recipes 2 → Recipes 3  explicit   4,016 objects  0.31 s  partial rebuild: kept 2 tables
     ///   3. Recipes 3 → Recipes 4  inferred   4,016 objects  0.02 s  in place
     ///        dropped 1004 non-null values of Recipe.notes (removed from the model)
     /// Backup: App.sqlite.stepwise-backup (undo with `stepwise rollback App.sqlite`)
     /// ```
     ///
-    /// A resumed step shows that it came from a checkpoint instead of a time: it didn't run now.
+    /// Each step names its strategy (``/StepwiseMapping/StepReport/strategy``). A resumed step
+    /// shows that it came from a checkpoint instead of a time: it didn't run now.
     /// `tool` is the command name the backup line tells to run.
     func textLines(store: String, tool: String = ToolName.current) -> [String] {
         switch outcome {
@@ -32,9 +34,8 @@ extension UpgradeReport {
             let time =
                 step.resumed
                 ? "resumed from a checkpoint of an interrupted run" : String(format: "%.2f s", step.seconds)
-            let noteText = step.inPlace ? "  in place" : ""
             lines.append(
-                "  \(offset + 1). \(versions)  \(kind)  \(TextFormat.objects(step.objects, rows: step.rows))  \(time)\(noteText)"
+                "  \(offset + 1). \(versions)  \(kind)  \(TextFormat.objects(step.objects, rows: step.rows))  \(time)  \(step.strategySummary)"
             )
             lines += step.drops.filter { $0.count != 0 }.map { "       dropped \($0)" }
         }

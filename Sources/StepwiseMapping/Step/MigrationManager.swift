@@ -51,7 +51,7 @@ public final class MigrationManager {
 
     /// The schema the source's tables are read from: `src`, the attached source, or `main`
     /// when a step rebuilds some tables inside a copy of the source
-    /// (``MigrationStep/migratePartially(from:to:access:models:sourceLayout:destinationLayout:metadata:started:)``),
+    /// (``MigrationStep/migratePartially(_:from:to:access:models:sourceLayout:destinationLayout:metadata:started:)``),
     /// whose ``sourceLayout`` then names the source's tables as they were moved aside.
     let sourceSchema: String
 

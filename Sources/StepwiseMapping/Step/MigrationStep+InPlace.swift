@@ -6,12 +6,15 @@ import StepwiseStore
 
 // The in-place path: `ALTER TABLE` on a copy (or the consumed source) instead of a rebuild.
 extension MigrationStep {
-    /// Tries the in-place path (``InPlacePlan``): alter a copy of the source (or, when the
-    /// source is consumed, the source itself, moved to `destination`) instead of rebuilding.
-    /// Returns nil, leaving nothing at `destination` and the source where it was, when the
-    /// step needs rows rewritten or the altered schema wouldn't be exactly the destination's.
+    /// Runs the in-place strategy (``StepStrategy/inPlace``) with the plan
+    /// ``chooseStrategy(among:source:access:models:layouts:)`` made and rehearsed: alter a copy
+    /// of the source (or, when the source is consumed, the source itself, moved to
+    /// `destination`) instead of rebuilding. Returns nil, leaving nothing at `destination` and
+    /// the source where it was, when SQLite refuses the plan although its rehearsal passed (the
+    /// step then takes the next strategy); with a consumed source, which can't be read again,
+    /// that failure is thrown instead.
     ///
-    /// **Without a rollback journal.** The plan is first rehearsed on an empty copy of the
+    /// **Without a rollback journal.** The plan was rehearsed on an empty copy of the
     /// schema (``InPlaceMigration/rehearse(_:schemaOf:destination:)``), so the real run is only
     /// started once it is known to succeed; its file is then altered with `journal_mode = OFF`
     /// and `synchronous = OFF`. That is safe because the file is private and disposable until
@@ -19,34 +22,14 @@ extension MigrationStep {
     /// deleted (here, or by the upgrade's resume, which trusts only journaled, checksummed
     /// files), never repaired. A rollback journal would hold a copy of every page `DROP COLUMN`
     /// rewrites: as big as the table, for nothing. Durability comes from one `fsync` at the end.
-    ///
-    /// - parameter renumbering: Whether the plan may change entity numbers: only for a source in
-    ///   the newest forms (``StepLayouts/sourceHasNewestForms``).
     func migrateInPlace(
-        from source: URL, to destination: URL, access: SourceAccess, models: [MappingModel],
-        sourceLayout: StoreLayout, destinationLayout: StoreLayout, renumbering: Bool, metadata: StoreMetadata,
-        started: Date
+        _ plan: InPlacePlan, from source: URL, to destination: URL, access: SourceAccess, models: [MappingModel],
+        sourceLayout: StoreLayout, destinationLayout: StoreLayout, metadata: StoreMetadata, started: Date
     ) throws -> StepReport? {
-        guard models.count == 1, stage?.willMigrate == nil,
-            let plan = InPlacePlan.make(
-                mapping: models[0], source: sourceLayout, destination: destinationLayout,
-                allowsRenumbering: renumbering)
-        else { return nil }
         let consumingSource = access == .consumableCopy
-        let sourceQueue = try ReadOnlyStore.openQueue(at: source, immutable: access == .readOnly)
-        defer { try? sourceQueue.close() }
-        let rehearsed = try sourceQueue.read { db in
-            try InPlaceMigration.rehearse(plan, schemaOf: db, destination: destinationLayout)
-                && InPlaceRenumbering.sourceFits(plan, in: db)
-        }
-        guard rehearsed else {
-            logger.debug("in-place step rejected by its rehearsal or its rows' entity numbers")
-            return nil
-        }
         // The working source was checkpointed by prepareSource (or, read only, has nothing in a
         // -wal or -journal), so its main file is whole.
         if consumingSource {
-            try sourceQueue.close()
             try fileSystem.rename(source, to: destination, site: "step.in-place-take-source")
             // The rename is durable only once both directories are synced: the runner syncs
             // the destination's when the step ends; the source's is synced here. Otherwise a
@@ -59,7 +42,6 @@ extension MigrationStep {
             // A read-only source (the original store) may in principle be written by a process
             // that ignores the upgrade's locks; such a write is caught before the swap, which
             // refuses a store whose files changed since the run began (``ImmutableStore``).
-            try sourceQueue.close()
             // Not synced now: the copy is scratch until the step's single fsync at the end
             // (`step.in-place-sync`), and syncing it here would write every page twice.
             try fileSystem.copyFile(source, to: destination, site: "step.in-place-copy", syncing: nil)
@@ -144,6 +126,6 @@ extension MigrationStep {
             mappingModels: models.map(\.name),
             entityMappings: reports, rows: reports.reduce(0) { $0 + $1.instances },
             objects: objects,
-            seconds: Date().timeIntervalSince(started), inPlace: true)
+            seconds: Date().timeIntervalSince(started), strategy: .inPlace)
     }
 }

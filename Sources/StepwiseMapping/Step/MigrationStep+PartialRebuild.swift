@@ -6,10 +6,13 @@ import StepwiseStore
 
 // The partial rebuild: a copy of the source in which only the mapped tables are rebuilt.
 extension MigrationStep {
-    /// Tries the partial rebuild (``PartialRebuildPlan``): in a copy of the source (or the
-    /// source itself, taken when ``SourceAccess`` allows), rebuild only the tables real mappings write,
-    /// and keep the plain copies' tables as they are. Returns nil, leaving nothing at
-    /// `destination` and the source where it was, when the whole store should be rebuilt.
+    /// Runs the partial rebuild (``StepStrategy/partialRebuild``) with the plan
+    /// ``chooseStrategy(among:source:access:models:layouts:)`` made and rehearsed: in a copy of
+    /// the source (or the source itself, taken when ``SourceAccess`` allows), rebuild only the
+    /// tables real mappings write, and keep the plain copies' tables as they are. Returns nil,
+    /// leaving nothing at `destination` and the source where it was, when the result is
+    /// refused while it runs (the step then rebuilds the whole store); with a taken source,
+    /// which can't be read again, that failure is thrown instead.
     ///
     /// **Durability and failure.** As for the in-place path, the file is private and
     /// disposable until the caller records it: it is written with `synchronous = OFF` and
@@ -19,23 +22,10 @@ extension MigrationStep {
     /// that existed when the transaction began and are then changed: the kept tables aren't
     /// changed, and a rebuilt table's pages are new.
     func migratePartially(
-        from source: URL, to destination: URL, access: SourceAccess, models: [MappingModel],
-        sourceLayout: StoreLayout, destinationLayout: StoreLayout, metadata: StoreMetadata, started: Date
+        _ plan: PartialRebuildPlan, from source: URL, to destination: URL, access: SourceAccess,
+        models: [MappingModel], sourceLayout: StoreLayout, destinationLayout: StoreLayout, metadata: StoreMetadata,
+        started: Date
     ) throws -> StepReport? {
-        guard allowsPartialRebuild, models.count == 1, stage?.willMigrate == nil,
-            let plan = PartialRebuildPlan.make(mapping: models[0], source: sourceLayout, destination: destinationLayout)
-        else { return nil }
-        let sourceQueue = try ReadOnlyStore.openQueue(at: source, immutable: access == .readOnly)
-        defer { try? sourceQueue.close() }
-        let usable = try sourceQueue.read { db in
-            try !PartialRebuild.sourceHasUncarriedContent(db)
-                && PartialRebuild.rehearse(plan, schemaOf: db, destination: destinationLayout)
-        }
-        guard usable else {
-            logger.debug("partial rebuild rejected by its rehearsal")
-            return nil
-        }
-        try sourceQueue.close()
         // A source the caller is done with, or may give up (``SourceAccess/checkpoint``), is
         // taken: the step then writes only the tables it rebuilds. Any other is copied, not
         // synced now: the copy is scratch until the step's single fsync at the end.
@@ -99,7 +89,7 @@ extension MigrationStep {
         var report = StepReport(
             from: sourceModel.name, to: destinationModel.name, kind: StepKind(running: models),
             mappingModels: models.map(\.name), entityMappings: reports, rows: reports.reduce(0) { $0 + $1.instances },
-            objects: objects, seconds: Date().timeIntervalSince(started), inPlace: false)
+            objects: objects, seconds: Date().timeIntervalSince(started), strategy: .partialRebuild)
         report.keptTables = plan.keptTables.sorted()
         return report
     }

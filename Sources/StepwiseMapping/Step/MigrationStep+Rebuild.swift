@@ -4,8 +4,36 @@ import Logging
 import StepwiseModel
 import StepwiseStore
 
-// The rebuild path: a new store written by the three passes, in one transaction.
+// The rebuild (``StepStrategy/rebuild``): a new store written by the three passes, in one transaction.
 extension MigrationStep {
+    /// Runs the rebuild (``StepStrategy/rebuild``): creates a new store at `destination` in
+    /// the destination version's newest forms and runs every mapping model into it
+    /// (``migrate(into:from:readOnly:models:sourceLayout:destinationLayout:metadata:)``).
+    ///
+    /// - parameter metadata: The destination's metadata as an in-place step would keep it;
+    ///   the rebuild names its own release and auto-vacuum level.
+    func rebuildStore(
+        from source: URL, to destination: URL, access: SourceAccess, models: [MappingModel], layouts: StepLayouts,
+        metadata: StoreMetadata, started: Date
+    ) throws -> StepReport {
+        var metadata = metadata
+        // A rebuilt file has the newest forms whatever release wrote the source, so it names
+        // the release of those forms (``StepLayouts``): dropping the key made the next
+        // upgrade take it for a store of unknown release.
+        metadata.additionalEntries[StoreMetadata.frameworkVersionKey] = .int(
+            CoreDataRelease.newest.frameworkVersion)
+        metadata.additionalEntries[StoreMetadata.autoVacuumLevelKey] = StoreMetadata.newStoreAutoVacuumLevel
+        let destinationLayout = layouts.rebuiltDestination
+        try StoreCreator.createStore(at: destination, layout: destinationLayout, metadata: metadata)
+        let (reports, objects) = try migrate(
+            into: destination, from: source, readOnly: access == .readOnly, models: models,
+            sourceLayout: layouts.source, destinationLayout: destinationLayout, metadata: metadata)
+        return StepReport(
+            from: sourceModel.name, to: destinationModel.name, kind: StepKind(running: models),
+            mappingModels: models.map(\.name), entityMappings: reports, rows: reports.reduce(0) { $0 + $1.instances },
+            objects: objects, seconds: Date().timeIntervalSince(started), strategy: .rebuild)
+    }
+
     /// Runs every mapping model into the destination, then validates and writes metadata.
     func migrate(
         into destination: URL, from source: URL, readOnly: Bool, models: [MappingModel], sourceLayout: StoreLayout,

@@ -18,10 +18,12 @@ import StepwiseStore
 /// nothing to fold in, reads it through a read-only connection (``SourceAccess/readOnly``).
 ///
 /// **What runs.** With no mapping model given, the mapping is inferred (``MappingInference``).
-/// A mapping that only renames, adds or drops alters a copy of the source in place; one that
-/// mixes plain copies with real mappings, and names no policy, rebuilds only the mapped tables
-/// in such a copy (the report's ``StepReport/keptTables`` lists the others); anything else
-/// builds a new file.
+/// The step then chooses its ``StepStrategy`` in one place
+/// (``chooseStrategy(among:source:access:models:layouts:)``): a mapping that only renames, adds
+/// or drops alters a copy of the source in place; one that mixes plain copies with real
+/// mappings, and names no policy, rebuilds only the mapped tables in such a copy (the report's
+/// ``StepReport/keptTables`` lists the others); anything else builds a new file. The report's
+/// ``StepReport/strategy`` says which.
 /// Each mapping model then runs pass 1 (instances) and pass 2 (relationships) for all its
 /// entity mappings; several mapping models run in sequence into the same destination. Then
 /// the stage's `didMigrate`, then pass 3 (validation), then the destination metadata is
@@ -166,10 +168,9 @@ package struct MigrationStep: Sendable {
         do {
             let (sourceMetadata, layouts, drops) = try prepareSource(
                 workingSource, models: models, readOnly: access == .readOnly)
-            let sourceLayout = layouts.source
             // The target's hashes and identifiers; every other key as the source has it, the
             // release and auto-vacuum level included: an in-place step keeps the file, so its
-            // forms and its pragma. A rebuild names its own below. A source without a release
+            // forms and its pragma. A rebuild names its own (rebuildStore). A source without a release
             // (a store Stepwise wrote before it named one) has the newest forms.
             var metadata = StoreMetadata(model: destinationModel, uuid: sourceMetadata.storeUUID)
             metadata.additionalEntries.merge(sourceMetadata.additionalEntries) { _, source in source }
@@ -178,45 +179,52 @@ package struct MigrationStep: Sendable {
             if drops.contains(where: { $0.kind == .cloudKitMetadata && ($0.count ?? 0) > 0 }) {
                 metadata.additionalEntries[CoreDataPrivateTables.cloudKitZoneFetchMetadataKey] = .dictionary([:])
             }
-            if var report = try migrateInPlace(
-                from: workingSource, to: destination, access: access, models: models,
-                sourceLayout: sourceLayout, destinationLayout: layouts.alteredDestination,
-                renumbering: layouts.sourceHasNewestForms, metadata: metadata, started: started)
-            {
-                report.drops = drops
-                return report
-            }
-            if var report = try migratePartially(
-                from: workingSource, to: destination, access: access, models: models, sourceLayout: sourceLayout,
-                destinationLayout: layouts.alteredDestination, metadata: metadata, started: started)
-            {
-                report.drops = drops
-                return report
-            }
-            // A rebuilt file has the newest forms whatever release wrote the source, so it names
-            // the release of those forms (``StepLayouts``): dropping the key made the next
-            // upgrade take it for a store of unknown release.
-            metadata.additionalEntries[StoreMetadata.frameworkVersionKey] = .int(
-                CoreDataRelease.newest.frameworkVersion)
-            metadata.additionalEntries[StoreMetadata.autoVacuumLevelKey] = StoreMetadata.newStoreAutoVacuumLevel
-            let destinationLayout = layouts.rebuiltDestination
-            try StoreCreator.createStore(at: destination, layout: destinationLayout, metadata: metadata)
-            let (reports, objects) = try migrate(
-                into: destination, from: workingSource, readOnly: access == .readOnly, models: models,
-                sourceLayout: sourceLayout,
-                destinationLayout: destinationLayout, metadata: metadata)
-            return StepReport(
-                from: sourceModel.name, to: destinationModel.name,
-                kind: StepKind(running: models),
-                mappingModels: models.map(\.name), entityMappings: reports,
-                rows: reports.reduce(0) { $0 + $1.instances },
-                objects: objects, seconds: Date().timeIntervalSince(started), inPlace: false, drops: drops)
+            var report = try run(
+                StepStrategy.allCases[...], from: workingSource, to: destination, access: access, models: models,
+                layouts: layouts, metadata: metadata, started: started)
+            report.drops = drops
+            return report
         } catch {
             // Whatever is at `destination` now was written by this step (an existing file was
             // refused above), so it is safe to delete: a failed step leaves nothing behind.
             removeStoreFiles(at: destination)
             throw error
         }
+    }
+
+    /// Runs the strategy ``chooseStrategy(among:source:access:models:layouts:)`` picks among
+    /// `candidates`. A strategy refused while it runs, with the source intact, gives way to the
+    /// next one in order of preference; the rebuild, last, is never refused.
+    private func run(
+        _ candidates: ArraySlice<StepStrategy>, from source: URL, to destination: URL, access: SourceAccess,
+        models: [MappingModel], layouts: StepLayouts, metadata: StoreMetadata, started: Date
+    ) throws -> StepReport {
+        let chosen = try chooseStrategy(
+            among: candidates, source: source, access: access, models: models, layouts: layouts)
+        switch chosen {
+        case .inPlace(let plan):
+            if let report = try migrateInPlace(
+                plan, from: source, to: destination, access: access, models: models, sourceLayout: layouts.source,
+                destinationLayout: layouts.alteredDestination, metadata: metadata, started: started)
+            {
+                return report
+            }
+        case .partialRebuild(let plan):
+            if let report = try migratePartially(
+                plan, from: source, to: destination, access: access, models: models, sourceLayout: layouts.source,
+                destinationLayout: layouts.alteredDestination, metadata: metadata, started: started)
+            {
+                return report
+            }
+        case .rebuild:
+            return try rebuildStore(
+                from: source, to: destination, access: access, models: models, layouts: layouts, metadata: metadata,
+                started: started)
+        }
+        let later = candidates.drop { $0 != chosen.strategy }.dropFirst()
+        return try run(
+            later, from: source, to: destination, access: access, models: models, layouts: layouts,
+            metadata: metadata, started: started)
     }
 
     /// The mapping models to run: the given ones, or the inferred one.

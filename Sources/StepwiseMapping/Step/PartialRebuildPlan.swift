@@ -9,7 +9,7 @@ import StepwiseStore
 /// Rebuilding a whole store to change one entity writes every row of every table. Instead the
 /// step works in a copy of the source, as the in-place path
 /// does, and only the tables that a real mapping writes are rebuilt there
-/// (``MigrationStep/migratePartially(from:to:access:models:sourceLayout:destinationLayout:metadata:started:)``):
+/// (``MigrationStep/migratePartially(_:from:to:access:models:sourceLayout:destinationLayout:metadata:started:)``):
 /// their source versions are moved aside under scratch names
 /// (``movedSourceTables``), the destination's are created empty under the real names, and the
 /// three passes fill them reading the moved tables, with Core Data's order and hooks intact.

@@ -48,6 +48,7 @@ struct CLITests {
         let steps = try #require(upgrade["steps"] as? [[String: Any]])
         #expect(steps.map { $0["to"] as? String } == ["Recipes 2", "Recipes 3", "Recipes 4"])
         #expect(steps.map { $0["kind"] as? String } == ["explicit", "explicit", "inferred"])
+        #expect(steps.last?["strategy"] as? String == "inPlace")
         #expect(steps.last?["inPlace"] as? Bool == true)
         // Chefs, recipes and ingredients, each from a source row (a policy's Cuisines are not counted).
         #expect(steps.first?["rows"] as? Int == 14 + 4 * 1000)

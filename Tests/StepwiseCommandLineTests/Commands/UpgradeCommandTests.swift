@@ -24,6 +24,8 @@ struct UpgradeCommandTests {
         #expect(steps.map { $0["from"] as? String } == ["Recipes", "Recipes 2", "Recipes 3"])
         #expect(steps.map { $0["to"] as? String } == ["Recipes 2", "Recipes 3", "Recipes 4"])
         #expect(steps.map { $0["kind"] as? String } == ["explicit", "explicit", "inferred"])
+        #expect(steps.map { $0["strategy"] as? String } == ["rebuild", "rebuild", "inPlace"])
+        // Derived from the strategy, and still written for one release.
         #expect(steps.map { $0["inPlace"] as? Bool } == [false, false, true])
         #expect(steps.map { $0["resumed"] as? Bool } == [false, false, false])
         #expect(steps.allSatisfy { ($0["rows"] as? Int ?? 0) > 0 && $0["seconds"] is Double })

@@ -92,7 +92,7 @@ struct BooleanWideningStepTests {
     @Test(arguments: Path.allCases, integerTypes)
     func keepsZeroOneAndNull(_ path: Path, _ type: AttributeType) throws {
         let (destination, report) = try upgrade(try seededChat(), to: type, along: path)
-        #expect(report.inPlace == (path == .inPlace))
+        #expect((report.strategy == .inPlace) == (path == .inPlace))
         let queue = try DatabaseQueue(path: destination.path)
         defer { try? queue.close() }
         let values = try queue.read { db in

@@ -80,7 +80,7 @@ struct CompositeStepTests {
             let destination = directory.path("Library 2 \(path.rawValue).sqlite")
             let report = try MigrationStep(from: Self.v1, to: Self.v2, mappingModels: [mapping], policies: policies)
                 .run(source: source, destination: destination)
-            #expect(report.inPlace == (path == .inferred))
+            #expect((report.strategy == .inPlace) == (path == .inferred))
 
             let queue = try DatabaseQueue(path: destination.path)
             defer { try? queue.close() }

@@ -103,7 +103,7 @@ struct InPlaceKeptKeysTests {
         }
         let destination = directory.path("Kitchen 2.sqlite")
         let report = try MigrationStep(from: Self.before, to: Self.kept).run(source: url, destination: destination)
-        #expect(report.inPlace)
+        #expect(report.strategy == .inPlace)
         let key = try DatabaseQueue(path: destination.path).read { db in
             try Int64.fetchOne(db, sql: #"SELECT "ZCHEF" FROM "ZDISH""#)
         }

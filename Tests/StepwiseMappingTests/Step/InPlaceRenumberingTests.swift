@@ -134,14 +134,14 @@ struct InPlaceRenumberingTests {
         let inPlace = directory.path("in-place.sqlite")
         let rebuilt = directory.path("rebuilt.sqlite")
         let report = try MigrationStep(from: Self.before, to: Self.after).run(source: source, destination: inPlace)
-        #expect(report.inPlace)
+        #expect(report.strategy == .inPlace)
         // The same inferred mapping, rebuilt: a willMigrate hook must see the source's rows,
         // so such a step never alters in place.
         var rebuilding = MigrationStep(
             from: Self.before, to: Self.after,
             stage: MigrationStage(from: "Zoo", to: "Zoo 2", willMigrate: { _, _ in }))
         rebuilding.allowsPartialRebuild = false
-        #expect(try !rebuilding.run(source: source, destination: rebuilt).inPlace)
+        #expect(try rebuilding.run(source: source, destination: rebuilt).strategy == .rebuild)
 
         #expect(try schema(inPlace) == schema(rebuilt))
         let expected = try SQLiteSchema(expectedFor: destinationLayout)
@@ -187,7 +187,7 @@ struct InPlaceRenumberingTests {
         }
         let destination = directory.path("Zoo 2.sqlite")
         let report = try MigrationStep(from: Self.before, to: Self.after).run(source: source, destination: destination)
-        #expect(!report.inPlace)
+        #expect(report.strategy == .rebuild)
     }
 
     @Test func anEntityColumnThatDisagreesWithItsRowMakesItRebuild() throws {
@@ -216,7 +216,7 @@ struct InPlaceRenumberingTests {
         let destination = directory.path("Zoo 2.sqlite")
         let report = try MigrationStep(from: Self.before, to: Self.after)
             .run(source: source, destination: destination, access: .consumableCopy)
-        #expect(!report.inPlace)
+        #expect(report.strategy == .rebuild)
     }
 
     @Test func aZMaxBelowTheLargestKeyMakesItRebuild() throws {
@@ -226,7 +226,7 @@ struct InPlaceRenumberingTests {
         }
         let destination = directory.path("Zoo 2.sqlite")
         let report = try MigrationStep(from: Self.before, to: Self.after).run(source: source, destination: destination)
-        #expect(!report.inPlace)
+        #expect(report.strategy == .rebuild)
     }
 
     /// Both sides of an ordered many-to-many keep their order columns in the join table: the
@@ -235,7 +235,9 @@ struct InPlaceRenumberingTests {
         let (before, after) = (Self.zoo(second: false, ordered: true), Self.zoo(second: true, ordered: true))
         let source = try seededZoo(before)
         let destination = directory.path("Zoo 2 ordered.sqlite")
-        #expect(try MigrationStep(from: before, to: after).run(source: source, destination: destination).inPlace)
+        #expect(
+            try MigrationStep(from: before, to: after).run(source: source, destination: destination).strategy
+                == .inPlace)
         func rows(_ url: URL, _ layout: StoreLayout) throws -> [[Int64?]] {
             guard
                 case .joinTable(let table, let owner, let member, let order?)? =

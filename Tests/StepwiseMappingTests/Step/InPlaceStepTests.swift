@@ -80,7 +80,7 @@ struct InPlaceStepTests {
         let source = try seededShop()
         let destination = directory.path("Shop 2.sqlite")
         let report = try MigrationStep(from: Self.before, to: Self.after).run(source: source, destination: destination)
-        #expect(report.inPlace)
+        #expect(report.strategy == .inPlace)
         #expect(report.kind == .inferred)
 
         let expected = try SQLiteSchema(expectedFor: StoreLayout(model: Self.after))
@@ -127,14 +127,16 @@ struct InPlaceStepTests {
         let source = try seededShop()
         let inPlace = directory.path("in-place.sqlite")
         let rebuilt = directory.path("rebuilt.sqlite")
-        #expect(try MigrationStep(from: Self.before, to: Self.after).run(source: source, destination: inPlace).inPlace)
+        #expect(
+            try MigrationStep(from: Self.before, to: Self.after).run(source: source, destination: inPlace).strategy
+                == .inPlace)
         // A policy registered for nothing still forces the explicit, rebuilding path.
         let explicit = try MappingInference.inferMapping(from: Self.before, to: Self.after)
         var rebuiltMapping = explicit
         rebuiltMapping.isInferred = false
         let report = try MigrationStep(from: Self.before, to: Self.after, mappingModels: [rebuiltMapping])
             .run(source: source, destination: rebuilt)
-        #expect(!report.inPlace)
+        #expect(report.strategy == .rebuild)
         #expect(try schema(inPlace) == schema(rebuilt))
         func content(_ url: URL) throws -> [String] {
             let queue = try DatabaseQueue(path: url.path)
@@ -174,7 +176,8 @@ struct InPlaceStepTests {
         let source = try seededShop()
         let destination = directory.path("Shop 2.sqlite")
         #expect(
-            try MigrationStep(from: Self.before, to: renamedOnly).run(source: source, destination: destination).inPlace)
+            try MigrationStep(from: Self.before, to: renamedOnly).run(source: source, destination: destination).strategy
+                == .inPlace)
         let names = try DatabaseQueue(path: destination.path).read { db in
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL")
         }
@@ -222,7 +225,7 @@ struct InPlaceStepTests {
         let destination = directory.path("Shop 2.sqlite")
         let report = try MigrationStep(from: Self.before, to: Self.after, mappingModels: [mapping], policies: policies)
             .run(source: source, destination: destination)
-        #expect(!report.inPlace)
+        #expect(report.strategy == .rebuild)
         let marked = try DatabaseQueue(path: destination.path).read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ZCUSTOMER WHERE ZNICKNAME = 'seen by the policy'")
         }
@@ -242,7 +245,7 @@ struct InPlaceStepTests {
         try queue.close()
         let destination = directory.path("W 2.sqlite")
         let report = try MigrationStep(from: v1, to: v2).run(source: source, destination: destination)
-        #expect(!report.inPlace)
+        #expect(report.strategy == .rebuild)
         let values = try DatabaseQueue(path: destination.path).read { db in
             try Row.fetchAll(db, sql: "SELECT ZCOUNT, typeof(ZCOUNT) AS t FROM ZITEM ORDER BY Z_PK").map {
                 "\($0["ZCOUNT"] as String):\($0["t"] as String)"
@@ -264,7 +267,7 @@ struct InPlaceStepTests {
         let destination = directory.path("Moody 2.moody")
         let report = try MigrationStep(from: bundle.version(named: "Moody"), to: bundle.version(named: "Moody 2"))
             .run(source: source, destination: destination)
-        #expect(report.inPlace)
+        #expect(report.strategy == .inPlace)
         let queue = try DatabaseQueue(path: destination.path)
         defer { try? queue.close() }
         let (after, ratings, indexes, modelCache) = try queue.read { db in
@@ -316,7 +319,9 @@ extension InPlaceStepTests {
             }
         }
         let destination = directory.path("Pair 2.sqlite")
-        #expect(try MigrationStep(from: before, to: after).run(source: source, destination: destination).inPlace)
+        #expect(
+            try MigrationStep(from: before, to: after).run(source: source, destination: destination).strategy
+                == .inPlace)
         let queue = try DatabaseQueue(path: destination.path)
         defer { try? queue.close() }
         try queue.read { (db: Database) throws in

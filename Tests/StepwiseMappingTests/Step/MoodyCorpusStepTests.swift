@@ -171,7 +171,7 @@ struct MoodyCorpusStepTests {
             // The next real store: the same hashes and the same Z_PRIMARYKEY (names, parents, Z_MAX).
             let next = try runner.copy("M\(number + 1)")
             #expect(metadata.versionHashes == (try CorpusStepRunner.metadata(next)).metadata.versionHashes)
-            if report.inPlace {
+            if report.strategy == .inPlace {
                 // An in-place step keeps every primary key, so each root keeps its Z_MAX;
                 // names and parents are the next version's.
                 let withoutMaximum = { (rows: [String]) in

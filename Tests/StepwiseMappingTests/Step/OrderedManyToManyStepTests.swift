@@ -103,7 +103,7 @@ struct OrderedManyToManyStepTests {
             stage: MigrationStage(from: "Music", to: "Music 2", willMigrate: { _, _ in }))
         step.allowsPartialRebuild = false
         let destination = directory.path("Music 2.sqlite")
-        #expect(try !step.run(source: source, destination: destination).inPlace)
+        #expect(try step.run(source: source, destination: destination).strategy == .rebuild)
         let rebuilt = try Self.orders(at: destination, model: Self.after)
         #expect(rebuilt.songs == expected.songs)
         #expect(rebuilt.playlists == expected.playlists)

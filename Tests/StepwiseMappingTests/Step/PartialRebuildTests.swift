@@ -85,7 +85,8 @@ struct PartialRebuildTests {
         // Chef is a plain copy whose table holds no key into a rebuilt table: kept. Recipe and
         // Ingredient change (a renamed relationship), so they are rebuilt.
         #expect(report.keptTables == ["ZCHEF"])
-        #expect(!report.inPlace)
+        #expect(report.strategy == .partialRebuild)
+        #expect(wholeReport.strategy == .rebuild)
         #expect(wholeReport.keptTables.isEmpty)
         #expect(try content(partial) == content(whole))
         #expect(try content(partial).count == (deleting ? 35 : 40))

@@ -139,7 +139,7 @@ struct PrivateTableStepTests {
         let report = try MigrationStep(from: Self.zoo, to: keepingPen).run(source: source, destination: destination)
         let after = try PrivateTableSnapshot(destination)
 
-        #expect(report.inPlace)
+        #expect(report.strategy == .inPlace)
         #expect(after.schema == before.schema)
         #expect(after.primaryKeys == before.primaryKeys)
         #expect(after.records == before.records)
@@ -159,7 +159,7 @@ struct PrivateTableStepTests {
         let report = try MigrationStep(from: Self.zoo, to: Self.zoo2).run(source: source, destination: destination)
         let after = try PrivateTableSnapshot(destination)
 
-        #expect(report.inPlace)
+        #expect(report.strategy == .inPlace)
         // Transactions 1–8 insert Ada, Bo, Cleo, Dot, Eli, Fig, Gus and the pen North: the cut
         // takes all eight, as Core Data's does; Eli's update (9) and Dot's deletion (10) stay.
         #expect(after.transactions == [9, 10])
@@ -191,7 +191,7 @@ struct PrivateTableStepTests {
         let after = try PrivateTableSnapshot(destination)
         let layout = try StoreLayout(model: Self.zoo3)
 
-        #expect(!report.inPlace)
+        #expect(report.strategy == .rebuild)
         #expect(after.schema == before.schema)
         #expect(after.transactions == before.transactions)
         #expect(after.hasModelCache == false)
@@ -225,7 +225,7 @@ struct PrivateTableStepTests {
             .run(source: source, destination: destination)
         let after = try PrivateTableSnapshot(destination)
 
-        #expect(!report.inPlace)
+        #expect(report.strategy == .rebuild)
         #expect(after.transactions == [9, 10])
         #expect(after.records.count == 7)
         #expect(try after.namesOfMirroredObjects(layout: StoreLayout(model: Self.zoo2)) == after.livingRecords)
@@ -259,7 +259,7 @@ struct PrivateTableStepTests {
         let destination = directory.path("Zoo \(inPlace ? 2 : 3).sqlite")
         let report = try MigrationStep(from: Self.zoo, to: destinationModel).run(
             source: source, destination: destination)
-        #expect(report.inPlace == inPlace)
+        #expect(report.strategy == (inPlace ? .inPlace : .rebuild))
         let tables = try DatabaseQueue(path: destination.path).read { db in
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE name LIKE 'Z\\_MODELCACHE' ESCAPE '\\'")
         }

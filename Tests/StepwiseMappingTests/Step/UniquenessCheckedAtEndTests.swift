@@ -204,7 +204,7 @@ extension UniquenessCheckedAtEndTests {
         // A consumed source can't fall back to the rebuild: the in-place step must pass.
         let report = try MigrationStep(from: Self.v1, to: Self.v2, stage: swap).run(
             source: source, destination: destination, access: .consumableCopy)
-        #expect(report.inPlace)
+        #expect(report.strategy == .inPlace)
         #expect(try codes() == ["x1": "a", "x2": "b", "y1": "z"])
         #expect(
             try Self.indexes(destination).map { $0.prefix { $0 != ":" } } == [

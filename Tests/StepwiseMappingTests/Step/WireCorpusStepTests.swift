@@ -64,7 +64,7 @@ struct WireCorpusStepTests {
         #expect(sourceDifferences.isEmpty, "\(sourceDifferences)")
         let upgraded = directory.path("store2-54-0.wiredatabase")
         let report = try MigrationStep(from: source, to: destination).run(source: store, destination: upgraded)
-        #expect(report.inPlace)
+        #expect(report.strategy == .inPlace)
         let queue = try DatabaseQueue(path: upgraded.path)
         defer { try? queue.close() }
         let (after, metadata) = try queue.read { db in

@@ -78,15 +78,18 @@ extension BadInputCatalogue {
     ]
 
     /// Upgrades a store of `names` and checks every value came through. The step runs in
-    /// place unless the number becomes a string, or `inPlace` says otherwise.
+    /// place unless the number becomes a string (then it rebuilds), or `strategy` says otherwise.
     static func hostile(
-        _ name: String, _ names: HostileNames, inPlace: Bool? = nil, sourceLocation: SourceLocation = #_sourceLocation
+        _ name: String, _ names: HostileNames, strategy: StepStrategy? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
     ) -> BadInputCase {
         BadInputCase(
             .identifier, name,
             arrange: { try names.write(in: $0) },
             act: { try $0.upgradeHostileStore() },
-            expect: .upgraded(from: "Hostile", to: "Hostile 2", inPlace: inPlace ?? !names.rewritesRows) {
+            expect: .upgraded(
+                from: "Hostile", to: "Hostile 2", strategy: strategy ?? (names.rewritesRows ? .rebuild : .inPlace)
+            ) {
                 try names.checkUpgradedStore(in: $0)
             },
             leaves: .upgradedStore, sourceLocation: sourceLocation)

@@ -261,10 +261,10 @@ struct BadInputExpectation: Sendable {
         }
     }
 
-    /// The upgrade succeeds from `from` to `to` in one step, altering the store in place
-    /// (`ALTER TABLE`) or rewriting its rows as `inPlace` says; `check` then reads the store.
+    /// The upgrade succeeds from `from` to `to` in one step taking `strategy` (altering the
+    /// store in place, or rewriting its rows); `check` then reads the store.
     static func upgraded(
-        from: String, to: String, inPlace: Bool, check: @escaping @Sendable (BadInputWorkspace) throws -> Void
+        from: String, to: String, strategy: StepStrategy, check: @escaping @Sendable (BadInputWorkspace) throws -> Void
     ) -> BadInputExpectation {
         BadInputExpectation { outcome, workspace, location in
             switch outcome {
@@ -272,7 +272,7 @@ struct BadInputExpectation: Sendable {
                 let report = value as? UpgradeReport
                 #expect(report?.from == from && report?.to == to, sourceLocation: location)
                 #expect(report?.upToDate == false, sourceLocation: location)
-                #expect(report?.steps.map(\.inPlace) == [inPlace], sourceLocation: location)
+                #expect(report?.steps.map(\.strategy) == [strategy], sourceLocation: location)
                 try check(workspace)
             case .threw(let error):
                 Issue.record("expected an upgrade to '\(to)', got \(error)", sourceLocation: location)

@@ -169,12 +169,12 @@ struct InverselessToManyUpgradeTests {
         #expect(try Cart.integer(at: store, #"SELECT COUNT("Z1MODIFIERS") FROM "ZMODIFIER""#) == 5)
 
         let inPlace = try Cart.upgrader(to: "Cart 2").upgradeIfNeededSynchronously(storeAt: store)
-        #expect(inPlace.steps.map(\.inPlace) == [true])
+        #expect(inPlace.steps.map(\.strategy) == [.inPlace])
         #expect(try Cart.pairs(at: store, model: Cart.v2) == Cart.pairs)
         #expect(try Cart.integer(at: store, #"SELECT COUNT("Z1MODIFIERS") FROM "ZMODIFIER""#) == 5)
 
         let renumbered = try Cart.upgrader(to: "Cart 3").upgradeIfNeededSynchronously(storeAt: store)
-        #expect(renumbered.steps.map(\.inPlace) == [true])
+        #expect(renumbered.steps.map(\.strategy) == [.inPlace])
         #expect(try Cart.pairs(at: store, model: Cart.v3) == Cart.pairs)
         #expect(try Cart.integer(at: store, #"SELECT COUNT("Z2MODIFIERS") FROM "ZMODIFIER""#) == 5)
         #expect(try Cart.integer(at: store, #"SELECT COUNT(*) FROM "ZMODIFIER""#) == 7)
@@ -252,7 +252,7 @@ struct InverselessToManyUpgradeTests {
         #expect(try Cart.integer(at: store, #"SELECT COUNT("ZITEM") FROM "ZMODIFIER""#) == 5)
         let history = VersionHistory([withInverse, Cart.v2])
         let report = try Cart.upgrader(to: "Cart 2", history: history).upgradeIfNeededSynchronously(storeAt: store)
-        #expect(report.steps.map(\.inPlace) == [false])
+        #expect(report.steps.map(\.strategy) == [.rebuild])
         #expect(try Cart.pairs(at: store, model: Cart.v2) == Cart.pairs)
         #expect(try Cart.integer(at: store, #"SELECT COUNT("Z1MODIFIERS") FROM "ZMODIFIER""#) == 5)
     }

@@ -84,12 +84,12 @@ struct StoreVerificationTests {
     }
 
     /// A journaled step, in place or not, with these drops.
-    static func step(inPlace: Bool, drops: [DroppedData]) -> UpgradeJournal.CompletedStep {
+    static func step(_ strategy: StepStrategy, drops: [DroppedData]) -> UpgradeJournal.CompletedStep {
         UpgradeJournal.CompletedStep(
             index: 1,
             report: StepReport(
                 from: "Recipes 3", to: "Recipes 4", kind: .inferred, mappingModels: [], entityMappings: [], rows: 0,
-                objects: 0, seconds: 0, inPlace: inPlace, drops: drops),
+                objects: 0, seconds: 0, strategy: strategy, drops: drops),
             output: UpgradeJournal.Checkpoint(
                 file: "step-1/store.sqlite", sha256: "", bytes: 0,
                 identity: UpgradeJournal.FileIdentity(device: 0, inode: 0, size: 0, modifiedNanoseconds: 0)))
@@ -103,11 +103,11 @@ struct StoreVerificationTests {
             entity: "Chef", property: "training", kind: .attribute, reason: .removedFromModel, count: 9)
         let uncounted = DroppedData(entity: "Tag", kind: .entity, reason: .removedFromModel)
         typealias Scope = StoreVerification.Scope
-        #expect(Scope([Self.step(inPlace: true, drops: [])]) == .alteredInPlace(rowsRemoved: false))
-        #expect(Scope([Self.step(inPlace: true, drops: [values, noRows])]) == .alteredInPlace(rowsRemoved: false))
-        #expect(Scope([Self.step(inPlace: true, drops: [removedRows])]) == .alteredInPlace(rowsRemoved: true))
-        #expect(Scope([Self.step(inPlace: true, drops: [uncounted])]) == .alteredInPlace(rowsRemoved: true))
-        #expect(Scope([Self.step(inPlace: true, drops: []), Self.step(inPlace: false, drops: [])]) == .rebuilt)
+        #expect(Scope([Self.step(.inPlace, drops: [])]) == .alteredInPlace(rowsRemoved: false))
+        #expect(Scope([Self.step(.inPlace, drops: [values, noRows])]) == .alteredInPlace(rowsRemoved: false))
+        #expect(Scope([Self.step(.inPlace, drops: [removedRows])]) == .alteredInPlace(rowsRemoved: true))
+        #expect(Scope([Self.step(.inPlace, drops: [uncounted])]) == .alteredInPlace(rowsRemoved: true))
+        #expect(Scope([Self.step(.inPlace, drops: []), Self.step(.rebuild, drops: [])]) == .rebuilt)
     }
 
     @Test("a dangling key is found after an in-place step that removed rows, and at the full level")
@@ -167,7 +167,7 @@ struct JournalCompletedStepTests {
         var report = StepReport(
             from: "Recipes 2", to: "Recipes 3", kind: .explicit, mappingModels: ["Recipes 2 → Recipes 3"],
             entityMappings: [], rows: 7,
-            objects: 20, seconds: 0.5, inPlace: false,
+            objects: 20, seconds: 0.5, strategy: .rebuild,
             drops: [
                 DroppedData(entity: "Chef", property: "training", kind: .attribute, reason: .removedFromModel, count: 3)
             ])

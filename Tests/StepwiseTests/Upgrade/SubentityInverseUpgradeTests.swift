@@ -66,7 +66,7 @@ struct SubentityInverseUpgradeTests {
         let stage = MigrationStage(from: Self.v1.name, to: Self.v2.name, willMigrate: { _, _ in })
         let report = try Upgrader(history: VersionHistory([Self.v1, Self.v2]), stages: [stage])
             .upgradeIfNeededSynchronously(storeAt: store)
-        #expect(report.steps.map(\.inPlace) == [false])
+        #expect(report.steps.map(\.strategy) == [.rebuild])
         let pairs = try DatabaseQueue(path: store.path).read { db in
             let objects = ObjectContext(db, layout: try StoreLayout(model: Self.v2))
             return try objects.fetch("Asset").map { asset in

@@ -108,7 +108,7 @@ struct SwiftDataStoreUpgradeTests {
                 "Z_PK", "Z_ENT", "Z_OPT", "ZPARENTFOLDER", "ZSYSTEMALL", "ZSYSTEMSTANDARD", "ZSYSTEMRECENTLYDELETED",
                 "ZUSER", "ZNAME", "ZID", "ZIMAGEDATA", "ZSORTINDEX", "ZSYSTEMFAVORITES",
             ])
-        #expect(report.steps.map(\.inPlace) == [true])
+        #expect(report.steps.map(\.strategy) == [.inPlace])
         #expect(metadata.versionHashes == Self.newSchema.entityVersionHashes)
     }
 

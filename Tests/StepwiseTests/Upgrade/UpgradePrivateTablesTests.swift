@@ -33,7 +33,7 @@ struct UpgradePrivateTablesTests {
         let fixture = try Self.fixture()
         let before = try RecipesHistoryFixture.Facts(fixture.store)
         let report = try fixture.upgrader().upgradeIfNeededSynchronously(storeAt: fixture.store)
-        #expect(report.steps.map(\.inPlace) == [false, false, true])
+        #expect(report.steps.map(\.strategy) == [.rebuild, .rebuild, .inPlace])
         try RecipesHistoryFixture.checkUpgraded(fixture.store, before: before)
     }
 

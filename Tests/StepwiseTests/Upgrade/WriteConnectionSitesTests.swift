@@ -125,7 +125,7 @@ struct WriteConnectionSitesTests {
         let url = try Self.store(Notes.v1, in: directory)
         let upgrader = try Notes.upgrader()
         let report = try upgrader.upgradeIfNeededSynchronously(storeAt: url)
-        #expect(report.steps.map(\.inPlace) == [true])
+        #expect(report.steps.map(\.strategy) == [.inPlace])
         #expect(try Self.triggerNames(at: url).allSatisfy { $0.hasPrefix("ZT_") })
         #expect(try Self.triggerNames(at: url).count == 4)
 
@@ -159,7 +159,7 @@ struct WriteConnectionSitesTests {
             stages: [MigrationStage(from: Notes.v1.name, to: "Notes 3", willMigrate: { _, _ in })],
             options: UpgradeOptions(targetVersion: "Notes 3"))
         let report = try upgrader.upgradeIfNeededSynchronously(storeAt: url)
-        #expect(report.steps.map(\.inPlace) == [false])
+        #expect(report.steps.map(\.strategy) == [.rebuild])
         let snapshot = try StoreSnapshot(of: url)
         defer { snapshot.close() }
         #expect(try Self.titles(in: snapshot.database) == [["Grocery LIST", "grocery list"]])
