@@ -15,6 +15,8 @@ struct CrashCheck {
     /// Whole items written only in the original's `-wal` (Scripts/power-loss): the migrated
     /// store must have every one.
     var walItems: WALOnlyItems?
+    /// The version `original` is at: "Bench", or "Bench 2" for the one-transaction trials.
+    var oldVersion = "Bench"
 
     enum State: String {
         case old, new
@@ -27,7 +29,7 @@ struct CrashCheck {
         }
         let version = try VersionRegistry(history: CrashHistory.history).identify(storeAt: store).version?.name
         switch version {
-        case "Bench":
+        case oldVersion:
             for suffix in walMarker == nil ? [""] : ["", "-wal"] {
                 var file = URL(fileURLWithPath: store.path + suffix)
                 if suffix == "-wal", !FileManager.default.fileExists(atPath: file.path) {

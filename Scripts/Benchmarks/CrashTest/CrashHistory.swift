@@ -27,13 +27,15 @@ enum CrashHistory {
 
     /// The upgrader the child runs and the checker uses to recover.
     /// `fileSystem` is the seam the upgrade goes through (Scripts/power-loss records with it).
+    /// `target` is Bench 3 but for the store the one-transaction trials start from.
     static func upgrader(
-        progress: (@Sendable (UpgradeEvent) -> Void)? = nil, fileSystem: FileSystem = FileSystem()
+        to target: String? = nil, progress: (@Sendable (UpgradeEvent) -> Void)? = nil,
+        fileSystem: FileSystem = FileSystem()
     ) throws -> Upgrader {
         // Written (not inferred), so step 1 rebuilds the store through both passes.
         var mapping = try MappingInference.inferMapping(from: BenchModel.version1, to: BenchModel.version2)
         mapping.isInferred = false
-        var options = UpgradeOptions(lockTimeout: .seconds(120), progress: progress)
+        var options = UpgradeOptions(targetVersion: target, lockTimeout: .seconds(120), progress: progress)
         options.fileSystem = fileSystem
         return try Upgrader(
             history: history, mappings: [MappingDirectory.StepKey("Bench", "Bench 2"): [mapping]], options: options)

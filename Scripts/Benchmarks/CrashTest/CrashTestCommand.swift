@@ -24,7 +24,11 @@ struct CrashTestCommand: ParsableCommand {
             many trials (at least 8) kill the upgrade of a store whose values Core Data keeps in \
             .Photos_SUPPORT/_EXTERNAL_DATA (CrashExternalData), in plan, verify, swap and cleanup: \
             every reference must name a file after the kill, and after the recovery only the files \
-            the upgraded store references are left, the backup keeping them all. The last line is \
+            the upgraded store references are left, the backup keeping them all. Then as many again \
+            (at least 9) kill the upgrade of a store at Bench 2, whose one step to Bench 3 changes \
+            only the schema and so runs in one SQLite transaction on the store itself (no copy), \
+            in plan (the steps), verify (verification and the commit) and cleanup (the checkpoint \
+            into the main file): the store must be Bench 2 byte for byte or Bench 3 whole. The last line is \
             `crash-test: T trials, F failures`; the exit status is 1 when F > 0.
             """)
 
@@ -107,12 +111,13 @@ struct CrashTestCommand: ParsableCommand {
             if (trial + 1) % 20 == 0 { say("  \(trial + 1)/\(trials) trials, \(failures) failures") }
         }
         failures += try externalDataTrials(count: max(8, trials / 4), in: work, random: &random)
+        failures += try oneTransactionTrials(count: max(9, trials / 4), from: original, in: work, random: &random)
         say("kills per phase (the phase the child had announced last):")
         for phase in CrashPhase.allCases where killsByPhase[phase.rawValue] != nil {
             say("  \(phase.rawValue): \(killsByPhase[phase.rawValue] ?? 0)")
         }
         say("after the kill: \(outcomes[.old] ?? 0) old stores, \(outcomes[.new] ?? 0) new stores")
-        say("crash-test: \(trials + max(8, trials / 4)) trials, \(failures) failures")
+        say("crash-test: \(trials + max(8, trials / 4) + max(9, trials / 4)) trials, \(failures) failures")
         if failures > 0 { throw ExitCode(1) }
     }
 
@@ -174,13 +179,13 @@ struct CrashTestCommand: ParsableCommand {
     }
 
     /// A line on standard output, unbuffered: a long run shows its progress in CI logs.
-    private func say(_ line: String) {
+    func say(_ line: String) {
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 
     /// A fresh folder with a copy of a store: its main file and whichever of `-wal` and `-shm`
     /// it has.
-    private func copy(_ original: URL, into work: URL, as name: String) throws -> URL {
+    func copy(_ original: URL, into work: URL, as name: String) throws -> URL {
         let folder = work.appendingPathComponent(name, isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let store = folder.appendingPathComponent("Bench.sqlite")
@@ -190,7 +195,7 @@ struct CrashTestCommand: ParsableCommand {
         return store
     }
 
-    private func format(_ seconds: Double) -> String {
+    func format(_ seconds: Double) -> String {
         String(format: "%.3f", seconds)
     }
 }

@@ -27,7 +27,9 @@ struct PowerLossCommand: ParsableCommand {
             the uninterrupted upgrade's. (The identities the journal recorded, inode and \
             modification time, are carried over to the written files, as a power loss keeps \
             them: JournalIdentities.) The last line is `power-loss: N states, F failures`; \
-            the exit status is 1 when F > 0.
+            the exit status is 1 when F > 0. With --one-transaction the store starts at Bench 2, \
+            with nothing in a -wal, and its one step to Bench 3 runs in one SQLite transaction on \
+            the store itself (issue 46): every state must be Bench 2 byte for byte or Bench 3 whole.
             """)
 
     @Option(name: .long, help: "Items in the store.")
@@ -44,6 +46,13 @@ struct PowerLossCommand: ParsableCommand {
 
     @Option(name: .long, help: "Where the work folder goes (default: $TMPDIR).", completion: .directory)
     var dir: String?
+
+    @Flag(
+        name: .long,
+        help: ArgumentHelp(
+            "Upgrade a store at Bench 2 instead, whose one step changes only the schema: one SQLite transaction on the store itself, no copy."
+        ))
+    var oneTransaction = false
 
     @Flag(name: .long, help: "Print the recorded trace (index, site, event) on standard error.")
     var printTrace = false
@@ -78,7 +87,10 @@ struct PowerLossCommand: ParsableCommand {
         let work = unresolved.resolvingSymlinksInPath()
         var keptState = false
         defer { if !keptState { try? FileManager.default.removeItem(at: work) } }
-        let original = try PowerLossStore.make(rows: rows, in: work.appendingPathComponent("original"))
+        let original =
+            oneTransaction
+            ? try PowerLossStore.makeAtBench2(rows: rows, in: work.appendingPathComponent("original"))
+            : try PowerLossStore.make(rows: rows, in: work.appendingPathComponent("original"))
         let root = work.appendingPathComponent("store", isDirectory: true)
         let store = try PowerLossStore.copy(original, into: root)
         var initial = try CrashState.reading(root)
@@ -94,10 +106,15 @@ struct PowerLossCommand: ParsableCommand {
         guard try report.get().to == "Bench 3" else {
             throw BenchError("the uninterrupted upgrade didn't reach Bench 3")
         }
+        if oneTransaction, try report.get().path != .oneTransaction {
+            throw BenchError("the upgrade took the copy path: \(try report.get().copyReason ?? "?")")
+        }
         let check = PowerLossCheck(
-            crashCheck: CrashCheck(
-                rows: rows, original: original, walMarker: PowerLossStore.walMarker,
-                walItems: PowerLossStore.walItems(rows: rows)),
+            crashCheck: oneTransaction
+                ? CrashCheck(rows: rows, original: original, oldVersion: "Bench 2")
+                : CrashCheck(
+                    rows: rows, original: original, walMarker: PowerLossStore.walMarker,
+                    walItems: PowerLossStore.walItems(rows: rows)),
             reference: try StoreDigest(of: store))
 
         if printTrace {

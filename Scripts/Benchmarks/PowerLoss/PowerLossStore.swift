@@ -1,5 +1,7 @@
 import Foundation
+import Stepwise
 import StepwiseMatrix
+import StepwiseStore
 
 /// The store every power-loss state starts from: ``CrashHistory``'s Bench store with Core
 /// Data's private tables, and whole new items (``WALOnlyItems``), one item's note and one
@@ -28,6 +30,21 @@ enum PowerLossStore {
             try walItems(rows: rows).insert(db)
         }
         try walItems(rows: rows).checkOnlyInWAL(of: store)
+        return store
+    }
+
+    /// Seeds the store with `rows` items and Core Data's private tables at `folder/Bench.sqlite`,
+    /// then upgrades it to Bench 2 (``CrashHistory``): a main file with nothing in a `-wal`, whose
+    /// one step to Bench 3 changes only the schema (`--one-transaction`).
+    static func makeAtBench2(rows: Int, in folder: URL) throws -> URL {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let store = folder.appendingPathComponent("Bench.sqlite")
+        try BenchStore.seed(rows: rows, at: store)
+        try CrashPrivateTables.add(to: store, rows: rows)
+        let report = try CrashHistory.upgrader(to: "Bench 2").upgradeIfNeededSynchronously(storeAt: store)
+        guard report.to == "Bench 2", StoreGeneration(mainFile: store).hasNothingToFoldIn else {
+            throw BenchError("the store at Bench 2 has something to fold in")
+        }
         return store
     }
 

@@ -37,8 +37,9 @@ enum LaunchCLIScenario {
         func upgrade(_ bundle: URL) throws {
             let output = try Subprocess.run(
                 tool.path, ["upgrade", store.path, "--models", bundle.path, "--progress", "none", "--json"])
-            guard String(decoding: output, as: UTF8.self).contains(#""outcome":"upToDate""#)
-                || String(decoding: output, as: UTF8.self).contains(#""outcome" : "upToDate""#)
+            guard
+                String(decoding: output, as: UTF8.self).contains(#""outcome":"upToDate""#)
+                    || String(decoding: output, as: UTF8.self).contains(#""outcome" : "upToDate""#)
             else { throw BenchError("launch-cli: the store wasn't found up to date") }
         }
         let sides: [(name: String, call: () throws -> Void)] = [

@@ -106,9 +106,8 @@ extension ScenarioName {
     /// The largest ratio that meets the target.
     var ratioLimit: Double {
         switch self {
-        case .launch, .custom: 1.5
-        case .lightweight, .memory: 1.3
-        case .chain: 1.1
+        case .launch, .custom, .lightweight, .chain: 1.5
+        case .memory: 1.3
         case .relink: 2
         case .explicit, .matrix, .launchCLI: .infinity
         case .disk: 1.2

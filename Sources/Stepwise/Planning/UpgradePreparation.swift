@@ -22,6 +22,12 @@ public struct PreparedUpgrade: Sendable {
     /// (``Upgrader/plan(forStoreAt:)``); listed by
     /// ``Upgrader/plan(forStoreAt:refusingUnregisteredPolicies:)`` when it doesn't.
     public var missingPolicies: [MissingPolicy] = []
+    /// The path an upgrade of the store would take (``UpgradePath``), told before any step runs;
+    /// nil when it is up to date, and for a plan an upgrade makes for itself. The step's own
+    /// schema has the last word: a step found to rewrite rows when it runs takes the copy path.
+    public var path: UpgradePath?
+    /// Why ``path`` is the copy path; nil otherwise.
+    public var copyReason: String?
 
     /// A policy named by an entity mapping on the plan, with no registration.
     public struct MissingPolicy: Sendable, Hashable, Codable {

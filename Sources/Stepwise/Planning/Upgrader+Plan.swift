@@ -56,10 +56,18 @@ extension Upgrader {
             history: history, planner: planner, policies: policies, target: target, storePath: url.path,
             logger: options.logger, dropsUnknownEntities: options.dropsUnknownEntities)
         do {
-            return try snapshot.database.read { db in
+            var prepared = try snapshot.database.read { db in
                 try preparation.prepare(
                     db, countingDrops: true, refusingUnregisteredPolicies: refusingUnregisteredPolicies)
             }
+            if !prepared.isUpToDate {
+                // The rule the run applies (UpgradePathChoice), on the store's own files.
+                (prepared.path, prepared.copyReason) = try UpgradePathChoice(
+                    keepBackup: options.keepBackup, stages: stages, policies: policies
+                )
+                .predict(prepared.plan, files: StoreFiles(store: url))
+            }
+            return prepared
         } catch let error as StoreError where error.path != url.path {
             // An error about the private copy is an error about the store.
             throw StoreError(path: url.path, kind: error.kind)

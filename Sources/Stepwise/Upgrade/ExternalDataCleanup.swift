@@ -156,4 +156,15 @@ struct ExternalDataCleanup {
         configuration.readonly = true
         return configuration
     }
+
+    /// The target's external-storage columns, for the cleanup after the swap
+    /// (``removeUnreferenced(columns:)``); nil when neither the store's version nor the target
+    /// has an external-storage attribute: then the upgrade leaves the folder alone.
+    static func columns(of plan: UpgradePlan) throws -> [ExternalDataColumn]? {
+        guard let first = plan.steps.first, let last = plan.steps.last else { return nil }
+        let target = try StoreLayout(model: last.destination)
+        let sourceColumns = try StoreLayout(model: first.source).externalDataColumns
+        let columns = target.externalDataColumns
+        return columns.isEmpty && sourceColumns.isEmpty ? nil : columns
+    }
 }

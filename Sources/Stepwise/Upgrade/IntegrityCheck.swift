@@ -41,13 +41,16 @@ final class IntegrityCheck: @unchecked Sendable {
         } catch {
             throw StoreError(path: storePath, wrapping: error)
         }
-        guard problems.isEmpty else {
-            // SQLITE_CORRUPT: the error's description says the store is damaged and to restore it.
-            throw StoreError(
-                path: storePath,
-                kind: .sqlite(
-                    code: 11, message: "\(PageCheck.pragma(full: full)) found: \(problems.joined(separator: "; "))"))
-        }
+        guard problems.isEmpty else { throw damaged(problems, full: full, storePath: storePath) }
+    }
+
+    /// The damaged-store refusal for what `quick_check` or `integrity_check` found.
+    static func damaged(_ problems: [String], full: Bool, storePath: String) -> StoreError {
+        // SQLITE_CORRUPT: the error's description says the store is damaged and to restore it.
+        StoreError(
+            path: storePath,
+            kind: .sqlite(
+                code: 11, message: "\(PageCheck.pragma(full: full)) found: \(problems.joined(separator: "; "))"))
     }
 
     /// Starts checking the original on a thread of its own; ``wait()`` for the answer.

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import StepwiseMapping
 import StepwiseModel
 import StepwiseStore
 
@@ -44,27 +45,37 @@ struct StoreVerification {
         do {
             let queue = try ReadOnlyStore.openQueue(at: url)
             defer { try? queue.close() }
-            try queue.read { db in
-                if checksPages {
-                    let problems = try PageCheck.problems(in: db, full: level == .full)
-                    guard problems.isEmpty else {
-                        throw fail("\(PageCheck.pragma(full: level == .full)): \(problems.joined(separator: "; "))")
-                    }
+            try queue.read { db in try verify(db, path: url.path, model: model) }
+        } catch let error as UpgradeError {
+            throw error
+        } catch {
+            throw fail("\(error)")
+        }
+    }
+
+    /// The checks on the store open in `db`: a step's output read alone, or the store itself
+    /// inside the transaction that changed it, before it commits (`UpgradeRun+OneTransaction`).
+    func verify(_ db: Database, path: String, model: ObjectModel) throws {
+        do {
+            if checksPages {
+                let problems = try PageCheck.problems(in: db, full: level == .full)
+                guard problems.isEmpty else {
+                    throw fail("\(PageCheck.pragma(full: level == .full)): \(problems.joined(separator: "; "))")
                 }
-                if let row = try Row.fetchOne(db, sql: "PRAGMA foreign_key_check") {
-                    throw fail("foreign_key_check: \(row)")
-                }
-                let actual = try SQLiteSchema.read(from: db)
-                let laidOut = try layouts.laidOut(model, release: .newest, matching: actual)
-                if checksKeys { try checkToOneKeys(db, layout: laidOut.layout) }
-                let metadata = try StoreMetadata.read(from: db, path: url.path)
-                guard hashes.isCompatible(model, withEntityHashes: metadata.versionHashes) else {
-                    throw fail("its metadata's entity hashes are not '\(model.name)''s")
-                }
-                let differences = actual.tableDifferences(fromExpected: laidOut.schema)
-                if let first = differences.first {
-                    throw fail("its tables differ from '\(model.name)''s: \(first)")
-                }
+            }
+            if let row = try Row.fetchOne(db, sql: "PRAGMA foreign_key_check") {
+                throw fail("foreign_key_check: \(row)")
+            }
+            let actual = try SQLiteSchema.read(from: db)
+            let laidOut = try layouts.laidOut(model, release: .newest, matching: actual)
+            if checksKeys { try checkToOneKeys(db, layout: laidOut.layout) }
+            let metadata = try StoreMetadata.read(from: db, path: path)
+            guard hashes.isCompatible(model, withEntityHashes: metadata.versionHashes) else {
+                throw fail("its metadata's entity hashes are not '\(model.name)''s")
+            }
+            let differences = actual.tableDifferences(fromExpected: laidOut.schema)
+            if let first = differences.first {
+                throw fail("its tables differ from '\(model.name)''s: \(first)")
             }
         } catch let error as UpgradeError {
             throw error
@@ -126,12 +137,17 @@ extension StoreVerification.Scope {
     /// rows an in-place step deletes, and each step counted them among its drops; a count it
     /// couldn't make is taken as rows removed.
     init(_ steps: [UpgradeJournal.CompletedStep]) {
-        guard steps.allSatisfy(\.report.inPlace) else {
+        self.init(steps.map(\.report))
+    }
+
+    /// What steps with these reports did to the checked store.
+    init(_ reports: [StepReport]) {
+        guard reports.allSatisfy(\.inPlace) else {
             self = .rebuilt
             return
         }
-        let rowsRemoved = steps.contains { step in
-            step.report.drops.contains { $0.kind == .entity && ($0.count ?? 1) > 0 }
+        let rowsRemoved = reports.contains { report in
+            report.drops.contains { $0.kind == .entity && ($0.count ?? 1) > 0 }
         }
         self = .alteredInPlace(rowsRemoved: rowsRemoved)
     }

@@ -27,6 +27,12 @@ public struct UpgradeReport: Sendable, Hashable, Codable {
     /// The steps, in order, each with ``/StepwiseMapping/StepReport/resumed`` set when its output came from
     /// an earlier, interrupted run.
     public var steps: [StepReport]
+    /// How the steps wrote the new store; nil when nothing was done.
+    public var path: UpgradePath?
+    /// Why the upgrade copied the store rather than change it in one transaction (``UpgradePath``):
+    /// "the upgrade keeps a backup", "step 'Notes 2' → 'Notes 3' rewrites rows", …; nil for the
+    /// one-transaction path and when nothing was done.
+    public var copyReason: String?
     /// Where the pre-upgrade store was kept, when ``UpgradeOptions/keepBackup`` was set.
     public var backupURL: URL?
     /// Wall-clock duration of the whole call.
@@ -54,7 +60,7 @@ public struct UpgradeReport: Sendable, Hashable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case from, to, outcome, upToDate, steps, backupPath, seconds
+        case from, to, outcome, upToDate, steps, backupPath, seconds, path, copyReason
     }
 
     /// Encodes `upToDate` beside `outcome`: the one question most scripts ask.
@@ -65,6 +71,8 @@ public struct UpgradeReport: Sendable, Hashable, Codable {
         ])
         // The folder as a path, what scripts read; left out, not null, when there is no backup.
         try container.encodeIfPresent(backupURL?.path, forKey: .backupPath)
+        try container.encodeIfPresent(path, forKey: .path)
+        try container.encodeIfPresent(copyReason, forKey: .copyReason)
     }
 
     /// Decodes a report; `upToDate` is read from `outcome`.
@@ -76,5 +84,7 @@ public struct UpgradeReport: Sendable, Hashable, Codable {
         steps = try container.decode([StepReport].self, forKey: .steps)
         backupURL = try container.decodeIfPresent(String.self, forKey: .backupPath).map { URL(fileURLWithPath: $0) }
         seconds = try container.decode(Double.self, forKey: .seconds)
+        path = try container.decodeIfPresent(UpgradePath.self, forKey: .path)
+        copyReason = try container.decodeIfPresent(String.self, forKey: .copyReason)
     }
 }

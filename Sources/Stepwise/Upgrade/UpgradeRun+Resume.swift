@@ -50,6 +50,7 @@ extension UpgradeRun {
         // Nothing to wait for: a copy was checked before it was journaled, and a run that read
         // the original journaled no step before that check had answered (runSteps).
         return UpgradeRunState(
-            plan: plan, journal: journal, resumedSteps: Set(journal.completed.map(\.index)), originalCheck: nil)
+            plan: plan, journal: journal, resumedSteps: Set(journal.completed.map(\.index)), originalCheck: nil,
+            copyReason: "it resumes an interrupted upgrade from its checkpoints")
     }
 }

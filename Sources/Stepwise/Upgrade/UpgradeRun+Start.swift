@@ -16,6 +16,9 @@ extension UpgradeRun {
         case upToDate
         /// The plan is made and journaled; the steps come next.
         case started(UpgradeRunState)
+        /// Every step changed only the schema, and ran in one transaction on the store itself,
+        /// committed (`UpgradeRun+OneTransaction`): nothing else to do.
+        case upgraded(UpgradeReport)
     }
 
     /// Starts a fresh run, under the lock: decides whether there is anything to do (the one
@@ -39,6 +42,12 @@ extension UpgradeRun {
             return .upToDate
         }
         try StoreFileCheck.check(files.store)
+        let copyReason: String
+        switch try upgradeWithoutACopy() {
+        case .upgraded(let report): return .upgraded(report)
+        case .needsCopy(let reason): copyReason = reason
+        }
+        logger.debug("the upgrade takes the copy path", metadata: ["reason": "\(copyReason)"])
         try checkFreeSpace()
         var journal = UpgradeJournal(state: .copying, original: UpgradeJournal.Fingerprint(of: files))
         journal.keepBackup = options.keepBackup
@@ -72,12 +81,14 @@ extension UpgradeRun {
             journal.to = plan.to
             journal.plan = plan.steps.map { $0.fingerprint(policies: policies) }
             journal.readsOriginal = readsOriginal
-            journal.externalDataColumns = try externalDataColumns(of: plan)
+            journal.externalDataColumns = try ExternalDataCleanup.columns(of: plan)
             journal.copy = readsOriginal ? nil : try FileChecksum.checkpoint(input, in: workDirectory)
             try save(journal)
             emit(.planned(from: plan.from, to: plan.to, steps: plan.steps))
             return .started(
-                UpgradeRunState(plan: plan, journal: journal, resumedSteps: [], originalCheck: originalCheck))
+                UpgradeRunState(
+                    plan: plan, journal: journal, resumedSteps: [], originalCheck: originalCheck,
+                    copyReason: copyReason))
         } catch let crash as SimulatedCrash {
             throw crash
         } catch {
@@ -87,6 +98,21 @@ extension UpgradeRun {
             try originalCheck?.wait()
             throw error
         }
+    }
+
+    /// The one-transaction path (`UpgradeRun+OneTransaction`), when the plan allows it: planned
+    /// from the original, read through an immutable connection. Nil, having changed nothing,
+    /// when the copy path must run; it plans again, and reports any error planning met here,
+    /// the damaged-store check first.
+    private func upgradeWithoutACopy() throws -> OneTransactionOutcome {
+        let choice = UpgradePathChoice(keepBackup: options.keepBackup, stages: stages, policies: policies)
+        if let reason = choice.reasonToCopy(files) { return .needsCopy(reason: reason) }
+        guard let prepared = try? prepare(files.store, isOriginal: true), !prepared.isUpToDate else {
+            return .needsCopy(reason: "the store must be identified again with its pages checked")
+        }
+        if let reason = try choice.reasonToCopy(prepared.plan) { return .needsCopy(reason: reason) }
+        try checkDrops(prepared.drops, of: prepared.plan)
+        return try upgradeInOneTransaction(prepared)
     }
 
     /// Needs room for the copy and one step's output (``UpgradeSpaceEstimate``: a clone of

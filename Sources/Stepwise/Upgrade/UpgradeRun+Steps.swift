@@ -145,7 +145,7 @@ extension UpgradeRun {
         return index == 1 ? .consumableCopy : .checkpoint
     }
 
-    private func makeStep(_ planned: PlannedStep, index: Int, isLast: Bool) throws -> MigrationStep {
+    func makeStep(_ planned: PlannedStep, index: Int, isLast: Bool) throws -> MigrationStep {
         let relay = StepProgressRelay(step: index, emit: options.progress)
         let progress: (@Sendable (StepProgress) -> Void)? =
             options.progress == nil ? nil : { @Sendable event in relay.relay(event) }
@@ -164,7 +164,7 @@ extension UpgradeRun {
     }
 
     /// The stage registered for the planned step, if any (the planner kept it apart).
-    private func stage(for step: PlannedStep) -> MigrationStage? {
+    func stage(for step: PlannedStep) -> MigrationStage? {
         stages.first { $0.from == step.from && $0.to == step.to }
     }
 

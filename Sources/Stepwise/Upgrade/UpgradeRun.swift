@@ -91,13 +91,16 @@ final class UpgradeRun {
             try fileSystem.remove(workDirectory, site: "work.remove-stale")
             switch try start() {
             case .upToDate: return .upToDate(at: target)
+            case .upgraded(let report): return report
             case .started(let started): state = started
             }
         }
         let stepsDone = try runSteps(state)
         let swapped = try verifyAndSwap(stepsDone)
         // `.finished` and the log line come from Upgrader.perform, the one place for every path.
-        return report(from: swapped, resumedSteps: stepsDone.resumedSteps)
+        var report = report(from: swapped, resumedSteps: stepsDone.resumedSteps)
+        report.copyReason = stepsDone.copyReason
+        return report
     }
 
     func emit(_ event: UpgradeEvent) {
@@ -135,7 +138,7 @@ final class UpgradeRun {
     /// - parameter resumedSteps: The steps an earlier run made (every one, when this call only
     ///   finished an interrupted swap).
     func report(from journal: UpgradeJournal, resumedSteps: Set<Int>) -> UpgradeReport {
-        UpgradeReport(
+        var report = UpgradeReport(
             from: journal.from ?? "?", to: journal.to ?? target, outcome: .upgraded,
             steps: journal.completed.map { step in
                 // A resumed step didn't run now: its report says so, not the killed run's time.
@@ -143,5 +146,7 @@ final class UpgradeRun {
             },
             backupURL: journal.keepBackup ? files.backupDirectory : nil,
             seconds: Date().timeIntervalSince(started))
+        report.path = .copyAndSwap
+        return report
     }
 }

@@ -15,6 +15,9 @@ struct UpgradeRunState {
     /// The damaged-store check of the original, running beside preparation and step 1 when the
     /// run reads the original itself (``IntegrityCheck``); nil when it checked a copy up front.
     let originalCheck: IntegrityCheck?
+    /// Why the run copies the store rather than change it in one transaction
+    /// (``UpgradeReport/copyReason``).
+    let copyReason: String
 
     /// The version the run ends at: the last step's destination model.
     var targetModel: ObjectModel? { plan.steps.last?.destination }

@@ -47,6 +47,13 @@ struct PlanCommand<Tool: StepwiseTool>: ParsableCommand, JSONReportingCommand {
                 when these leave two versions' order open, naming them. JSON: "order": {"versions", \
                 "foundBy", "file", "clues", "description"}.
 
+                Path: how an upgrade would write the new store. "in one transaction on the store" \
+                when every step changes only the schema (no copy, as Core Data's lightweight \
+                migration); "on a copy, then swapped in" otherwise, with the reason: a backup is \
+                kept, a step rewrites rows or has a stage, the store has rows in its -wal, or it keeps \
+                values in external files. JSON: "path" ("oneTransaction" or "copyAndSwap") and \
+                "copyReason".
+
                 Formats: text (default), json, dot (Graphviz) and mermaid draw the version graph with the \
                 plan's steps highlighted.
                 """
@@ -140,6 +147,9 @@ struct PlanCommand<Tool: StepwiseTool>: ParsableCommand, JSONReportingCommand {
             if !plan.steps.isEmpty {
                 print("\(plan.steps.count) step(s) to '\(target)', \(plan.explicitStepCount) explicit.")
             }
+            if let path = prepared.path {
+                print("Path: \(path)" + (prepared.copyReason.map { " (\($0))" } ?? ""))
+            }
             if drops.joined().contains(where: \.losesUndeclaredData) {
                 print(
                     "Some steps drop data no mapping declares (listed under them). `\(ToolName.current) upgrade --strict` refuses them; a mapping that carries the data, or an entity mapping with no destination, settles each."
@@ -151,6 +161,7 @@ struct PlanCommand<Tool: StepwiseTool>: ParsableCommand, JSONReportingCommand {
                     store: store, from: plan.from, to: plan.to, matchedBy: identification.matchedBy?.rawValue,
                     fromModelCache: identification.matchedBy == .modelCache, modelCacheJoin: plan.modelCacheJoin,
                     upToDate: plan.steps.isEmpty, order: knownOrder(upgrader),
+                    path: prepared.path, copyReason: prepared.copyReason,
                     steps: plan.steps,
                     drops: zip(plan.steps.indices, drops).flatMap { index, stepDrops in
                         stepDrops.map { PlanReport.Drop(step: index + 1, of: plan.steps[index], $0) }
@@ -232,6 +243,9 @@ private struct PlanReport: Encodable {
     /// The versions' order and how it was found; null when it can't be told (the store is then
     /// at the target, or the plan would have been refused).
     var order: VersionOrder?
+    /// How an upgrade would write the new store, and why a copy; absent when up to date.
+    var path: UpgradePath?
+    var copyReason: String?
     var steps: [PlannedStep]
     /// What the steps drop, counted in the store (`count` null when it can't be counted
     /// before the step runs).

@@ -11,8 +11,12 @@ extension UpgradeReport {
     ///   2. Recipes 2 → Recipes 3  explicit   4,016 objects  0.31 s  partial rebuild: kept 2 tables
     ///   3. Recipes 3 → Recipes 4  inferred   4,016 objects  0.02 s  in place
     ///        dropped 1004 non-null values of Recipe.notes (removed from the model)
+    /// Path: on a copy, then swapped in (step 'Recipes' → 'Recipes 2' rewrites rows)
     /// Backup: App.sqlite.stepwise-backup (undo with `stepwise rollback App.sqlite`)
     /// ```
+    ///
+    /// The path line says how the new store was written (``/Stepwise/UpgradePath``) and, for a
+    /// copy, why (``/Stepwise/UpgradeReport/copyReason``).
     ///
     /// Each step names its strategy (``/StepwiseMapping/StepReport/strategy``). A resumed step
     /// shows that it came from a checkpoint instead of a time: it didn't run now.
@@ -38,6 +42,9 @@ extension UpgradeReport {
                 "  \(offset + 1). \(versions)  \(kind)  \(TextFormat.objects(step.objects, rows: step.rows))  \(time)  \(step.strategySummary)"
             )
             lines += step.drops.filter { $0.count != 0 }.map { "       dropped \($0)" }
+        }
+        if let path {
+            lines.append("Path: \(path)" + (copyReason.map { " (\($0))" } ?? ""))
         }
         if let backupURL {
             lines.append("Backup: \(backupURL.path) (undo with `\(tool) rollback \(store)`)")

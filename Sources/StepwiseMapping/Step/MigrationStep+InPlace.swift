@@ -56,50 +56,9 @@ extension MigrationStep {
             let journalMode = try useScratchJournal(stage?.didMigrate == nil ? "OFF" : "DELETE", on: queue)
             try interruptible(queue) {
                 try queue.write { db in
-                    func makeManager() -> MigrationManager {
-                        let manager = MigrationManager(
-                            db: db, sourceModel: sourceModel, destinationModel: destinationModel,
-                            sourceLayout: sourceLayout, destinationLayout: destinationLayout, policies: policies,
-                            logger: logger, progress: progress, externalData: externalData)
-                        manager.currentMappingModel = models[0]
-                        manager.keepsPrimaryKeys = true
-                        return manager
-                    }
-                    // The source's derivations go; the destination's are created below.
-                    _ = try DerivedValues.suspendTriggers(in: db)
-                    do {
-                        try InPlaceMigration.apply(plan, in: db, destination: destinationLayout)
-                    } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
-                        // A uniqueness constraint the rows break, found when its index was built
-                        // at the end: the rebuild would end with the same rows. Name the clash.
-                        throw try makeManager().uniquenessError(in: destinationLayout) ?? error
-                    }
-                    let manager = makeManager()
-                    // Keys the step kept are read again only when the app's code could have
-                    // written them (a didMigrate stage).
-                    if stage?.didMigrate == nil {
-                        manager.relationshipsWithKeptKeys = plan.relationshipsWithKeptKeys(
-                            source: sourceLayout, destination: destinationLayout)
-                    }
-                    if let didMigrate = stage?.didMigrate {
-                        // The app's code may move values through a uniqueness constraint, as a
-                        // policy may in the rebuild: checked when it is done, not per statement.
-                        let uniqueness = try UniquenessCheckedAtEnd(db, layout: destinationLayout)
-                        try didMigrate(db, manager.destination)
-                        try uniqueness.restore(manager)
-                    }
-                    try DerivedValues.computeValues(destinationLayout, in: db)
-                    try DerivedValues.createTriggers(destinationLayout, in: db)
-                    try manager.validateDestination()
-                    try metadata.write(to: db, path: destination.path)
-                    let rows = try Self.rowCounts(in: db, layout: destinationLayout)
-                    for mapping in models[0].entityMappings where mapping.kind == .copy || mapping.kind == .transform {
-                        guard let name = mapping.destinationEntity, let entity = destinationLayout.entity(named: name)
-                        else { continue }
-                        reports.append(
-                            .init(name: mapping.name, instances: rows[entity.number] ?? 0, links: 0, setBased: true))
-                    }
-                    objects = rows.values.reduce(0, +)  // objectCount, from the counts already made
+                    (reports, objects) = try applyInPlace(
+                        plan, in: db, path: destination.path, models: models, sourceLayout: sourceLayout,
+                        destinationLayout: destinationLayout, metadata: metadata)
                 }
             }
             if leavesNoFreePages {

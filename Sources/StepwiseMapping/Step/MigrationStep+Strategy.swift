@@ -66,20 +66,39 @@ extension MigrationStep {
     private func inPlacePlan(source: URL, access: SourceAccess, models: [MappingModel], layouts: StepLayouts)
         throws -> InPlacePlan?
     {
-        guard models.count == 1, stage?.willMigrate == nil,
-            let plan = InPlacePlan.make(
-                mapping: models[0], source: layouts.source, destination: layouts.alteredDestination,
-                allowsRenumbering: layouts.sourceHasNewestForms)
-        else { return nil }
+        // The plan is made from the layouts alone first: the source is opened only when it can be.
+        guard let plan = unrehearsedInPlacePlan(models: models, layouts: layouts) else { return nil }
         let rehearsed = try readSourceSchema(source, access: access) { db in
+            try rehearses(plan, in: db, layouts: layouts)
+        }
+        return rehearsed ? plan : nil
+    }
+
+    /// ``inPlacePlan(source:access:models:layouts:)`` for a source open in `db`: the store
+    /// itself, inside the transaction of a schema-only step (`MigrationStep+SchemaOnly`).
+    func inPlacePlan(in db: Database, models: [MappingModel], layouts: StepLayouts) throws -> InPlacePlan? {
+        guard let plan = unrehearsedInPlacePlan(models: models, layouts: layouts),
+            try rehearses(plan, in: db, layouts: layouts)
+        else { return nil }
+        return plan
+    }
+
+    private func rehearses(_ plan: InPlacePlan, in db: Database, layouts: StepLayouts) throws -> Bool {
+        guard
             try InPlaceMigration.rehearse(plan, schemaOf: db, destination: layouts.alteredDestination)
                 && InPlaceRenumbering.sourceFits(plan, in: db)
-        }
-        guard rehearsed else {
+        else {
             logger.debug("in-place step rejected by its rehearsal or its rows' entity numbers")
-            return nil
+            return false
         }
-        return plan
+        return true
+    }
+
+    private func unrehearsedInPlacePlan(models: [MappingModel], layouts: StepLayouts) -> InPlacePlan? {
+        guard models.count == 1, stage?.willMigrate == nil else { return nil }
+        return InPlacePlan.make(
+            mapping: models[0], source: layouts.source, destination: layouts.alteredDestination,
+            allowsRenumbering: layouts.sourceHasNewestForms)
     }
 
     /// The partial-rebuild plan (``PartialRebuildPlan``), when it is allowed

@@ -168,17 +168,8 @@ package struct MigrationStep: Sendable {
         do {
             let (sourceMetadata, layouts, drops) = try prepareSource(
                 workingSource, models: models, readOnly: access == .readOnly)
-            // The target's hashes and identifiers; every other key as the source has it, the
-            // release and auto-vacuum level included: an in-place step keeps the file, so its
-            // forms and its pragma. A rebuild names its own (rebuildStore). A source without a release
-            // (a store Stepwise wrote before it named one) has the newest forms.
-            var metadata = StoreMetadata(model: destinationModel, uuid: sourceMetadata.storeUUID)
-            metadata.additionalEntries.merge(sourceMetadata.additionalEntries) { _, source in source }
-            metadata.additionalEntries[StoreMetadata.frameworkVersionKey] = .int(
-                sourceMetadata.release.frameworkVersion)
-            if drops.contains(where: { $0.kind == .cloudKitMetadata && ($0.count ?? 0) > 0 }) {
-                metadata.additionalEntries[CoreDataPrivateTables.cloudKitZoneFetchMetadataKey] = .dictionary([:])
-            }
+            // As the source has it but the target's hashes; a rebuild names its own release (rebuildStore).
+            let metadata = destinationMetadata(from: sourceMetadata, drops: drops)
             var report = try run(
                 StepStrategy.allCases[...], from: workingSource, to: destination, access: access, models: models,
                 layouts: layouts, metadata: metadata, started: started)

@@ -58,18 +58,20 @@ extension UpgradeMatrix {
         return destination
     }
 
-    /// A second name for the seeded store in a new folder, where an upgrade can start from it
-    /// without a copy: ``Upgrader`` reads a store whose main file is the whole store without
-    /// writing it, and its swap only renames and unlinks names. Copies when the store has a
-    /// `-wal` with frames (the upgrade copies and checkpoints such a store) or the file
-    /// system can't link. ``SeededFile`` checks afterwards that the file wasn't written.
-    func link(_ store: URL, into folder: URL) throws -> URL {
+    /// The seeded store's own copy in a new folder, where an upgrade can start from it: a clone
+    /// where the file system can make one (`FileSystem.copyFile`), else a copy. Not a second
+    /// name (a hard link): an upgrade whose steps change only the schema alters the store itself
+    /// in one transaction, and would write the seeded bytes that later pairs start from. Copies
+    /// a `-wal` with frames too. ``SeededFile`` still checks afterwards that the seeded file
+    /// wasn't written.
+    func workingCopy(of store: URL, into folder: URL) throws -> URL {
         let wal = (try? FileManager.default.attributesOfItem(atPath: store.path + "-wal")[.size] as? NSNumber) ?? nil
         guard wal.map({ $0.int64Value == 0 }) ?? true else { return try copy(store, into: folder) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let destination = folder.appendingPathComponent("Store.sqlite")
         do {
-            try FileManager.default.linkItem(at: store, to: destination)
+            // Scratch: a matrix's store needs no sync (the matrix deletes it, and a crash with it).
+            try FileSystem().copyFile(store, to: destination, site: "matrix.copy", syncing: nil)
         } catch {
             try? FileManager.default.removeItem(at: folder)
             return try copy(store, into: folder)

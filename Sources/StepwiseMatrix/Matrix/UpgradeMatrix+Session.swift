@@ -167,7 +167,7 @@ extension UpgradeMatrix {
             // after its last use).
             let work = try TemporaryDirectory(prefix: "stepwise-matrix-pair")
             defer { withExtendedLifetime(work) {} }
-            let direct = try matrix.link(seeded.url, into: work.path("direct"))
+            let direct = try matrix.workingCopy(of: seeded.url, into: work.path("direct"))
             let reports = try upgrade(direct, stoppingAt: [pair.to], pair: pair)
             try checkUnwritten(seeded, in: lane, pair: pair)
             try matrix.checkResult(direct, target: target, layout: layouts.target, pair: pair, path: nil)
@@ -263,7 +263,7 @@ extension UpgradeMatrix {
         }
 
         /// Fails the pair, and drops the seeded store so the next pair seeds it afresh, when an
-        /// upgrade that started from a second name of the store (``UpgradeMatrix/link(_:into:)``)
+        /// upgrade that started from a second name of the store (``UpgradeMatrix/workingCopy(of:into:)``)
         /// wrote to it: ``Upgrader`` promises that nothing touches the original before its
         /// swap, and later pairs must start from the seeded bytes.
         private func checkUnwritten(_ seeded: SeededStore, in lane: Lane, pair: Pair) throws {
@@ -292,7 +292,7 @@ extension UpgradeMatrix {
             } else {
                 let folder = pathFolder(of: lane)
                 try? FileManager.default.removeItem(at: folder)
-                store = try matrix.link(seeded, into: folder)
+                store = try matrix.workingCopy(of: seeded, into: folder)
             }
             do {
                 try upgrade(store, stoppingAt: stops, from: done, pair: pair)

@@ -120,6 +120,7 @@ struct UpgradeFaultInjectionTests {
         "access.shared",  // StoreAccess, outside an upgrade (StoreAccessTests)
         "snapshot.mkdir", "snapshot.copy",  // StoreSnapshot, outside an upgrade (stepwise inspect, plan)
         "create.remove-after-error",  // StoreCreator's cleanup, outside an upgrade
+        "matrix.copy",  // UpgradeMatrix's working copy of a seeded store, outside an upgrade
         "swap.remove-stale",  // UpgradeFailureTests.storeWrittenDuringTheUpgradeIsNotSwappedOut
         "model-cache.write",  // ModelCacheUpgradeTests: only an upgrade from a store's cached model
         // Only a store with external files: ExternalDataFaultInjectionTests faults every call.

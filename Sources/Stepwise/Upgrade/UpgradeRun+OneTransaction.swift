@@ -1,0 +1,147 @@
+import Foundation
+import GRDB
+import StepwiseMapping
+import StepwiseModel
+import StepwiseStore
+
+// The path without a copy: every step changes only the schema, so the whole upgrade is one
+// SQLite transaction on the store itself, as Core Data's own lightweight migration is. SQLite's
+// journal makes it atomic: a crash, a power cut or a failure leaves the old store, a commit the
+// new one, never a mix. No work directory, no journal of ours, no swap.
+extension UpgradeRun {
+    /// What the one-transaction path did.
+    enum OneTransactionOutcome {
+        /// Committed: the store is at the target.
+        case upgraded(UpgradeReport)
+        /// Nothing changed; the copy path must run, for this reason (``UpgradeReport/copyReason``).
+        case needsCopy(reason: String)
+    }
+
+    /// Upgrades the store in one transaction when every step turns out to change only the
+    /// schema; ``OneTransactionOutcome/needsCopy(reason:)``, with the store as it was, when one
+    /// doesn't (the copy path takes over).
+    ///
+    /// The order:
+    /// 1. wait for connections outside ``StoreAccess`` (the access lock this run holds keeps the
+    ///    others out): the store must not change under a reader;
+    /// 2. open the store, `synchronous = FULL`, and begin an immediate transaction;
+    /// 3. check the store's pages: in WAL mode on a thread of its own, reading the main file,
+    ///    which nothing writes until the transaction commits (a WAL transaction writes only the
+    ///    `-wal`); otherwise first, on this connection;
+    /// 4. run each step (`MigrationStep.migrateSchemaOnly(in:storePath:)`), then verify the
+    ///    result in the transaction (``StoreVerification``), then wait for the page check;
+    /// 5. honour a cancellation for the last time, and commit: **the commit point**. SQLite
+    ///    syncs the `-wal` (or the journal and the file) before it returns.
+    /// Any error before 5 rolls the transaction back: the main file was never written.
+    func upgradeInOneTransaction(_ prepared: PreparedUpgrade) throws -> OneTransactionOutcome {
+        let plan = prepared.plan
+        guard let targetModel = plan.steps.last?.destination else { return .needsCopy(reason: "the plan has no step") }
+        try StoreAccessGate.waitForBareConnections(files, timeout: options.lockTimeoutSeconds, emit: emit)
+        var configuration = Configuration.forStoreWrites
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+        let queue: DatabaseQueue
+        do {
+            queue = try DatabaseQueue(path: files.store.path, configuration: configuration)
+        } catch {
+            throw StoreError(path: files.store.path, wrapping: error)
+        }
+        defer { try? queue.close() }
+        emit(.planned(from: plan.from, to: plan.to, steps: plan.steps))
+        var reports: [StepReport] = []
+        let committed = try interruptible(queue) {
+            try queue.writeWithoutTransaction { db -> Bool in
+                let inWAL = try String.fetchOne(db, sql: "PRAGMA journal_mode")?.lowercased() == "wal"
+                var committed = false
+                try db.inTransaction(.immediate) {
+                    let pageCheck = try checkPages(db, concurrently: inWAL)
+                    do {
+                        reports = try runStepsInTransaction(plan, db)
+                        if reports.count < plan.steps.count {
+                            try pageCheck?.wait()
+                            return .rollback
+                        }
+                        emit(.verifying(options.verification))
+                        try StoreVerification(
+                            level: options.verification, scope: .init(reports), layouts: history.layouts,
+                            hashes: history.hashes
+                        )
+                        .verify(db, path: files.store.path, model: targetModel)
+                        try pageCheck?.wait()
+                    } catch {
+                        // A step that read a damaged store failed because of it: say so instead.
+                        try pageCheck?.wait()
+                        throw error
+                    }
+                    // The last chance to stop: the commit is the commit point.
+                    try cancellation?.check()
+                    committed = true
+                    return .commit
+                }
+                return committed
+            }
+        }
+        guard committed else {
+            let step = plan.steps[reports.count]
+            return .needsCopy(reason: "step '\(step.from)' → '\(step.to)' rewrites rows")
+        }
+        // Closing checkpoints the -wal into the main file; the commit was durable already.
+        try queue.close()
+        emit(.swapped)
+        var report = UpgradeReport(
+            from: plan.from, to: plan.to, outcome: .upgraded, steps: reports, backupURL: nil,
+            seconds: Date().timeIntervalSince(started))
+        report.path = .oneTransaction
+        return .upgraded(report)
+    }
+
+    /// Starts the store's page check (``IntegrityCheck``): on a thread of its own when the
+    /// store is in WAL mode, where the main file doesn't change until the commit; otherwise
+    /// now, on `db`, before any step writes.
+    private func checkPages(_ db: Database, concurrently: Bool) throws -> IntegrityCheck? {
+        let full = options.verification == .full
+        if concurrently {
+            return IntegrityCheck.start(onOriginal: files.store, full: full, storePath: files.store.path)
+        }
+        let problems = try PageCheck.problems(in: db, full: full)
+        guard problems.isEmpty else { throw IntegrityCheck.damaged(problems, full: full, storePath: files.store.path) }
+        return nil
+    }
+
+    /// Each step on `db`, reporting as it goes; stops at the first step that rewrites rows,
+    /// returning fewer reports than steps.
+    private func runStepsInTransaction(_ plan: UpgradePlan, _ db: Database) throws -> [StepReport] {
+        let count = plan.steps.count
+        var reports: [StepReport] = []
+        for (offset, planned) in plan.steps.enumerated() {
+            let index = offset + 1
+            try cancellation?.check()
+            emit(.stepStarted(index: index, count: count, step: planned))
+            let report: StepReport
+            do {
+                guard
+                    let ran = try makeStep(planned, index: index, isLast: index == count).migrateSchemaOnly(
+                        in: db, storePath: files.store.path)
+                else { return reports }
+                report = ran
+            } catch let error as CancellationError {
+                throw error
+            } catch let error as UpgradeError {
+                throw error
+            } catch {
+                throw UpgradeError(
+                    .stepFailed(index: index, count: count, from: planned.from, to: planned.to, underlying: error),
+                    storePath: files.store.path)
+            }
+            try checkDrops(report, index: index, count: count)
+            reports.append(report)
+            emit(.stepFinished(index: index, count: count, report: report))
+        }
+        return reports
+    }
+
+    /// Runs `body`, interrupting SQLite when the caller cancels (``StepCancellation``).
+    private func interruptible<T>(_ queue: DatabaseQueue, _ body: () throws -> T) throws -> T {
+        guard let cancellation else { return try body() }
+        return try cancellation.interrupting(queue, body)
+    }
+}
