@@ -12,8 +12,8 @@ enum ScenarioName: String, CaseIterable, ExpressibleByArgument {
         switch self {
         case .launch: "ratio <= 1.5 and history_ratio (120 versions / 5) <= 1.2"
         case .launchCLI: "history_ratio (120 versions / 5) <= 1.5"
-        case .lightweight: "ratio <= 1.3"
-        case .chain: "ratio <= 1.1"
+        case .lightweight: "ratio <= 1.5"
+        case .chain: "ratio <= 1.5"
         case .custom: "ratio <= 1.5"
         case .relink: "ratio <= 2"
         case .explicit: "written_ratio_upgraded (bytes written over the whole run ÷ the upgraded store) <= 3"

@@ -59,6 +59,8 @@ struct PairedTrials {
         line.add("stepwise_runs_s", stepwise.map(\.seconds))
         line.add("baseline_runs_s", baseline.map(\.seconds))
         line.add("baseline_peak_rss_mb", baseline.compactMap(\.peakRSSMegabytes).max(), digits: 1)
+        // The floor's own extra disk: what the same SQL on the store needs (its -wal), beside Stepwise's.
+        line.add("baseline_extra_disk_ratio", baseline.compactMap(\.extraDiskRatio).max(), digits: 3)
         return line
     }
 

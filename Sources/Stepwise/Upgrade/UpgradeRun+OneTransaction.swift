@@ -14,7 +14,9 @@ extension UpgradeRun {
         /// Committed: the store is at the target.
         case upgraded(UpgradeReport)
         /// Nothing changed; the copy path must run, for this reason (``UpgradeReport/copyReason``).
-        case needsCopy(reason: String)
+        /// `prepared`: the plan made from the original, when one was, which the copy path reuses
+        /// when it reads the original too (the store is as it was).
+        case needsCopy(reason: String, prepared: PreparedUpgrade? = nil)
     }
 
     /// Upgrades the store in one transaction when every step turns out to change only the
@@ -35,7 +37,9 @@ extension UpgradeRun {
     /// Any error before 5 rolls the transaction back: the main file was never written.
     func upgradeInOneTransaction(_ prepared: PreparedUpgrade) throws -> OneTransactionOutcome {
         let plan = prepared.plan
-        guard let targetModel = plan.steps.last?.destination else { return .needsCopy(reason: "the plan has no step") }
+        guard let targetModel = plan.steps.last?.destination else {
+            return .needsCopy(reason: "the plan has no step", prepared: prepared)
+        }
         try StoreAccessGate.waitForBareConnections(files, timeout: options.lockTimeoutSeconds, emit: emit)
         var configuration = Configuration.forStoreWrites
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
@@ -82,7 +86,7 @@ extension UpgradeRun {
         }
         guard committed else {
             let step = plan.steps[reports.count]
-            return .needsCopy(reason: "step '\(step.from)' → '\(step.to)' rewrites rows")
+            return .needsCopy(reason: "step '\(step.from)' → '\(step.to)' rewrites rows", prepared: prepared)
         }
         // Closing checkpoints the -wal into the main file; the commit was durable already.
         try queue.close()

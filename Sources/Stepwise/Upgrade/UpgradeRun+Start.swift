@@ -43,9 +43,10 @@ extension UpgradeRun {
         }
         try StoreFileCheck.check(files.store)
         let copyReason: String
+        let preparedOnOriginal: PreparedUpgrade?
         switch try upgradeWithoutACopy() {
         case .upgraded(let report): return .upgraded(report)
-        case .needsCopy(let reason): copyReason = reason
+        case .needsCopy(let reason, let prepared): (copyReason, preparedOnOriginal) = (reason, prepared)
         }
         logger.debug("the upgrade takes the copy path", metadata: ["reason": "\(copyReason)"])
         try checkFreeSpace()
@@ -64,7 +65,8 @@ extension UpgradeRun {
             } else {
                 try IntegrityCheck.run(on: input, isOriginal: false, full: full, storePath: files.store.path)
             }
-            let prepared = try prepare(input, isOriginal: readsOriginal)
+            // Planned once: the one-transaction attempt's plan is from the same original, unchanged.
+            let prepared = try (readsOriginal ? preparedOnOriginal : nil) ?? prepare(input, isOriginal: readsOriginal)
             if prepared.isUpToDate {
                 try originalCheck?.wait()
                 // Matched by its tables, or its main file's metadata lagged its WAL: nothing to do.
@@ -110,7 +112,7 @@ extension UpgradeRun {
         guard let prepared = try? prepare(files.store, isOriginal: true), !prepared.isUpToDate else {
             return .needsCopy(reason: "the store must be identified again with its pages checked")
         }
-        if let reason = try choice.reasonToCopy(prepared.plan) { return .needsCopy(reason: reason) }
+        if let reason = try choice.reasonToCopy(prepared.plan) { return .needsCopy(reason: reason, prepared: prepared) }
         try checkDrops(prepared.drops, of: prepared.plan)
         return try upgradeInOneTransaction(prepared)
     }
