@@ -35,12 +35,21 @@ extension UpgradeRun {
     /// 5. honour a cancellation for the last time, and commit: **the commit point**. SQLite
     ///    syncs the `-wal` (or the journal and the file) before it returns.
     /// Any error before 5 rolls the transaction back: the main file was never written.
-    func upgradeInOneTransaction(_ prepared: PreparedUpgrade) throws -> OneTransactionOutcome {
+    /// - parameter fingerprint: The store's files before `prepared` was made from them.
+    func upgradeInOneTransaction(_ prepared: PreparedUpgrade, fingerprint: UpgradeJournal.Fingerprint) throws
+        -> OneTransactionOutcome
+    {
         let plan = prepared.plan
-        guard let targetModel = plan.steps.last?.destination else {
+        guard let targetModel = plan.steps.last?.destination, let sourceModel = plan.steps.first?.source else {
             return .needsCopy(reason: "the plan has no step", prepared: prepared)
         }
         try StoreAccessGate.waitForBareConnections(files, timeout: options.lockTimeoutSeconds, emit: emit)
+        // The plan was made from an unlocked read, and a connection outside StoreAccess may have
+        // written (or crashed, leaving frames in the -wal) before it closed: the plan, and the
+        // page check of the main file alone, hold only for the files as they were then.
+        guard UpgradeJournal.Fingerprint(of: files) == fingerprint, files.generation.hasNothingToFoldIn else {
+            return .needsCopy(reason: "the store changed while the upgrade waited for its other connections")
+        }
         var configuration = Configuration.forStoreWrites
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
         let queue: DatabaseQueue
@@ -52,11 +61,18 @@ extension UpgradeRun {
         defer { try? queue.close() }
         emit(.planned(from: plan.from, to: plan.to, steps: plan.steps))
         var reports: [StepReport] = []
+        var sourceChanged = false
         let committed = try interruptible(queue) {
             try queue.writeWithoutTransaction { db -> Bool in
                 let inWAL = try String.fetchOne(db, sql: "PRAGMA journal_mode")?.lowercased() == "wal"
                 var committed = false
                 try db.inTransaction(.immediate) {
+                    // The version the plan starts from, read again inside the transaction.
+                    let metadata = try StoreMetadata.read(from: db, path: files.store.path)
+                    guard sourceModel.isCompatible(withEntityHashes: metadata.versionHashes) else {
+                        sourceChanged = true
+                        return .rollback
+                    }
                     let pageCheck = try checkPages(db, concurrently: inWAL)
                     do {
                         reports = try runStepsInTransaction(plan, db)
@@ -64,6 +80,9 @@ extension UpgradeRun {
                             try pageCheck?.wait()
                             return .rollback
                         }
+                        // As the copy path's last step does (FreePages): no free page may keep a
+                        // dropped value. `incremental_vacuum` runs inside the transaction.
+                        try FreePages.removeAll(in: db)
                         emit(.verifying(options.verification))
                         try StoreVerification(
                             level: options.verification, scope: .init(reports), layouts: history.layouts,
@@ -71,6 +90,9 @@ extension UpgradeRun {
                         )
                         .verify(db, path: files.store.path, model: targetModel)
                         try pageCheck?.wait()
+                    } catch let cancelled as CancellationError {
+                        // Not worth a whole integrity_check's wait: the rollback leaves the store as it was.
+                        throw cancelled
                     } catch {
                         // A step that read a damaged store failed because of it: say so instead.
                         try pageCheck?.wait()
@@ -85,11 +107,16 @@ extension UpgradeRun {
             }
         }
         guard committed else {
+            // The transaction ran (and SQLite created and removed a -wal): the copy path plans again.
+            if sourceChanged { return .needsCopy(reason: "the store is no longer at '\(plan.from)'") }
             let step = plan.steps[reports.count]
-            return .needsCopy(reason: "step '\(step.from)' → '\(step.to)' rewrites rows", prepared: prepared)
+            return .needsCopy(reason: "step '\(step.from)' → '\(step.to)' rewrites rows")
         }
-        // Closing checkpoints the -wal into the main file; the commit was durable already.
-        try queue.close()
+        // Past the commit point: the store is upgraded whatever happens next. Closing checkpoints
+        // the -wal into the main file; a failure to close only leaves that to the next connection.
+        do { try queue.close() } catch {
+            logger.notice("closing the store after the commit failed", metadata: ["error": "\(error)"])
+        }
         emit(.swapped)
         var report = UpgradeReport(
             from: plan.from, to: plan.to, outcome: .upgraded, steps: reports, backupURL: nil,

@@ -42,15 +42,21 @@ extension UpgradeRun {
             return .upToDate
         }
         try StoreFileCheck.check(files.store)
+        // Before anything is read: a plan made from the store is only reused while the store is
+        // the one it was made from (this fingerprint still matches the journal's, below).
+        let beforePlanning = UpgradeJournal.Fingerprint(of: files)
         let copyReason: String
-        let preparedOnOriginal: PreparedUpgrade?
-        switch try upgradeWithoutACopy() {
+        var preparedOnOriginal: PreparedUpgrade?
+        switch try upgradeWithoutACopy(fingerprint: beforePlanning) {
         case .upgraded(let report): return .upgraded(report)
         case .needsCopy(let reason, let prepared): (copyReason, preparedOnOriginal) = (reason, prepared)
         }
         logger.debug("the upgrade takes the copy path", metadata: ["reason": "\(copyReason)"])
         try checkFreeSpace()
         var journal = UpgradeJournal(state: .copying, original: UpgradeJournal.Fingerprint(of: files))
+        // Changed since it was planned from (by a process that ignores the locks): plan again,
+        // from what the journal's fingerprint describes, so the check before the swap holds.
+        if journal.original != beforePlanning { preparedOnOriginal = nil }
         journal.keepBackup = options.keepBackup
         try fileSystem.createDirectory(workDirectory, site: "work.mkdir")
         var originalCheck: IntegrityCheck?
@@ -106,15 +112,19 @@ extension UpgradeRun {
     /// from the original, read through an immutable connection. Nil, having changed nothing,
     /// when the copy path must run; it plans again, and reports any error planning met here,
     /// the damaged-store check first.
-    private func upgradeWithoutACopy() throws -> OneTransactionOutcome {
+    private func upgradeWithoutACopy(fingerprint: UpgradeJournal.Fingerprint) throws -> OneTransactionOutcome {
         let choice = UpgradePathChoice(keepBackup: options.keepBackup, stages: stages, policies: policies)
         if let reason = choice.reasonToCopy(files) { return .needsCopy(reason: reason) }
         guard let prepared = try? prepare(files.store, isOriginal: true), !prepared.isUpToDate else {
             return .needsCopy(reason: "the store must be identified again with its pages checked")
         }
         if let reason = try choice.reasonToCopy(prepared.plan) { return .needsCopy(reason: reason, prepared: prepared) }
-        try checkDrops(prepared.drops, of: prepared.plan)
-        return try upgradeInOneTransaction(prepared)
+        // Strict mode's refusal comes from the copy path, which reports a damaged store first
+        // (its page check is awaited on every way out); nothing was written.
+        do { try checkDrops(prepared.drops, of: prepared.plan) } catch {
+            return .needsCopy(reason: "strict mode refuses a drop")
+        }
+        return try upgradeInOneTransaction(prepared, fingerprint: fingerprint)
     }
 
     /// Needs room for the copy and one step's output (``UpgradeSpaceEstimate``: a clone of

@@ -21,7 +21,7 @@ import GRDB
 /// Both apply only to a store whose `auto_vacuum` is incremental, as every Core Data store's
 /// is: in any other, free pages can't be removed without rewriting the whole file, so a step
 /// keeps the system's `secure_delete`.
-enum FreePages {
+package enum FreePages {
     /// Whether the file can shed its free pages (`auto_vacuum = INCREMENTAL`).
     static func areRemovable(in db: Database) throws -> Bool {
         try Int.fetchOne(db, sql: "PRAGMA \"main\".auto_vacuum") == 2
@@ -40,7 +40,7 @@ enum FreePages {
     /// deleted if this fails or the process dies (a rollback journal would hold a copy of
     /// every page moved, as much as the largest table replaced).
     @discardableResult
-    static func removeAll(in db: Database) throws -> Int {
+    package static func removeAll(in db: Database) throws -> Int {
         guard try areRemovable(in: db) else { return 0 }
         let free = try Int.fetchOne(db, sql: "PRAGMA \"main\".freelist_count") ?? 0
         if free > 0 {

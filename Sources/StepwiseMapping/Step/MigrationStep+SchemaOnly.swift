@@ -13,8 +13,8 @@ extension MigrationStep {
     ///
     /// The caller owns the transaction: it commits once every step has run and the result is
     /// verified, or rolls back, and then the store is as it was (SQLite's journal makes the
-    /// whole transaction atomic). Nothing here commits, syncs, changes the journal mode or
-    /// removes free pages (`VACUUM` can't run in a transaction).
+    /// whole transaction atomic). Nothing here commits, syncs or changes the journal mode; the
+    /// caller removes free pages once every step has run.
     ///
     /// - parameter storePath: The store's path, for errors.
     /// - returns: The step's report, its drops counted in the store before it ran.
@@ -35,15 +35,37 @@ extension MigrationStep {
             DroppedData.planned(by: models, from: sourceModel, to: destinationModel), in: db)
         let drops = counted + (try counter.privateTableDrops(for: counted, in: db))
         let metadata = destinationMetadata(from: sourceMetadata, drops: drops)
-        let (reports, objects) = try applyInPlace(
-            plan, in: db, path: storePath, models: models, sourceLayout: layouts.source,
-            destinationLayout: layouts.alteredDestination, metadata: metadata)
+        let (reports, objects): ([StepReport.EntityMappingReport], Int)
+        do {
+            (reports, objects) = try applyInPlace(
+                plan, in: db, path: storePath, models: models, sourceLayout: layouts.source,
+                destinationLayout: layouts.alteredDestination, metadata: metadata)
+        } catch let rejected as InPlaceMigration.Rejected {
+            // As the in-place step on a copy falls back to a rebuild: the caller rolls back and copies.
+            logger.debug("schema-only step rejected", metadata: ["reason": "\(rejected)"])
+            return nil
+        } catch let error as DatabaseError where Self.fallsBackToACopy(error) {
+            // An ALTER that SQLite refuses although the rehearsal passed: the same fallback.
+            logger.debug("schema-only step failed", metadata: ["error": "\(error)"])
+            return nil
+        }
         var report = StepReport(
             from: sourceModel.name, to: destinationModel.name, kind: StepKind(running: models),
             mappingModels: models.map(\.name), entityMappings: reports, rows: reports.reduce(0) { $0 + $1.instances },
             objects: objects, seconds: Date().timeIntervalSince(started), strategy: .inPlace)
         report.drops = drops
         return report
+    }
+
+    /// Whether a statement's error means "not this way" rather than a failure every way would
+    /// meet: the machine's conditions (interrupted, disk full, I/O, busy, out of memory) are
+    /// reported as they are.
+    static func fallsBackToACopy(_ error: DatabaseError) -> Bool {
+        let reported: [ResultCode] = [
+            .SQLITE_INTERRUPT, .SQLITE_FULL, .SQLITE_IOERR, .SQLITE_BUSY, .SQLITE_NOMEM, .SQLITE_CORRUPT,
+            .SQLITE_LOCKED, .SQLITE_READONLY,
+        ]
+        return !reported.contains(error.resultCode)
     }
 
     /// Whether the step may change only the schema, judged from the two models alone (their
