@@ -164,7 +164,7 @@ extension UpgradeRun {
     }
 
     /// The stage registered for the planned step, if any (the planner kept it apart).
-    func stage(for step: PlannedStep) -> MigrationStage? {
+    private func stage(for step: PlannedStep) -> MigrationStage? {
         stages.first { $0.from == step.from && $0.to == step.to }
     }
 

@@ -30,10 +30,7 @@ extension MigrationStep {
             source: sourceModel, destination: destinationModel, schema: SQLiteSchema.read(from: db),
             release: sourceMetadata.release)
         guard let plan = try inPlacePlan(in: db, models: models, layouts: layouts) else { return nil }
-        let counter = DropCounter(layout: layouts.source)
-        let counted = try counter.counting(
-            DroppedData.planned(by: models, from: sourceModel, to: destinationModel), in: db)
-        let drops = counted + (try counter.privateTableDrops(for: counted, in: db))
+        let drops = try countedDrops(in: db, models: models, sourceLayout: layouts.source)
         let metadata = destinationMetadata(from: sourceMetadata, drops: drops)
         let (reports, objects): ([StepReport.EntityMappingReport], Int)
         do {

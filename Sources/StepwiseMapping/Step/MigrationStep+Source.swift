@@ -60,15 +60,21 @@ extension MigrationStep {
                 try willMigrate(db, context)
             }
         }
-        let drops = DroppedData.planned(by: models, from: sourceModel, to: destinationModel)
         return try queue.read { db in
-            let counter = DropCounter(layout: layouts.source)
-            let counted = try counter.counting(drops, in: db)
-            return (
+            (
                 try StoreMetadata.read(from: db, path: url.path), layouts,
-                counted + (try counter.privateTableDrops(for: counted, in: db))
+                try countedDrops(in: db, models: models, sourceLayout: layouts.source)
             )
         }
+    }
+
+    /// What the step drops, counted in the source open in `db` as the mappings see it, Core
+    /// Data's private tables included: shared by the step on a copy and the schema-only step.
+    func countedDrops(in db: Database, models: [MappingModel], sourceLayout: StoreLayout) throws -> [DroppedData] {
+        let counter = DropCounter(layout: sourceLayout)
+        let counted = try counter.counting(
+            DroppedData.planned(by: models, from: sourceModel, to: destinationModel), in: db)
+        return counted + (try counter.privateTableDrops(for: counted, in: db))
     }
 
     /// Deletes a store file and its companions, ignoring missing ones and failures: it only
