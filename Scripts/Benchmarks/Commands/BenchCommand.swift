@@ -60,6 +60,11 @@ struct BenchCommand: ParsableCommand {
                 let trials = try PairedTrials.run(scenario, child: child, seed: seed, trials: trials, runner: runner)
                 paired[scenario] = trials
                 line = trials.line(scenario, rows: rows)
+            case .large:
+                guard let child = scenario.child else { continue }
+                let seed = try RecipesSeed.ensure(rows: rows * 10, in: directory)
+                let trials = try PairedTrials.run(scenario, child: child, seed: seed, trials: trials, runner: runner)
+                line = trials.line(scenario, rows: rows * 10)
             case .explicit:
                 guard let child = scenario.child else { continue }
                 let seed = try ExplicitHistory.ensureSeed(rows: rows, in: directory)

@@ -16,7 +16,7 @@ struct BenchRunCommand: ParsableCommand {
         case stepwise, baseline
     }
 
-    @Argument(help: "lightweight, chain, custom, relink or explicit.")
+    @Argument(help: "lightweight, chain, large, custom, relink or explicit.")
     var scenario: ScenarioName
 
     @Option(help: "stepwise or baseline.")

@@ -27,7 +27,10 @@ struct LightweightScenario: ChildScenario {
         return []
     }
 
-    /// The `ALTER TABLE`s, with the names of the two layouts.
+    /// The `ALTER TABLE`s, with the names of the two layouts, and the renamed entity's indexes
+    /// under the names Core Data gives them (they carry the table's name: `ZCOMPONENT_…_INDEX`).
+    /// SQLite renames an index only by building it again, so the floor builds them too: without
+    /// that, the store would differ from the one Core Data lays out for the new version.
     static func script() throws -> String {
         let source = try StoreLayout(model: RecipesVariants.base)
         let destination = try StoreLayout(model: RecipesVariants.lightweight)
@@ -35,12 +38,18 @@ struct LightweightScenario: ChildScenario {
         let newRecipe = try SeedTable(destination, "Recipe")
         let ingredient = try SeedTable(source, "Ingredient")
         let component = try SeedTable(destination, "Component")
+        let sourceIndexes = Set(source.indexes.map(\.name))
+        let destinationIndexes = Set(destination.indexes.map(\.name))
+        let dropped = sourceIndexes.subtracting(destinationIndexes).sorted()
+        let created = destination.indexes.filter { !sourceIndexes.contains($0.name) }
         return """
             BEGIN;
             ALTER TABLE \(recipe.table) ADD COLUMN \(try newRecipe.column("rating")) INTEGER DEFAULT 0;
             ALTER TABLE \(recipe.table) DROP COLUMN \(try recipe.column("cuisine"));
             ALTER TABLE \(recipe.table) RENAME COLUMN \(try recipe.column("directions")) TO \(try newRecipe.column("instructions"));
             ALTER TABLE \(ingredient.table) RENAME TO \(component.table);
+            \(dropped.map { "DROP INDEX \($0.quotedSQLIdentifier);" }.joined(separator: "\n"))
+            \(created.map { "\($0.createStatement);" }.joined(separator: "\n"))
             COMMIT;
 
             """
@@ -60,6 +69,14 @@ struct LightweightScenario: ChildScenario {
                     (
                         "instruction characters",
                         "SELECT total(length(\(try recipe.column("instructions")))) FROM \(recipe.table)"
+                    ),
+                    // Both sides must leave the indexes the new version's layout names.
+                    (
+                        "indexes the layout names",
+                        """
+                        SELECT count(*) FROM sqlite_master WHERE type = 'index'
+                        AND name IN (\(layout.indexes.map { "'\($0.name)'" }.joined(separator: ", ")))
+                        """
                     ),
                 ])
         }

@@ -5,7 +5,7 @@ import Foundation
 enum ScenarioName: String, CaseIterable, ExpressibleByArgument {
     case launch
     case launchCLI = "launch-cli"
-    case lightweight, chain, custom, relink, explicit, memory, disk, matrix
+    case lightweight, chain, large, custom, relink, explicit, memory, disk, matrix
 
     /// The target, as text for the JSON line.
     var target: String {
@@ -14,6 +14,7 @@ enum ScenarioName: String, CaseIterable, ExpressibleByArgument {
         case .launchCLI: "history_ratio (120 versions / 5) <= 1.5"
         case .lightweight: "ratio <= 1.5"
         case .chain: "ratio <= 1.5"
+        case .large: "stepwise_s < 2 and extra_disk_ratio <= 0.2 (10M recipes)"
         case .custom: "ratio <= 1.5"
         case .relink: "ratio <= 2"
         case .explicit: "written_ratio_upgraded (bytes written over the whole run ÷ the upgraded store) <= 3"
@@ -28,6 +29,7 @@ enum ScenarioName: String, CaseIterable, ExpressibleByArgument {
         switch self {
         case .lightweight: LightweightScenario()
         case .chain: ChainScenario()
+        case .large: LargeScenario()
         case .custom: CustomScenario()
         case .relink: RelinkScenario()
         case .explicit: ExplicitHistoryScenario()

@@ -13,15 +13,24 @@ enum RecipesVariants {
     /// `lightweight`: Recipe gains `rating` (required, default 0), loses `cuisine`, and
     /// `directions` is renamed `instructions` (renaming identifier); Ingredient is renamed
     /// Component (renaming identifier).
-    static let lightweight: ObjectModel = {
+    static let lightweight = lightweight(name: "Recipes Light", dropsCuisine: true, renamesIngredient: true)
+
+    /// `large`: ``lightweight`` without its drop and its entity rename: Recipe gains `rating`
+    /// and `directions` is renamed `instructions`. No table is rewritten (a drop rewrites its
+    /// table) and no index rebuilt (a renamed entity's indexes take its new name, and SQLite
+    /// renames an index only by building it again): every change is one of SQLite's
+    /// schema-only `ALTER`s, whose cost doesn't grow with the rows.
+    static let additive = lightweight(name: "Recipes Additive", dropsCuisine: false, renamesIngredient: false)
+
+    private static func lightweight(name: String, dropsCuisine: Bool, renamesIngredient: Bool) -> ObjectModel {
         var model = base
-        model.name = "Recipes Light"
-        model.versionIdentifiers = ["light"]
+        model.name = name
+        model.versionIdentifiers = [dropsCuisine ? "light" : "additive"]
         model.entities = base.entities.map { entity in
             var entity = entity
             switch entity.name {
             case "Recipe":
-                entity.attributes.removeAll { $0.name == "cuisine" }
+                if dropsCuisine { entity.attributes.removeAll { $0.name == "cuisine" } }
                 entity.attributes = entity.attributes.map { attribute in
                     guard attribute.name == "directions" else { return attribute }
                     var renamed = attribute
@@ -30,7 +39,7 @@ enum RecipesVariants {
                     return renamed
                 }
                 entity.attributes.append(Attribute("rating", .integer16).required().defaultValue("0"))
-            case "Ingredient":
+            case "Ingredient" where renamesIngredient:
                 entity.name = "Component"
                 entity.renamingIdentifier = "Ingredient"
             default:
@@ -38,13 +47,15 @@ enum RecipesVariants {
             }
             entity.relationships = entity.relationships.map { relationship in
                 var relationship = relationship
-                if relationship.destination == "Ingredient" { relationship.destination = "Component" }
+                if renamesIngredient, relationship.destination == "Ingredient" {
+                    relationship.destination = "Component"
+                }
                 return relationship
             }
             return entity
         }
         return model
-    }()
+    }
 
     /// `chain`: version k (1…count) adds `extra<k>` to Recipe (odd k: a required integer with a
     /// default, even k: an optional string), and version 6 on drops `cuisine`. Every step

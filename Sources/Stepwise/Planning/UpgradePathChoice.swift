@@ -34,20 +34,34 @@ struct UpgradePathChoice {
     /// Why the plan rules one transaction out; nil when every step may change only the schema.
     func reasonToCopy(_ plan: UpgradePlan) throws -> String? {
         if try ExternalDataCleanup.columns(of: plan) != nil { return "the store keeps values in external files" }
-        for planned in plan.steps {
-            let stage = stages.first { $0.from == planned.from && $0.to == planned.to }
-            if stage != nil { return "step '\(planned.from)' → '\(planned.to)' has a stage (app code)" }
-            let step = MigrationStep(
-                from: planned.source, to: planned.destination, mappingModels: planned.mappingModels, policies: policies)
-            if try !step.mayChangeOnlyTheSchema() { return "step '\(planned.from)' → '\(planned.to)' rewrites rows" }
+        for (planned, reason) in zip(plan.steps, try rowRewrites(plan)) {
+            if let reason { return "step '\(planned.from)' → '\(planned.to)' \(reason)" }
         }
         return nil
     }
 
-    /// The path and its reason for `plan` on the store `files`, before any step runs.
-    func predict(_ plan: UpgradePlan, files: StoreFiles) throws -> (path: UpgradePath, copyReason: String?) {
-        guard !plan.steps.isEmpty else { return (.oneTransaction, nil) }
-        if let reason = try reasonToCopy(files) ?? reasonToCopy(plan) { return (.copyAndSwap, reason) }
-        return (.oneTransaction, nil)
+    /// Why each step of `plan` rewrites rows, in step order; nil for a step that may change
+    /// only the schema. On the copy path such a step alters the previous step's output in place,
+    /// so a chain whose schema-only steps follow rebuilt ones rebuilds once, then alters.
+    func rowRewrites(_ plan: UpgradePlan) throws -> [String?] {
+        try plan.steps.map { planned in
+            if stages.contains(where: { $0.from == planned.from && $0.to == planned.to }) {
+                return "has a stage (app code)"
+            }
+            let step = MigrationStep(
+                from: planned.source, to: planned.destination, mappingModels: planned.mappingModels, policies: policies)
+            return try step.mayChangeOnlyTheSchema() ? nil : "rewrites rows"
+        }
+    }
+
+    /// The path and its reason for `plan` on the store `files`, before any step runs, and why
+    /// each step rewrites rows (``rowRewrites(_:)``).
+    func predict(_ plan: UpgradePlan, files: StoreFiles) throws -> (
+        path: UpgradePath, copyReason: String?, rowRewrites: [String?]
+    ) {
+        guard !plan.steps.isEmpty else { return (.oneTransaction, nil, []) }
+        let rowRewrites = try rowRewrites(plan)
+        if let reason = try reasonToCopy(files) ?? reasonToCopy(plan) { return (.copyAndSwap, reason, rowRewrites) }
+        return (.oneTransaction, nil, rowRewrites)
     }
 }

@@ -28,6 +28,11 @@ public struct PreparedUpgrade: Sendable {
     public var path: UpgradePath?
     /// Why ``path`` is the copy path; nil otherwise.
     public var copyReason: String?
+    /// Why each step of ``plan`` rewrites rows ("has a stage (app code)", "rewrites rows"), in
+    /// step order; nil for a step that changes only the schema, which alters the store in place
+    /// on ``UpgradePath/oneTransaction``, and on the copy path the previous step's output (a
+    /// chain that rebuilds, then only alters, copies the store once). Empty when ``path`` is nil.
+    public var rowRewrites: [String?] = []
 
     /// A policy named by an entity mapping on the plan, with no registration.
     public struct MissingPolicy: Sendable, Hashable, Codable {

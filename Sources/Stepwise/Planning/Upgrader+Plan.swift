@@ -62,7 +62,7 @@ extension Upgrader {
             }
             if !prepared.isUpToDate {
                 // The rule the run applies (UpgradePathChoice), on the store's own files.
-                (prepared.path, prepared.copyReason) = try UpgradePathChoice(
+                (prepared.path, prepared.copyReason, prepared.rowRewrites) = try UpgradePathChoice(
                     keepBackup: options.keepBackup, stages: stages, policies: policies
                 )
                 .predict(prepared.plan, files: StoreFiles(store: url))

@@ -13,7 +13,10 @@ public enum UpgradeEvent: Sendable {
     case resuming(completedSteps: Int)
     /// The store (and its `-wal`) is being copied into the work directory.
     case copying(bytes: Int64)
-    /// The path was planned.
+    /// The path was planned. Sent again, with `stepStarted` counting from 1 again, when an
+    /// attempt in one transaction on the store (``UpgradePath/oneTransaction``) meets a step that
+    /// turns out to rewrite rows: it rolls back, leaving the store as it was, and the copy path
+    /// runs the plan.
     case planned(from: String, to: String, steps: [PlannedStep])
     /// A step started (1-based `index` of `count`).
     case stepStarted(index: Int, count: Int, step: PlannedStep)
@@ -28,6 +31,7 @@ public enum UpgradeEvent: Sendable {
     /// The upgraded store is replacing the original.
     case swapping
     /// The upgraded store is in place; the old one is being kept as the backup or deleted.
+    /// Only on the copy path (``UpgradePath/copyAndSwap``): one transaction swaps nothing.
     case swapped
     /// Done.
     case finished(UpgradeReport)

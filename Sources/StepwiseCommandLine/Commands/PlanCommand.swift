@@ -52,7 +52,10 @@ struct PlanCommand<Tool: StepwiseTool>: ParsableCommand, JSONReportingCommand {
                 migration); "on a copy, then swapped in" otherwise, with the reason: a backup is \
                 kept, a step rewrites rows or has a stage, the store has rows in its -wal, or it keeps \
                 values in external files. JSON: "path" ("oneTransaction" or "copyAndSwap") and \
-                "copyReason".
+                "copyReason". Under each step, whether it changes only the schema (altered in place: \
+                the store, or on the copy path the output of the step before it, so a chain that \
+                rebuilds, then only alters, copies the store once) or rewrites rows, and why. JSON: \
+                "rowRewrites", per step, null for a step that changes only the schema.
 
                 Formats: text (default), json, dot (Graphviz) and mermaid draw the version graph with the \
                 plan's steps highlighted.
@@ -134,6 +137,9 @@ struct PlanCommand<Tool: StepwiseTool>: ParsableCommand, JSONReportingCommand {
                 let via = step.via.isEmpty ? "" : ", one pass via \(step.via.joined(separator: ", "))"
                 print(
                     "  \(index + 1). \(step.from) → \(step.to)  \(step.kind.rawValue)\(via) (\(models)\(policyText))")
+                if index < prepared.rowRewrites.count {
+                    print("       \(prepared.rowRewrites[index] ?? "changes only the schema: altered in place")")
+                }
                 for policy in missing where policy.stepIndex == index {
                     print(
                         "       needs the policy '\(policy.policy)' (entity mapping \(policy.entityMapping) of \(policy.mappingModel)), which \(ToolName.current) doesn't register"
@@ -161,7 +167,7 @@ struct PlanCommand<Tool: StepwiseTool>: ParsableCommand, JSONReportingCommand {
                     store: store, from: plan.from, to: plan.to, matchedBy: identification.matchedBy?.rawValue,
                     fromModelCache: identification.matchedBy == .modelCache, modelCacheJoin: plan.modelCacheJoin,
                     upToDate: plan.steps.isEmpty, order: knownOrder(upgrader),
-                    path: prepared.path, copyReason: prepared.copyReason,
+                    path: prepared.path, copyReason: prepared.copyReason, rowRewrites: prepared.rowRewrites,
                     steps: plan.steps,
                     drops: zip(plan.steps.indices, drops).flatMap { index, stepDrops in
                         stepDrops.map { PlanReport.Drop(step: index + 1, of: plan.steps[index], $0) }
@@ -246,6 +252,9 @@ private struct PlanReport: Encodable {
     /// How an upgrade would write the new store, and why a copy; absent when up to date.
     var path: UpgradePath?
     var copyReason: String?
+    /// Per step, why it rewrites rows; null for a step that changes only the schema (altered in
+    /// place). Empty when up to date.
+    var rowRewrites: [String?]
     var steps: [PlannedStep]
     /// What the steps drop, counted in the store (`count` null when it can't be counted
     /// before the step runs).

@@ -49,6 +49,12 @@ public final class MigrationManager {
     /// (``InPlacePlan/relationshipsWithKeptKeys(source:destination:)``); empty but in place.
     var relationshipsWithKeptKeys: Set<String> = []
 
+    /// Required attributes (`"Entity.attribute"`) an in-place step can't have left without a
+    /// value, which ``validateDestination()`` doesn't scan for NULLs
+    /// (``InPlacePlan/requiredAttributesKnownFilled(mapping:sourceModel:destinationModel:source:destination:)``);
+    /// empty but in place.
+    var requiredAttributesKnownFilled: Set<String> = []
+
     /// The schema the source's tables are read from: `src`, the attached source, or `main`
     /// when a step rebuilds some tables inside a copy of the source
     /// (``MigrationStep/migratePartially(_:from:to:access:models:sourceLayout:destinationLayout:metadata:started:)``),

@@ -120,10 +120,13 @@ extension MigrationStep {
             throw try makeManager().uniquenessError(in: destinationLayout) ?? error
         }
         let manager = makeManager()
-        // Keys the step kept are read again only when the app's code could have
-        // written them (a didMigrate stage).
+        // Keys and required values the step kept are read again only when the app's code
+        // could have written them (a didMigrate stage).
         if stage?.didMigrate == nil {
             manager.relationshipsWithKeptKeys = plan.relationshipsWithKeptKeys(
+                source: sourceLayout, destination: destinationLayout)
+            manager.requiredAttributesKnownFilled = plan.requiredAttributesKnownFilled(
+                mapping: models[0], sourceModel: sourceModel, destinationModel: destinationModel,
                 source: sourceLayout, destination: destinationLayout)
         }
         if let didMigrate = stage?.didMigrate {

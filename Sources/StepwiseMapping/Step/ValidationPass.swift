@@ -23,7 +23,7 @@ extension MigrationManager {
             // its index. Only a column that may hold a NULL is queried for the row to name.
             let scanFoundNull = try unindexedRequiredColumnHasNull(entity, modelEntity)
             for attribute in destinationModel.allAttributes(of: modelEntity)
-            where !attribute.isOptional && !attribute.isTransient {
+            where !attribute.isOptional && !attribute.isTransient && !isKnownFilled(attribute, of: entity) {
                 guard let column = entity.attribute(named: attribute.name)?.column,
                     scanFoundNull || isIndexed(column, of: entity)
                 else { continue }
@@ -50,7 +50,7 @@ extension MigrationManager {
     private func unindexedRequiredColumns(_ entity: EntityLayout, _ modelEntity: Entity) -> [String] {
         var columns: [String] = []
         for attribute in destinationModel.allAttributes(of: modelEntity)
-        where !attribute.isOptional && !attribute.isTransient {
+        where !attribute.isOptional && !attribute.isTransient && !isKnownFilled(attribute, of: entity) {
             if let column = entity.attribute(named: attribute.name)?.column { columns.append(column) }
         }
         for relationship in destinationModel.allRelationships(of: modelEntity)
@@ -74,6 +74,11 @@ extension MigrationManager {
                                WHERE "Z_ENT" = ? AND (\(anyNull)))
                 """,
             arguments: [entity.number]) ?? false
+    }
+
+    /// Whether an in-place step left `attribute` as it can't lack a value (``requiredAttributesKnownFilled``).
+    private func isKnownFilled(_ attribute: Attribute, of entity: EntityLayout) -> Bool {
+        requiredAttributesKnownFilled.contains("\(entity.name).\(attribute.name)")
     }
 
     /// Whether an index of the entity's table leads with `column` (SQLite then finds its NULLs

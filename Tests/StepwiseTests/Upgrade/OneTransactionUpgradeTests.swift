@@ -181,4 +181,59 @@ struct OneTransactionUpgradeTests {
         #expect(staged.copyReason == "step 'Notes' → 'Notes 2' has a stage (app code)")
         #expect(try Notes.upgrader(versions).upgradeIfNeededSynchronously(storeAt: url).path == prepared.path)
     }
+
+    /// A widening (`count`: integer → string) that rewrites rows, then a step that only adds and
+    /// renames. The first is marked by a stage so the planner keeps the two steps apart.
+    enum Widening {
+        static let v1 = ObjectModel("Items", versionIdentifiers: ["1"]) {
+            Entity("Item") {
+                Attribute("count", .integer16)
+                Attribute("label", .string)
+            }
+        }
+        static let v2 = ObjectModel("Items 2", versionIdentifiers: ["2"]) {
+            Entity("Item") {
+                Attribute("count", .string)
+                Attribute("label", .string)
+            }
+        }
+        static let v3 = ObjectModel("Items 3", versionIdentifiers: ["3"]) {
+            Entity("Item") {
+                Attribute("count", .string)
+                Attribute("name", .string).renamed(from: "label")
+                Attribute("stars", .integer16).defaultValue("0")
+            }
+        }
+        static let stage = MigrationStage(from: "Items", to: "Items 2", didMigrate: { _, _ in })
+    }
+
+    @Test("a chain that rebuilds, then only alters: one copy, the rest altered in place, as plan says")
+    func aRebuildThenSchemaOnlyStepsAltersTheRebuiltStore() throws {
+        let directory = try TemporaryDirectory(prefix: "stepwise-one-transaction")
+        let url = directory.path("Items.sqlite")
+        try StoreCreator.createStore(at: url, model: Widening.v1)
+        let queue = try DatabaseQueue(path: url.path)
+        try queue.write { db in
+            let objects = ObjectContext(db, layout: try StoreLayout(model: Widening.v1))
+            for value in [1, 22, 333] { _ = try objects.insert("Item", ["count": value, "label": "item \(value)"]) }
+        }
+        try queue.close()
+        let upgrader = try Notes.upgrader([Widening.v1, Widening.v2, Widening.v3], stages: [Widening.stage])
+        let prepared = try upgrader.plan(forStoreAt: url)
+        #expect(prepared.path == .copyAndSwap)
+        #expect(prepared.rowRewrites == ["has a stage (app code)", nil])
+        let report = try upgrader.upgradeIfNeededSynchronously(storeAt: url)
+        #expect(report.path == .copyAndSwap)
+        #expect(report.copyReason == "step 'Items' → 'Items 2' has a stage (app code)")
+        // Step 1 writes a new store; step 2 alters that store, with no copy of its own.
+        #expect(report.steps.map(\.strategy) == [.rebuild, .inPlace])
+        let snapshot = try StoreSnapshot(of: url)
+        defer { snapshot.close() }
+        let rows = try snapshot.database.read { db in
+            try Row.fetchAll(db, sql: #"SELECT "ZCOUNT", "ZNAME", "ZSTARS" FROM "ZITEM" ORDER BY "Z_PK""#)
+        }
+        #expect(rows.map { $0["ZCOUNT"] as String? } == ["1", "22", "333"])
+        #expect(rows.map { $0["ZNAME"] as String? } == ["item 1", "item 22", "item 333"])
+        #expect(rows.map { $0["ZSTARS"] as Int? } == [0, 0, 0])
+    }
 }

@@ -1,0 +1,122 @@
+import Foundation
+import GRDB
+import StepwiseModel
+import StepwiseStore
+import StepwiseTesting
+import Testing
+
+@testable import Stepwise
+
+/// Which pages the one-transaction path checks (`UpgradeRun+OneTransaction`, "Which pages are
+/// checked"): those its statements load, with `cell_size_check`, and every page with the full
+/// verification. Damage the transaction loads is refused as a damaged store, byte-identical;
+/// damage it never loads is carried as it was, neither made nor hidden.
+@Suite("upgradeIfNeeded: damage and the one-transaction path")
+struct OneTransactionDamageTests {
+    static let v1 = ObjectModel("Shelf", versionIdentifiers: ["1"]) {
+        Entity("Note") {
+            Attribute("title", .string)
+            Attribute("body", .string)
+        }
+        Entity("Tag") {
+            Attribute("label", .string).indexed()
+        }
+    }
+
+    /// `Note.body` dropped: SQLite rewrites every page of `ZNOTE`, and loads none of `ZTAG`'s
+    /// (the step counts its rows through the index on `label`, which is smaller).
+    static let v2 = ObjectModel("Shelf 2", versionIdentifiers: ["2"]) {
+        Entity("Note") {
+            Attribute("title", .string)
+        }
+        Entity("Tag") {
+            Attribute("label", .string).indexed()
+        }
+    }
+
+    static func upgrader(verification: UpgradeOptions.Verification = .quick) throws -> Upgrader {
+        try Upgrader(
+            history: VersionHistory([v1, v2]), mappings: [:], stages: [],
+            options: UpgradeOptions(targetVersion: v2.name, verification: verification, lockTimeout: .seconds(30)))
+    }
+
+    /// A store at v1 with a few notes and tags (each table one page), its `table`'s only page
+    /// (its root) overwritten with zeros. Returns the store and that page's number.
+    static func damagedStore(in directory: TemporaryDirectory, zeroing table: String) throws -> (URL, Int) {
+        let url = directory.path("Shelf.sqlite")
+        try StoreCreator.createStore(at: url, model: v1)
+        let queue = try DatabaseQueue(path: url.path)
+        let page = try queue.write { db -> Int in
+            let objects = ObjectContext(db, layout: try StoreLayout(model: v1))
+            for index in 0..<5 {
+                _ = try objects.insert("Note", ["title": "note \(index)", "body": "body \(index)"])
+                _ = try objects.insert("Tag", ["label": "tag \(index)"])
+            }
+            return try Int.fetchOne(db, sql: "SELECT rootpage FROM sqlite_master WHERE name = ?", arguments: [table])
+                ?? 0
+        }
+        try queue.close()
+        #expect(StoreGeneration(mainFile: url).hasNothingToFoldIn)
+        var bytes = try Data(contentsOf: url)
+        let pageSize = 4_096
+        bytes.replaceSubrange((page - 1) * pageSize..<page * pageSize, with: Data(count: pageSize))
+        try bytes.write(to: url)
+        return (url, page)
+    }
+
+    static func page(_ number: Int, of url: URL) throws -> Data {
+        let bytes = try Data(contentsOf: url)
+        return bytes.subdata(in: (number - 1) * 4_096..<number * 4_096)
+    }
+
+    @Test("damage in a page the transaction loads is refused as a damaged store, the file byte-identical")
+    func damageTheStepReadsIsRefused() throws {
+        let directory = try TemporaryDirectory(prefix: "stepwise-one-transaction-damage")
+        let (url, _) = try Self.damagedStore(in: directory, zeroing: "ZNOTE")
+        let before = try Data(contentsOf: url)
+        let error = try #require(throws: StoreError.self) {
+            try Self.upgrader().upgradeIfNeededSynchronously(storeAt: url)
+        }
+        guard case .sqlite(let code, _) = error.kind else {
+            Issue.record("not SQLite's damage: \(error)")
+            return
+        }
+        #expect(code & 0xFF == 11, "SQLITE_CORRUPT: \(error)")
+        #expect(error.path == url.path)
+        #expect(try Data(contentsOf: url) == before)
+    }
+
+    @Test("damage in a page no statement loads is carried as it was: the upgrade neither makes nor hides it")
+    func damageNoStatementLoadsIsCarried() throws {
+        let directory = try TemporaryDirectory(prefix: "stepwise-one-transaction-damage")
+        let (url, page) = try Self.damagedStore(in: directory, zeroing: "ZTAG")
+        let damaged = try Self.page(page, of: url)
+        let report = try Self.upgrader().upgradeIfNeededSynchronously(storeAt: url)
+        #expect(report.path == .oneTransaction)
+        #expect(report.to == "Shelf 2")
+        #expect(try Self.page(page, of: url) == damaged)
+        // quick_check still finds what was there: the next full check, or Core Data, meets it as before.
+        // (A zeroed root page makes quick_check fail outright rather than list problems.)
+        let problems = try? DatabaseQueue(path: url.path).read { db in
+            try String.fetchAll(db, sql: "PRAGMA quick_check")
+        }
+        #expect(problems != ["ok"])
+    }
+
+    @Test("the full verification checks every page first: the same damage is refused")
+    func fullVerificationRefusesAnyDamage() throws {
+        let directory = try TemporaryDirectory(prefix: "stepwise-one-transaction-damage")
+        let (url, _) = try Self.damagedStore(in: directory, zeroing: "ZTAG")
+        let before = try Data(contentsOf: url)
+        let error = try #require(throws: StoreError.self) {
+            try Self.upgrader(verification: .full).upgradeIfNeededSynchronously(storeAt: url)
+        }
+        // The store the quick level upgrades (above): only the check of every page finds it.
+        guard case .sqlite(let code, _) = error.kind else {
+            Issue.record("not SQLite's damage: \(error)")
+            return
+        }
+        #expect(code & 0xFF == 11, "SQLITE_CORRUPT: \(error)")
+        #expect(try Data(contentsOf: url) == before)
+    }
+}
