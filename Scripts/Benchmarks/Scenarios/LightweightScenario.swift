@@ -13,25 +13,14 @@ import StepwiseStore
 ///   the same way: what Core Data's own lightweight migration amounts to, and the floor for any
 ///   tool that changes the same schema on the store itself (issue 46; it included a `cp` of the
 ///   store when Stepwise copied it).
-struct LightweightScenario: ChildScenario {
-    var baselineCopiesSeed: Bool { false }
-
-    func runStepwise(store: URL) throws -> [String] {
-        let upgrader = try Upgrader(history: VersionHistory([RecipesVariants.base, RecipesVariants.lightweight]))
-        return try UpgradeCheck.expect(
-            try upgrader.upgradeIfNeededSynchronously(storeAt: store), to: RecipesVariants.lightweight.name)
-    }
-
-    func runBaseline(store: URL, seed: URL) throws -> [String] {
-        try SQLiteShell.run(try Self.script(), on: store)
-        return []
-    }
+struct LightweightScenario: OneStepScenario {
+    var target: ObjectModel { RecipesVariants.lightweight }
 
     /// The `ALTER TABLE`s, with the names of the two layouts, and the renamed entity's indexes
     /// under the names Core Data gives them (they carry the table's name: `ZCOMPONENT_…_INDEX`).
     /// SQLite renames an index only by building it again, so the floor builds them too: without
     /// that, the store would differ from the one Core Data lays out for the new version.
-    static func script() throws -> String {
+    func script() throws -> String {
         let source = try StoreLayout(model: RecipesVariants.base)
         let destination = try StoreLayout(model: RecipesVariants.lightweight)
         let recipe = try SeedTable(source, "Recipe")

@@ -79,6 +79,9 @@ struct StoreVerification {
             }
         } catch let error as UpgradeError {
             throw error
+        } catch let error as DatabaseError where [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode) {
+            // A damaged page met while checking: the store's damage, for the caller to name.
+            throw error
         } catch {
             throw fail("\(error)")
         }

@@ -30,8 +30,9 @@ public enum UpgradeEvent: Sendable {
     case verifying(UpgradeOptions.Verification)
     /// The upgraded store is replacing the original.
     case swapping
-    /// The upgraded store is in place; the old one is being kept as the backup or deleted.
-    /// Only on the copy path (``UpgradePath/copyAndSwap``): one transaction swaps nothing.
+    /// The upgraded store is in place: swapped in on the copy path, the old one now being kept
+    /// as the backup or deleted; committed on ``UpgradePath/oneTransaction`` (which sends no
+    /// ``swapping``), its `-wal` now being checkpointed into the main file as the store closes.
     case swapped
     /// Done.
     case finished(UpgradeReport)

@@ -2,12 +2,17 @@ import Logging
 
 /// How ``Upgrader`` works. The defaults suit an app at launch.
 public struct UpgradeOptions: Sendable {
-    /// How thoroughly the store's copy is checked before the first step (a damaged store is
-    /// refused), and the upgraded store before it replaces the original.
+    /// How thoroughly the store is checked before the first step (a damaged store is refused),
+    /// and the upgraded store before it replaces the original.
     public enum Verification: String, Sendable, CaseIterable, Codable {
-        /// `PRAGMA quick_check`: page structure and constraints, in about the time of a scan.
+        /// On the copy path, `PRAGMA quick_check` of every page the steps read: page structure
+        /// and constraints, in about the time of a scan. In one transaction on the store
+        /// (``UpgradePath/oneTransaction``), the pages the transaction loads, checked by SQLite
+        /// as it loads them (`cell_size_check`): the cost of the change, not of the store.
+        /// Then what the steps could have broken.
         case quick
-        /// `PRAGMA integrity_check`: also every index against its table. Slower.
+        /// `PRAGMA integrity_check` of every page on either path, every index against its
+        /// table, and every key of the upgraded store. Slower: it reads the whole store.
         case full
     }
 
@@ -16,9 +21,9 @@ public struct UpgradeOptions: Sendable {
     /// Keep the store as it was before the upgrade (with its `-wal` and `-shm`) in
     /// `<store>.stepwise-backup/`, for ``Upgrader/rollback(storeAt:options:)``.
     public var keepBackup: Bool
-    /// The check run on the store's copy before the first step, and on the upgraded store
-    /// before the swap. Foreign keys and the metadata of the upgraded store are checked at
-    /// either level.
+    /// The check run on the store before the first step, and on the upgraded store before the
+    /// swap or the commit (``Verification``). The metadata and the schema of the upgraded store
+    /// are checked at either level.
     public var verification: Verification
     /// How long to wait for another process's upgrade of the same store, or for processes
     /// holding the store open, before giving up with the store unchanged. One minute by default.

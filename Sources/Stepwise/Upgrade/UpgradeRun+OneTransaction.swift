@@ -38,16 +38,16 @@ extension UpgradeRun {
     ///    syncs the `-wal` (or the journal and the file) before it returns.
     /// Any error before 5 rolls the transaction back: the main file was never written.
     ///
-    /// **Which pages are checked.** At the `quick` level, the pages the transaction reads and
-    /// writes, as SQLite loads them, rather than a `quick_check` of every page first. Every page
-    /// a statement changes is one it read (a b-tree page is loaded before it is modified), and
-    /// with `cell_size_check` SQLite checks each page's cells as it loads it, on top of the
-    /// header, pointer and free-list checks it always makes; what it finds is `SQLITE_CORRUPT`,
-    /// which rolls the transaction back and is reported as the damaged store it is
-    /// (``damagedStore(_:)``), never as a failed step. A page no statement loads is the same
-    /// byte for byte after the commit as before: the upgrade neither makes, spreads nor hides
-    /// damage there, and Core Data's own lightweight migration, which a user would otherwise
-    /// run, doesn't read it either. Reading it anyway costs what the store costs, not what the
+    /// **Which pages are checked.** At the `quick` level, the pages the transaction's statements
+    /// load, as SQLite loads them, rather than a `quick_check` of every page first. SQLite checks
+    /// each b-tree page's header, and with `cell_size_check` its cells, when a statement first
+    /// reads it; what it finds is `SQLITE_CORRUPT`, which rolls the transaction back and is
+    /// reported as the damaged store it is (``damagedStore(_:)``), never as a failed step. What
+    /// SQLite reaches only through a pointer (a free-list page it reuses, an overflow chain it
+    /// frees, the pointer map `incremental_vacuum` follows) it trusts, as it does on every write
+    /// an app makes, and as Core Data's own lightweight migration does on this same store. A
+    /// page no statement reaches is neither read nor written: it is the same byte for byte
+    /// after the commit. Reading every page anyway costs what the store costs, not what the
     /// change does: `quick_check` reads 2.4 GB in 5.6 s on the 2-core test machine, tens of
     /// seconds at 10 GB, past a launch watchdog, which would kill the app before the commit on
     /// every launch. The copy path keeps its `quick_check` of every page: it makes a new store
@@ -138,6 +138,7 @@ extension UpgradeRun {
         do { try queue.close() } catch {
             logger.notice("closing the store after the commit failed", metadata: ["error": "\(error)"])
         }
+        emit(.swapped)
         var report = UpgradeReport(
             from: plan.from, to: plan.to, outcome: .upgraded, steps: reports, backupURL: nil,
             seconds: Date().timeIntervalSince(started))
@@ -155,25 +156,37 @@ extension UpgradeRun {
         if concurrently {
             return IntegrityCheck.start(onOriginal: files.store, full: true, storePath: files.store.path)
         }
-        let problems = try PageCheck.problems(in: db, full: true)
+        let problems: [String]
+        do {
+            problems = try PageCheck.problems(in: db, full: true)
+        } catch {
+            // A page too damaged to list problems for (a zeroed root) fails the check outright.
+            throw damagedStore(error) ?? error
+        }
         guard problems.isEmpty else { throw IntegrityCheck.damaged(problems, full: true, storePath: files.store.path) }
         return nil
     }
 
     /// The damaged-store refusal for an error SQLite raised on a damaged page the transaction
-    /// loaded (`SQLITE_CORRUPT`, `SQLITE_NOTADB`), wherever it surfaced: in a step (wrapped in
-    /// its ``UpgradeError``), the free pages or the verification. Nil for any other error.
+    /// loaded (`SQLITE_CORRUPT`, `SQLITE_NOTADB`), wherever it surfaced: raw, as a
+    /// ``StoreError`` (the metadata's reads and writes), or inside a step's
+    /// ``UpgradeError/Kind/stepFailed(index:count:from:to:underlying:)``. Nil for any other
+    /// error. (``StoreVerification`` lets damage through unwrapped.)
     private func damagedStore(_ error: any Error) -> StoreError? {
-        func damage(_ error: any Error) -> DatabaseError? {
-            if let error = error as? DatabaseError {
-                return [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode) ? error : nil
-            }
-            if let error = error as? UpgradeError, case .stepFailed(_, _, _, _, let underlying) = error.kind {
-                return damage(underlying)
-            }
+        switch error {
+        case let error as DatabaseError:
+            guard [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode) else { return nil }
+            return StoreError(path: files.store.path, wrapping: error)
+        case let error as StoreError:
+            // Extended codes keep SQLite's primary code in their low byte: 11 SQLITE_CORRUPT, 26 SQLITE_NOTADB.
+            guard case .sqlite(let code, let message) = error.kind, [11, 26].contains(code & 0xFF) else { return nil }
+            return StoreError(path: files.store.path, kind: .sqlite(code: code, message: message))
+        case let error as UpgradeError:
+            guard case .stepFailed(_, _, _, _, let underlying) = error.kind else { return nil }
+            return damagedStore(underlying)
+        default:
             return nil
         }
-        return damage(error).map { StoreError(path: files.store.path, wrapping: $0) }
     }
 
     /// Each step on `db`, reporting as it goes; stops at the first step that rewrites rows,

@@ -52,7 +52,7 @@ struct PlanCommand<Tool: StepwiseTool>: ParsableCommand, JSONReportingCommand {
                 migration); "on a copy, then swapped in" otherwise, with the reason: a backup is \
                 kept, a step rewrites rows or has a stage, the store has rows in its -wal, or it keeps \
                 values in external files. JSON: "path" ("oneTransaction" or "copyAndSwap") and \
-                "copyReason". Under each step, whether it changes only the schema (altered in place: \
+                "copyReason". Under each step, whether it may change only the schema (altered in place: \
                 the store, or on the copy path the output of the step before it, so a chain that \
                 rebuilds, then only alters, copies the store once) or rewrites rows, and why. JSON: \
                 "rowRewrites", per step, null for a step that changes only the schema.
@@ -138,7 +138,8 @@ struct PlanCommand<Tool: StepwiseTool>: ParsableCommand, JSONReportingCommand {
                 print(
                     "  \(index + 1). \(step.from) → \(step.to)  \(step.kind.rawValue)\(via) (\(models)\(policyText))")
                 if index < prepared.rowRewrites.count {
-                    print("       \(prepared.rowRewrites[index] ?? "changes only the schema: altered in place")")
+                    // From the models: the store's own schema has the last word when the step runs.
+                    print("       \(prepared.rowRewrites[index] ?? "may change only the schema: altered in place")")
                 }
                 for policy in missing where policy.stepIndex == index {
                     print(

@@ -73,7 +73,7 @@ struct UpgradeCommand<Tool: StepwiseTool>: ParsableCommand, JSONReportingCommand
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "How to check the store's copy before the first step and the upgraded store before the swap: quick (PRAGMA quick_check) or full (integrity_check).",
+            "How to check the store before the first step and the upgraded store before the swap or commit: quick (quick_check of what the steps read on the copy path; in one transaction, the pages it loads) or full (integrity_check of every page).",
             valueName: "level"))
     var verify: UpgradeOptions.Verification = .quick
 

@@ -137,7 +137,8 @@ final class ProgressRenderer: @unchecked Sendable {
             )
         case .verifying(let level):
             status(
-                "Verifying the upgraded store (\(level == .quick ? "PRAGMA quick_check" : "PRAGMA integrity_check"))…")
+                "Verifying the upgraded store (\(level == .quick ? "quick: what the steps could have broken" : "full: PRAGMA integrity_check, every key"))…"
+            )
         case .swapping:
             status("Swapping the upgraded store in…")
         case .swapped:

@@ -16,7 +16,8 @@ extension InPlacePlan {
     ///   the step didn't put it there.
     ///
     /// Everything else is scanned: an attribute that turns required, an added one without a
-    /// value, an entity that more than one entity mapping fills. ``UpgradeOptions``' full
+    /// value, an entity that more than one entity mapping fills, and a derived attribute (the
+    /// step computes it again, `DerivedValues`, and a key path through a nil to-one gives NULL). ``UpgradeOptions``' full
     /// verification doesn't change this pass; it reads every key of the result.
     func requiredAttributesKnownFilled(
         mapping: MappingModel, sourceModel: ObjectModel, destinationModel: ObjectModel, source: StoreLayout,
@@ -36,7 +37,9 @@ extension InPlacePlan {
                 let table = tablePlans[entity.tableName.uppercased()]
             else { continue }
             for attribute in destinationModel.allAttributes(of: modelEntity)
-            where !attribute.isOptional && !attribute.isTransient {
+            where !attribute.isOptional && !attribute.isTransient && attribute.derivation == nil
+                && attribute.unsupportedDerivationExpression == nil
+            {
                 guard let column = entity.attribute(named: attribute.name)?.column else { continue }
                 let isFilled: Bool
                 if let added = table.addedColumns.first(where: { $0.column.name == column }) {

@@ -60,7 +60,7 @@ extension MigrationStep {
     static func fallsBackToACopy(_ error: DatabaseError) -> Bool {
         let reported: [ResultCode] = [
             .SQLITE_INTERRUPT, .SQLITE_FULL, .SQLITE_IOERR, .SQLITE_BUSY, .SQLITE_NOMEM, .SQLITE_CORRUPT,
-            .SQLITE_LOCKED, .SQLITE_READONLY,
+            .SQLITE_NOTADB, .SQLITE_LOCKED, .SQLITE_READONLY,
         ]
         return !reported.contains(error.resultCode)
     }

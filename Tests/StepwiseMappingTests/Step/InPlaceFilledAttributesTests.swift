@@ -96,4 +96,30 @@ struct InPlaceFilledAttributesTests {
         #expect(rows[1]["ZSIZE"] as Int? == 3)
         #expect(rows[1]["ZGRAMS"] as Int? == 0)
     }
+
+    /// A derived attribute is computed again by the step (`DerivedValues`): a key path through
+    /// a nil to-one gives NULL, so even a required one kept from a required one is scanned.
+    @Test("a required derived attribute is scanned, kept or not")
+    func aDerivedAttributeIsNeverKnownFilled() throws {
+        func model(_ name: String, extra: [Attribute]) throws -> ObjectModel {
+            var shelf = Entity("Shelf") { Attribute("name", .string) }
+            shelf.relationships = [Relationship("jars", to: "Jar", inverse: "shelf").toMany()]
+            var jar = Entity("Jar") { Attribute("label", .string).required() }
+            var shelfName = Attribute("shelfName", .string).required()
+            shelfName.derivation = try #require(Derivation(parsing: "shelf.name"))
+            jar.attributes += [shelfName] + extra
+            jar.relationships = [Relationship("shelf", to: "Shelf", inverse: "jars")]
+            return ObjectModel(name, versionIdentifiers: [name], entities: [jar, shelf])
+        }
+        let before = try model("Shelves", extra: [])
+        let after = try model("Shelves 2", extra: [Attribute("grams", .integer32).required().defaultValue("0")])
+        let source = try StoreLayout(model: before)
+        let target = try StoreLayout(model: after)
+        let mapping = try MappingInference.inferMapping(from: before, to: after)
+        let plan = try #require(
+            InPlacePlan.make(mapping: mapping, source: source, destination: target, allowsRenumbering: false))
+        let filled = plan.requiredAttributesKnownFilled(
+            mapping: mapping, sourceModel: before, destinationModel: after, source: source, destination: target)
+        #expect(filled == ["Jar.label", "Jar.grams"])
+    }
 }

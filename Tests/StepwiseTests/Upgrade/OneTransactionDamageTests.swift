@@ -34,15 +34,31 @@ struct OneTransactionDamageTests {
         }
     }
 
-    static func upgrader(verification: UpgradeOptions.Verification = .quick) throws -> Upgrader {
-        try Upgrader(
-            history: VersionHistory([v1, v2]), mappings: [:], stages: [],
-            options: UpgradeOptions(targetVersion: v2.name, verification: verification, lockTimeout: .seconds(30)))
+    /// The file-system sites an upgrade reached: the copy path's first is `work.mkdir`.
+    final class Sites: @unchecked Sendable {
+        private let lock = NSLock()
+        private var reached: [String] = []
+        func record(_ site: String) { lock.withLock { reached.append(site) } }
+        /// Whether the copy path began (made its work folder).
+        var copyPathBegan: Bool { lock.withLock { reached.contains("work.mkdir") } }
+    }
+
+    static func upgrader(verification: UpgradeOptions.Verification = .quick, sites: Sites = Sites()) throws
+        -> Upgrader
+    {
+        var options = UpgradeOptions(targetVersion: v2.name, verification: verification, lockTimeout: .seconds(30))
+        options.fileSystem = FileSystem(inject: { _, site in
+            sites.record(site)
+            return nil
+        })
+        return try Upgrader(history: VersionHistory([v1, v2]), mappings: [:], stages: [], options: options)
     }
 
     /// A store at v1 with a few notes and tags (each table one page), its `table`'s only page
     /// (its root) overwritten with zeros. Returns the store and that page's number.
-    static func damagedStore(in directory: TemporaryDirectory, zeroing table: String) throws -> (URL, Int) {
+    static func damagedStore(in directory: TemporaryDirectory, zeroing table: String, journalMode: String = "wal")
+        throws -> (URL, Int)
+    {
         let url = directory.path("Shelf.sqlite")
         try StoreCreator.createStore(at: url, model: v1)
         let queue = try DatabaseQueue(path: url.path)
@@ -55,6 +71,9 @@ struct OneTransactionDamageTests {
             return try Int.fetchOne(db, sql: "SELECT rootpage FROM sqlite_master WHERE name = ?", arguments: [table])
                 ?? 0
         }
+        // Outside a transaction: the journal mode the upgrade's connection finds (WAL, as Core
+        // Data's stores, or a rollback journal, where the full check runs first on the connection).
+        try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = \(journalMode)") }
         try queue.close()
         #expect(StoreGeneration(mainFile: url).hasNothingToFoldIn)
         var bytes = try Data(contentsOf: url)
@@ -74,9 +93,12 @@ struct OneTransactionDamageTests {
         let directory = try TemporaryDirectory(prefix: "stepwise-one-transaction-damage")
         let (url, _) = try Self.damagedStore(in: directory, zeroing: "ZNOTE")
         let before = try Data(contentsOf: url)
+        let sites = Sites()
         let error = try #require(throws: StoreError.self) {
-            try Self.upgrader().upgradeIfNeededSynchronously(storeAt: url)
+            try Self.upgrader(sites: sites).upgradeIfNeededSynchronously(storeAt: url)
         }
+        // Refused by the transaction itself, not by the copy path after a fallback.
+        #expect(!sites.copyPathBegan)
         guard case .sqlite(let code, _) = error.kind else {
             Issue.record("not SQLite's damage: \(error)")
             return
@@ -95,22 +117,31 @@ struct OneTransactionDamageTests {
         #expect(report.path == .oneTransaction)
         #expect(report.to == "Shelf 2")
         #expect(try Self.page(page, of: url) == damaged)
-        // quick_check still finds what was there: the next full check, or Core Data, meets it as before.
-        // (A zeroed root page makes quick_check fail outright rather than list problems.)
-        let problems = try? DatabaseQueue(path: url.path).read { db in
-            try String.fetchAll(db, sql: "PRAGMA quick_check")
+        // quick_check still finds what was there: the next full check, or Core Data, meets it as
+        // before. A zeroed root page makes quick_check fail outright rather than list problems.
+        let sound: Bool
+        do {
+            sound = try DatabaseQueue(path: url.path).read { db in
+                try String.fetchAll(db, sql: "PRAGMA quick_check") == ["ok"]
+            }
+        } catch {
+            sound = false
         }
-        #expect(problems != ["ok"])
+        #expect(!sound)
     }
 
-    @Test("the full verification checks every page first: the same damage is refused")
-    func fullVerificationRefusesAnyDamage() throws {
+    @Test(
+        "the full verification checks every page first: the same damage is refused",
+        arguments: ["wal", "delete"])
+    func fullVerificationRefusesAnyDamage(journalMode: String) throws {
         let directory = try TemporaryDirectory(prefix: "stepwise-one-transaction-damage")
-        let (url, _) = try Self.damagedStore(in: directory, zeroing: "ZTAG")
+        let (url, _) = try Self.damagedStore(in: directory, zeroing: "ZTAG", journalMode: journalMode)
         let before = try Data(contentsOf: url)
+        let sites = Sites()
         let error = try #require(throws: StoreError.self) {
-            try Self.upgrader(verification: .full).upgradeIfNeededSynchronously(storeAt: url)
+            try Self.upgrader(verification: .full, sites: sites).upgradeIfNeededSynchronously(storeAt: url)
         }
+        #expect(!sites.copyPathBegan)
         // The store the quick level upgrades (above): only the check of every page finds it.
         guard case .sqlite(let code, _) = error.kind else {
             Issue.record("not SQLite's damage: \(error)")

@@ -124,10 +124,22 @@ struct OneTransactionUpgradeTests {
         let directory = try TemporaryDirectory(prefix: "stepwise-one-transaction")
         let url = try Self.store(in: directory, count: 3, title: "same")
         let before = try Data(contentsOf: url)
-        #expect(throws: (any Error).self) {
+        let error = try #require(throws: UpgradeError.self) {
             try Notes.upgrader([Notes.v1, Notes.v2, Notes.v3, Notes.v4Unique]).upgradeIfNeededSynchronously(
                 storeAt: url)
         }
+        // The step that made `name` unique fails, naming the clash: three notes named "same".
+        guard case .stepFailed(_, _, _, let to, let underlying) = error.kind,
+            let clash = underlying as? MappingError, case .notUnique(let value, let rows) = clash.kind
+        else {
+            Issue.record("not the uniqueness clash: \(error)")
+            return
+        }
+        #expect(to == "Notes 4")
+        #expect(clash.entity == "Note")
+        #expect(clash.property == "name")
+        #expect(value == "\"same\"")
+        #expect(rows.count >= 2)
         #expect(try Data(contentsOf: url) == before)
         let generation = StoreGeneration(mainFile: url)
         #expect(generation.hasNothingToFoldIn)
