@@ -18,39 +18,21 @@ extension CrashTestCommand {
         let timing = try CrashChild(store: timingStore)
         guard timing.waitForExit() == 0 else { throw BenchError("the uninterrupted one-transaction upgrade failed") }
         try check.recover(timingStore)
-        var durations: [CrashPhase: Double] = [:]
-        let phases = timing.phases
-        for (index, entry) in phases.enumerated() where index + 1 < phases.count {
-            durations[entry.phase] = phases[index + 1].seconds - entry.seconds
-        }
+        let durations = timing.phaseDurations
         say(
-            "crash-test: Bench 2 → Bench 3 in one transaction; uninterrupted upgrade \(format(phases.last?.seconds ?? 0)) s"
+            "crash-test: Bench 2 → Bench 3 in one transaction; uninterrupted upgrade \(format(timing.phases.last?.seconds ?? 0)) s"
         )
         let targets: [CrashPhase] = [.plan, .verify, .cleanup]
         for phase in targets { say("  \(phase.rawValue): \(format(durations[phase] ?? 0)) s") }
-        var failures = 0
-        var outcomes: [CrashCheck.State: Int] = [:]
-        for trial in 0..<count {
-            let target = targets[trial % targets.count]
-            let store = try copy(atBench2, into: work, as: "one-transaction-trial-\(trial)")
-            let child = try CrashChild(store: store)
-            _ = child.wait(for: target, timeout: 600)
-            let delay = random.nextDouble() * (durations[target] ?? 0)
-            usleep(UInt32(delay * 1_000_000))
-            child.kill()
-            do {
-                outcomes[try check.stateAfterKill(store), default: 0] += 1
-                try check.recover(store)
-            } catch {
-                failures += 1
-                say(
-                    "  one-transaction trial \(trial) (killed in \(child.currentPhase?.rawValue ?? "start") after \(format(delay)) s): FAILED: \(error)"
-                )
-            }
-            try? FileManager.default.removeItem(at: store.deletingLastPathComponent())
-        }
+        let trials = PhaseKillTrials(
+            name: "one-transaction", targets: targets, durations: durations,
+            makeStore: { trial in try copy(atBench2, into: work, as: "one-transaction-trial-\(trial)") },
+            startChild: { store in try CrashChild(store: store) },
+            checkAfterKill: { store in try check.stateAfterKill(store).rawValue },
+            checkRecovered: { store in try check.recover(store) })
+        let (failures, outcomes) = try trials.run(count: count, random: &random, say: say)
         say(
-            "one transaction: \(count) trials, \(outcomes[.old] ?? 0) old stores and \(outcomes[.new] ?? 0) new after the kill, \(failures) failures"
+            "one transaction: \(count) trials, \(outcomes["old"] ?? 0) old stores and \(outcomes["new"] ?? 0) new after the kill, \(failures) failures"
         )
         return failures
     }

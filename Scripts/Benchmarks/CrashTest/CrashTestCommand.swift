@@ -133,36 +133,19 @@ struct CrashTestCommand: ParsableCommand {
         let timing = try CrashChild(store: timingStore, external: true)
         guard timing.waitForExit() == 0 else { throw BenchError("the uninterrupted external-data upgrade failed") }
         try CrashExternalData.checkRecovered(timingStore, photos: photos)
-        var durations: [CrashPhase: Double] = [:]
         let phases = timing.phases
-        for (index, entry) in phases.enumerated() where index + 1 < phases.count {
-            durations[entry.phase] = phases[index + 1].seconds - entry.seconds
-        }
         say(
             "crash-test: \(photos) photos with external files; uninterrupted upgrade \(format(phases.last?.seconds ?? 0)) s"
         )
-        let targets: [CrashPhase] = [.plan, .verify, .swap, .cleanup]
-        var failures = 0
-        var states: [String: Int] = [:]
-        for trial in 0..<count {
-            let target = targets[trial % targets.count]
-            let store = try CrashExternalData.copy(seeded, into: work.appendingPathComponent("external-trial-\(trial)"))
-            let child = try CrashChild(store: store, external: true)
-            _ = child.wait(for: target, timeout: 600)
-            let delay = random.nextDouble() * (durations[target] ?? 0)
-            usleep(UInt32(delay * 1_000_000))
-            child.kill()
-            do {
-                states[try CrashExternalData.checkAfterKill(store, photos: photos), default: 0] += 1
-                try CrashExternalData.checkRecovered(store, photos: photos)
-            } catch {
-                failures += 1
-                say(
-                    "  external trial \(trial) (killed in \(child.currentPhase?.rawValue ?? "start") after \(format(delay)) s): FAILED: \(error)"
-                )
-            }
-            try? FileManager.default.removeItem(at: store.deletingLastPathComponent())
-        }
+        let trials = PhaseKillTrials(
+            name: "external", targets: [.plan, .verify, .swap, .cleanup], durations: timing.phaseDurations,
+            makeStore: { trial in
+                try CrashExternalData.copy(seeded, into: work.appendingPathComponent("external-trial-\(trial)"))
+            },
+            startChild: { store in try CrashChild(store: store, external: true) },
+            checkAfterKill: { store in try CrashExternalData.checkAfterKill(store, photos: photos) },
+            checkRecovered: { store in try CrashExternalData.checkRecovered(store, photos: photos) })
+        let (failures, states) = try trials.run(count: count, random: &random, say: say)
         say(
             "external files: \(count) trials, \(states["Photos"] ?? 0) old stores and \(states["Photos 2"] ?? 0) new after the kill, \(failures) failures"
         )

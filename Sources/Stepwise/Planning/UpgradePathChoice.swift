@@ -48,7 +48,7 @@ struct UpgradePathChoice {
     /// word when it runs). On the copy path such a step alters the previous step's output in
     /// place, so a chain whose schema-only steps follow rebuilt ones rebuilds once, then alters.
     func rowRewrite(_ planned: PlannedStep) throws -> String? {
-        if stages.contains(where: { $0.from == planned.from && $0.to == planned.to }) {
+        if stages.stage(for: planned) != nil {
             return "has a stage (app code)"
         }
         let step = MigrationStep(

@@ -141,7 +141,7 @@ extension UpgradeRun {
         -> MigrationStep.SourceAccess
     {
         if readsOriginal(index, journal) { return .readOnly }
-        if stage(for: planned)?.willMigrate != nil { return .copy }
+        if stages.stage(for: planned)?.willMigrate != nil { return .copy }
         return index == 1 ? .consumableCopy : .checkpoint
     }
 
@@ -152,7 +152,7 @@ extension UpgradeRun {
         var step = MigrationStep(
             from: planned.source, to: planned.destination, mappingModels: planned.mappingModels,
             policies: policies,
-            stage: stage(for: planned), logger: logger, progress: progress)
+            stage: stages.stage(for: planned), logger: logger, progress: progress)
         step.fileSystem = fileSystem
         step.cancellation = cancellation
         // Steps read copies in the work directory; the files of external values are beside the store.
@@ -164,10 +164,6 @@ extension UpgradeRun {
     }
 
     /// The stage registered for the planned step, if any (the planner kept it apart).
-    private func stage(for step: PlannedStep) -> MigrationStage? {
-        stages.first { $0.from == step.from && $0.to == step.to }
-    }
-
     /// Deletes everything in the work directory but `names`.
     func prune(keeping names: Set<String>) throws {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: workDirectory.path)) ?? []
