@@ -18,7 +18,9 @@ import StepwiseStore
 ///   changed it, each step in one transaction whose file is discarded unless it completed.
 ///   The b-trees are SQLite's to keep sound; a second `quick_check` would read the whole
 ///   store again to re-check SQLite, not Stepwise. Damage already in the store is refused by
-///   the first check, so the damaged-store refusal is unchanged.
+///   the first check, so the damaged-store refusal is unchanged. In one transaction on the
+///   store itself there is no first `quick_check`: SQLite checked each page the steps loaded
+///   as it loaded it (`UpgradeRun+OneTransaction`, "Which pages are checked").
 /// - an in-place step keeps every primary key and foreign key value, so a key can only be
 ///   left dangling by the rows it deletes (those of removed entities). One that renumbers
 ///   entities moves `Z_ENT`s and entity columns, and checks every one of them against the

@@ -62,8 +62,9 @@ extension UpgradeRun {
         }
         try StoreAccessGate.waitForBareConnections(files, timeout: options.lockTimeoutSeconds, emit: emit)
         // The plan was made from an unlocked read, and a connection outside StoreAccess may have
-        // written (or crashed, leaving frames in the -wal) before it closed: the plan, and the
-        // page check of the main file alone, hold only for the files as they were then.
+        // written (or crashed, leaving frames in the -wal) before it closed: the plan, and (with
+        // the full verification) the page check of the main file alone, hold only for the files
+        // as they were then.
         guard UpgradeJournal.Fingerprint(of: files) == fingerprint, files.generation.hasNothingToFoldIn else {
             return .needsCopy(reason: "the store changed while the upgrade waited for its other connections")
         }

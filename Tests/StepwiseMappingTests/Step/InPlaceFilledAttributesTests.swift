@@ -106,7 +106,7 @@ struct InPlaceFilledAttributesTests {
             shelf.relationships = [Relationship("jars", to: "Jar", inverse: "shelf").toMany()]
             var jar = Entity("Jar") { Attribute("label", .string).required() }
             var shelfName = Attribute("shelfName", .string).required()
-            shelfName.derivation = try #require(Derivation(parsing: "shelf.name"))
+            shelfName.derivation = Derivation(parsing: "shelf.name")
             jar.attributes += [shelfName] + extra
             jar.relationships = [Relationship("shelf", to: "Shelf", inverse: "jars")]
             return ObjectModel(name, versionIdentifiers: [name], entities: [jar, shelf])
