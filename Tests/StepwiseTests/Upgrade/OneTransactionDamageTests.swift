@@ -54,33 +54,58 @@ struct OneTransactionDamageTests {
         return try Upgrader(history: VersionHistory([v1, v2]), mappings: [:], stages: [], options: options)
     }
 
-    /// A store at v1 with a few notes and tags (each table one page), its `table`'s only page
-    /// (its root) overwritten with zeros. Returns the store and that page's number.
-    static func damagedStore(in directory: TemporaryDirectory, zeroing table: String, journalMode: String = "wal")
-        throws -> (URL, Int)
-    {
+    /// A store at v1 with a few notes and tags (each table one page), in `journalMode`: WAL, as
+    /// Core Data's stores, or a rollback journal, where the full check runs first on the
+    /// upgrade's connection.
+    static func store(in directory: TemporaryDirectory, journalMode: String = "wal") throws -> URL {
         let url = directory.path("Shelf.sqlite")
         try StoreCreator.createStore(at: url, model: v1)
         let queue = try DatabaseQueue(path: url.path)
-        let page = try queue.write { db -> Int in
+        try queue.write { db in
             let objects = ObjectContext(db, layout: try StoreLayout(model: v1))
             for index in 0..<5 {
                 _ = try objects.insert("Note", ["title": "note \(index)", "body": "body \(index)"])
                 _ = try objects.insert("Tag", ["label": "tag \(index)"])
             }
-            return try Int.fetchOne(db, sql: "SELECT rootpage FROM sqlite_master WHERE name = ?", arguments: [table])
-                ?? 0
         }
-        // Outside a transaction: the journal mode the upgrade's connection finds (WAL, as Core
-        // Data's stores, or a rollback journal, where the full check runs first on the connection).
+        // Outside a transaction, as the journal mode can only change there.
         try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = \(journalMode)") }
         try queue.close()
         #expect(StoreGeneration(mainFile: url).hasNothingToFoldIn)
+        return url
+    }
+
+    /// The root page of `table`: its only page, in these stores.
+    static func rootPage(of table: String, in url: URL) throws -> Int {
+        let page = try DatabaseQueue(path: url.path).read { db in
+            try Int.fetchOne(db, sql: "SELECT rootpage FROM sqlite_master WHERE name = ?", arguments: [table])
+        }
+        return try #require(page)
+    }
+
+    /// ``store(in:journalMode:)`` with `table`'s only page overwritten with zeros. Returns the
+    /// store and that page's number.
+    static func damagedStore(in directory: TemporaryDirectory, zeroing table: String, journalMode: String = "wal")
+        throws -> (URL, Int)
+    {
+        let url = try store(in: directory, journalMode: journalMode)
+        let page = try rootPage(of: table, in: url)
         var bytes = try Data(contentsOf: url)
-        let pageSize = 4_096
-        bytes.replaceSubrange((page - 1) * pageSize..<page * pageSize, with: Data(count: pageSize))
+        bytes.replaceSubrange((page - 1) * 4_096..<page * 4_096, with: Data(count: 4_096))
         try bytes.write(to: url)
         return (url, page)
+    }
+
+    /// Points the first cell of page `number` (a b-tree leaf, not page 1: its cell pointers
+    /// start at byte 8) at the page's last byte, so the cell runs past the page's end: damage
+    /// inside a page whose header is sound. (SQLite finds this one as it parses the cell even
+    /// without `cell_size_check`, which adds the bounds check of every cell as the page loads.)
+    static func misplaceFirstCell(ofPage number: Int, in url: URL) throws {
+        var bytes = try Data(contentsOf: url)
+        let start = (number - 1) * 4_096
+        bytes[start + 8] = 0x0F
+        bytes[start + 9] = 0xFF
+        try bytes.write(to: url)
     }
 
     static func page(_ number: Int, of url: URL) throws -> Data {
@@ -143,6 +168,25 @@ struct OneTransactionDamageTests {
         }
         #expect(!sites.copyPathBegan)
         // The store the quick level upgrades (above): only the check of every page finds it.
+        guard case .sqlite(let code, _) = error.kind else {
+            Issue.record("not SQLite's damage: \(error)")
+            return
+        }
+        #expect(code & 0xFF == 11, "SQLITE_CORRUPT: \(error)")
+        #expect(try Data(contentsOf: url) == before)
+    }
+
+    @Test("a cell that runs past its page, in a page the transaction loads, is refused as damage")
+    func aMisplacedCellIsRefused() throws {
+        let directory = try TemporaryDirectory(prefix: "stepwise-one-transaction-damage")
+        let url = try Self.store(in: directory)
+        try Self.misplaceFirstCell(ofPage: try Self.rootPage(of: "ZNOTE", in: url), in: url)
+        let before = try Data(contentsOf: url)
+        let sites = Sites()
+        let error = try #require(throws: StoreError.self) {
+            try Self.upgrader(sites: sites).upgradeIfNeededSynchronously(storeAt: url)
+        }
+        #expect(!sites.copyPathBegan)
         guard case .sqlite(let code, _) = error.kind else {
             Issue.record("not SQLite's damage: \(error)")
             return
