@@ -113,24 +113,36 @@ struct OneTransactionDamageTests {
         return bytes.subdata(in: (number - 1) * 4_096..<number * 4_096)
     }
 
+    /// Upgrades the store at `url`, expecting the transaction itself to refuse it as a damaged
+    /// store: a `StoreError` with SQLite's `SQLITE_CORRUPT`, the copy path never begun, and
+    /// the file byte-identical. Returns the error for further checks.
+    @discardableResult
+    static func expectRefusedAsDamage(
+        _ url: URL, verification: UpgradeOptions.Verification = .quick,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> StoreError {
+        let before = try Data(contentsOf: url)
+        let sites = Sites()
+        let error = try #require(throws: StoreError.self, sourceLocation: sourceLocation) {
+            try upgrader(verification: verification, sites: sites).upgradeIfNeededSynchronously(storeAt: url)
+        }
+        // Refused by the transaction itself, not by the copy path after a fallback.
+        #expect(!sites.copyPathBegan, sourceLocation: sourceLocation)
+        if case .sqlite(let code, _) = error.kind {
+            #expect(code & 0xFF == 11, "SQLITE_CORRUPT: \(error)", sourceLocation: sourceLocation)
+        } else {
+            Issue.record("not SQLite's damage: \(error)", sourceLocation: sourceLocation)
+        }
+        #expect(try Data(contentsOf: url) == before, sourceLocation: sourceLocation)
+        return error
+    }
+
     @Test("damage in a page the transaction loads is refused as a damaged store, the file byte-identical")
     func damageTheStepReadsIsRefused() throws {
         let directory = try TemporaryDirectory(prefix: "stepwise-one-transaction-damage")
         let (url, _) = try Self.damagedStore(in: directory, zeroing: "ZNOTE")
-        let before = try Data(contentsOf: url)
-        let sites = Sites()
-        let error = try #require(throws: StoreError.self) {
-            try Self.upgrader(sites: sites).upgradeIfNeededSynchronously(storeAt: url)
-        }
-        // Refused by the transaction itself, not by the copy path after a fallback.
-        #expect(!sites.copyPathBegan)
-        guard case .sqlite(let code, _) = error.kind else {
-            Issue.record("not SQLite's damage: \(error)")
-            return
-        }
-        #expect(code & 0xFF == 11, "SQLITE_CORRUPT: \(error)")
+        let error = try Self.expectRefusedAsDamage(url)
         #expect(error.path == url.path)
-        #expect(try Data(contentsOf: url) == before)
     }
 
     @Test("damage in a page no statement loads is carried as it was: the upgrade neither makes nor hides it")
@@ -161,19 +173,8 @@ struct OneTransactionDamageTests {
     func fullVerificationRefusesAnyDamage(journalMode: String) throws {
         let directory = try TemporaryDirectory(prefix: "stepwise-one-transaction-damage")
         let (url, _) = try Self.damagedStore(in: directory, zeroing: "ZTAG", journalMode: journalMode)
-        let before = try Data(contentsOf: url)
-        let sites = Sites()
-        let error = try #require(throws: StoreError.self) {
-            try Self.upgrader(verification: .full, sites: sites).upgradeIfNeededSynchronously(storeAt: url)
-        }
-        #expect(!sites.copyPathBegan)
         // The store the quick level upgrades (above): only the check of every page finds it.
-        guard case .sqlite(let code, _) = error.kind else {
-            Issue.record("not SQLite's damage: \(error)")
-            return
-        }
-        #expect(code & 0xFF == 11, "SQLITE_CORRUPT: \(error)")
-        #expect(try Data(contentsOf: url) == before)
+        try Self.expectRefusedAsDamage(url, verification: .full)
     }
 
     @Test("a cell that runs past its page, in a page the transaction loads, is refused as damage")
@@ -181,17 +182,6 @@ struct OneTransactionDamageTests {
         let directory = try TemporaryDirectory(prefix: "stepwise-one-transaction-damage")
         let url = try Self.store(in: directory)
         try Self.misplaceFirstCell(ofPage: try Self.rootPage(of: "ZNOTE", in: url), in: url)
-        let before = try Data(contentsOf: url)
-        let sites = Sites()
-        let error = try #require(throws: StoreError.self) {
-            try Self.upgrader(sites: sites).upgradeIfNeededSynchronously(storeAt: url)
-        }
-        #expect(!sites.copyPathBegan)
-        guard case .sqlite(let code, _) = error.kind else {
-            Issue.record("not SQLite's damage: \(error)")
-            return
-        }
-        #expect(code & 0xFF == 11, "SQLITE_CORRUPT: \(error)")
-        #expect(try Data(contentsOf: url) == before)
+        try Self.expectRefusedAsDamage(url)
     }
 }
