@@ -175,13 +175,9 @@ extension UpgradeRun {
     /// error. (``StoreVerification`` lets damage through unwrapped.)
     private func damagedStore(_ error: any Error) -> StoreError? {
         switch error {
-        case let error as DatabaseError:
-            guard [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode) else { return nil }
-            return StoreError(path: files.store.path, wrapping: error)
-        case let error as StoreError:
-            // Extended codes keep SQLite's primary code in their low byte: 11 SQLITE_CORRUPT, 26 SQLITE_NOTADB.
-            guard case .sqlite(let code, let message) = error.kind, [11, 26].contains(code & 0xFF) else { return nil }
-            return StoreError(path: files.store.path, kind: .sqlite(code: code, message: message))
+        case is DatabaseError, is StoreError:
+            let wrapped = StoreError(path: files.store.path, wrapping: error)
+            return wrapped.isDamagedStore ? wrapped : nil
         case let error as UpgradeError:
             guard case .stepFailed(_, _, _, _, let underlying) = error.kind else { return nil }
             return damagedStore(underlying)

@@ -19,3 +19,12 @@ extension StoreError {
         }
     }
 }
+
+extension StoreError {
+    /// Whether SQLite found the store damaged: `SQLITE_CORRUPT` (11) or `SQLITE_NOTADB` (26),
+    /// with any extended code (SQLite keeps the primary code in the low byte). Nothing to retry.
+    package var isDamagedStore: Bool {
+        guard case .sqlite(let code, _) = kind else { return false }
+        return [11, 26].contains(code & 0xFF)
+    }
+}

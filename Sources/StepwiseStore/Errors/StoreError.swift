@@ -104,9 +104,7 @@ public struct StoreError: Error, Sendable, Hashable, LocalizedError, ReportableE
             return
                 "\(path): \(entity).\(property) takes \(expected), not \(given). Convert the value before writing it (see the value forms in \"Porting a Core Data policy\")."
         case .sqlite(let code, let message):
-            // SQLITE_CORRUPT (11) and SQLITE_NOTADB (26), with any extended code: nothing to retry.
-            let damaged = [11, 26].contains(code & 0xFF)
-            let advice = damaged ? ". The store is damaged; restore it from a backup." : ""
+            let advice = isDamagedStore ? ". The store is damaged; restore it from a backup." : ""
             return "\(path): SQLite error \(code): \(message)\(advice)"
         case .io(let reason):
             return "\(path): \(reason)"
